@@ -1,0 +1,1 @@
+# Tally 42 PC tools: the `tally42` command.
