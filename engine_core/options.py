@@ -1,0 +1,158 @@
+# House options: names, defaults, which variants they apply to, and their resolution.
+# Runs once when a sitting starts (it may allocate); the event path never calls it.
+from engine_core import variants as V
+
+SCORING_NAMES = ("marks", "points", "tricks")
+ALL_PASS_NAMES = ("forced", "redeal")
+MADE_SCORES_NAMES = ("points", "bid")
+NELLO_DOUBLES_NAMES = ("high", "low", "suit")
+
+# Options that apply to each variant row, in the order reports list them.
+_FULL = ("scoring", "target", "min_bid", "all_pass", "made_scores", "nello", "nello_doubles",
+         "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
+_PLAIN = ("scoring", "target", "min_bid", "all_pass", "made_scores")
+_MOON = ("target", "all_pass")
+APPLIES = (_FULL, _PLAIN, _MOON, _MOON + ("match_games",), _PLAIN, _PLAIN, _PLAIN)
+# The special contracts and their settings, played for marks only.
+SPECIAL = ("nello", "nello_doubles", "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
+
+
+class OptionError(ValueError):
+    pass
+
+
+class Rules:
+    """A variant with every house option resolved to a small int."""
+
+    def __init__(self, variant=0):
+        row = V.TABLE[variant]
+        self.variant = variant
+        self.row = row
+        self.scoring = row[V.SCORING]
+        self.target = 0
+        self.min_bid = row[V.MIN_BID]
+        self.all_pass = row[V.ALL_PASS]
+        self.made_scores = 0      # 0: made bidders score their points, 1: their bid
+        self.nello = 0
+        self.nello_doubles = 7    # bit mask over high (1), low (2), suit (4)
+        self.sevens = 0
+        self.plunge = 0
+        self.plunge_marks = 4
+        self.splash = 0
+        self.splash_marks = 3
+        self.match_games = 3
+        self._default_target()
+
+    def _default_target(self):
+        row = self.row
+        self.target = row[V.TARGET_MARKS] if self.scoring == V.MARKS else row[V.TARGET_POINTS]
+
+    @property
+    def name(self):
+        return V.NAMES[self.variant]
+
+    def to_dict(self):
+        """Every option that applies to the variant, resolved, as the log spells it."""
+        out = {}
+        for key in APPLIES[self.variant]:
+            out[key] = self._value(key)
+        return out
+
+    def _value(self, key):
+        if key == "scoring":
+            return SCORING_NAMES[self.scoring]
+        if key == "all_pass":
+            return ALL_PASS_NAMES[self.all_pass]
+        if key == "made_scores":
+            return MADE_SCORES_NAMES[self.made_scores]
+        if key == "nello_doubles":
+            return [n for i, n in enumerate(NELLO_DOUBLES_NAMES) if self.nello_doubles >> i & 1]
+        if key in ("nello", "sevens", "plunge", "splash"):
+            return bool(getattr(self, key))
+        return getattr(self, key)
+
+
+def _int(key, value, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError("option %s must be a whole number" % key)
+    if value < lo or value > hi:
+        raise OptionError("option %s must be from %d to %d, not %d" % (key, lo, hi, value))
+    return value
+
+
+def _choice(key, value, names):
+    if isinstance(value, str):
+        for i, n in enumerate(names):
+            if n == value:
+                return i
+    raise OptionError("option %s must be one of %s, not %s" % (key, ", ".join(names), _show(value)))
+
+
+def _bool(key, value):
+    if value is True or value is False:
+        return 1 if value else 0
+    raise OptionError("option %s must be true or false" % key)
+
+
+def _show(value):
+    if isinstance(value, str):
+        return '"%s"' % value
+    return str(value)
+
+
+def resolve(variant, options=None):
+    """Rules for a variant name and an options dict; OptionError says what is wrong."""
+    v = V.index(variant) if isinstance(variant, str) else -1
+    if v < 0:
+        raise OptionError("unknown variant %s (one of %s)" % (_show(variant), ", ".join(V.NAMES)))
+    options = options or {}
+    if not isinstance(options, dict):
+        raise OptionError("options must be an object")
+    rules = Rules(v)
+    row = rules.row
+    applies = APPLIES[v]
+    for key in options:
+        if key not in applies:
+            known = key in _FULL or key == "match_games"
+            if known:
+                raise OptionError("option %s does not apply to %s" % (key, variant))
+            raise OptionError("unknown option %s" % _show(key))
+    if "scoring" in options:
+        s = _choice("scoring", options["scoring"], SCORING_NAMES)
+        if not row[V.SCORINGS] >> s & 1:
+            raise OptionError("%s cannot be scored in %s" % (variant, SCORING_NAMES[s]))
+        rules.scoring = s
+        rules._default_target()
+    if rules.scoring == V.POINTS:
+        for key in SPECIAL:
+            if key in options:
+                raise OptionError("option %s needs scoring marks (special contracts are "
+                                  "played for marks)" % key)
+    for key in options:
+        value = options[key]
+        if key == "target":
+            rules.target = _int(key, value, 1, 9999)
+        elif key == "min_bid":
+            top = row[V.MARK] if row[V.MARK] else row[V.TOP_NUMBER]
+            lo = 1 if row[V.MARK] else row[V.MIN_BID]
+            rules.min_bid = _int(key, value, lo, top)
+        elif key == "all_pass":
+            rules.all_pass = _choice(key, value, ALL_PASS_NAMES)
+        elif key == "made_scores":
+            rules.made_scores = _choice(key, value, MADE_SCORES_NAMES)
+        elif key in ("nello", "sevens", "plunge", "splash"):
+            setattr(rules, key, _bool(key, value))
+        elif key == "nello_doubles":
+            if not isinstance(value, list) or not value:
+                raise OptionError("option nello_doubles must be a list of high, low, suit")
+            mask = 0
+            for name in value:
+                mask |= 1 << _choice(key, name, NELLO_DOUBLES_NAMES)
+            rules.nello_doubles = mask
+        elif key == "plunge_marks":
+            rules.plunge_marks = _int(key, value, 2, 7)
+        elif key == "splash_marks":
+            rules.splash_marks = _int(key, value, 2, 7)
+        elif key == "match_games":
+            rules.match_games = _int(key, value, 1, 99)
+    return rules
