@@ -1,0 +1,54 @@
+# Tally 42: the only commands a newcomer needs.
+#   make sim     the scorer on the sim board (MicroPython unix port, keys as buttons)
+#   make test    the whole test suite (CPython, MicroPython unix port, lint, mpy-cross)
+#   make bench   benchmarks that print figures
+#   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+MP := $(VENV)/bin/micropython
+MPYCROSS := $(VENV)/bin/mpy-cross
+STAMP := $(VENV)/.installed
+HEAP := 110K
+DEVICE_DIRS := engine_core firmware boards
+
+.PHONY: setup test lint pytest mptest mpycheck bench sim deploy clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+test: setup lint mpycheck pytest mptest
+
+lint: setup
+	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench
+
+# Every module that runs on the device must compile for MicroPython.
+mpycheck: setup
+	@set -e; n=0; for f in $$(find $(DEVICE_DIRS) -name '*.py'); do \
+	  $(MPYCROSS) -o /tmp/tally42-check.mpy $$f; n=$$((n+1)); done; \
+	  echo "mpy-cross: $$n modules compile"
+
+pytest: setup
+	$(PY) -m pytest
+
+mptest: setup
+	$(MP) -X heapsize=$(HEAP) tests/mp_run.py tests/engine
+	@if [ -d tests/mp ]; then $(MP) -X heapsize=$(HEAP) tests/mp_run.py tests/mp; fi
+
+bench: setup
+	@for f in bench/bench_*.py; do $(PY) $$f; done
+
+sim: setup
+	$(VENV)/bin/tally42 sim
+
+deploy: setup
+	$(VENV)/bin/tally42 deploy --port $(PORT) --board $(BOARD)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

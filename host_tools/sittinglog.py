@@ -1,0 +1,478 @@
+"""The sitting log (JSON Lines, spec/event-log.md): parse it, check and score it with the
+same engine_core that runs on the device, and build the replay report."""
+import json
+
+from engine_core import codes as C
+from engine_core import options as O
+from engine_core import sitting as S
+from engine_core import variants as V
+from engine_core.errors import contract_name
+
+SEAT_NAMES = {3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
+PHASES = ("bidding", "trump", "play", "over")
+HEADER_FIELDS = ("type", "variant", "options", "players", "dealer", "id", "started")
+EVENT_FIELDS = {
+    "bid": ("type", "bid", "seat"),
+    "trump": ("type", "trump", "doubles"),
+    "trick": ("type", "winner", "count"),
+    "result": ("type", "made", "points", "tricks"),
+    "undo": ("type",),
+}
+NAMED_BIDS = {"pass": C.PASS, "game": C.GAME, "plunge": C.PLUNGE, "splash": C.SPLASH}
+NAMED_CONTRACTS = {"doubles": C.DOUBLES, "follow-me": C.FOLLOW_ME, "sevens": C.SEVENS}
+NELLO_MODES = ("high", "low", "suit")
+
+
+class LogError(Exception):
+    """A log line breaks a rule or is malformed: `line` is 1-based (0: the whole file)."""
+
+    def __init__(self, line, message):
+        Exception.__init__(self, message)
+        self.line = line
+        self.message = message
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _show(v):
+    return json.dumps(v, ensure_ascii=False)
+
+
+class Header:
+    def __init__(self, rules, dealer, players, extra):
+        self.rules = rules
+        self.dealer = dealer
+        self.players = players
+        self.extra = extra      # id, started: carried through untouched
+
+    def to_json(self):
+        out = {"type": "sitting", "variant": self.rules.name}
+        if self.extra.get("id") is not None:
+            out["id"] = self.extra["id"]
+        if self.extra.get("started") is not None:
+            out["started"] = self.extra["started"]
+        out["options"] = self.rules.to_dict()
+        if self.players is not None:
+            out["players"] = list(self.players)
+        out["dealer"] = self.dealer
+        return out
+
+
+def parse_header(obj):
+    """The sitting header of a log line already read as a dict; LogError(0, ...) if bad."""
+    if obj.get("type") != "sitting":
+        raise LogError(0, "the first line must be the sitting header ({\"type\": \"sitting\", ...})")
+    for key in obj:
+        if key not in HEADER_FIELDS:
+            raise LogError(0, "unknown header field %s" % _show(key))
+    if "variant" not in obj:
+        raise LogError(0, "the header needs a variant")
+    try:
+        rules = O.resolve(obj["variant"], obj.get("options"))
+    except O.OptionError as e:
+        raise LogError(0, str(e))
+    seats = rules.row[V.SEATS]
+    players = obj.get("players")
+    if players is not None:
+        if (not isinstance(players, list) or len(players) != seats
+                or not all(isinstance(p, str) for p in players)):
+            raise LogError(0, "players must be a list of %d names for %s" % (seats, rules.name))
+    dealer = obj.get("dealer", 0)
+    if not _is_int(dealer) or not 0 <= dealer < seats:
+        raise LogError(0, "dealer must be a seat from 0 to %d" % (seats - 1))
+    for key in ("id", "started"):
+        if key in obj and not isinstance(obj[key], str):
+            raise LogError(0, "%s must be a string" % key)
+    extra = {k: obj[k] for k in ("id", "started") if k in obj}
+    return Header(rules, dealer, players, extra)
+
+
+def bid_code(rules, value):
+    """The engine's bid code for a log bid value; LogError(0, ...) if it is not a bid."""
+    if isinstance(value, str):
+        if value in NAMED_BIDS:
+            return NAMED_BIDS[value]
+        raise LogError(0, "unknown bid %s" % _show(value))
+    if not _is_int(value):
+        raise LogError(0, "bid must be \"pass\", a whole number, \"game\", \"plunge\" or \"splash\"")
+    mark = rules.row[V.MARK]
+    if 0 < value <= C.MAX_NUMBER and (not mark or value <= mark):
+        return value
+    if mark and value > mark and value % mark == 0 and value // mark <= C.MAX_MARKS:
+        return C.MARKS + value // mark
+    raise LogError(0, "bid %d is not a bid in %s" % (value, rules.name))
+
+
+def to_event(rules, obj):
+    """The engine event for a log event line (a dict); LogError(0, ...) if malformed."""
+    kind = obj.get("type")
+    if kind not in EVENT_FIELDS:
+        if kind == "sitting":
+            raise LogError(0, "a second sitting header (one sitting a log)")
+        raise LogError(0, "unknown event type %s" % _show(kind))
+    for key in obj:
+        if key not in EVENT_FIELDS[kind]:
+            raise LogError(0, "unknown field %s in a %s event" % (_show(key), kind))
+    if kind == "bid":
+        if "bid" not in obj:
+            raise LogError(0, "a bid event needs bid")
+        return C.event(C.EV_BID, bid_code(rules, obj["bid"]))
+    if kind == "trump":
+        return C.event(C.EV_TRUMP, _contract(obj))
+    if kind == "trick":
+        if "winner" not in obj:
+            raise LogError(0, "a trick event needs winner")
+        winner = obj["winner"]
+        count = obj.get("count", 0)
+        if not _is_int(winner) or not 0 <= winner < rules.row[V.SEATS]:
+            raise LogError(0, "winner must be a seat from 0 to %d" % (rules.row[V.SEATS] - 1))
+        if not _is_int(count) or count < 0 or count > 255:
+            raise LogError(0, "count must be a whole number of points")
+        return C.event(C.EV_TRICK, winner << 8 | count)
+    if kind == "result":
+        return _result(rules, obj)
+    return C.event(C.EV_UNDO)
+
+
+def _contract(obj):
+    if "trump" not in obj:
+        raise LogError(0, "a trump event needs trump")
+    t = obj["trump"]
+    if "doubles" in obj and t != "nello":
+        raise LogError(0, "doubles goes only with nello")
+    if _is_int(t):
+        if not 0 <= t <= 8:
+            raise LogError(0, "trump %d is not a suit (0 to 8)" % t)
+        return t
+    if t in NAMED_CONTRACTS:
+        return NAMED_CONTRACTS[t]
+    if t == "nello":
+        mode = obj.get("doubles")
+        if mode is None:
+            return -1     # resolved against the options by the caller
+        if mode not in NELLO_MODES:
+            raise LogError(0, "nello doubles must be high, low or suit, not %s" % _show(mode))
+        return C.NELLO_HIGH + NELLO_MODES.index(mode)
+    raise LogError(0, "unknown trump %s (suits are pip numbers 0 to 6)" % _show(t))
+
+
+def _result(rules, obj):
+    made = obj.get("made")
+    points = obj.get("points")
+    tricks = obj.get("tricks")
+    if made is not None and not isinstance(made, bool):
+        raise LogError(0, "made must be true or false")
+    if points is not None and tricks is not None:
+        raise LogError(0, "a result gives points or tricks, not both")
+    if tricks is not None:
+        seats = rules.row[V.SEATS]
+        if (not isinstance(tricks, list) or len(tricks) != seats
+                or not all(_is_int(t) and 0 <= t <= 15 for t in tricks)):
+            raise LogError(0, "tricks must list each of the %d seats' tricks" % seats)
+        packed = 0
+        for i, t in enumerate(tricks):
+            packed |= t << (4 * i)
+        return C.event(C.EV_TRICKS, packed), made
+    if points is not None:
+        if not _is_int(points) or points < 0 or points > 255:
+            raise LogError(0, "points must be a whole number from 0 up")
+        claim = 0 if made is None else (2 if made else 1)
+        return C.event(C.EV_POINTS, claim << 8 | points), None
+    if made is None:
+        raise LogError(0, "a result needs made, points or tricks")
+    return C.event(C.EV_MADE, 1 if made else 0), None
+
+
+def nello_default(rules):
+    """Nello without doubles: high if allowed, else the first allowed mode."""
+    mask = rules.nello_doubles
+    return C.NELLO_HIGH + (0 if mask & 1 else (1 if mask & 2 else 2))
+
+
+def read_lines(data):
+    """(line number, dict) for every JSON line of a log's bytes; LogError on a bad line."""
+    out = []
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LogError(n, "not UTF-8 text")
+        text = text.strip()
+        if n == 1 and text.startswith("\ufeff"):
+            text = text[1:].strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as e:
+            raise LogError(n, "not JSON (%s)" % e)
+        if not isinstance(obj, dict):
+            raise LogError(n, "not a JSON object")
+        out.append((n, obj))
+    return out
+
+
+class Replay:
+    """A log checked and scored: the header, the sitting, and each line's accepted event."""
+
+    def __init__(self, header, sitting, events):
+        self.header = header
+        self.sitting = sitting
+        self.events = events        # [(line, event)] in log order, undo included
+
+    @property
+    def rules(self):
+        return self.header.rules
+
+
+def replay(data):
+    """Check and score a log's bytes; LogError names the first offending line."""
+    lines = read_lines(data)
+    if not lines:
+        raise LogError(1, "the log is empty: it needs a sitting header")
+    first, obj = lines[0]
+    try:
+        header = parse_header(obj)
+    except LogError as e:
+        raise LogError(first, e.message)
+    return replay_events(header, lines[1:])
+
+
+def replay_events(header, lines):
+    s = S.Sitting(header.rules, header.dealer)
+    events = []
+    for n, obj in lines:
+        try:
+            ev = to_event(header.rules, obj)
+            claim = None
+            if isinstance(ev, tuple):
+                ev, claim = ev
+            if ev >> 24 == C.EV_TRUMP and ev & 0xFFFFFF == 0xFFFFFF:
+                ev = C.event(C.EV_TRUMP, nello_default(header.rules))
+            if ev >> 24 == C.EV_BID and "seat" in obj:
+                seat = obj["seat"]
+                if not _is_int(seat):
+                    raise LogError(0, "seat must be a seat number")
+                if s.phase() == S.BIDDING and seat != s.seat():
+                    raise LogError(0, "bid out of turn: it is seat %d's turn, not seat %s"
+                                   % (s.seat(), seat))
+            err = s.apply(ev)
+            if err:
+                raise LogError(0, s.reason(err, ev))
+            if claim is not None and s.last(S.LAST_MADE) != (1 if claim else 0):
+                s.apply(C.event(C.EV_UNDO))
+                raise LogError(0, "the tricks say the bid was %s, not %s"
+                               % ("set" if claim else "made", "made" if claim else "set"))
+        except LogError as e:
+            raise LogError(n, e.message)
+        events.append((n, ev))
+    return Replay(header, s, events)
+
+
+def effective(events):
+    """The events that stand once every undo has taken back its event."""
+    stack = []
+    for item in events:
+        if item[1] >> 24 == C.EV_UNDO:
+            stack.pop()
+        else:
+            stack.append(item)
+    return stack
+
+
+def bid_json(s, code, value):
+    if code == C.GAME:
+        return "game"
+    if code == C.PASS:
+        return "pass"
+    return value
+
+
+def contract_json(c):
+    if c <= 8:
+        return c
+    if C.NELLO_HIGH <= c <= C.NELLO_SUIT:
+        return "nello"
+    return contract_name(c)
+
+
+def walk(header, events):
+    """Replay the standing events in a fresh sitting, yielding (kind, info) as deals finish:
+    ("bid", (seat, code)) for each bid, ("hand", dict) for each deal, ("game", dict)."""
+    s = S.Sitting(header.rules, header.dealer)
+    for n, ev in effective(events):
+        hands = s.hands()
+        games = s.games()
+        seat = s.seat()
+        s.apply(ev)
+        if ev >> 24 == C.EV_BID:
+            yield "bid", (seat, ev & 0xFFFFFF)
+        if s.hands() > hands:
+            yield "hand", hand_json(s)
+        if s.games() > games:
+            yield "game", {"score": [s.last(S.GAME_SCORE), s.last(S.GAME_SCORE + 1)],
+                           "winner": s.last(S.GAME_WINNER)}
+    yield "end", s
+
+
+def hand_json(s):
+    d = {"dealer": s.last(S.LAST_DEALER)}
+    if s.last(S.LAST_THROWN):
+        d["thrown_in"] = True
+        return d
+    code = s.last(S.LAST_BID)
+    c = s.last(S.LAST_CONTRACT)
+    d["bidder"] = s.last(S.LAST_BIDDER)
+    d["bid"] = bid_json(s, code, s.last(S.LAST_VALUE))
+    if code == C.PLUNGE or code == C.SPLASH:
+        d["contract"] = "plunge" if code == C.PLUNGE else "splash"
+        d["trump"] = contract_json(c)
+    else:
+        d["contract"] = contract_json(c)
+    d["made"] = s.last(S.LAST_MADE) == 1
+    p = s.last(S.LAST_POINTS)
+    d["points"] = None if p < 0 else p
+    d["award"] = [s.last(S.LAST_AWARD + i) for i in range(s.sides)]
+    return d
+
+
+def legal_json(s):
+    out = []
+    j = s.next_legal(-1)
+    while j >= 0:
+        code = s.legal_at(j)
+        if s.phase() == S.BIDDING:
+            out.append("pass" if code == C.PASS else (
+                s.bid_name(code) if code >= C.GAME else s.bid_value(code)))
+        else:
+            name = contract_json(code)
+            if name not in out:
+                out.append(name)
+        j = s.next_legal(j)
+    return out
+
+
+def report(rp):
+    """The replay report of spec/event-log.md as a dict."""
+    header = rp.header
+    hands = []
+    games = []
+    s = None
+    for kind, info in walk(header, rp.events):
+        if kind == "hand":
+            hands.append(info)
+        elif kind == "game":
+            games.append(info)
+        elif kind == "end":
+            s = info
+    out = {"variant": header.rules.name, "options": header.rules.to_dict()}
+    for key in ("id", "started"):
+        if key in header.extra:
+            out[key] = header.extra[key]
+    if header.players is not None:
+        out["players"] = list(header.players)
+    out["hands"] = hands
+    out["score"] = [s.score(i) for i in range(s.sides)]
+    if header.rules.variant == V.index("partnership-moon"):
+        out["games"] = games
+        out["match"] = [s.games_won(0), s.games_won(1)]
+    out["over"] = s.over()
+    out["winner"] = s.winner() if s.over() else None
+    out["next"] = next_json(s)
+    return out
+
+
+def next_json(s):
+    p = s.phase()
+    if p == S.OVER:
+        return {"phase": "over", "dealer": None, "seat": None}
+    out = {"phase": PHASES[p], "dealer": s.dealer(), "seat": s.seat()}
+    if p in (S.BIDDING, S.TRUMP):
+        out["legal"] = legal_json(s)
+    return out
+
+
+def seat_names(header):
+    if header.players:
+        return list(header.players)
+    return list(SEAT_NAMES[header.rules.row[V.SEATS]])
+
+
+def side_names(header):
+    rules = header.rules
+    if not rules.row[V.TEAMS]:
+        return seat_names(header)
+    names = seat_names(header)
+    seats = rules.row[V.SEATS]
+    if header.players:
+        return ["/".join(names[i] for i in range(seats) if i % 2 == t) for t in range(2)]
+    return ["Us", "Them"]
+
+
+def scoresheet(rp):
+    """A readable scoresheet: one block a deal, with the running score."""
+    header = rp.header
+    rules = header.rules
+    names = seat_names(header)
+    sides = side_names(header)
+    unit = ("marks", "points", "points")[rules.scoring]
+    lines = []
+    title = "%s, %s to %d" % (rules.name, unit, rules.target)
+    if header.extra.get("id"):
+        title = "%s  (%s)" % (title, header.extra["id"])
+    lines.append(title)
+    lines.append("Players: " + ", ".join("%s %s" % (i, n) for i, n in enumerate(names)))
+    lines.append("")
+    bids = []
+    running = [0] * len(sides)
+    number = 0
+    s = None
+    for kind, info in walk(header, rp.events):
+        if kind == "bid":
+            seat, code = info
+            bids.append("%s %s" % (names[seat], _bid_text(code, rules)))
+        elif kind == "hand":
+            number += 1
+            dealer = names[info["dealer"]]
+            if info.get("thrown_in"):
+                lines.append("Hand %d  dealer %s  bids: %s  -> all passed, thrown in"
+                             % (number, dealer, ", ".join(bids)))
+            else:
+                for i, a in enumerate(info["award"]):
+                    running[i] += a
+                contract = info["contract"]
+                if "trump" in info:
+                    contract = "%s, trump %s" % (contract, info["trump"])
+                pts = "" if info["points"] is None else ", took %d" % info["points"]
+                lines.append("Hand %d  dealer %s  bids: %s" % (number, dealer, ", ".join(bids)))
+                lines.append("        %s bid %s, contract %s: %s%s   score %s"
+                             % (names[info["bidder"]], info["bid"], contract,
+                                "made" if info["made"] else "set", pts,
+                                "  ".join("%s %d" % (n, v) for n, v in zip(sides, running))))
+            bids = []
+        elif kind == "game":
+            lines.append("  Game to %s: %s" % (sides[info["winner"]], "-".join(
+                str(x) for x in info["score"])))
+            running = [0] * len(sides)
+        elif kind == "end":
+            s = info
+    lines.append("")
+    lines.append("Score: " + "  ".join("%s %d" % (n, s.score(i)) for i, n in enumerate(sides)))
+    if s.over():
+        lines.append("Winner: %s" % sides[s.winner()])
+    else:
+        lines.append("Next: %s, dealer %s, %s to act" % (
+            PHASES[s.phase()], names[s.dealer()], names[s.seat()]))
+    return "\n".join(lines) + "\n"
+
+
+def _bid_text(code, rules):
+    if code == C.PASS:
+        return "pass"
+    if code >= C.GAME:
+        return ("game", "plunge", "splash")[code - C.GAME]
+    if code >= C.MARKS:
+        return str((code - C.MARKS) * rules.row[V.MARK])
+    return str(code)

@@ -1,0 +1,58 @@
+# Test runner for the MicroPython unix port: runs the plain `test_*` functions of test
+# modules (the same ones pytest collects on CPython) and prints `N passed, N failed`.
+# Usage: micropython tests/mp_run.py DIR_OR_MODULE.py ...   (run from the project root)
+import os
+import sys
+
+sys.path.insert(0, ".")
+sys.path.insert(0, "tests")
+
+
+def _modules(arg):
+    if arg.endswith(".py"):
+        return [arg]
+    names = sorted(n for n in os.listdir(arg) if n.startswith("test_") and n.endswith(".py"))
+    return [arg.rstrip("/") + "/" + n for n in names]
+
+
+def _run_module(path, counts):
+    d, _, f = path.rpartition("/")
+    if d and d not in sys.path:
+        sys.path.insert(0, d)
+    name = f[:-3]
+    try:
+        mod = __import__(name)
+    except Exception as e:
+        print("ERROR importing", path)
+        sys.print_exception(e)
+        counts[1] += 1
+        return
+    for attr in sorted(dir(mod)):
+        if not attr.startswith("test_"):
+            continue
+        fn = getattr(mod, attr)
+        if not callable(fn):
+            continue
+        try:
+            fn()
+        except Exception as e:
+            counts[1] += 1
+            print("FAIL", path, attr)
+            sys.print_exception(e)
+        else:
+            counts[0] += 1
+
+
+def main(args):
+    counts = [0, 0]
+    for arg in args:
+        for path in _modules(arg):
+            _run_module(path, counts)
+    print("micropython: %d passed, %d failed" % (counts[0], counts[1]))
+    if counts[1] or not counts[0]:
+        if not counts[0]:
+            print("no test ran")
+        sys.exit(1)
+
+
+main(sys.argv[1:])
