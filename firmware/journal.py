@@ -1,0 +1,500 @@
+# The flash journal: every accepted event of every sitting, as an append-only log over
+# the blocks of its own partition, durable when append() returns. Format in docs/journal.md.
+import binascii
+import struct
+
+from engine_core.compat import const
+
+_IOCTL_BLOCK_COUNT = const(4)
+_IOCTL_BLOCK_SIZE = const(5)
+_IOCTL_BLOCK_ERASE = const(6)
+
+# Block header: magic "T42" + format version, seq, next sitting id, carried sitting id,
+# CRC-32 of the first 16 bytes.
+_HDR = const(20)
+_MAGIC = b"T42\x01"
+
+# Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
+# program of a tag clears only some of its four bits, which is never a valid tag, and
+# 0xFF (erased) is never one either. The five in use are >= 4 bit flips apart.
+_T_EV1 = const(0x96)
+_T_EV2 = const(0x69)
+_T_EV3 = const(0xA5)
+_T_EV4 = const(0x5A)
+_T_BEGIN = const(0xC3)
+_K_BEGIN = const(5)
+_BEGIN_FIXED = const(6)  # tag, flags, sitting id (3), header length
+
+# Flag bits of a BEGIN record, cleared in place (a NOR program clears bits only).
+_F_FINISHED = const(0x01)
+_F_SYNCED = const(0x02)
+_MAX_HEADER = const(255)
+
+
+class JournalError(Exception):
+    pass
+
+
+class JournalFull(JournalError):
+    pass
+
+
+def _kind(t):
+    # Payload length of an event tag, _K_BEGIN for a sitting header, 0 if not a tag.
+    if t == _T_EV1:
+        return 1
+    if t == _T_EV2:
+        return 2
+    if t == _T_EV3:
+        return 3
+    if t == _T_EV4:
+        return 4
+    if t == _T_BEGIN:
+        return _K_BEGIN
+    return 0
+
+
+_EV_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4)
+
+
+class Cursor:
+    """A position in one sitting's records, for Journal.next_event (reusable)."""
+
+    def __init__(self):
+        self.sid = 0
+        self.blk = -1
+        self.off = 0
+        self.header_done = False
+
+
+class Journal:
+    def __init__(self, bdev):
+        self._bdev = bdev
+        self._n = bdev.ioctl(_IOCTL_BLOCK_COUNT, 0)
+        self._bs = bs = bdev.ioctl(_IOCTL_BLOCK_SIZE, 0)
+        if self._n < 2 or bs < 64 or bs % 64:
+            raise JournalError("journal partition too small")
+        self._wsize = 256 if bs % 256 == 0 else 64
+        self._win = bytearray(self._wsize)  # read window, aligned within one block
+        self._wblk = -1
+        self._woff = 0
+        self._tag = bytearray(1)
+        self._flag = bytearray(1)
+        self._zero4 = bytearray(4)
+        self._hdr = bytearray(_HDR)
+        self._rec = bytearray(_BEGIN_FIXED + _MAX_HEADER)
+        self._item = bytearray(_MAX_HEADER)  # read(): the logical item being copied
+        self._rcur = Cursor()
+        self._roff = 0
+        self._ilen = -1
+        self._ipos = 0
+        self._mounted = False
+
+    # Flash access ----------------------------------------------------------------
+
+    def _rd(self, blk, off):
+        w = off - self._woff
+        if blk != self._wblk or w < 0 or w >= self._wsize:
+            self._woff = off - off % self._wsize
+            self._bdev.readblocks(blk, self._win, self._woff)
+            self._wblk = blk
+            w = off - self._woff
+        return self._win[w]
+
+    def _prog(self, blk, buf, off):
+        self._wblk = -1
+        try:
+            self._bdev.writeblocks(blk, buf, off)
+        except OSError:
+            self._mounted = False
+            raise JournalError("flash write failed: restart the scorer")
+
+    def _erase(self, blk):
+        self._wblk = -1
+        try:
+            self._bdev.ioctl(_IOCTL_BLOCK_ERASE, blk)
+        except OSError:
+            self._mounted = False
+            raise JournalError("flash erase failed: restart the scorer")
+
+    def _u32(self, blk, off):
+        return (self._rd(blk, off) | self._rd(blk, off + 1) << 8 | self._rd(blk, off + 2) << 16
+                | self._rd(blk, off + 3) << 24)
+
+    def _read_header(self, blk):
+        # Sequence number of a valid block header, or -1.
+        h = self._hdr
+        self._bdev.readblocks(blk, h, 0)
+        if h[0:4] != _MAGIC:
+            return -1
+        if binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF != struct.unpack_from("<I", h, 16)[0]:
+            return -1
+        return struct.unpack_from("<I", h, 4)[0]
+
+    def _blank(self, blk):
+        off = 0
+        while off < self._bs:
+            if self._rd(blk, off) != 0xFF:
+                return False
+            off += 1
+        return True
+
+    # Mount -----------------------------------------------------------------------
+
+    def mount(self):
+        """Scan the partition, drop a torn tail, rebuild the sittings; formats a blank or
+        garbage partition. Returns the open sitting's id or None."""
+        n = self._n
+        seqs = [-1] * n
+        self._carry = [0] * n
+        self._hi = [0] * n  # newest sitting id begun at or before the end of each block
+        self._s_id = []
+        self._s_pos = []  # block * block_size + offset of the BEGIN record
+        self._s_len = []  # byte length of the sitting's stream (see read())
+        self._s_flags = []
+        self._open = -1  # index of the open sitting in the lists above
+        self._wblk = -1
+        self._rcur.sid = 0
+        next_sid = 1
+        head = -1
+        try:
+            for b in range(n):
+                seqs[b] = s = self._read_header(b)
+                if s >= 0:
+                    self._carry[b] = struct.unpack_from("<I", self._hdr, 12)[0]
+                    next_sid = max(next_sid, struct.unpack_from("<I", self._hdr, 8)[0])
+                    if head < 0 or s > seqs[head]:
+                        head = b
+            if head < 0:
+                self._mounted = True
+                self._format()
+                return None
+            tail = head
+            count = 1
+            while count < n:
+                p = (tail - 1) % n
+                if seqs[p] != seqs[tail] - 1:
+                    break
+                tail = p
+                count += 1
+            self._head = head
+            self._tail = tail
+            self._count = count
+            self._seq = seqs[head]
+            b = tail
+            while True:
+                end = self._scan_block(b)
+                if b == head:
+                    break
+                b = (b + 1) % n
+            self._head_off = end
+            self._head_dirty = end < self._bs and not self._blank_from(head, end)
+        except OSError:
+            raise JournalError("flash read failed")
+        if self._s_id:
+            next_sid = max(next_sid, self._s_id[-1] + 1)
+            if self._s_flags[-1] & _F_FINISHED:  # bit still erased: not finished
+                self._open = len(self._s_id) - 1
+        self._next_sid = next_sid
+        self._mounted = True
+        return self.open_sitting()
+
+    def _blank_from(self, blk, off):
+        while off < self._bs:
+            if self._rd(blk, off) != 0xFF:
+                return False
+            off += 1
+        return True
+
+    def _scan_block(self, b):
+        # Adds the block's sittings and event lengths; returns where its records end.
+        bs = self._bs
+        carry = self._carry[b]
+        self._hi[b] = carry
+        cur = -1
+        if carry and self._s_id and self._s_id[-1] == carry:
+            cur = len(self._s_id) - 1
+        last = self._s_id[-1] if self._s_id else 0
+        off = _HDR
+        while off < bs:
+            k = _kind(self._rd(b, off))
+            if k == 0:
+                break  # erased: the end; anything else: a torn record
+            if k < _K_BEGIN:
+                if off + 1 + k > bs:
+                    break
+                if cur >= 0:
+                    self._s_len[cur] += 1 + k
+                off += 1 + k
+                continue
+            if off + _BEGIN_FIXED > bs:
+                break
+            sid = self._rd(b, off + 2) | self._rd(b, off + 3) << 8 | self._rd(b, off + 4) << 16
+            hlen = self._rd(b, off + 5)
+            if off + _BEGIN_FIXED + hlen > bs or sid <= last:
+                break
+            self._s_id.append(sid)
+            self._s_pos.append(b * bs + off)
+            self._s_len.append(1 + hlen)
+            self._s_flags.append(self._rd(b, off + 1))
+            cur = len(self._s_id) - 1
+            self._hi[b] = last = sid
+            off += _BEGIN_FIXED + hlen
+        return off
+
+    def _format(self):
+        self._head = self._tail = 0
+        self._count = 1
+        self._seq = 0
+        self._next_sid = 1
+        self._start_block(0, 1)
+        self._head_off = _HDR
+        self._head_dirty = False
+
+    def _start_block(self, b, seq):
+        # Erase block b if needed, then give it a header: it becomes the head.
+        if not self._blank(b):
+            if self._read_header(b) >= 0:
+                # Clear the magic first, so that a torn erase can't leave a valid header
+                # over half-erased records.
+                self._prog(b, self._zero4, 0)
+            self._erase(b)
+        h = self._hdr
+        h[0:4] = _MAGIC
+        carry = self._s_id[self._open] if self._open >= 0 else 0
+        struct.pack_into("<IIII", h, 4, seq, self._next_sid, carry, 0)
+        struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
+        self._prog(b, h, 0)
+        self._carry[b] = carry
+        self._hi[b] = carry
+        self._head = b
+        self._seq = seq
+
+    # Space -----------------------------------------------------------------------
+
+    def _reclaimable(self, b):
+        # The oldest block may go when every sitting that has records in it is synced.
+        hi = self._hi[b]
+        i = 0
+        ids = self._s_id
+        while i < len(ids) and ids[i] <= hi:
+            if self._s_flags[i] & _F_SYNCED or i == self._open:  # bit erased: not synced
+                return False
+            i += 1
+        return True
+
+    def _next_block(self):
+        nb = (self._head + 1) % self._n
+        if nb == self._tail and self._count == self._n:
+            if not self._reclaimable(nb):
+                raise JournalFull("journal full: sync finished sittings to free space")
+            hi = self._hi[nb]
+            k = 0
+            while k < len(self._s_id) and self._s_id[k] <= hi:
+                k += 1
+            if k:
+                del self._s_id[:k]
+                del self._s_pos[:k]
+                del self._s_len[:k]
+                del self._s_flags[:k]
+                if self._open >= 0:
+                    self._open -= k
+            self._tail = (nb + 1) % self._n
+            self._count -= 1
+        self._start_block(nb, self._seq + 1)
+        self._count += 1
+        self._head_off = _HDR
+        self._head_dirty = False
+
+    def _room(self, size):
+        if not self._mounted:
+            raise JournalError("journal not mounted")
+        if self._head_dirty or self._head_off + size > self._bs:
+            self._next_block()
+
+    def free_bytes(self):
+        """Bytes of records that fit before the journal is full (synced sittings that
+        would be reclaimed count as free)."""
+        usable = self._bs - _HDR
+        free = 0 if self._head_dirty else self._bs - self._head_off
+        free += (self._n - self._count) * usable
+        b = self._tail
+        while b != self._head and self._reclaimable(b):
+            free += usable
+            b = (b + 1) % self._n
+        return free
+
+    # Writing ---------------------------------------------------------------------
+
+    def begin_sitting(self, header):
+        """Start a sitting (finishing the open one); returns its id."""
+        hlen = len(header)
+        if hlen > _MAX_HEADER or _BEGIN_FIXED + hlen > self._bs - _HDR:
+            raise JournalError("sitting header too long")
+        if self._open >= 0:
+            self.finish()
+        self._room(_BEGIN_FIXED + hlen)
+        sid = self._next_sid
+        r = self._rec
+        r[1] = 0xFF
+        r[2] = sid & 0xFF
+        r[3] = (sid >> 8) & 0xFF
+        r[4] = (sid >> 16) & 0xFF
+        r[5] = hlen
+        r[_BEGIN_FIXED : _BEGIN_FIXED + hlen] = header
+        b = self._head
+        off = self._head_off
+        # Body first, tag last: the tag is the commit.
+        self._prog(b, memoryview(r)[1 : _BEGIN_FIXED + hlen], off + 1)
+        self._tag[0] = _T_BEGIN
+        self._prog(b, self._tag, off)
+        self._head_off = off + _BEGIN_FIXED + hlen
+        self._s_id.append(sid)
+        self._s_pos.append(b * self._bs + off)
+        self._s_len.append(1 + hlen)
+        self._s_flags.append(0xFF)
+        self._open = len(self._s_id) - 1
+        self._hi[b] = sid
+        self._next_sid = sid + 1
+        return sid
+
+    def append(self, event):
+        """Append one event (1 to 4 bytes) to the open sitting; durable on return."""
+        n = len(event)
+        if n < 1 or n > 4:
+            raise JournalError("event must be 1 to 4 bytes")
+        if self._open < 0:
+            raise JournalError("no sitting open")
+        self._room(1 + n)
+        b = self._head
+        off = self._head_off
+        self._prog(b, event, off + 1)
+        self._tag[0] = _EV_TAGS[n]
+        self._prog(b, self._tag, off)
+        self._head_off = off + 1 + n
+        self._s_len[self._open] += 1 + n
+
+    def _set_flag(self, i, bit):
+        pos = self._s_pos[i]
+        self._flag[0] = 0xFF ^ bit
+        self._prog(pos // self._bs, self._flag, pos % self._bs + 1)
+        self._s_flags[i] &= 0xFF ^ bit
+
+    def finish(self):
+        """Mark the open sitting finished (a bit cleared in place: needs no space)."""
+        if self._open < 0:
+            raise JournalError("no sitting open")
+        self._set_flag(self._open, _F_FINISHED)
+        self._open = -1
+
+    def mark_synced(self, sid):
+        """Record that the host holds sitting `sid`; it may then be reclaimed."""
+        i = self._index(sid)
+        if i == self._open:
+            raise JournalError("finish the sitting before syncing it")
+        if self._s_flags[i] & _F_SYNCED:
+            self._set_flag(i, _F_SYNCED)
+
+    # Reading ---------------------------------------------------------------------
+
+    def _index(self, sid):
+        ids = self._s_id
+        i = len(ids) - 1
+        while i >= 0:
+            if ids[i] == sid:
+                return i
+            i -= 1
+        raise JournalError("no sitting %d in the journal" % sid)
+
+    def open_sitting(self):
+        return self._s_id[self._open] if self._open >= 0 else None
+
+    def sittings(self):
+        """[(id, finished, synced, byte length)], oldest first."""
+        out = []
+        for i in range(len(self._s_id)):
+            f = self._s_flags[i]
+            synced = f & _F_SYNCED == 0
+            finished = i != self._open
+            out.append((self._s_id[i], finished, synced, self._s_len[i]))
+        return out
+
+    def cursor(self, sid, cur=None):
+        """A cursor at sitting `sid`'s header (pass `cur` to reuse one)."""
+        i = self._index(sid)
+        if cur is None:
+            cur = Cursor()
+        pos = self._s_pos[i]
+        cur.sid = sid
+        cur.blk = pos // self._bs
+        cur.off = pos % self._bs
+        cur.header_done = False
+        return cur
+
+    def _copy(self, b, off, buf, n):
+        if len(buf) < n:
+            raise JournalError("buffer too small")
+        i = 0
+        while i < n:
+            buf[i] = self._rd(b, off + i)
+            i += 1
+
+    def next_event(self, cur, buf):
+        """Copy the sitting's header, then each event in turn, into buf; returns its
+        length, or -1 after the last event."""
+        b = cur.blk
+        if b < 0:
+            return -1
+        off = cur.off
+        if not cur.header_done:
+            n = self._rd(b, off + 5)
+            self._copy(b, off + _BEGIN_FIXED, buf, n)
+            cur.off = off + _BEGIN_FIXED + n
+            cur.header_done = True
+            return n
+        while True:
+            if b == self._head and off >= self._head_off:
+                break
+            k = self._rd(b, off) if off < self._bs else 0xFF
+            k = _kind(k)
+            if 0 < k < _K_BEGIN and off + 1 + k <= self._bs:
+                self._copy(b, off + 1, buf, k)
+                cur.blk = b
+                cur.off = off + 1 + k
+                return k
+            if k == _K_BEGIN or b == self._head:
+                break
+            b = (b + 1) % self._n
+            off = _HDR
+            if self._carry[b] != cur.sid:
+                break
+        cur.blk = -1
+        return -1
+
+    def read(self, sid, offset, buf):
+        """Copy bytes of sitting `sid`'s stream from `offset` into buf; returns the count
+        (0 at the end). The stream: for the header and then each event, one length byte
+        followed by that many bytes."""
+        c = self._rcur
+        if c.sid != sid or offset != self._roff or c.blk < 0:
+            # Not where the last read stopped (or it hit the end, and events may have
+            # come since): start over from the header and skip to offset.
+            self.cursor(sid, c)
+            self._roff = 0
+            self._ilen = -1
+            self._ipos = 0
+        item = self._item
+        got = 0
+        want = len(buf)
+        while got < want:
+            if self._ilen < 0 or self._ipos > self._ilen:
+                self._ilen = self.next_event(c, item)
+                self._ipos = 0
+                if self._ilen < 0:
+                    break
+            if self._roff >= offset:
+                buf[got] = self._ilen if self._ipos == 0 else item[self._ipos - 1]
+                got += 1
+            self._ipos += 1
+            self._roff += 1
+        return got
