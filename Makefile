@@ -38,8 +38,8 @@ pytest: setup
 	$(PY) -m pytest
 
 mptest: setup
-	$(MP) -X heapsize=$(HEAP) tests/mp_run.py tests/engine
-	@if [ -d tests/mp ]; then $(MP) -X heapsize=$(HEAP) tests/mp_run.py tests/mp; fi
+	$(MP) tests/mp_run.py tests/engine
+	@if [ -d tests/mp ]; then $(MP) tests/mp_run.py tests/mp; fi
 
 bench: setup
 	@for f in bench/bench_*.py; do $(PY) $$f; done

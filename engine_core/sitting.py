@@ -76,10 +76,21 @@ class Sitting:
         self.hist = bytearray(history)
         self.hlen = 0
         self.dropped = 0        # hands compacted out of the history
-        self.st[_DEALER] = dealer % self.seats
+        self.restart(dealer)
+
+    def restart(self, dealer=0):
+        """Start the sitting again from its first deal, with the same rules."""
+        st = self.st
+        i = 0
+        while i < N_SLOTS:
+            st[i] = 0
+            i += 1
+        self.hlen = 0
+        self.dropped = 0
+        st[_DEALER] = dealer % self.seats
         self._new_game_state()
         self._new_deal()
-        self._copy(self.st, self._base)
+        self._copy(st, self._base)
 
     # ---- reading the state (no allocation) ----
     def phase(self):
@@ -136,6 +147,9 @@ class Sitting:
     def side_points(self, bidding):
         """Points (tricks in Moon) the bidding side, or the opponents, took in tracked tricks."""
         return self.st[_BPTS] if bidding else self.st[_OPTS]
+
+    def count_caught(self):
+        return self.st[_COUNT]
 
     def seat_tricks(self, seat):
         return self.st[_SEAT_TRICKS + seat]

@@ -27,7 +27,7 @@ class LogError(Exception):
     """A log line breaks a rule or is malformed: `line` is 1-based (0: the whole file)."""
 
     def __init__(self, line, message):
-        Exception.__init__(self, message)
+        super().__init__(message)
         self.line = line
         self.message = message
 
@@ -183,6 +183,42 @@ def _result(rules, obj):
     if made is None:
         raise LogError(0, "a result needs made, points or tricks")
     return C.event(C.EV_MADE, 1 if made else 0), None
+
+
+def event_json(rules, ev):
+    """The log line (a dict) for an engine event."""
+    kind = ev >> 24
+    arg = ev & 0xFFFFFF
+    if kind == C.EV_BID:
+        if arg == C.PASS:
+            bid = "pass"
+        elif arg >= C.GAME:
+            bid = ("game", "plunge", "splash")[arg - C.GAME]
+        elif arg >= C.MARKS:
+            bid = (arg - C.MARKS) * rules.row[V.MARK]
+        else:
+            bid = arg
+        return {"type": "bid", "bid": bid}
+    if kind == C.EV_TRUMP:
+        if C.NELLO_HIGH <= arg <= C.NELLO_SUIT:
+            return {"type": "trump", "trump": "nello", "doubles": NELLO_MODES[arg - C.NELLO_HIGH]}
+        return {"type": "trump", "trump": contract_json(arg)}
+    if kind == C.EV_TRICK:
+        out = {"type": "trick", "winner": arg >> 8}
+        if arg & 0xFF:
+            out["count"] = arg & 0xFF
+        return out
+    if kind == C.EV_MADE:
+        return {"type": "result", "made": arg == 1}
+    if kind == C.EV_POINTS:
+        out = {"type": "result", "points": arg & 0xFF}
+        if arg >> 8:
+            out["made"] = arg >> 8 == 2
+        return out
+    if kind == C.EV_TRICKS:
+        seats = rules.row[V.SEATS]
+        return {"type": "result", "tricks": [arg >> (4 * i) & 15 for i in range(seats)]}
+    return {"type": "undo"}
 
 
 def nello_default(rules):

@@ -6,6 +6,7 @@ import sys
 
 sys.path.insert(0, ".")
 sys.path.insert(0, "tests")
+sys.path.insert(0, "tests/engine")
 
 
 def _modules(arg):
