@@ -157,3 +157,62 @@ def frame_at(buf, pos, end):
     if crc8(buf, pos + 1, pos + 1 + n) != buf[pos + 1 + n]:
         return -1
     return n
+
+
+# The sitting header: the variant, every option resolved, the first dealer, and
+# optionally the players' names. Byte 0 is the format version.
+HEADER_VERSION = const(1)
+_HEADER_FIXED = const(15)
+
+
+def encode_header(rules, dealer, names=None):
+    """The header bytes of a sitting (allocates: once per sitting)."""
+    flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
+    out = bytearray(_HEADER_FIXED)
+    vals = (HEADER_VERSION, rules.variant, rules.scoring, rules.target & 0xFF, rules.target >> 8,
+            rules.min_bid, rules.all_pass, rules.made_scores, flags, rules.nello_doubles,
+            rules.plunge_marks, rules.splash_marks, rules.match_games, dealer, 0)
+    for i in range(_HEADER_FIXED):
+        out[i] = vals[i]
+    if names:
+        out[14] = len(names)
+        for name in names:
+            b = name.encode("utf-8")[:32]
+            out.append(len(b))
+            out.extend(b)
+    return bytes(out)
+
+
+def decode_header(buf):
+    """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
+    from engine_core.options import Rules
+    from engine_core import variants as V
+    if len(buf) < _HEADER_FIXED or buf[0] != HEADER_VERSION or buf[1] >= len(V.TABLE):
+        raise ValueError("not a sitting header")
+    rules = Rules(buf[1])
+    rules.scoring = buf[2]
+    rules.target = buf[3] | buf[4] << 8
+    rules.min_bid = buf[5]
+    rules.all_pass = buf[6]
+    rules.made_scores = buf[7]
+    flags = buf[8]
+    rules.nello = flags & 1
+    rules.sevens = flags >> 1 & 1
+    rules.plunge = flags >> 2 & 1
+    rules.splash = flags >> 3 & 1
+    rules.nello_doubles = buf[9]
+    rules.plunge_marks = buf[10]
+    rules.splash_marks = buf[11]
+    rules.match_games = buf[12]
+    dealer = buf[13]
+    names = None
+    if buf[14]:
+        names = []
+        pos = _HEADER_FIXED
+        for _ in range(buf[14]):
+            if pos >= len(buf) or pos + 1 + buf[pos] > len(buf):
+                raise ValueError("torn names in a sitting header")
+            n = buf[pos]
+            names.append(bytes(buf[pos + 1:pos + 1 + n]).decode("utf-8"))
+            pos += 1 + n
+    return rules, dealer, names

@@ -512,3 +512,33 @@ def _bid_text(code, rules):
     if code >= C.MARKS:
         return str((code - C.MARKS) * rules.row[V.MARK])
     return str(code)
+
+
+def log_lines(header, events):
+    """A sitting as log lines (dicts): the header, then each event (undo included)."""
+    out = [header.to_json()]
+    for ev in events:
+        out.append(event_json(header.rules, ev))
+    return out
+
+
+def dump_log(lines):
+    """JSON Lines text of log lines."""
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def from_device(header_bytes, event_bytes, extra=None):
+    """A sitting as the device stores it (codec header + event bytes) as log lines.
+    ValueError when the bytes are not a sitting."""
+    from engine_core import codec
+    rules, dealer, names = codec.decode_header(header_bytes)
+    header = Header(rules, dealer, names, dict(extra or {}))
+    events = []
+    pos = 0
+    while pos < len(event_bytes):
+        n = codec.length_at(event_bytes, pos)
+        if n == 0 or pos + n > len(event_bytes):
+            raise ValueError("byte %d is not an event" % pos)
+        events.append(codec.decode_at(event_bytes, pos))
+        pos += n
+    return log_lines(header, events)
