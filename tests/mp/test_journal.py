@@ -1,0 +1,461 @@
+# Tests of the flash journal (firmware/journal.py) and its NOR-flash emulation
+# (firmware/nor.py): append and recover, sittings and flags, reclamation, a full journal,
+# reads by offset, garbage partitions, wear, and an allocation-free append path.
+import os
+
+from firmware.journal import Cursor, Journal, JournalError, JournalFull
+from firmware.nor import NorFlash, PowerCut
+
+
+def _lcg(seed):
+    # A tiny deterministic generator, the same on MicroPython and CPython.
+    state = [seed & 0x7FFFFFFF or 1]
+
+    def nxt(n):
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (state[0] >> 8) % n
+
+    return nxt
+
+
+def _events(j, sid):
+    cur = j.cursor(sid)
+    buf = bytearray(256)
+    out = []
+    while True:
+        n = j.next_event(cur, buf)
+        if n < 0:
+            return out
+        out.append(bytes(buf[:n]))
+
+
+def _stream(items):
+    out = bytearray()
+    for it in items:
+        out.append(len(it))
+        out.extend(it)
+    return bytes(out)
+
+
+def _read_all(j, sid, chunk):
+    buf = bytearray(chunk)
+    out = bytearray()
+    while True:
+        n = j.read(sid, len(out), buf)
+        if n == 0:
+            return bytes(out)
+        out.extend(buf[:n])
+
+
+def _fresh(nblocks=4, bs=4096):
+    f = NorFlash(nblocks, bs)
+    j = Journal(f)
+    j.mount()
+    return f, j
+
+
+def _remount(f):
+    j = Journal(f)
+    j.mount()
+    return j
+
+
+def _info(j, sid):
+    for s in j.sittings():
+        if s[0] == sid:
+            return s
+    return None
+
+
+# NOR emulation ----------------------------------------------------------------------
+
+
+def test_nor_programs_only_clear_bits_and_erase_sets_ff():
+    f = NorFlash(2, 256)
+    assert f.ioctl(4, 0) == 2 and f.ioctl(5, 0) == 256
+    f.writeblocks(1, b"\xf0\x0f", 10)
+    f.writeblocks(1, b"\x3c\xff", 10)
+    buf = bytearray(3)
+    f.readblocks(1, buf, 10)
+    assert bytes(buf) == b"\x30\x0f\xff"
+    assert f.bytes_programmed == 4 and f.programs == 2
+    f.ioctl(6, 1)
+    f.readblocks(1, buf, 10)
+    assert bytes(buf) == b"\xff\xff\xff" and f.erases == 1
+    # The basic protocol (no offset) erases first.
+    f.writeblocks(0, b"\x00" * 256)
+    f.writeblocks(0, b"\x55" * 256)
+    f.readblocks(0, buf, 0)
+    assert bytes(buf) == b"\x55\x55\x55" and f.erases == 3
+
+
+def test_nor_power_cut_applies_a_prefix_then_everything_fails():
+    f = NorFlash(1, 64)
+    f.cut_after(2, keep=1, bits=0x0F)
+    f.writeblocks(0, b"\x00\x00\x00", 0)
+    try:
+        f.writeblocks(0, b"\x00\x00\x00", 8)
+    except PowerCut:
+        pass
+    else:
+        assert False, "the second program should cut power"
+    for op in (lambda: f.readblocks(0, bytearray(1), 0), lambda: f.ioctl(6, 0)):
+        try:
+            op()
+        except PowerCut:
+            pass
+        else:
+            assert False, "operations after the cut must fail"
+    f.power_on()
+    buf = bytearray(4)
+    f.readblocks(0, buf, 8)
+    assert bytes(buf) == b"\x00\xf0\xff\xff"
+
+
+def test_nor_torn_erase_keeps_the_rest():
+    f = NorFlash(1, 64)
+    f.writeblocks(0, b"\x00" * 64, 0)
+    f.cut_after(1, keep=10, bits=0x01)
+    try:
+        f.ioctl(6, 0)
+    except PowerCut:
+        pass
+    f.power_on()
+    buf = bytearray(12)
+    f.readblocks(0, buf, 0)
+    assert bytes(buf) == b"\xff" * 10 + b"\x01\x00"
+
+
+def test_nor_file_backed_keeps_contents():
+    path = "/tmp/tally42-test-nor.bin"
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    f = NorFlash(2, 256, path=path, file_offset=512)
+    j = Journal(f)
+    j.mount()
+    sid = j.begin_sitting(b"file")
+    j.append(b"\x07")
+    f.close()
+    g = NorFlash(2, 256, path=path, file_offset=512)
+    k = _remount(g)
+    assert _events(k, sid) == [b"file", b"\x07"]
+    g.close()
+    assert os.stat(path)[6] == 512 + 512
+    os.remove(path)
+
+
+# Append and recover -------------------------------------------------------------------
+
+
+def test_append_and_recover_open_sitting():
+    f, j = _fresh()
+    assert j.open_sitting() is None and j.sittings() == []
+    sid = j.begin_sitting(b"v42 dealer=2 names")
+    evs = [b"\x01", b"\x02\x03", b"\x04\x05\x06", b"\x07\x08\x09\x0a", b"\xff", b"\x00"]
+    for e in evs:
+        j.append(e)
+    k = _remount(f)
+    assert k.open_sitting() == sid
+    assert _events(k, sid) == [b"v42 dealer=2 names"] + evs
+    k.append(b"\x11")
+    assert _events(_remount(f), sid)[-2:] == [b"\x00", b"\x11"]
+
+
+def test_empty_header_and_cursor_reuse():
+    f, j = _fresh()
+    a = j.begin_sitting(b"")
+    j.append(b"\x01")
+    b = j.begin_sitting(b"h")
+    j.append(b"\x02")
+    cur = Cursor()
+    buf = bytearray(8)
+    j.cursor(a, cur)
+    assert j.next_event(cur, buf) == 0
+    assert j.next_event(cur, buf) == 1 and buf[0] == 1
+    assert j.next_event(cur, buf) == -1
+    assert j.next_event(cur, buf) == -1
+    j.cursor(b, cur)
+    assert j.next_event(cur, buf) == 1 and buf[0] == ord("h")
+    assert j.next_event(cur, buf) == 1 and buf[0] == 2
+
+
+def test_multiple_sittings_finish_and_sync_flags_survive():
+    f, j = _fresh()
+    ids = []
+    for s in range(3):
+        ids.append(j.begin_sitting(b"sitting %d" % s))
+        for e in range(s + 2):
+            j.append(bytes([s * 16 + e]))
+        if s < 2:
+            j.finish()
+    j.mark_synced(ids[0])
+    assert ids == [ids[0], ids[0] + 1, ids[0] + 2]
+    k = _remount(f)
+    got = k.sittings()
+    assert [s[0] for s in got] == ids
+    assert [(s[1], s[2]) for s in got] == [(True, True), (True, False), (False, False)]
+    assert k.open_sitting() == ids[2]
+    assert _events(k, ids[1]) == [b"sitting 1", b"\x10", b"\x11", b"\x12"]
+    assert [s[3] for s in got] == [len(_stream(_events(k, i))) for i in ids]
+
+
+def test_begin_finishes_the_open_sitting():
+    f, j = _fresh()
+    a = j.begin_sitting(b"a")
+    j.append(b"\x01")
+    b = j.begin_sitting(b"b")
+    assert _info(j, a)[1] and not _info(j, b)[1]
+    k = _remount(f)
+    assert _info(k, a)[1] and k.open_sitting() == b
+    assert _events(k, a) == [b"a", b"\x01"]
+
+
+def test_refusals_are_journal_errors():
+    f, j = _fresh()
+
+    def refused(fn):
+        try:
+            fn()
+        except JournalError:
+            return True
+        return False
+
+    assert refused(lambda: j.append(b"\x01"))  # no sitting open
+    assert refused(j.finish)
+    sid = j.begin_sitting(b"x")
+    assert refused(lambda: j.append(b""))
+    assert refused(lambda: j.append(b"12345"))
+    assert refused(lambda: j.mark_synced(sid))  # still open
+    assert refused(lambda: j.mark_synced(sid + 7))
+    assert refused(lambda: j.begin_sitting(bytes(256)))
+    assert refused(lambda: j.cursor(sid + 1))
+    j.append(b"\x01")
+    assert _events(j, sid) == [b"x", b"\x01"]
+
+
+def test_mark_synced_twice_programs_once():
+    f, j = _fresh()
+    sid = j.begin_sitting(b"x")
+    j.finish()
+    j.mark_synced(sid)
+    before = f.bytes_programmed
+    j.mark_synced(sid)
+    assert f.bytes_programmed == before
+    assert _info(_remount(f), sid)[2]
+
+
+# Reading by offset --------------------------------------------------------------------
+
+
+def test_read_by_offset_matches_the_events():
+    f, j = _fresh(4, 256)
+    rnd = _lcg(7)
+    a = j.begin_sitting(b"header of a")
+    evs = [b"header of a"]
+    for _ in range(150):  # about 300 bytes: the sitting spans blocks
+        e = bytes(rnd(256) for _ in range(1 + rnd(4)))
+        j.append(e)
+        evs.append(e)
+    want = _stream(evs)
+    assert _info(j, a)[3] == len(want)
+    for chunk in (1, 5, 64, 1000):
+        assert _read_all(j, a, chunk) == want
+    buf = bytearray(9)
+    for off in (len(want) - 3, 0, 17, 200, len(want)):
+        n = j.read(a, off, buf)
+        assert bytes(buf[:n]) == want[off : off + 9]
+    # An open sitting read to its end, then appended to, reads on.
+    j.append(b"\x42")
+    assert j.read(a, len(want), buf) == 2 and bytes(buf[:2]) == b"\x01\x42"
+    assert _read_all(_remount(f), a, 32) == want + b"\x01\x42"
+
+
+# Space: reclamation and a full journal ------------------------------------------------
+
+
+def _fill_sitting(j, n, seed):
+    sid = j.begin_sitting(b"s%d" % seed)
+    for i in range(n):
+        j.append(bytes([(seed + i) & 0xFF]))
+    j.finish()
+    return sid
+
+
+def test_reclaims_only_synced_sittings_oldest_first():
+    f, j = _fresh(4, 256)
+    made = []
+    for s in range(12):
+        made.append(_fill_sitting(j, 40, s))  # about 90 bytes each
+        if s < 10:
+            j.mark_synced(made[-1])
+    ids = [s[0] for s in j.sittings()]
+    assert len(ids) < 12 and ids == made[-len(ids) :]  # the oldest went first
+    assert [s[2] for s in j.sittings()][-2:] == [False, False]
+    k = _remount(f)
+    assert k.sittings() == j.sittings()
+    for s in k.sittings():
+        assert _events(k, s[0]) == [b"s%d" % (s[0] - 1)] + [bytes([s[0] - 1 + i]) for i in range(40)]
+
+
+def test_full_journal_refuses_and_keeps_everything():
+    f, j = _fresh(3, 256)
+    a = _fill_sitting(j, 30, 0)
+    b = j.begin_sitting(b"big")
+    n = 0
+    try:
+        while True:
+            j.append(bytes([n & 0xFF]))
+            n += 1
+    except JournalFull:
+        pass
+    assert 200 < n < 3 * 256 // 2
+    assert j.free_bytes() < 2
+    k = _remount(f)
+    assert [s[0] for s in k.sittings()] == [a, b]
+    assert len(_events(k, b)) == 1 + n
+    try:
+        k.begin_sitting(b"next")
+    except JournalFull:
+        pass
+    else:
+        assert False, "a full journal must refuse a new sitting"
+    # Finishing and syncing needs no space, and frees it.
+    assert k.open_sitting() is None  # the refused begin finished b
+    k.mark_synced(a)
+    k.mark_synced(b)
+    assert k.free_bytes() > 400
+    c = k.begin_sitting(b"next")
+    k.append(b"\x01")
+    assert [s[0] for s in _remount(f).sittings()][-1] == c
+    assert c == b + 1
+
+
+def test_unsynced_oldest_sitting_blocks_reclamation():
+    f, j = _fresh(3, 256)
+    a = _fill_sitting(j, 60, 0)  # never synced
+    for s in range(1, 10):
+        try:
+            sid = _fill_sitting(j, 30, s)
+        except JournalFull:
+            break
+        j.mark_synced(sid)
+    else:
+        assert False, "expected JournalFull while the oldest sitting is unsynced"
+    assert _info(j, a) == (a, True, False, 3 + 60 * 2)
+    j.mark_synced(a)
+    d = _fill_sitting(j, 30, 20)
+    assert _info(j, a) is None and _info(j, d) is not None
+
+
+def test_sitting_ids_never_repeat_after_reclamation():
+    f, j = _fresh(2, 256)
+    last = 0
+    for s in range(8):
+        sid = _fill_sitting(j, 60, s)
+        assert sid > last
+        last = sid
+        j.mark_synced(sid)
+    assert len(j.sittings()) < 8
+    k = _remount(f)
+    assert k.begin_sitting(b"n") == last + 1
+
+
+# Torn records and garbage partitions ---------------------------------------------------
+
+
+def test_torn_tail_is_dropped_and_the_next_append_survives():
+    # Cut in the payload program (nothing, all, some bits) or in the tag program.
+    for op, keep, bits in ((1, 0, 0), (1, -1, 0), (1, 0, 0x0F), (2, 0, 0x81), (2, 0, 0x10)):
+        f, j = _fresh(3, 256)
+        sid = j.begin_sitting(b"t")
+        j.append(b"\x01")
+        f.cut_after(op, keep=keep, bits=bits)
+        try:
+            j.append(b"\x02")
+        except PowerCut:
+            pass
+        f.power_on()
+        k = _remount(f)
+        got = _events(k, sid)
+        assert got == [b"t", b"\x01"], (op, keep, bits, got)
+        k.append(b"\x03")
+        k.append(b"\x04")
+        assert _events(_remount(f), sid) == [b"t", b"\x01", b"\x03", b"\x04"]
+
+
+def test_garbage_partition_is_formatted():
+    rnd = _lcg(3)
+    f = NorFlash(4, 256)
+    for b in range(4):
+        f.writeblocks(b, bytes(rnd(256) for _ in range(256)), 0)
+    j = Journal(f)
+    assert j.mount() is None and j.sittings() == []
+    sid = j.begin_sitting(b"g")
+    j.append(b"\x05")
+    assert _events(_remount(f), sid) == [b"g", b"\x05"]
+
+
+def test_valid_block_with_garbage_records_mounts():
+    f, j = _fresh(2, 256)
+    sid = j.begin_sitting(b"ok")
+    j.append(b"\x01")
+    pos = 20 + 6 + 2 + 2
+    rnd = _lcg(11)
+    for trial in range(20):
+        g = NorFlash(2, 256)
+        buf = bytearray(256)
+        f.readblocks(0, buf, 0)
+        g.writeblocks(0, buf, 0)
+        g.writeblocks(0, bytes(rnd(256) for _ in range(256 - pos)), pos)
+        k = _remount(g)
+        assert _events(k, sid)[:2] == [b"ok", b"\x01"]
+        k.append(b"\x09")  # the next append goes to a fresh block
+        assert _events(_remount(g), k.open_sitting())[-1] == b"\x09"
+
+
+# Wear and allocation -------------------------------------------------------------------
+
+
+def test_wear_two_bytes_per_one_byte_event_one_erase_per_block():
+    f, j = _fresh(2, 4096)
+    j.begin_sitting(b"")
+    start = f.bytes_programmed
+    for i in range(1000):
+        j.append(b"\x01")
+    assert f.bytes_programmed - start == 2 * 1000
+    j.finish()
+    j.mark_synced(1)
+    events = 1000
+    for s in range(12):  # about 24 KB over two blocks: they must be reused
+        j.begin_sitting(b"")
+        for i in range(1000):
+            j.append(b"\x01")
+        j.finish()
+        j.mark_synced(j.sittings()[-1][0])
+        events += 1000
+    # Per sitting: a 6-byte BEGIN, a flag byte twice; per block a 20-byte header.
+    assert 2 * events < f.bytes_programmed < 2.03 * events
+    # Both blocks came erased; every later block switch reclaims one with one erase.
+    assert 4 <= f.erases <= f.bytes_programmed // 4096
+
+
+def test_append_allocates_nothing():
+    try:
+        import micropython
+    except ImportError:
+        return  # CPython: nothing to measure
+    f, j = _fresh(2, 4096)
+    j.begin_sitting(b"h")
+    ev1 = b"\x01"
+    ev3 = b"\x01\x02\x03"
+    j.append(ev1)
+    micropython.heap_lock()
+    try:
+        for _ in range(50):
+            j.append(ev1)
+            j.append(ev3)
+    finally:
+        micropython.heap_unlock()
+    assert len(_events(j, 1)) == 1 + 1 + 100
