@@ -40,6 +40,7 @@ E_NAME_CONTRACT = const(35)
 E_NO_PLAY = const(36)
 E_UNDO = const(37)
 E_FULL = const(38)
+E_DOUBLES = const(39)
 
 
 def explain(s, err, ev):
@@ -149,6 +150,9 @@ def explain(s, err, ev):
         return "nothing to undo"
     if err == E_FULL:
         return "the sitting's history is full"
+    if err == E_DOUBLES:
+        return "%s: the set has 7 doubles and the plunge or splash already bid holds %s" % (
+            s.bid_name(arg), "4" if s.high_bid() == PLUNGE else "3 or more")
     if err == E_BAD_EVENT:
         return "not an event"
     _ = GAME

@@ -52,9 +52,13 @@ class Rules:
         return V.NAMES[self.variant]
 
     def to_dict(self):
-        """Every option that applies to the variant, resolved, as the log spells it."""
+        """Every option that applies to the variant, resolved, as the log spells it.
+        The special contracts' options are left out under points scoring, where a log
+        may not give them."""
         out = {}
         for key in APPLIES[self.variant]:
+            if self.scoring == V.POINTS and key in SPECIAL:
+                continue    # refused with points scoring, so not listed either
             out[key] = self._value(key)
         return out
 

@@ -54,7 +54,11 @@ _BPTS = const(48)        # points (tricks) the bidding side took in tracked tric
 _OPTS = const(49)        # the opponents'
 _COUNT = const(50)       # count caught so far
 _SEAT_TRICKS = const(51)  # 6 slots
-N_SLOTS = const(57)
+_CLAIMED = const(57)     # doubles claimed by plunge and splash bids this deal
+N_SLOTS = const(58)
+_PLUNGE_DOUBLES = const(4)
+_SPLASH_DOUBLES = const(3)
+_ALL_DOUBLES = const(7)
 
 _HISTORY = const(512)    # bytes of coded events kept for undo
 
@@ -338,6 +342,9 @@ class Sitting:
         elif code == PLUNGE or code == SPLASH:
             if not (rules.plunge if code == PLUNGE else rules.splash):
                 return E_NOT_ALLOWED
+            # Each needs its doubles in the bidder's hand: the set has only seven.
+            if st[_CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
+                return E_DOUBLES
             if self.bid_value(code) > MAX_MARKS * mark:
                 return E_BID_RANGE
             return OK
@@ -356,6 +363,9 @@ class Sitting:
             if rules.scoring == V.POINTS and v > 4 * mark:
                 return E_GAME_NEXT
         return OK
+
+    def _doubles(self, code):
+        return _PLUNGE_DOUBLES if code == PLUNGE else _SPLASH_DOUBLES
 
     def _namer(self):
         st = self.st
@@ -536,6 +546,8 @@ class Sitting:
             st[_VALUE] = self.bid_value(code)
             st[_HIGH] = code
             st[_BIDDER] = turn
+            if code == PLUNGE or code == SPLASH:
+                st[_CLAIMED] += self._doubles(code)
         st[_ACTED] += 1
         if self.row[V.AUCTION] == V.ONE_ROUND:
             if st[_ACTED] < seats:
@@ -755,6 +767,7 @@ class Sitting:
         st[_BPTS] = 0
         st[_OPTS] = 0
         st[_COUNT] = 0
+        st[_CLAIMED] = 0
         i = 0
         while i < 6:
             st[_SEAT_TRICKS + i] = 0
@@ -842,7 +855,8 @@ from engine_core.errors import (E_OVER, E_NOT_BIDDING, E_DEALER_MUST_BID, E_AFTE
                                 E_NO_COUNT, E_COUNT_OVER, E_NEED_POINTS, E_NEED_TRICKS,
                                 E_NELLO_TRICK, E_TRACKED, E_POINTS_RANGE, E_SHORT_ALL,
                                 E_CLAIM, E_TRICKS_MOON, E_TRICKS_SEATS, E_TRICKS_SUM,
-                                E_CONFIRM, E_NAME_CONTRACT, E_NO_PLAY, E_UNDO, E_FULL)
+                                E_CONFIRM, E_NAME_CONTRACT, E_NO_PLAY, E_UNDO, E_FULL,
+                                E_DOUBLES)
 
 # Slots of the last finished deal, for last().
 LAST_DEALER = _L_DEALER

@@ -1,0 +1,1 @@
+# Tally 42 device program (MicroPython only): screens, input, journal, sync, over a board.

@@ -1,0 +1,118 @@
+# What the e-paper drivers share: command/data framing on a 4-wire SPI bus, the BUSY line,
+# the refresh policy (partial, full on demand and every N partials) and the sleep state.
+# A controller subclass provides _wake() (reset + init), _refresh(full) and _power_down().
+import framebuf
+from micropython import const
+from time import sleep_ms, ticks_diff, ticks_ms
+
+from firmware.display import WHITE, DisplayError
+
+_BUSY_TIMEOUT_MS = const(15000)  # a cold full refresh takes a few seconds; this is a fault
+_RESET_MS = const(10)  # RES# low, then settle (10 ms in the SSD1680 and JD79653A flows)
+
+
+class EPaper(framebuf.FrameBuffer):
+    def __init__(self, spi, cs, dc, rst, busy, width, height, fmt, nbytes, busy_level,
+                 full_every):
+        # The frame the UI draws into, and what the panel shows now (the "old" image a
+        # partial refresh compares against). Both made here, once.
+        self._buf = bytearray(nbytes)
+        self._old = bytearray(nbytes)
+        super().__init__(self._buf, width, height, fmt)
+        self.width = width
+        self.height = height
+        self._spi = spi
+        self._cs = cs
+        self._dc = dc
+        self._rst = rst
+        self._busy = busy
+        self._busy_level = busy_level
+        self._full_every = full_every
+        self._partials = 0
+        self._shown = False  # no full refresh yet: the panel's content is unknown
+        self._asleep = True  # nothing sent yet: the first show() resets and inits
+        self._cmdbuf = bytearray(1)
+        self._argbuf = bytearray(1)
+        self.fill(WHITE)
+        cs(1)
+        rst(1)
+
+    # -- bus ---------------------------------------------------------------------------
+
+    def _cmd(self, cmd, data=None):
+        # D/C low for the command byte, high for its parameters (4-wire SPI, both datasheets).
+        self._cmdbuf[0] = cmd
+        self._cs(0)
+        self._dc(0)
+        self._spi.write(self._cmdbuf)
+        if data is not None:
+            self._dc(1)
+            self._spi.write(data)
+        self._cs(1)
+
+    def _cmd1(self, cmd, arg):
+        # A command with a one-byte parameter chosen at run time.
+        self._argbuf[0] = arg
+        self._cmd(cmd, self._argbuf)
+
+    def _begin_data(self, cmd):
+        # A command followed by a long data stream written in several pieces.
+        self._cmdbuf[0] = cmd
+        self._cs(0)
+        self._dc(0)
+        self._spi.write(self._cmdbuf)
+        self._dc(1)
+
+    def _end_data(self):
+        self._cs(1)
+
+    def _reset(self):
+        self._rst(0)
+        sleep_ms(_RESET_MS)
+        self._rst(1)
+        sleep_ms(_RESET_MS)
+
+    # -- BUSY --------------------------------------------------------------------------
+
+    def ready(self):
+        # In deep sleep the SSD1680 holds BUSY high, yet the panel is idle.
+        return self._asleep or self._busy.value() != self._busy_level
+
+    def wait_until_ready(self, timeout_ms=_BUSY_TIMEOUT_MS):
+        t0 = ticks_ms()
+        while not self.ready():
+            if ticks_diff(ticks_ms(), t0) >= timeout_ms:
+                return False
+            sleep_ms(1)
+        return True
+
+    def _wait(self):
+        if not self.wait_until_ready(_BUSY_TIMEOUT_MS):
+            raise DisplayError("e-paper BUSY stuck: check the BUSY, RST and power wiring")
+
+    # -- refresh policy ----------------------------------------------------------------
+
+    def show(self, full=False):
+        self._wait()
+        if self._asleep:
+            self._asleep = False
+            self._reset()
+            self._wait()
+            self._wake()
+        if not self._shown or self._partials >= self._full_every:
+            full = True
+        self._refresh(full)
+        # The panel now shows the frame: it is the old image of the next partial refresh.
+        self._old[:] = self._buf
+        if full:
+            self._shown = True
+            self._partials = 0
+        else:
+            self._partials += 1
+
+    def sleep(self):
+        if self._asleep:
+            return
+        self._wait()
+        self._power_down()
+        self._asleep = True
