@@ -1,0 +1,82 @@
+# The binary event codec and frames.
+from array import array
+
+from engine_core import codec
+from engine_core import options as O
+from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
+                               EV_UNDO, GAME, PLUNGE, SPLASH, MARKS, event)
+from engine_core.sitting import Sitting
+from randsit import RandomPlayer, play
+
+EVENTS = [event(EV_BID, b) for b in (0, 1, 30, 41, 42, 95, MARKS + 2, MARKS + 15, GAME, PLUNGE,
+                                     SPLASH)]
+EVENTS += [event(EV_TRUMP, c) for c in range(15)]
+EVENTS += [event(EV_TRICK, seat << 8 | count) for seat in range(6) for count in (0, 5, 30, 35, 50)]
+EVENTS += [event(EV_MADE, 0), event(EV_MADE, 1), event(EV_POINTS, 0), event(EV_POINTS, 88),
+           event(EV_POINTS, 2 << 8 | 42), event(EV_POINTS, 1 << 8 | 7),
+           event(EV_TRICKS, 0x2221), event(EV_TRICKS, 0x0700), event(EV_UNDO)]
+
+
+def test_every_event_round_trips():
+    buf = bytearray(4)
+    for ev in EVENTS:
+        end = codec.encode_into(ev, buf, 0)
+        assert end > 0, ev
+        assert codec.length_at(buf, 0) == end, ev
+        assert codec.decode_at(buf, 0) == ev, ev
+        assert buf[0] != 0xFF
+
+
+def test_uncodable_events_are_refused():
+    buf = bytearray(4)
+    assert codec.encode_into(event(EV_BID, 0x73), buf, 0) == -1
+    assert codec.encode_into(event(EV_TRICK, 1 << 8 | 7), buf, 0) == -1
+    assert codec.encode_into(event(9, 0), buf, 0) == -1
+    buf[0] = 0xFF
+    assert codec.length_at(buf, 0) == 0
+    assert codec.decode_at(buf, 0) == -1
+
+
+def test_typical_marks_hand_is_six_bytes_eight_framed():
+    s = Sitting(O.resolve("42"))
+    for ev in (event(EV_BID, 30), event(EV_BID, 0), event(EV_BID, 0), event(EV_BID, 0),
+               event(EV_TRUMP, 5), event(EV_MADE, 1)):
+        assert s.apply(ev) == 0
+    assert s.hlen == 6
+    out = bytearray(16)
+    end = codec.frame_into(s.hist, 0, s.hlen, out, 0)
+    assert end == 8
+    assert codec.frame_at(out, 0, end) == 6
+    out[3] ^= 1
+    assert codec.frame_at(out, 0, end) == -1
+    assert codec.frame_at(out, 0, end - 1) == -1
+
+
+def test_history_of_random_sittings_decodes_to_the_events_played():
+    out = array("l", bytes(8 * 600))
+    for k in range(20):
+        s = Sitting(O.resolve("42", {"plunge": True, "nello": True}), k % 4)
+        n = play(s, RandomPlayer(k + 3, undo_rate=0), out, 600)
+        pos = 0
+        i = 0
+        while pos < s.hlen:
+            assert codec.decode_at(s.hist, pos) == out[i]
+            pos += codec.length_at(s.hist, pos)
+            i += 1
+        assert i == n
+
+
+def test_header_round_trips_rules_dealer_and_names():
+    rules = O.resolve("42", {"scoring": "points", "target": 300, "min_bid": 31,
+                             "all_pass": "redeal", "made_scores": "bid"})
+    data = codec.encode_header(rules, 3, ["Ann", "Bob", "Cy", "Dé"])
+    back, dealer, names = codec.decode_header(data)
+    assert dealer == 3 and names == ["Ann", "Bob", "Cy", "Dé"]
+    assert back.to_dict() == rules.to_dict()
+    back, dealer, names = codec.decode_header(codec.encode_header(O.resolve("moon"), 2))
+    assert names is None and back.name == "moon" and dealer == 2
+    try:
+        codec.decode_header(b"\x07" * 15)
+        raise AssertionError("accepted a bad header")
+    except ValueError:
+        pass
