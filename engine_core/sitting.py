@@ -60,7 +60,7 @@ _PLUNGE_DOUBLES = const(4)
 _SPLASH_DOUBLES = const(3)
 _ALL_DOUBLES = const(7)
 
-_HISTORY = const(512)    # bytes of coded events kept for undo
+_HISTORY = const(384)    # bytes of coded events kept for undo (compacted when full)
 
 # Result checks.
 _ANY = const(-1)

@@ -1,0 +1,148 @@
+# Engine benchmarks: prints `name: value unit` lines. Run with CPython (it runs itself on
+# the MicroPython unix port too) or directly with micropython.
+import gc
+import sys
+
+sys.path.insert(0, ".")
+sys.path.insert(0, "tests/engine")
+from array import array  # noqa: E402
+
+from engine_core import codec  # noqa: E402
+from engine_core import options as O  # noqa: E402
+from engine_core import variants as V  # noqa: E402
+from engine_core.codes import EV_BID, EV_TRUMP, EV_MADE, event  # noqa: E402
+from engine_core.sitting import Sitting  # noqa: E402
+from randsit import RandomPlayer, play  # noqa: E402
+
+MICRO = sys.implementation.name == "micropython"
+SITTINGS = 60
+
+if MICRO:
+    import time
+
+    def now_us():
+        return time.ticks_us()
+
+    def elapsed_us(t0):
+        return time.ticks_diff(time.ticks_us(), t0)
+else:
+    import time
+
+    def now_us():
+        return time.perf_counter()
+
+    def elapsed_us(t0):
+        return (time.perf_counter() - t0) * 1e6
+
+
+def corpus(variant, undo_rate):
+    """Random sittings of a variant as (dealer, events array, count)."""
+    rules = O.resolve(variant)
+    s = Sitting(rules)
+    out = []
+    buf = array("l", bytes(8 * 3000))
+    for k in range(SITTINGS):
+        s.restart(k % s.seats)
+        n = play(s, RandomPlayer(k * 31 + 7, undo_rate=undo_rate), buf, 3000)
+        out.append((k % s.seats, buf[:n], n))
+    return rules, out
+
+
+def events_per_s(rules, sittings):
+    s = Sitting(rules)
+    total = 0
+    t0 = now_us()
+    for dealer, buf, n in sittings:
+        s.restart(dealer)
+        i = 0
+        while i < n:
+            s.apply(buf[i])
+            i += 1
+        total += n
+    us = elapsed_us(t0)
+    return total * 1000000 // max(1, int(us))
+
+
+def bytes_per_hand(rules, sittings):
+    """Framed bytes a hand: the header frame once a sitting, then a frame a deal."""
+    s = Sitting(rules)
+    total = 0
+    hands = 0
+    for dealer, buf, n in sittings:
+        s.restart(dealer)
+        total += len(codec.encode_header(rules, dealer)) + 2
+        start = 0
+        i = 0
+        while i < n:
+            h = s.hands()
+            s.apply(buf[i])
+            if s.hands() != h:
+                total += s.hlen - start + 2
+                start = s.hlen
+            i += 1
+        total += (s.hlen - start + 2) if s.hlen > start else 0
+        hands += s.hands()
+    return total / max(1, hands)
+
+
+def typical_hand_bytes():
+    s = Sitting(O.resolve("42"))
+    for ev in (event(EV_BID, 30), event(EV_BID, 0), event(EV_BID, 0), event(EV_BID, 0),
+               event(EV_TRUMP, 5), event(EV_MADE, 1)):
+        s.apply(ev)
+    out = bytearray(16)
+    return codec.frame_into(s.hist, 0, s.hlen, out, 0)
+
+
+def micro_only(rules, sittings):
+    # Allocation a event, with the collector off, and the heap one sitting holds.
+    s = Sitting(rules)
+    gc.collect()
+    gc.disable()
+    total = 0
+    before = gc.mem_alloc()
+    for dealer, buf, n in sittings:
+        s.restart(dealer)
+        i = 0
+        while i < n:
+            s.apply(buf[i])
+            i += 1
+        total += n
+    after = gc.mem_alloc()
+    gc.enable()
+    gc.collect()
+    base = gc.mem_alloc()
+    held = Sitting(rules)
+    gc.collect()
+    state = gc.mem_alloc() - base
+    del held
+    return (after - before) / total, state
+
+
+def main():
+    impl = "micropython" if MICRO else "cpython"
+    rules, sittings = corpus("42", 40)
+    print("engine.events_per_s.%s: %d events/s" % (impl, events_per_s(rules, sittings)))
+    if MICRO:
+        per_event, state = micro_only(rules, sittings)
+        print("engine.alloc_bytes_per_event: %s bytes" % per_event)
+        print("engine.state_bytes: %d bytes" % state)
+        for name in V.NAMES:
+            r, c = corpus(name, 40)
+            print("engine.events_per_s.micropython.%s: %d events/s" % (name, events_per_s(r, c)))
+        return
+    print("codec.bytes_per_hand.typical: %d bytes" % typical_hand_bytes())
+    _, clean = corpus("42", 0)
+    print("codec.bytes_per_hand.mean: %.2f bytes" % bytes_per_hand(rules, clean))
+    for name in V.NAMES:
+        r, c = corpus(name, 0)
+        print("codec.bytes_per_hand.mean.%s: %.2f bytes" % (name, bytes_per_hand(r, c)))
+    import os
+    import subprocess
+    mp = os.path.join(".venv", "bin", "micropython")
+    if os.path.exists(mp):
+        sys.stdout.flush()
+        subprocess.run([mp, "bench/bench_engine.py"], check=True)
+
+
+main()

@@ -1,0 +1,78 @@
+"""The engine scores a log the same on CPython and on the MicroPython unix port."""
+import json
+import os
+import subprocess
+import sys
+from array import array
+
+import pytest
+
+from engine_core import options as O
+from engine_core.sitting import Sitting
+from host_tools import sittinglog as L
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
+from randsit import RandomPlayer, play  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+SETUPS = [
+    ("42", {}), ("42", {"scoring": "points"}), ("42", {"scoring": "points", "made_scores": "bid"}),
+    ("42", {"nello": True, "sevens": True, "plunge": True, "splash": True,
+            "nello_doubles": ["low", "suit"]}),
+    ("42", {"all_pass": "redeal", "min_bid": 31, "target": 5}),
+    ("big-game", {}), ("moon", {}), ("moon", {"all_pass": "forced"}),
+    ("partnership-moon", {}), ("partnership-moon", {"match_games": 5}),
+    ("seventy-nine", {}), ("eighty", {}), ("eighty-eight", {}),
+]
+
+
+def random_log(k):
+    variant, options = SETUPS[k % len(SETUPS)]
+    rules = O.resolve(variant, options)
+    dealer = k % rules.row[0]
+    s = Sitting(rules, dealer)
+    out = array("l", bytes(8 * 3000))
+    n = play(s, RandomPlayer(1000 + k), out, 3000)
+    header = L.Header(rules, dealer, None, {"id": "random-%d" % k})
+    lines = L.log_lines(header, list(out[:n]))
+    if k % 3 == 2 and n > 8:
+        # A refused log: an impossible event part-way through.
+        lines.insert(1 + n // 2, {"type": "bid", "bid": 7})
+    return L.dump_log(lines)
+
+
+def cpython_result(data):
+    try:
+        return L.report(L.replay(data))
+    except L.LogError as e:
+        return {"error": [e.line, e.message]}
+
+
+@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="run `make setup` first")
+def test_cpython_and_micropython_agree_on_a_corpus(tmp_path):
+    paths = []
+    expected = []
+    for k in range(60):
+        data = random_log(k).encode()
+        p = tmp_path / ("r%02d.jsonl" % k)
+        p.write_bytes(data)
+        paths.append(str(p))
+        expected.append(cpython_result(data))
+    logs_dir = os.path.join(ROOT, "tests", "logs")
+    if os.path.isdir(logs_dir):
+        for name in sorted(os.listdir(logs_dir)):
+            if name.endswith(".jsonl"):
+                p = os.path.join(logs_dir, name)
+                paths.append(p)
+                with open(p, "rb") as f:
+                    expected.append(cpython_result(f.read()))
+    proc = subprocess.run([MICROPYTHON, "tests/mp_replay.py"] + paths, cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    got = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(got) == len(expected)
+    errors = sum(1 for e in expected if "error" in e)
+    assert 0 < errors < len(expected)
+    for path, g, e in zip(paths, got, expected):
+        assert g == e, path
