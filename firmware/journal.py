@@ -278,7 +278,7 @@ class Journal:
         i = 0
         ids = self._s_id
         while i < len(ids) and ids[i] <= hi:
-            if i == self._open:  # bit erased: not synced
+            if self._s_flags[i] & _F_SYNCED or i == self._open:  # bit erased: not synced
                 return False
             i += 1
         return True

@@ -113,6 +113,318 @@ _WIN_290 = [
 
 
 def test_constructor_sends_nothing_and_idles_the_pins():
+    spi, cs, dc, rst, busy = _rig()
+    cs(0)
+    rst(0)
+    disp = SSD1680(spi, cs, dc, rst, busy)
+    assert spi.n == 0 and spi.stray == 0
+    assert cs.level == 1 and rst.level == 1
+    assert disp.width == 296 and disp.height == 128
+    assert not disp._buf[0] & 1 or disp._buf[0] == 0xFF  # starts white
+    assert disp._buf == bytearray(b"\xff") * (296 * 16)
+
+
+def test_ssd1680_first_show_is_reset_init_and_full_refresh():
     disp, spi, rst, busy = _ssd()
+    disp.show()  # asked for partial: the panel's content is unknown, so full
+    assert rst.falls == 1 and rst.level == 1
+    cmds = spi.commands()
+    frame = bytes(disp._buf)
+    assert cmds == (_INIT_290 + _WIN_290 + [(0x26, frame)] + _WIN_290 + [(0x24, frame)]
+                    + [(0x22, b"\xf7"), (0x20, b"")])
+    assert spi.stray == 0 and spi.overflow == 0
+
+
+def test_ssd1680_partial_refresh_sends_old_and_new_image_and_mode_2():
+    disp, spi, rst, busy = _ssd()
+    disp.show()
+    old = bytes(disp._buf)
+    disp.fill_rect(10, 10, 30, 20, BLACK)
+    new = bytes(disp._buf)
+    assert old != new
+    spi.clear()
+    disp.show()
+    assert rst.falls == 1  # no new reset while awake
+    assert spi.commands() == (_WIN_290 + [(0x26, old)] + _WIN_290 + [(0x24, new)]
+                              + [(0x22, b"\xff"), (0x20, b"")])
+
+
+def test_ssd1680_full_refresh_after_every_n_partials():
+    disp, spi, rst, busy = _ssd(full_every=3)
+    kinds = []
+    for i in range(9):
+        spi.clear()
+        disp.pixel(i, i, BLACK)
+        disp.show()
+        kinds.append([d for c, d in spi.commands() if c == 0x22][0])
+    f, p = b"\xf7", b"\xff"
+    assert kinds == [f, p, p, p, f, p, p, p, f]
+
+
+def test_ssd1680_full_on_demand_restarts_the_count():
+    disp, spi, rst, busy = _ssd(full_every=2)
+    kinds = []
+    for full in (False, False, True, False, False, False):
+        spi.clear()
+        disp.show(full=full)
+        kinds.append([d for c, d in spi.commands() if c == 0x22][0])
+    f, p = b"\xf7", b"\xff"
+    assert kinds == [f, p, f, p, p, f]
+
+
+def test_ssd1680_full_every_zero_means_always_full():
+    disp, spi, rst, busy = _ssd(full_every=0)
+    disp.show()
+    spi.clear()
+    disp.show()
+    assert (0x22, b"\xf7") in spi.commands()
+
+
+def test_ssd1680_sleep_is_deep_sleep_mode_1_and_show_wakes_with_a_reset():
+    disp, spi, rst, busy = _ssd()
+    disp.show()
+    spi.clear()
+    disp.sleep()
+    assert spi.commands() == [(0x10, b"\x01")]
+    busy.level = 1  # the SSD1680 holds BUSY high in deep sleep
+    assert disp.ready()
+    spi.clear()
+    disp.sleep()  # already asleep: nothing sent
     assert spi.n == 0
-    assert disp.spi_idle_checked if False else True  # placeholder removed below
+    busy.level = 0
+    disp.pixel(5, 5, BLACK)
+    disp.show()
+    assert rst.falls == 2
+    cmds = spi.commands()
+    assert cmds[:len(_INIT_290)] == _INIT_290
+    # The old image comes from the driver's copy, so a partial refresh works after sleep.
+    assert (0x22, b"\xff") in cmds
+
+
+def test_ssd1680_custom_partial_waveform_goes_to_the_lut_register():
+    lut = bytes(range(153))
+    disp, spi, rst, busy = _ssd(partial_lut=lut)
+    disp.show()
+    assert 0x32 not in _names(spi.commands())  # a full refresh uses the OTP waveform
+    spi.clear()
+    disp.show()
+    cmds = spi.commands()
+    assert cmds[-3:] == [(0x32, lut), (0x22, b"\xcf"), (0x20, b"")]
+
+
+def _drawn(disp, points):
+    disp.fill(WHITE)
+    for x, y in points:
+        disp.pixel(x, y, BLACK)
+    disp.show(full=True)
+
+
+def test_ssd1680_landscape_296x128_rotate_0_lands_on_gate_x_source_127_minus_y():
+    disp, spi, rst, busy = _ssd()
+    pts = [(0, 0), (295, 0), (0, 127), (295, 127), (100, 37), (7, 8)]
+    _drawn(disp, pts)
+    ram = Ssd1680Ram(spi.commands())
+    assert ram.writes[0x24] == 296 * 16 and len(ram.ram[0x24]) == 296 * 16
+    got = sorted(ram.black_cells(0x24, 296, 128))
+    assert got == sorted((x, 127 - y) for x, y in pts)
+
+
+def test_ssd1680_landscape_296x128_rotate_180_lands_on_gate_295_minus_x_source_y():
+    disp, spi, rst, busy = _ssd(rotate=180)
+    pts = [(0, 0), (295, 0), (0, 127), (295, 127), (100, 37), (7, 8)]
+    _drawn(disp, pts)
+    cmds = spi.commands()
+    assert (0x11, b"\x05") in cmds  # Y first, Y down, X up
+    ram = Ssd1680Ram(cmds)
+    assert len(ram.ram[0x24]) == 296 * 16
+    got = sorted(ram.black_cells(0x24, 296, 128))
+    assert got == sorted((295 - x, y) for x, y in pts)
+    # both RAMs agree after a full refresh
+    assert ram.ram[0x24] == ram.ram[0x26]
+
+
+def test_t5_250x122_keeps_the_frame_on_visible_sources_0_to_121():
+    # DEPG0213BN: 250 gates, 128 RAM sources of which 0..121 are visible.
+    for rotate, where in ((0, lambda x, y: (x, 121 - y)), (180, lambda x, y: (249 - x, y))):
+        disp, spi, rst, busy = _ssd(width=250, height=122, rotate=rotate)
+        assert disp.width == 250 and disp.height == 122
+        pts = [(0, 0), (249, 0), (0, 121), (249, 121), (60, 5), (61, 6), (200, 64)]
+        _drawn(disp, pts)
+        cmds = spi.commands()
+        assert (0x01, b"\xf9\x00\x00") in cmds  # MUX 250
+        ram = Ssd1680Ram(cmds)
+        assert len(ram.ram[0x24]) == 250 * 16
+        got = sorted(ram.black_cells(0x24, 250, 122))
+        assert got == sorted(where(x, y) for x, y in pts), rotate
+        # an all-black frame blackens every visible cell
+        disp.fill(BLACK)
+        spi.clear()
+        disp.show(full=True)
+        ram = Ssd1680Ram(spi.commands())
+        assert len(ram.black_cells(0x24, 250, 122)) == 250 * 122, rotate
+
+
+def test_ssd1680_rejects_unsupported_rotation():
+    try:
+        _ssd(rotate=90)
+    except ValueError:
+        return
+    assert False, "rotate=90 accepted"
+
+
+def test_show_returns_while_the_panel_refreshes_and_the_next_show_waits():
+    spi, cs, dc, rst, busy = _rig(busy_on=b"\x20", busy_reads=5)
+    disp = SSD1680(spi, cs, dc, rst, busy)
+    disp.show()
+    assert not disp.ready()  # show() did not wait for the refresh
+    reads = busy.reads
+    spi.clear()
+    disp.show()
+    assert busy.reads - reads >= 5  # waited the refresh out before sending
+    assert spi.commands()[0][0] == 0x44
+
+
+def test_wait_until_ready_returns_when_busy_clears():
+    disp, spi, rst, busy = _ssd()
+    disp.show()
+    busy.hold(1, 3)
+    reads = busy.reads
+    assert disp.wait_until_ready(1000)
+    assert busy.reads - reads == 4  # three busy reads, then one idle
+
+
+def test_wait_until_ready_times_out_cleanly():
+    disp, spi, rst, busy = _ssd()
+    disp.show()
+    busy.level = 1  # stuck
+    t0 = ticks_ms()
+    assert disp.wait_until_ready(30) is False
+    took = ticks_diff(ticks_ms(), t0)
+    assert 30 <= took < 1000
+    spi.clear()
+    try:
+        disp.show()
+    except DisplayError:
+        assert spi.n == 0  # nothing sent to a panel that does not answer
+        return
+    assert False, "show() on a stuck panel did not raise"
+
+
+def test_allocation_check_can_fail():
+    assert _allocates(lambda n: [n, n], 1)
+
+
+def test_show_and_sleep_allocate_nothing():
+    rigs = [_ssd()[0], _ssd(rotate=180)[0], _ssd(width=250, height=122)[0],
+            _ssd(partial_lut=bytes(153))[0], _jd()[0], _jd(rotate=180)[0]]
+    for disp in rigs:
+        buf = disp._buf
+        disp.show()  # first show outside the lock
+        assert not _allocates(disp.show, False)
+        assert not _allocates(disp.show, True)
+        disp.sleep()
+        assert not _allocates(disp.show, False)  # wake: reset + init
+        assert disp._buf is buf
+
+
+# JD79653A (CoreInk) flow, after M5Stack's Panel_GDEW0154M09: panel setting (LUT from OTP
+# while powering up), vendor codes, resolution, TCON, power saving, power on, then the
+# register LUTs and the data interval.
+_JD_PARTIAL_BW = b"\x01\x84\x84\x83\x01\x01\x01" + bytes(49)
+_JD_PARTIAL_WB = b"\x01\x44\x44\x43\x01\x01\x01" + bytes(49)
+_JD_PARTIAL_HOLD = b"\x01\x04\x04\x03\x01\x01\x01"
+_JD_INIT_HEAD = [
+    (0x00, b"\xdf\x0e"),
+    (0x4D, b"\x55"),
+    (0xAA, b"\x0f"),
+    (0xE9, b"\x02"),
+    (0xB6, b"\x11"),
+    (0xF3, b"\x0a"),
+    (0x61, b"\xc8\x00\xc8"),
+    (0x60, b"\x00"),
+    (0xE3, b"\x00"),
+    (0x04, b""),
+    (0x00, b"\xff\x0e"),
+    (0x20, _JD_PARTIAL_HOLD + b"\x00\x00\x00\x00\x00\x01\x00" + bytes(42)),
+    (0x21, _JD_PARTIAL_HOLD + bytes(35)),
+    (0x22, _JD_PARTIAL_BW),
+    (0x23, _JD_PARTIAL_WB),
+    (0x24, _JD_PARTIAL_HOLD + bytes(49)),
+    (0x50, b"\xd7"),
+]
+
+
+def _inverted(b):
+    return bytes(x ^ 0xFF for x in b)
+
+
+def test_jd79653a_first_show_is_init_and_a_two_pass_full_refresh():
+    disp, spi, rst, busy = _jd()
+    assert disp.width == 200 and disp.height == 200
+    disp.text("42", 0, 0, BLACK)
+    new = bytes(disp._buf)
+    old = b"\xff" * 5000
+    disp.show()
+    assert rst.falls == 1
+    cmds = spi.commands()
+    n = len(_JD_INIT_HEAD)
+    assert cmds[:n] == _JD_INIT_HEAD
+    # old -> inverse of new, then inverse -> new: every pixel flips twice
+    assert cmds[n:] == [(0x10, old), (0x13, _inverted(new)), (0x12, b""),
+                        (0x10, _inverted(new)), (0x13, new), (0x12, b"")]
+
+
+def test_jd79653a_partial_refresh_is_old_new_refresh():
+    disp, spi, rst, busy = _jd()
+    disp.show()
+    old = bytes(disp._buf)
+    disp.hline(0, 199, 200, BLACK)
+    new = bytes(disp._buf)
+    spi.clear()
+    disp.show()
+    assert spi.commands() == [(0x10, old), (0x13, new), (0x12, b"")]
+    # bottom row, leftmost pixel: last row of RAM, MSB of its first byte
+    assert new[199 * 25] == 0x00 and new[198 * 25] == 0xFF
+
+
+def test_jd79653a_busy_is_active_low():
+    disp, spi, rst, busy = _jd()
+    disp.show()
+    busy.level = 0
+    assert not disp.ready()
+    busy.level = 1
+    assert disp.ready()
+
+
+def test_jd79653a_sleep_powers_off_then_deep_sleeps_and_show_wakes_it():
+    disp, spi, rst, busy = _jd()
+    disp.show()
+    spi.clear()
+    disp.sleep()
+    assert spi.commands() == [(0x50, b"\xf7"), (0x02, b""), (0x07, b"\xa5")]
+    busy.level = 0
+    assert disp.ready()  # asleep
+    busy.level = 1
+    spi.clear()
+    disp.show()
+    assert rst.falls == 2
+    cmds = spi.commands()
+    assert cmds[:len(_JD_INIT_HEAD)] == _JD_INIT_HEAD
+    assert _names(cmds[len(_JD_INIT_HEAD):]) == [0x10, 0x13, 0x12]  # still partial
+
+
+def test_jd79653a_rotate_180_flips_both_scan_directions():
+    disp, spi, rst, busy = _jd(rotate=180)
+    disp.show()
+    cmds = spi.commands()
+    assert cmds[0] == (0x00, b"\xd3\x0e")  # UD and SHL cleared
+    assert (0x00, b"\xf3\x0e") in cmds
+
+
+def test_jd79653a_full_refresh_waits_between_its_two_passes():
+    spi, cs, dc, rst, busy = _rig(busy_level_idle=1, busy_on=b"\x12", busy_reads=4)
+    disp = JD79653A(spi, cs, dc, rst, busy)
+    disp.show()
+    # the second pass started only after the first refresh's BUSY cleared; the second
+    # refresh is still running when show() returns
+    assert not disp.ready()
