@@ -48,6 +48,7 @@ class NorFlash:
         self._cut_at = 0
         self._keep = -1
         self._bits = 0
+        self._from_end = False
 
     def _open_file(self, path, size):
         try:
@@ -77,17 +78,18 @@ class NorFlash:
 
     # Fault injection -------------------------------------------------------------
 
-    def cut_after(self, n, keep=-1, bits=0):
+    def cut_after(self, n, keep=-1, bits=0, from_end=False):
         """Cut power after the n-th program or erase from now (n >= 1).
 
         keep = -1 applies the n-th operation whole. keep = k applies only its first k
-        bytes (an erase: the block's first k bytes), and the byte after them only in the
-        bit positions set in `bits`. Every later operation, reads included, raises
-        PowerCut until power_on().
+        bytes (an erase: the block's first k bytes, or its last k with from_end), and the
+        byte after them only in the bit positions set in `bits`. Every later operation,
+        reads included, raises PowerCut until power_on().
         """
         self._cut_at = self.ops + n
         self._keep = keep
         self._bits = bits
+        self._from_end = from_end
 
     def power_on(self):
         """Reboot: faults off, the flash keeps whatever the cut left."""
@@ -159,13 +161,17 @@ class NorFlash:
             m = bs
             if cut and self._keep >= 0 and self._keep < bs:
                 m = self._keep
-                self._mem[a + m] |= self._bits
+                if self._from_end:
+                    a += bs - m
+                    self._mem[a - 1] |= self._bits
+                else:
+                    self._mem[a + m] |= self._bits
             mem = self._mem
             i = 0
             while i < m:
                 mem[a + i] = 0xFF
                 i += 1
-            self._write_through(a, bs)
+            self._write_through(arg * bs, bs)
             if cut:
                 self.dead = True
                 raise PowerCut("power cut after erase")

@@ -124,6 +124,15 @@ def test_nor_torn_erase_keeps_the_rest():
     buf = bytearray(12)
     f.readblocks(0, buf, 0)
     assert bytes(buf) == b"\xff" * 10 + b"\x01\x00"
+    f.writeblocks(0, b"\x00" * 64, 0)
+    f.cut_after(1, keep=4, bits=0x80, from_end=True)
+    try:
+        f.ioctl(6, 0)
+    except PowerCut:
+        pass
+    f.power_on()
+    f.readblocks(0, buf, 52)
+    assert bytes(buf) == b"\x00" * 7 + b"\x80" + b"\xff" * 4
 
 
 def test_nor_file_backed_keeps_contents():

@@ -5,9 +5,11 @@
 from firmware.journal import Journal, JournalFull
 from firmware.nor import NorFlash, PowerCut
 
-# (keep, bits) for the cut operation: whole; nothing; some bits of its first byte; the
-# first byte and some bits of the second; the first 9 bytes (a block header, half-made).
-_VARIANTS = ((-1, 0), (0, 0), (0, 0x3C), (1, 0xC3), (9, 0x0F))
+# (keep, bits, from_end) for the cut operation: whole; nothing; some bits of its first
+# byte; the first byte and some bits of the second; the first 9 bytes (a block header,
+# half-made); an erase that reached only the end of the block (its header survives).
+_VARIANTS = ((-1, 0, False), (0, 0, False), (0, 0x3C, False), (1, 0xC3, False), (9, 0x0F, False))
+_WRAP_VARIANTS = _VARIANTS[:3] + ((200, 0x11, True),)
 
 
 def _lcg(seed):
@@ -216,9 +218,9 @@ def _every_cut(steps, nblocks, bs, variants):
     total = whole.ops
     cuts = 0
     for k in range(1, total + 1):
-        for keep, bits in variants:
+        for keep, bits, from_end in variants:
             flash = NorFlash(nblocks, bs)
-            flash.cut_after(k, keep, bits)
+            flash.cut_after(k, keep, bits, from_end)
             model = _Model()
             try:
                 _drive(flash, steps, model)
@@ -255,5 +257,5 @@ def test_power_cut_at_every_point_of_a_sitting():
 
 
 def test_power_cut_at_every_point_with_wraparound_and_full_journal():
-    total, cuts, whole = _every_cut(_scenario_wraparound(), 3, 256, _VARIANTS[:3])
-    assert total > 500 and cuts == total * 3
+    total, cuts, whole = _every_cut(_scenario_wraparound(), 3, 256, _WRAP_VARIANTS)
+    assert total > 500 and cuts == total * len(_WRAP_VARIANTS)
