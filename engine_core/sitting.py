@@ -331,7 +331,8 @@ class Sitting:
                   or (code - rules.min_bid) % r[V.STEP]):
                 return E_BID_RANGE
         elif code < GAME:
-            if not mark or code < MARKS + 2 or code > MARKS + MAX_MARKS:
+            top = r[V.TOP_MARKS] or MAX_MARKS
+            if not mark or code < MARKS + 2 or code > MARKS + top:
                 return E_BID_RANGE
         elif code == GAME:
             if rules.scoring != V.POINTS or not mark:

@@ -34,6 +34,7 @@ class EPaper(framebuf.FrameBuffer):
         self._cmdbuf = bytearray(1)
         self._argbuf = bytearray(1)
         self.fill(WHITE)
+        self._old[:] = self._buf
         cs(1)
         rst(1)
 
