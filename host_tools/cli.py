@@ -42,12 +42,22 @@ def _replay_parser(sub):
 PARSERS = [_replay_parser]
 
 
+# Modules that add subcommands, each with a PARSERS list like the one above.
+COMMAND_MODULES = ("host_tools.commands", "host_tools.dbcommands", "host_tools.synccommands")
+
+
 def _extra_parsers():
-    try:
-        from host_tools import commands
-    except ImportError:
-        return []
-    return commands.PARSERS
+    import importlib
+    out = []
+    for name in COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            continue
+        out.extend(mod.PARSERS)
+    return out
 
 
 def build_parser():
