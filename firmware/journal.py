@@ -331,9 +331,9 @@ class Journal:
         hlen = len(header)
         if hlen > _MAX_HEADER or _BEGIN_FIXED + hlen > self._bs - _HDR:
             raise JournalError("sitting header too long")
+        self._room(_BEGIN_FIXED + hlen)  # first: a refused begin changes nothing
         if self._open >= 0:
             self.finish()
-        self._room(_BEGIN_FIXED + hlen)
         sid = self._next_sid
         r = self._rec
         r[1] = 0xFF

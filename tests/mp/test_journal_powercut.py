@@ -101,8 +101,6 @@ def _drive(flash, steps, model):
         model.inflight = step
         op = step[0]
         if op == "begin":
-            if model.sittings and not model.sittings[-1][3]:
-                pass  # begin finishes the open sitting: checked below through inflight
             sid = j.begin_sitting(step[1])
             if model.sittings:
                 model.sittings[-1][3] = True
