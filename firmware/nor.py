@@ -34,8 +34,11 @@ class NorFlash:
         self.nblocks = nblocks
         self.block_size = block_size
         size = nblocks * block_size
-        self._mem = bytearray(b"\xff" * size)
+        self._mem = bytearray(size)
         self._mv = memoryview(self._mem)
+        ff = b"\xff" * block_size
+        for b in range(nblocks):  # erased, without a second image-sized buffer
+            self._mv[b * block_size : (b + 1) * block_size] = ff
         self._file = None
         self._file_offset = file_offset
         if path is not None:
