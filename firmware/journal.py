@@ -335,6 +335,8 @@ class Journal:
         if self._open >= 0:
             self.finish()
         sid = self._next_sid
+        if sid > 0xFFFFFF:  # 3 bytes on flash: sixteen million sittings
+            raise JournalFull("journal full: no sitting ids left")
         r = self._rec
         r[1] = 0xFF
         r[2] = sid & 0xFF
