@@ -1,0 +1,404 @@
+"""The PC's store of sittings (SQLite): each sitting's full log, exactly as it came, plus
+the facts that stats and exports look up (players, hands, bids, contracts, results)."""
+import datetime
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+
+from host_tools import sittinglog as L
+
+_PARTNERSHIP_MOON = "partnership-moon"
+
+
+class DbError(Exception):
+    """A database the tool cannot use, or a sitting it will not store: a message to act on."""
+
+
+class Conflict(DbError):
+    """A sitting whose id is stored with a log that is neither a prefix nor an extension."""
+
+
+def default_path():
+    """tally42.db in the platform's user data directory (TALLY42_DB overrides it)."""
+    if os.environ.get("TALLY42_DB"):
+        return os.environ["TALLY42_DB"]
+    home = os.path.expanduser("~")
+    if sys.platform == "win32":
+        base = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
+    elif sys.platform == "darwin":
+        base = os.path.join(home, "Library", "Application Support")
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    return os.path.join(base, "tally42", "tally42.db")
+
+
+# ---- schema: an ordered list of migrations; user_version is how many have run ----
+
+def _m1_tables(conn):
+    conn.execute("""CREATE TABLE sittings (
+        id TEXT PRIMARY KEY,        -- the header id, else 'log-' + hash of the canonical log
+        variant TEXT NOT NULL,
+        options TEXT NOT NULL,      -- JSON: every option of the variant, resolved
+        players TEXT,               -- JSON list of names by seat, NULL when the log has none
+        dealer INTEGER NOT NULL,    -- the first dealer's seat
+        started TEXT,               -- the header's started, as given
+        source TEXT NOT NULL CHECK (source IN ('import', 'sync')),
+        device TEXT,                -- the scorer's device id, for a synced sitting
+        imported_at TEXT NOT NULL,  -- UTC, ISO 8601: first stored
+        updated_at TEXT NOT NULL,   -- UTC, ISO 8601: last stored (a longer log)
+        events INTEGER NOT NULL,    -- event lines, undo included
+        hands INTEGER NOT NULL,     -- finished deals, thrown-in ones included
+        over INTEGER NOT NULL,      -- 0 or 1
+        winner INTEGER,             -- the winning side (team, or seat in Moon)
+        score TEXT NOT NULL,        -- JSON list by side, as the replay report gives it
+        log_hash TEXT NOT NULL,     -- SHA-256 of the canonical log (header + events)
+        log TEXT NOT NULL           -- the sitting log (JSON Lines), exactly as stored
+    )""")
+    conn.execute("""CREATE TABLE seats (
+        sitting_id TEXT NOT NULL REFERENCES sittings(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        name TEXT,                  -- NULL when the log names no players
+        team INTEGER NOT NULL,      -- the side the seat scores for
+        PRIMARY KEY (sitting_id, seat)
+    )""")
+    conn.execute("CREATE INDEX seats_by_name ON seats(name)")
+    conn.execute("""CREATE TABLE hands (
+        sitting_id TEXT NOT NULL REFERENCES sittings(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,    -- 1, 2, ... in deal order, thrown-in deals included
+        dealer INTEGER NOT NULL,
+        thrown_in INTEGER NOT NULL, -- 1: all passed and the deal was thrown in
+        bidder INTEGER,             -- the rest are NULL for a thrown-in deal
+        bid INTEGER,                -- the winning bid's value (plunge/splash: marks value)
+        bid_name TEXT,              -- 'game', 'plunge', 'splash', or NULL for a number
+        contract TEXT,              -- a suit's pip number ('0'..'8'), 'doubles',
+                                    -- 'follow-me', 'nello', 'sevens', 'plunge', 'splash'
+        trump TEXT,                 -- what the partner named after plunge or splash
+        made INTEGER,               -- 0 or 1
+        points INTEGER,             -- what the bidding side took, NULL if not given
+        award TEXT,                 -- JSON list by side: what each side scored
+        score TEXT NOT NULL,        -- JSON list by side: running score after the hand
+        PRIMARY KEY (sitting_id, number)
+    )""")
+    conn.execute("CREATE INDEX hands_by_contract ON hands(contract)")
+    conn.execute("CREATE INDEX sittings_by_started ON sittings(started)")
+
+
+def _m2_games(conn):
+    # Partnership Moon plays a match of games: each hand's game, each sitting's games.
+    conn.execute("ALTER TABLE hands ADD COLUMN game INTEGER NOT NULL DEFAULT 1")
+    conn.execute("ALTER TABLE sittings ADD COLUMN games TEXT")   # JSON, Partnership Moon
+    rows = conn.execute("SELECT id, log FROM sittings WHERE variant = ?",
+                        (_PARTNERSHIP_MOON,)).fetchall()
+    for sid, log in rows:
+        facts = Facts(L.replay(log.encode("utf-8")))
+        conn.execute("UPDATE sittings SET games = ? WHERE id = ?", (facts.games_json(), sid))
+        for h in facts.hands:
+            conn.execute("UPDATE hands SET game = ?, score = ? WHERE sitting_id = ? AND number = ?",
+                         (h["game"], json.dumps(h["score"]), sid, h["number"]))
+
+
+MIGRATIONS = [_m1_tables, _m2_games]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn, upto=SCHEMA_VERSION, path="the database"):
+    """Bring a connection's schema up to version `upto`, all in one transaction."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        have = conn.execute("PRAGMA user_version").fetchone()[0]
+        if have > SCHEMA_VERSION:
+            raise DbError("%s is from a newer tally42 (schema %d; this one knows up to %d): "
+                          "upgrade tally42 to use it" % (path, have, SCHEMA_VERSION))
+        for n in range(have, upto):
+            MIGRATIONS[n](conn)
+            conn.execute("PRAGMA user_version = %d" % (n + 1))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+# ---- the facts of one sitting, from its replay ----
+
+def _contract_text(c):
+    return None if c is None else str(c)
+
+
+class Facts:
+    """What the database indexes about a replayed sitting (the log stays the truth)."""
+
+    def __init__(self, rp):
+        self.replay = rp
+        header = rp.header
+        self.header = header
+        self.report = L.report(rp)
+        canonical = L.dump_log(L.log_lines(header, [ev for _, ev in rp.events]))
+        self.log_hash = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        self.id = header.extra.get("id") or "log-" + self.log_hash[:16]
+        self.events = [ev for _, ev in rp.events]
+        self.hands = []
+        self.games = []
+        sides = len(self.report["score"])
+        running = [0] * sides
+        for kind, info in L.walk(header, rp.events):
+            if kind == "hand":
+                h = dict(info)
+                h["number"] = len(self.hands) + 1
+                h["game"] = len(self.games) + 1
+                for i, a in enumerate(info.get("award", ())):
+                    running[i] += a
+                h["score"] = list(running)
+                self.hands.append(h)
+            elif kind == "game":
+                self.games.append(info)
+                running = [0] * sides
+
+    def games_json(self):
+        if self.header.rules.name != _PARTNERSHIP_MOON:
+            return None
+        return json.dumps({"games": self.games, "match": self.report["match"]})
+
+    def seats(self):
+        """(seat, name, team) for every seat."""
+        s = self.replay.sitting
+        names = self.header.players
+        return [(i, names[i] if names else None, s.side_of(i)) for i in range(s.seats)]
+
+
+def hand_row(h):
+    """A report hand dict (with number, game, score) as the hands table's columns."""
+    bid = h.get("bid")
+    contract = h.get("contract")
+    return {
+        "number": h["number"], "game": h["game"], "dealer": h["dealer"],
+        "thrown_in": 1 if h.get("thrown_in") else 0,
+        "bidder": h.get("bidder"),
+        "bid": None if bid == "game" else bid,
+        "bid_name": "game" if bid == "game" else (
+            contract if contract in ("plunge", "splash") else None),
+        "contract": _contract_text(contract),
+        "trump": _contract_text(h.get("trump")),
+        "made": None if "made" not in h else (1 if h["made"] else 0),
+        "points": h.get("points"),
+        "award": None if "award" not in h else json.dumps(h["award"]),
+        "score": json.dumps(h["score"]),
+    }
+
+
+def hand_dict(row):
+    """A hands table row (a dict or sqlite3.Row) back as the replay report's hand dict."""
+    d = {"dealer": row["dealer"]}
+    if row["thrown_in"]:
+        d["thrown_in"] = True
+        return d
+
+    def contract(text):
+        return int(text) if text.isdigit() else text
+
+    d["bidder"] = row["bidder"]
+    d["bid"] = "game" if row["bid_name"] == "game" else row["bid"]
+    d["contract"] = contract(row["contract"])
+    if row["trump"] is not None:
+        d["trump"] = contract(row["trump"])
+    d["made"] = row["made"] == 1
+    d["points"] = row["points"]
+    d["award"] = json.loads(row["award"])
+    return d
+
+
+# ---- the database ----
+
+class Stored:
+    """What storing a sitting did: status is 'stored', 'updated' or 'already stored'."""
+
+    def __init__(self, status, sitting_id, facts, added=0):
+        self.status = status
+        self.id = sitting_id
+        self.facts = facts
+        self.added = added          # events the update added
+
+    def describe(self):
+        r = self.facts.report
+        state = "over" if r["over"] else "in progress"
+        what = "%s, %d hands, %s" % (r["variant"], len(r["hands"]), state)
+        if self.status == "stored":
+            return "stored sitting %s (%s)" % (self.id, what)
+        if self.status == "updated":
+            return "updated sitting %s: %d more events (%s)" % (self.id, self.added, what)
+        return "already stored: sitting %s" % self.id
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+class Database:
+    """An open tally42 database. Every sitting is written in one transaction."""
+
+    def __init__(self, conn, path):
+        self.conn = conn
+        self.path = path
+
+    def close(self):
+        self.conn.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- writing --
+    def store(self, data, source="import", device=None):
+        """Check a log (bytes or text) with the engine and store it: a Stored.
+        LogError when the engine refuses it, Conflict when its id holds another log."""
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        facts = Facts(L.replay(data))
+        text = data.decode("utf-8")
+        if text.startswith("\ufeff"):
+            text = text[1:]     # a byte order mark is the editor's, not the log's
+        return self.store_facts(facts, text, source, device)
+
+    def store_lines(self, lines, source="sync", device=None):
+        """Store a sitting given as log lines (dicts), as sittinglog.from_device makes them."""
+        return self.store(L.dump_log(lines), source, device)
+
+    def store_facts(self, facts, text, source, device):
+        if source not in ("import", "sync"):
+            raise ValueError("source must be import or sync")
+        conn = self.conn
+        sid = facts.id
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute("SELECT log FROM sittings WHERE id = ?", (sid,)).fetchone()
+            if row is None:
+                now = _now()
+                self._insert(facts, text, source, device, now, now)
+                result = Stored("stored", sid, facts)
+            else:
+                result = self._restore(facts, text, row["log"])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return result
+
+    def _restore(self, facts, text, old_log):
+        sid = facts.id
+        old = L.replay(old_log.encode("utf-8"))
+        if old.header.to_json() != facts.header.to_json():
+            raise Conflict("sitting %s is already stored with another header" % sid)
+        have = [ev for _, ev in old.events]
+        new = facts.events
+        if new[:len(have)] != have and have[:len(new)] != new:
+            raise Conflict("sitting %s is already stored with a log that differs from event %d"
+                           % (sid, _first_difference(have, new) + 1))
+        if len(new) <= len(have):
+            return Stored("already stored", sid, Facts(old))
+        conn = self.conn
+        first = conn.execute("SELECT source, device, imported_at FROM sittings WHERE id = ?",
+                             (sid,)).fetchone()
+        conn.execute("DELETE FROM sittings WHERE id = ?", (sid,))
+        self._insert(facts, text, first["source"], first["device"], first["imported_at"],
+                     _now())
+        return Stored("updated", sid, facts, len(new) - len(have))
+
+    def _insert(self, facts, text, source, device, imported_at, updated_at):
+        conn = self.conn
+        r = facts.report
+        h = facts.header
+        conn.execute(
+            "INSERT INTO sittings (id, variant, options, players, dealer, started, source, "
+            "device, imported_at, updated_at, events, hands, over, winner, score, log_hash, "
+            "log, games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (facts.id, r["variant"], json.dumps(r["options"]),
+             None if h.players is None else json.dumps(list(h.players), ensure_ascii=False),
+             h.dealer, h.extra.get("started"), source, device, imported_at, updated_at,
+             len(facts.events), len(facts.hands), 1 if r["over"] else 0, r["winner"],
+             json.dumps(r["score"]), facts.log_hash, text, facts.games_json()))
+        conn.executemany("INSERT INTO seats (sitting_id, seat, name, team) VALUES (?, ?, ?, ?)",
+                         [(facts.id,) + s for s in facts.seats()])
+        for hand in facts.hands:
+            cols = hand_row(hand)
+            cols["sitting_id"] = facts.id
+            names = sorted(cols)
+            conn.execute("INSERT INTO hands (%s) VALUES (%s)" % (
+                ", ".join(names), ", ".join(":" + n for n in names)), cols)
+
+    # -- reading --
+    def ids(self):
+        return [r[0] for r in self.conn.execute(
+            "SELECT id FROM sittings ORDER BY started, imported_at, id")]
+
+    def sittings(self):
+        """Every sitting's row (without the log), oldest first."""
+        return self.conn.execute(
+            "SELECT id, variant, options, players, dealer, started, source, device, "
+            "imported_at, updated_at, events, hands, over, winner, score, games "
+            "FROM sittings ORDER BY started, imported_at, id").fetchall()
+
+    def resolve(self, given):
+        """The stored id that `given` names: the id itself or a unique beginning of one."""
+        if self.conn.execute("SELECT 1 FROM sittings WHERE id = ?", (given,)).fetchone():
+            return given
+        like = given.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        found = [r[0] for r in self.conn.execute(
+            "SELECT id FROM sittings WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))]
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise DbError("no sitting %s in %s" % (given, self.path))
+        raise DbError("%s could be any of %s: give more of the id" % (given, ", ".join(found)))
+
+    def log(self, sitting_id):
+        row = self.conn.execute("SELECT log FROM sittings WHERE id = ?",
+                                (sitting_id,)).fetchone()
+        if row is None:
+            raise DbError("no sitting %s in %s" % (sitting_id, self.path))
+        return row[0]
+
+    def sitting(self, sitting_id):
+        return self.conn.execute("SELECT * FROM sittings WHERE id = ?",
+                                 (sitting_id,)).fetchone()
+
+    def seats(self, sitting_id):
+        return self.conn.execute("SELECT seat, name, team FROM seats WHERE sitting_id = ? "
+                                 "ORDER BY seat", (sitting_id,)).fetchall()
+
+    def hands(self, sitting_id):
+        return self.conn.execute("SELECT * FROM hands WHERE sitting_id = ? ORDER BY number",
+                                 (sitting_id,)).fetchall()
+
+
+def _first_difference(a, b):
+    i = 0
+    while i < len(a) and i < len(b) and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def open_db(path=None, create=True):
+    """Open (and create or upgrade) the database at path, or at default_path()."""
+    path = path or default_path()
+    if not create and not os.path.exists(path):
+        raise DbError("no database at %s (import or sync some sittings first)" % path)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=10, isolation_level=None)
+    except (OSError, sqlite3.Error) as e:
+        raise DbError("%s: cannot open the database: %s" % (path, e))
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        migrate(conn, path=path)
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise DbError("%s: cannot use the database (%s)" % (path, e))
+    except DbError:
+        conn.close()
+        raise
+    return Database(conn, path)
