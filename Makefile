@@ -42,7 +42,7 @@ mptest: setup
 	@if [ -d tests/mp ]; then $(MP) tests/mp_run.py tests/mp; fi
 
 bench: setup
-	@for f in bench/bench_*.py; do $(PY) $$f; done
+	$(PY) bench/run.py
 
 sim: setup
 	$(VENV)/bin/tally42 sim

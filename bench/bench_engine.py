@@ -66,21 +66,23 @@ def events_per_s(rules, sittings):
 def bytes_per_hand(rules, sittings):
     """Framed bytes a hand: the header frame once a sitting, then a frame a deal."""
     s = Sitting(rules)
+    scratch = bytearray(codec.MAX_EVENT_BYTES)
     total = 0
     hands = 0
     for dealer, buf, n in sittings:
         s.restart(dealer)
         total += len(codec.encode_header(rules, dealer)) + 2
-        start = 0
+        pending = 0     # event bytes of the deal in progress
         i = 0
         while i < n:
             h = s.hands()
             s.apply(buf[i])
+            pending += codec.encode_into(buf[i], scratch, 0)
             if s.hands() != h:
-                total += s.hlen - start + 2
-                start = s.hlen
+                total += pending + 2
+                pending = 0
             i += 1
-        total += (s.hlen - start + 2) if s.hlen > start else 0
+        total += pending + 2 if pending else 0
         hands += s.hands()
     return total / max(1, hands)
 

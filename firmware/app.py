@@ -1,0 +1,239 @@
+# The scorer's main loop: a button goes to the screen on show, which may hand the engine
+# an event; a taken event is on flash (the journal) before any screen shows it as taken.
+# The screen is then redrawn from the state, never patched.
+from micropython import const
+
+from engine_core import codec
+from engine_core import codes as C
+from engine_core import sitting as S
+from engine_core import variants as V
+from engine_core.sitting import Sitting
+from firmware.display import WHITE
+from firmware.journal import Journal, JournalError
+from firmware.settings import Settings
+from firmware.ui import BACK, MENU
+
+# Screens, in the order of their modules under firmware/ui/.
+HOME = const(0)
+BID = const(1)
+CONTRACT = const(2)
+RESULT = const(3)
+TRACKER = const(4)
+CONFIRM = const(5)
+OVER = const(6)
+HISTORY = const(7)
+SYNC = const(8)
+SETUP = const(9)
+MENU_SCREEN = const(10)
+SCREEN_NAMES = ("score", "bidding", "contract", "result", "tracker", "confirm", "over",
+                "history", "sync", "setup", "menu")
+
+_HEADER_MAX = const(255)
+_SEATS = {3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
+_TEAMS = ("Us", "Them")
+
+
+class App:
+    """The scorer: a sitting, its journal, the screen on show and its cursor."""
+
+    def __init__(self, display, flash, settings_path=None, link=None):
+        self.fb = display
+        self.journal = Journal(flash)
+        self.settings = Settings(settings_path)
+        self.link = link            # the USB serial port for sync (issue 5), or None
+        self.sync_status = "idle"   # set by the sync endpoint
+        self.s = None
+        self.names = None           # seat names
+        self.teams = _TEAMS
+        self.screen = HOME
+        self.cur = 0                # the screen's cursor (a legal-walk position or an item)
+        self.top = 0                # first line shown of a list
+        self.edit = False           # setup: a value being changed
+        self.fields = bytearray(8)  # Moon tricks by seat
+        self.track_hand = False     # the trick tracker asked for on this hand
+        self.banner = None          # a refusal, shown until the next press
+        self.full = True            # the next show is a full refresh
+        self.draft = None           # setup: the Rules being edited, and the first dealer
+        self.draft_dealer = 0
+        self.lines = None           # history: the lines on show
+        self._mods = [None] * len(SCREEN_NAMES)
+        self._ev = bytearray(codec.MAX_EVENT_BYTES)
+        self._evs = (None, bytearray(1), bytearray(2), bytearray(3))
+
+    # ---- boot and resume ----
+    def boot(self):
+        """Mount the journal and resume its open sitting at the exact state."""
+        self.settings.load()
+        sid = self.journal.mount()
+        if sid is None:
+            self.go(SETUP)
+        else:
+            self.resume(sid)
+            self.follow()
+        self.full = True
+
+    def resume(self, sid):
+        j = self.journal
+        buf = bytearray(_HEADER_MAX)
+        cur = j.cursor(sid)
+        n = j.next_event(cur, buf)
+        rules, dealer, names = codec.decode_header(bytes(buf[:n]))
+        self.start(rules, dealer, names)
+        s = self.s
+        while True:
+            n = j.next_event(cur, buf)
+            if n < 0:
+                break
+            s.apply(codec.decode_at(buf, 0))
+
+    def start(self, rules, dealer, names=None):
+        self.s = None
+        self.s = Sitting(rules, dealer)
+        seats = rules.row[V.SEATS]
+        self.names = tuple(names) if names and len(names) == seats else _SEATS[seats]
+        if names and rules.row[V.TEAMS]:
+            self.teams = (_pair(self.names, 0), _pair(self.names, 1))
+        else:
+            self.teams = _TEAMS
+        self.track_hand = False
+
+    def new_sitting(self, rules, dealer):
+        """Begin a sitting in the journal (finishing the open one) and show it."""
+        header = codec.encode_header(rules, dealer)
+        try:
+            self.journal.begin_sitting(header)
+        except JournalError as e:
+            self.banner = str(e)
+            return False
+        self.start(rules, dealer)
+        self.settings.remember(header)
+        self.follow()
+        self.full = True
+        return True
+
+    # ---- the event path ----
+    def take(self, ev):
+        """Check ev, put it on flash, apply it. False (and a banner) when refused."""
+        s = self.s
+        err = s.check(ev)
+        if err:
+            self.banner = s.reason(err, ev)
+            return False
+        n = codec.encode_into(ev, self._ev, 0)
+        out = self._evs[n]
+        i = 0
+        while i < n:
+            out[i] = self._ev[i]
+            i += 1
+        try:
+            self.journal.append(out)
+        except JournalError as e:
+            self.banner = e.args[0] if e.args else "journal error"
+            return False
+        hands = s.hands()
+        s.apply(ev)
+        if s.hands() != hands or s.over():
+            self.track_hand = False
+            self.full = True    # a hand ended: a full refresh back to the score
+        return True
+
+    def undo(self):
+        """BACK: take back the last event; a finished hand asks first."""
+        if self.s is None:
+            return
+        if self.hand_closed():
+            self.go(CONFIRM)
+            return
+        self.really_undo()
+
+    def really_undo(self):
+        if self.take(C.event(C.EV_UNDO)):
+            self.follow()
+
+    def hand_closed(self):
+        """The last event finished a hand (or the sitting)."""
+        s = self.s
+        return s.phase() == S.OVER or (self.fresh_deal() and s.hands() > 0)
+
+    def fresh_deal(self):
+        """No bid or pass made yet on the deal in progress."""
+        s = self.s
+        return (s.phase() == S.BIDDING and s.high_bid() < 0
+                and s.seat() == (s.dealer() + 1) % s.seats)
+
+    # ---- screens ----
+    def module(self, screen):
+        m = self._mods[screen]
+        if m is None:
+            m = __import__("firmware.ui." + SCREEN_NAMES[screen], None, None, ("draw",))
+            self._mods[screen] = m
+        return m
+
+    def go(self, screen):
+        self.screen = screen
+        self.cur = 0
+        self.top = 0
+        self.edit = False
+        m = self.module(screen)
+        if hasattr(m, "enter"):
+            m.enter(self)
+
+    def follow(self):
+        """Show the screen the sitting's state asks for."""
+        s = self.s
+        if s is None:
+            self.go(SETUP)
+            return
+        p = s.phase()
+        if p == S.OVER:
+            self.go(OVER)
+        elif p == S.BIDDING:
+            self.go(HOME if self.fresh_deal() else BID)
+        elif p == S.TRUMP:
+            self.go(CONTRACT)
+        elif self.track_hand or self.settings.tracker or s.tricks_played():
+            self.go(TRACKER)
+        else:
+            self.go(RESULT)
+
+    def press(self, key):
+        """Handle one logical button (LONG or-ed in for a long press), then redraw."""
+        self.banner = None
+        if key & 0xF == MENU and self.screen != MENU_SCREEN and self.screen != SETUP:
+            self.go(MENU_SCREEN)
+        else:
+            self.module(self.screen).press(self, key)
+        self.render()
+
+    def render(self):
+        fb = self.fb
+        fb.fill(WHITE)
+        self.module(self.screen).draw(self, fb)
+        if self.banner:
+            from firmware.ui import draw
+            draw.banner(fb, self.banner)
+        fb.show(self.full)
+        self.full = False
+
+    # ---- names ----
+    def seat_name(self, seat):
+        return self.names[seat]
+
+    def side_name(self, side):
+        """A team's name, or a seat's in the games where each plays alone."""
+        if self.s.row[V.TEAMS]:
+            return self.teams[side]
+        return self.names[side]
+
+    def back_or_undo(self, key):
+        # The screens of a hand share this: BACK undoes.
+        if key == BACK:
+            self.undo()
+            return True
+        return False
+
+
+def _pair(names, team):
+    a = names[team]
+    b = names[team + 2]
+    return a[:4] + "/" + b[:4]

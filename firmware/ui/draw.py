@@ -1,0 +1,150 @@
+# Drawing shared by the screens: the top line, the help strip, the refusal banner, a
+# choice between arrows, and the names of bids and contracts as a player says them.
+from micropython import const
+
+from engine_core import codes as C
+from engine_core import variants as V
+from firmware import fonts
+from firmware.display import BLACK, WHITE
+
+LINE = const(10)        # pixels a line of the 8x8 font takes
+SUITS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights")
+_SPECIAL = ("doubles", "follow-me", "nello", "nello lo", "nello su", "sevens")
+
+
+def cols(fb):
+    return fb.width // 8
+
+
+def center(fb, t, y, s=1, c=BLACK):
+    fonts.text(fb, t, (fb.width - len(t) * 8 * s) // 2, y, s, c)
+
+
+def right(fb, t, y, c=BLACK):
+    fb.text(t, fb.width - len(t) * 8, y, c)
+
+
+def help(fb, t):
+    """The help strip: what the buttons do, on the bottom line (two when narrow)."""
+    w = fb.width
+    h = fb.height
+    n = cols(fb)
+    if len(t) <= n:
+        fb.hline(0, h - LINE - 1, w, BLACK)
+        fb.text(t, (w - len(t) * 8) // 2, h - 8, BLACK)
+        return
+    cut = t.find("  ", len(t) // 2 - 4)
+    if cut < 0:
+        cut = n
+    a = t[:cut].strip()
+    b = t[cut:].strip()
+    fb.hline(0, h - 2 * LINE - 1, w, BLACK)
+    fb.text(a[:n], 0, h - LINE - 8, BLACK)
+    fb.text(b[:n], 0, h - 8, BLACK)
+
+
+def help_top(fb, t):
+    """The y just above the help strip that help(fb, t) draws."""
+    return fb.height - (LINE if len(t) <= cols(fb) else 2 * LINE) - 2
+
+
+def banner(fb, msg):
+    """A refusal: the engine's reason, white on black across the middle of the screen."""
+    w = fb.width
+    n = (w - 12) // 8
+    lines = wrap(msg, n)
+    bh = len(lines) * LINE + 8
+    y = (fb.height - bh) // 2
+    fb.fill_rect(0, y, w, bh, BLACK)
+    fb.rect(2, y + 2, w - 4, bh - 4, WHITE)
+    y += 5
+    for line in lines:
+        fb.text(line, (w - len(line) * 8) // 2, y, WHITE)
+        y += LINE
+
+
+def wrap(msg, n):
+    out = []
+    while len(msg) > n:
+        cut = msg.rfind(" ", 0, n + 1)
+        if cut <= 0:
+            cut = n
+        out.append(msg[:cut])
+        msg = msg[cut:].lstrip()
+    out.append(msg)
+    return out
+
+
+def score_text(app):
+    """The score in one short line: `Us 4-1 Them`, or each seat's in Moon."""
+    s = app.s
+    if s.row[V.TEAMS]:
+        return "%s %d-%d %s" % (app.teams[0], s.score(0), s.score(1), app.teams[1])
+    out = ""
+    for i in range(s.sides):
+        out += "%s%s %d" % (" " if i else "", app.names[i], s.score(i))
+    return out
+
+
+def top(app, fb):
+    """The first line: the hand, the dealer, and the score at the right."""
+    s = app.s
+    left = "hand %d  %s deals" % (s.hands() + 1, app.names[s.dealer()])
+    sc = score_text(app)
+    if len(left) + len(sc) + 1 > cols(fb):
+        left = "hand %d" % (s.hands() + 1)
+    fb.text(left, 0, 0, BLACK)
+    right(fb, sc, 0)
+    fb.hline(0, LINE, fb.width, BLACK)
+
+
+def bid_words(s, code):
+    """A bid as said at the table: `pass`, `30`, `84` (2 marks), `plunge`..."""
+    if code == C.PASS:
+        return "pass"
+    if code == C.GAME:
+        return "game"
+    if code == C.PLUNGE:
+        return "plunge"
+    if code == C.SPLASH:
+        return "splash"
+    return str(s.bid_value(code))
+
+
+def contract_words(c):
+    if c <= 8:
+        return SUITS[c]
+    return _SPECIAL[c - C.DOUBLES]
+
+
+def contract_line(app):
+    """`Di bid 30, fives` (the bid and contract in play), or `Di bid 30` before trump."""
+    s = app.s
+    b = s.bidder()
+    if b < 0:
+        return ""
+    out = "%s bid %s" % (app.names[b], bid_words(s, s.high_bid()))
+    if s.contract() >= 0:
+        out += ", " + contract_words(s.contract())
+    return out
+
+
+def choice(fb, y, word, number, s):
+    """A value between arrows, centred: big digits for a number, else a word at scale s.
+    Returns the height used."""
+    w = fb.width
+    if word is None:
+        tw = fonts.digits_width(number, s)
+        th = fonts.DIGIT_H * s
+        x = (w - tw) // 2
+        fonts.number(fb, number, x, y, s, BLACK)
+    else:
+        ws = 2 if len(word) * 16 <= w - 64 else 1
+        tw = len(word) * 8 * ws
+        th = fonts.DIGIT_H * s
+        x = (w - tw) // 2
+        fonts.text(fb, word, x, y + (th - 8 * ws) // 2, ws, BLACK)
+    ay = y + th // 2 - 8
+    fonts.text(fb, "<", x - 28, ay, 2, BLACK)
+    fonts.text(fb, ">", x + tw + 12, ay, 2, BLACK)
+    return th

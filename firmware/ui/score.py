@@ -1,0 +1,143 @@
+# Home: the score, big enough to read across the table. Marks to 7 are drawn as the
+# strokes of "ALL" (A: 3 strokes, L: 2, L: 2); other scores as big digits. Below: who
+# deals and who bids first, the bid and contract of a hand in play.
+from engine_core import sitting as S
+from engine_core import variants as V
+from firmware import fonts
+from firmware.app import BID, HISTORY
+from firmware.display import BLACK
+from firmware.ui import BACK, NEXT, OK, PREV
+from firmware.ui import draw as D
+
+
+def strokes(fb, n, x, y, h):
+    """n marks (0..7) as the strokes of ALL in a box h high; returns its width."""
+    t = h // 10 if h >= 20 else 2
+    aw = h * 3 // 4
+    lw = h * 2 // 5
+    gap = h // 4
+    ax = x + aw // 2
+    if n >= 1:
+        _thick(fb, x, y + h - 1, ax, y, t)
+    if n >= 2:
+        _thick(fb, ax, y, x + aw, y + h - 1, t)
+    if n >= 3:
+        fb.fill_rect(x + aw // 5, y + h * 3 // 5, aw - 2 * (aw // 5), t, BLACK)
+    lx = x + aw + gap
+    k = 4
+    while k <= 6:
+        if n >= k:
+            fb.fill_rect(lx, y, t, h, BLACK)
+        if n >= k + 1:
+            fb.fill_rect(lx, y + h - t, lw, t, BLACK)
+        lx += lw + gap
+        k += 2
+    return lx - gap - x
+
+
+def _thick(fb, x0, y0, x1, y1, t):
+    i = 0
+    while i < t:
+        fb.line(x0 + i, y0, x1 + i, y1, BLACK)
+        i += 1
+
+
+def _side(app, fb, side, x, y, w, h, named):
+    # One team (or seat): its name unless the top line has it, then its marks or points.
+    s = app.s
+    if named:
+        fb.text(app.side_name(side), x, y, BLACK)
+        y += D.LINE + 2
+        h -= D.LINE + 2
+    score = s.score(side)
+    rules = s.rules
+    if rules.scoring == V.MARKS and rules.target == 7:
+        sh = h - 2
+        if sh > w * 10 // 31:
+            sh = w * 10 // 31
+        sw = strokes(fb, score if score < 7 else 7, x + 2, y + (h - sh) // 2, sh)
+        ds = sh // fonts.DIGIT_H
+        dx = x + 2 + sw + sh // 3
+        if dx + fonts.digits_width(score, ds) <= x + w:
+            fonts.number(fb, score, dx, y + (h - sh) // 2, ds, BLACK)
+        return
+    ds = h // fonts.DIGIT_H
+    while ds > 1 and fonts.digits_width(score, ds) > w - 4:
+        ds -= 1
+    fonts.number(fb, score, x + 2, y + (h - ds * fonts.DIGIT_H) // 2, ds, BLACK)
+
+
+def _help(app):
+    s = app.s
+    if s.phase() == S.OVER:
+        return "OK game over  < history  M menu"
+    if app.fresh_deal():
+        return "OK new hand  < history  M menu"
+    return "OK go on  < history  M menu"
+
+
+def draw(app, fb):
+    s = app.s
+    w = fb.width
+    h = fb.height
+    hp = _help(app)
+    bottom = D.help_top(fb, hp)
+    info = 2 * D.LINE + 2
+    n = s.sides
+    label = "hand %d" % (s.hands() + 1)
+    if s.games():
+        label = "game %d, hand %d" % (s.games() + 1, s.hands() + 1)
+    D.center(fb, label, 0)
+    top = D.LINE + 2
+    area = bottom - info - 2 - top
+    if n == 2 and w < 240:
+        # A narrow or square panel: the teams one above the other.
+        bh = area // 2
+        _side(app, fb, 0, 2, top, w - 4, bh - 2, True)
+        _side(app, fb, 1, 2, top + bh, w - 4, bh - 2, True)
+    elif n == 2:
+        fb.text(app.side_name(0), 2, 0, BLACK)
+        D.right(fb, app.side_name(1), 0)
+        bw = w // 2
+        _side(app, fb, 0, 2, top, bw - 4, area, False)
+        _side(app, fb, 1, bw + 8, top, bw - 10, area, False)
+    else:
+        bw = w // n
+        i = 0
+        while i < n:
+            _side(app, fb, i, i * bw + 2, top, bw - 4, area, True)
+            i += 1
+    y = bottom - info
+    fb.hline(0, y - 2, w, BLACK)
+    seats = s.seats
+    if s.phase() == S.OVER:
+        line = "game over: %s won" % app.side_name(s.winner())
+    elif app.fresh_deal():
+        line = "%s deals, %s bids first" % (app.names[s.dealer()],
+                                             app.names[(s.dealer() + 1) % seats])
+    else:
+        line = D.contract_line(app) or "bidding: %s to bid" % app.names[s.seat()]
+    fb.text(line[:D.cols(fb)], 0, y, BLACK)
+    y += D.LINE
+    rules = s.rules
+    unit = ("marks", "points", "points")[rules.scoring]
+    if rules.scoring == V.TRICKS and not s.row[V.TEAMS]:
+        unit = "points"
+    extra = "%s to %d" % (unit, rules.target)
+    if s.row[V.TEAMS] and rules.scoring == V.TRICKS:
+        extra += ", games %d-%d" % (s.games_won(0), s.games_won(1))
+    fb.text(extra[:D.cols(fb)], 0, y, BLACK)
+    D.help(fb, hp)
+
+
+def press(app, key):
+    if key == OK:
+        s = app.s
+        if s.phase() == S.BIDDING:
+            app.go(BID)
+        else:
+            app.follow()
+    elif key == PREV or key == NEXT:
+        app.go(HISTORY)
+    elif key == BACK:
+        app.undo()

@@ -1,0 +1,144 @@
+"""Exports of stored sittings: the sitting log (JSON Lines), CSV one row a hand, and the
+printable scoresheet; and the sittings of a device flash image, through host_tools.image."""
+import csv
+import importlib.util
+import io
+import re
+
+from host_tools import sittinglog as L
+from host_tools.db import Facts
+
+FORMATS = ("jsonl", "csv", "text")
+EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "text": ".txt"}
+MAX_SIDES = 3       # Moon scores each of its 3 seats; every other game, 2 teams
+
+CSV_COLUMNS = ["sitting", "variant", "started", "game", "hand", "dealer", "bidder", "bid",
+               "contract", "trump", "made", "points", "thrown_in"]
+for _i in range(1, MAX_SIDES + 1):
+    CSV_COLUMNS += ["side%d" % _i, "award%d" % _i, "score%d" % _i]
+
+# A spreadsheet reads a cell starting with one of these as a formula (or may).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+class ExportError(Exception):
+    """An export that cannot be made: a message to act on."""
+
+
+def neutralise(cell):
+    """A text cell made inert for spreadsheets: a leading ' before a formula character.
+    Numbers the tool wrote itself (a negative Moon award) stay numbers."""
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
+        return "'" + cell
+    return cell
+
+
+def _yes(flag):
+    return "yes" if flag else "no"
+
+
+def csv_rows(rp):
+    """One list of cells (CSV_COLUMNS) for each finished deal of a replayed sitting."""
+    facts = Facts(rp)
+    header = rp.header
+    names = L.seat_names(header)
+    sides = L.side_names(header)
+    rows = []
+    for h in facts.hands:
+        thrown = bool(h.get("thrown_in"))
+        row = [facts.id, header.rules.name, header.extra.get("started", ""), h["game"],
+               h["number"], names[h["dealer"]]]
+        if thrown:
+            row += ["", "", "", "", "", "", "yes"]
+        else:
+            row += [names[h["bidder"]], h["bid"], h["contract"], h.get("trump", ""),
+                    _yes(h["made"]), "" if h["points"] is None else h["points"], "no"]
+        for i in range(MAX_SIDES):
+            if i < len(sides):
+                row += [sides[i], 0 if thrown else h["award"][i], h["score"][i]]
+            else:
+                row += ["", "", ""]
+        rows.append([neutralise(c) for c in row])
+    return rows
+
+
+def csv_text(replays, header=True):
+    """CSV text (the csv module's quoting, CRLF rows) of the hands of several sittings."""
+    out = io.StringIO()
+    w = csv.writer(out)
+    if header:
+        w.writerow(CSV_COLUMNS)
+    for rp in replays:
+        w.writerows(csv_rows(rp))
+    return out.getvalue()
+
+
+def scoresheet(rp):
+    return L.scoresheet(rp)
+
+
+def text_of(fmt, log, rp):
+    """One sitting in a format: the log itself, CSV with its header row, or the scoresheet."""
+    if fmt == "jsonl":
+        return log
+    if fmt == "csv":
+        return csv_text([rp])
+    return scoresheet(rp)
+
+
+def one_stream(fmt, replays):
+    """Several sittings in one stream: CSV with one header row, or the scoresheets one
+    after the other (a sitting log holds one sitting, so jsonl has no such stream)."""
+    if fmt == "csv":
+        return csv_text(replays)
+    if fmt == "text":
+        return ("\n" + "-" * 72 + "\n\n").join(scoresheet(rp) for rp in replays)
+    raise ValueError("a sitting log holds one sitting")
+
+
+def file_name(sitting_id, fmt, taken=()):
+    """A safe file name for a sitting's export: the id with anything but letters, digits,
+    dot, dash and underscore as '_', never starting with a dot; numbered if taken."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", str(sitting_id)).lstrip(".") or "sitting"
+    stem = stem[:100]
+    name = stem + EXTENSIONS[fmt]
+    n = 2
+    while name.lower() in taken:
+        name = "%s-%d%s" % (stem, n, EXTENSIONS[fmt])
+        n += 1
+    return name
+
+
+# ---- a device flash image (host_tools.image, by another hand) ----
+
+def image_available():
+    return importlib.util.find_spec("host_tools.image") is not None
+
+
+def image_logs(path):
+    """(sitting id, log text) for each sitting of a device flash image. The header gets the
+    sitting's id when the device did not write one, so the exported log keeps it."""
+    if not image_available():
+        raise ExportError("--from-image needs host_tools.image")
+    from host_tools import image
+    try:
+        sittings = image.read_image(path)
+    except OSError as e:
+        raise ExportError("%s: cannot read: %s" % (path, e.strerror or e))
+    except ValueError as e:
+        raise ExportError("%s: not a Tally 42 flash image (%s)" % (path, e))
+    out = []
+    for sitting_id, lines in sittings:
+        lines = list(lines)
+        head = lines[0]
+        if "id" not in head:
+            head = dict(head)
+            ordered = {}
+            for key, value in head.items():
+                ordered[key] = value
+                if key == "variant":
+                    ordered["id"] = str(sitting_id)
+            ordered.setdefault("id", str(sitting_id))
+            lines[0] = ordered
+        out.append((str(head.get("id", sitting_id)), L.dump_log(lines)))
+    return out
