@@ -7,6 +7,7 @@ import os
 import sqlite3
 import sys
 
+from engine_core import sitting as S
 from host_tools import sittinglog as L
 
 _PARTNERSHIP_MOON = "partnership-moon"
@@ -85,18 +86,28 @@ def _m1_tables(conn):
     conn.execute("CREATE INDEX sittings_by_started ON sittings(started)")
 
 
+_V2_HAND_COLUMNS = ("sitting_id", "number", "game", "dealer", "thrown_in", "bidder", "bid",
+                    "bid_name", "contract", "trump", "made", "points", "award", "score")
+
+
 def _m2_games(conn):
     # Partnership Moon plays a match of games: each hand's game, each sitting's games.
+    # Its hands are rewritten from the stored log (the log is the truth; the facts follow).
     conn.execute("ALTER TABLE hands ADD COLUMN game INTEGER NOT NULL DEFAULT 1")
     conn.execute("ALTER TABLE sittings ADD COLUMN games TEXT")   # JSON, Partnership Moon
     rows = conn.execute("SELECT id, log FROM sittings WHERE variant = ?",
                         (_PARTNERSHIP_MOON,)).fetchall()
     for sid, log in rows:
         facts = Facts(L.replay(log.encode("utf-8")))
-        conn.execute("UPDATE sittings SET games = ? WHERE id = ?", (facts.games_json(), sid))
+        conn.execute("DELETE FROM hands WHERE sitting_id = ?", (sid,))
         for h in facts.hands:
-            conn.execute("UPDATE hands SET game = ?, score = ? WHERE sitting_id = ? AND number = ?",
-                         (h["game"], json.dumps(h["score"]), sid, h["number"]))
+            cols = hand_row(h)
+            cols["sitting_id"] = sid
+            conn.execute("INSERT INTO hands (%s) VALUES (%s)" % (
+                ", ".join(_V2_HAND_COLUMNS), ", ".join("?" * len(_V2_HAND_COLUMNS))),
+                [cols[c] for c in _V2_HAND_COLUMNS])
+        conn.execute("UPDATE sittings SET games = ?, hands = ? WHERE id = ?",
+                     (facts.games_json(), len(facts.hands), sid))
 
 
 MIGRATIONS = [_m1_tables, _m2_games]
@@ -116,7 +127,7 @@ def migrate(conn, upto=SCHEMA_VERSION, path="the database"):
             conn.execute("PRAGMA user_version = %d" % (n + 1))
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         raise
 
 
@@ -124,6 +135,23 @@ def migrate(conn, upto=SCHEMA_VERSION, path="the database"):
 
 def _contract_text(c):
     return None if c is None else str(c)
+
+
+def deals(header, events):
+    """Like sittinglog.walk without the bids: ("hand", dict) for each finished deal,
+    ("game", dict) for each finished Partnership Moon game. It also yields the hand that
+    ends the sitting, which the engine's hand count (and so walk) leaves out."""
+    s = S.Sitting(header.rules, header.dealer)
+    for _, ev in L.effective(events):
+        hands = s.hands()
+        games = s.games()
+        over = s.over()
+        s.apply(ev)
+        if s.hands() > hands or (s.over() and not over):
+            yield "hand", L.hand_json(s)
+        if s.games() > games:
+            yield "game", {"score": [s.last(S.GAME_SCORE), s.last(S.GAME_SCORE + 1)],
+                           "winner": s.last(S.GAME_WINNER)}
 
 
 class Facts:
@@ -142,7 +170,7 @@ class Facts:
         self.games = []
         sides = len(self.report["score"])
         running = [0] * sides
-        for kind, info in L.walk(header, rp.events):
+        for kind, info in deals(header, rp.events):
             if kind == "hand":
                 h = dict(info)
                 h["number"] = len(self.hands) + 1
@@ -271,8 +299,8 @@ class Database:
             raise ValueError("source must be import or sync")
         conn = self.conn
         sid = facts.id
-        conn.execute("BEGIN IMMEDIATE")
         try:
+            conn.execute("BEGIN IMMEDIATE")
             row = conn.execute("SELECT log FROM sittings WHERE id = ?", (sid,)).fetchone()
             if row is None:
                 now = _now()
@@ -281,8 +309,11 @@ class Database:
             else:
                 result = self._restore(facts, text, row["log"])
             conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            _rollback(conn)
+            raise DbError("%s: cannot store sitting %s: %s" % (self.path, sid, e))
         except BaseException:
-            conn.execute("ROLLBACK")
+            _rollback(conn)
             raise
         return result
 
@@ -371,6 +402,11 @@ class Database:
     def hands(self, sitting_id):
         return self.conn.execute("SELECT * FROM hands WHERE sitting_id = ? ORDER BY number",
                                  (sitting_id,)).fetchall()
+
+
+def _rollback(conn):
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def _first_difference(a, b):
