@@ -1,7 +1,7 @@
 """Exports of stored sittings: the sitting log (JSON Lines), CSV one row a hand, and the
 printable scoresheet; and the sittings of a device flash image, through host_tools.image."""
 import csv
-import importlib.util
+import importlib
 import io
 import re
 
@@ -111,16 +111,19 @@ def file_name(sitting_id, fmt, taken=()):
 
 # ---- a device flash image (host_tools.image, by another hand) ----
 
-def image_available():
-    return importlib.util.find_spec("host_tools.image") is not None
+def _image_module():
+    try:
+        return importlib.import_module("host_tools.image")
+    except ImportError as e:
+        if e.name == "host_tools.image":
+            raise ExportError("--from-image needs host_tools.image")
+        raise ExportError("--from-image: host_tools.image cannot be loaded (%s)" % e)
 
 
 def image_logs(path):
     """(sitting id, log text) for each sitting of a device flash image. The header gets the
     sitting's id when the device did not write one, so the exported log keeps it."""
-    if not image_available():
-        raise ExportError("--from-image needs host_tools.image")
-    from host_tools import image
+    image = _image_module()
     try:
         sittings = image.read_image(path)
     except OSError as e:
@@ -130,15 +133,18 @@ def image_logs(path):
     out = []
     for sitting_id, lines in sittings:
         lines = list(lines)
-        head = lines[0]
-        if "id" not in head:
-            head = dict(head)
-            ordered = {}
-            for key, value in head.items():
-                ordered[key] = value
-                if key == "variant":
-                    ordered["id"] = str(sitting_id)
-            ordered.setdefault("id", str(sitting_id))
-            lines[0] = ordered
-        out.append((str(head.get("id", sitting_id)), L.dump_log(lines)))
+        if "id" not in lines[0]:
+            lines[0] = _with_id(lines[0], str(sitting_id))
+        out.append((lines[0]["id"], L.dump_log(lines)))
+    return out
+
+
+def _with_id(head, sitting_id):
+    # Where Header.to_json puts it: right after the variant.
+    out = {}
+    for key, value in head.items():
+        out[key] = value
+        if key == "variant":
+            out["id"] = sitting_id
+    out.setdefault("id", sitting_id)
     return out
