@@ -1,0 +1,414 @@
+"""The sittings database: round trips of random legal sittings, idempotence, updates of a
+longer log, one transaction a sitting, and schema migrations."""
+import json
+import os
+import sqlite3
+import sys
+from array import array
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine_core import options as O
+from engine_core.sitting import Sitting
+from host_tools import db as D
+from host_tools import sittinglog as L
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
+from randsit import RandomPlayer, play  # noqa: E402
+
+SETUPS = [
+    ("42", {}), ("42", {"scoring": "points"}), ("42", {"scoring": "points", "made_scores": "bid"}),
+    ("42", {"nello": True, "sevens": True, "plunge": True, "splash": True,
+            "nello_doubles": ["low", "suit"]}),
+    ("42", {"all_pass": "redeal", "min_bid": 31, "target": 5}),
+    ("big-game", {}), ("moon", {}), ("moon", {"all_pass": "forced"}),
+    ("partnership-moon", {}), ("partnership-moon", {"match_games": 5}),
+    ("seventy-nine", {}), ("eighty", {}), ("eighty-eight", {}),
+]
+
+
+def random_sitting(seed, setup=0, limit=300, players=None, extra=None, dealer=None):
+    """(header, events) of a random legal sitting played by tests/engine/randsit.py."""
+    variant, options = SETUPS[setup % len(SETUPS)]
+    rules = O.resolve(variant, options)
+    seats = rules.row[0]
+    dealer = seed % seats if dealer is None else dealer
+    s = Sitting(rules, dealer)
+    out = array("l", bytes(8 * max(limit, 1)))
+    n = play(s, RandomPlayer(seed), out, limit)
+    if players is not None:
+        players = list(players)[:seats]
+        players += ["P%d" % i for i in range(len(players), seats)]
+    header = L.Header(rules, dealer, players, dict(extra or {}))
+    return header, list(out[:n])
+
+
+def random_log(seed, setup=0, limit=300, players=None, extra=None):
+    header, events = random_sitting(seed, setup, limit, players, extra)
+    return L.dump_log(L.log_lines(header, events))
+
+
+def expected_hands(text):
+    """Every finished deal of a log, counted independently of host_tools.db: replay the
+    standing events one by one and note each change of the deal count or of `over`."""
+    rp = L.replay(text.encode("utf-8"))
+    s = Sitting(rp.rules, rp.header.dealer)
+    hands = []
+    for _, ev in L.effective(rp.events):
+        before = (s.hands(), s.over())
+        s.apply(ev)
+        if s.hands() > before[0] or (s.over() and not before[1]):
+            hands.append(L.hand_json(s))
+    return hands
+
+
+def count(database, table):
+    return database.conn.execute("SELECT COUNT(*) FROM %s" % table).fetchone()[0]
+
+
+def memory_db():
+    return D.open_db(":memory:")
+
+
+NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=10)
+
+
+@st.composite
+def logs(draw):
+    setup = draw(st.integers(0, len(SETUPS) - 1))
+    seed = draw(st.integers(1, 2 ** 31 - 1))
+    limit = draw(st.integers(0, 250))
+    players = draw(st.none() | st.lists(NAMES, min_size=6, max_size=6))
+    extra = {}
+    if draw(st.booleans()):
+        extra["id"] = draw(NAMES)
+    if draw(st.booleans()):
+        extra["started"] = "2025-%02d-%02dT20:15:00" % (draw(st.integers(1, 12)),
+                                                       draw(st.integers(1, 28)))
+    text = random_log(seed, setup, limit, players, extra)
+    if draw(st.booleans()):
+        # Comments and blank lines are the log's too: they must come back exactly.
+        lines = text.split("\n")
+        at = draw(st.integers(1, len(lines) - 1))
+        lines.insert(at, "# " + draw(NAMES).replace("\n", " ").replace("\r", " "))
+        lines.insert(at, "")
+        text = "\n".join(lines)
+    return text
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(logs())
+def test_a_stored_sitting_comes_back_exactly(text):
+    with memory_db() as database:
+        stored = database.store(text)
+        assert stored.status == "stored"
+        back = database.log(stored.id)
+        assert back == text
+        rp = L.replay(text.encode("utf-8"))
+        assert L.report(L.replay(back.encode("utf-8"))) == L.report(rp)
+        # The indexed facts say what the log says.
+        row = database.sitting(stored.id)
+        report = L.report(rp)
+        assert row["variant"] == report["variant"]
+        assert json.loads(row["options"]) == report["options"]
+        assert json.loads(row["score"]) == report["score"]
+        assert bool(row["over"]) == report["over"]
+        assert row["winner"] == report["winner"]
+        assert row["started"] == rp.header.extra.get("started")
+        assert row["events"] == len(rp.events)
+        names = [r["name"] for r in database.seats(stored.id)]
+        assert names == (list(rp.header.players) if rp.header.players else
+                         [None] * rp.sitting.seats)
+        hands = [D.hand_dict(h) for h in database.hands(stored.id)]
+        assert hands == expected_hands(text)
+        assert row["hands"] == len(hands)
+        # Storing it again stores nothing.
+        again = database.store(text)
+        assert again.status == "already stored" and again.id == stored.id
+        assert count(database, "sittings") == 1
+        assert count(database, "hands") == len(hands)
+
+
+def test_the_hand_that_ends_a_sitting_is_stored(tmp_path):
+    text = ('{"type": "sitting", "variant": "42", "id": "short", "options": {"target": 1}}\n'
+            '{"type": "bid", "bid": 30}\n{"type": "bid", "bid": "pass"}\n'
+            '{"type": "bid", "bid": "pass"}\n{"type": "bid", "bid": "pass"}\n'
+            '{"type": "trump", "trump": 4}\n{"type": "result", "made": true}\n')
+    with D.open_db(str(tmp_path / "t.db")) as database:
+        database.store(text)
+        hands = [D.hand_dict(h) for h in database.hands("short")]
+        row = database.sitting("short")
+    assert hands == [{"dealer": 0, "bidder": 1, "bid": 30, "contract": 4, "made": True,
+                      "points": None, "award": [0, 1]}]
+    assert row["over"] == 1 and row["winner"] == 1 and row["hands"] == 1
+
+
+def test_partnership_moon_games_are_indexed():
+    for seed in range(1, 200):
+        text = random_log(seed, 8, 2000)
+        facts = D.Facts(L.replay(text.encode()))
+        if len(facts.games) >= 2:
+            break
+    else:
+        pytest.fail("no random Partnership Moon sitting of two games")
+    with memory_db() as database:
+        stored = database.store(text)
+        rows = database.hands(stored.id)
+        games = json.loads(database.sitting(stored.id)["games"])
+    report = L.report(L.replay(text.encode()))
+    assert games == {"games": report["games"], "match": report["match"]}
+    # Each hand's game, and the running score starting again with each game.
+    assert [r["game"] for r in rows] == [h["game"] for h in facts.hands]
+    assert rows[-1]["game"] == len(facts.games) + (0 if report["over"] else 1)
+    first_of_second = [r for r in rows if r["game"] == 2][0]
+    assert json.loads(first_of_second["score"]) == json.loads(first_of_second["award"])
+    last_of_first = [r for r in rows if r["game"] == 1][-1]
+    assert json.loads(last_of_first["score"]) == report["games"][0]["score"]
+
+
+def test_the_same_sitting_retyped_is_the_same_sitting():
+    text = random_log(7, 0, 60)
+    retyped = text.replace(", ", ",").replace('"variant": "42"', '"variant": "42" ')
+    retyped = "# typed again\n" + retyped.replace("\n", "\n\n")
+    assert retyped != text
+    with memory_db() as database:
+        first = database.store(text)
+        second = database.store(retyped)
+        assert first.id.startswith("log-")
+        assert second.status == "already stored" and second.id == first.id
+        assert database.log(first.id) == text
+        assert count(database, "sittings") == 1
+
+
+def test_a_longer_log_updates_the_sitting_it_continues():
+    header, events = random_sitting(11, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "dev-7"})
+    assert len(events) > 40
+    short = L.dump_log(L.log_lines(header, events[:20]))
+    full = L.dump_log(L.log_lines(header, events))
+    with memory_db() as database:
+        first = database.store(short, source="sync", device="T42-0001")
+        assert first.status == "stored"
+        imported = database.sitting("dev-7")["imported_at"]
+        hands_before = count(database, "hands")
+        later = database.store(full, source="sync", device="T42-0001")
+        assert later.status == "updated" and later.added == len(events) - 20
+        assert count(database, "sittings") == 1
+        assert count(database, "seats") == 4
+        assert count(database, "hands") == len(expected_hands(full)) > hands_before
+        row = database.sitting("dev-7")
+        assert row["log"] == full and row["events"] == len(events)
+        assert row["imported_at"] == imported and row["device"] == "T42-0001"
+        assert row["source"] == "sync"
+        # The shorter log again (an old copy): nothing changes.
+        old = database.store(short)
+        assert old.status == "already stored"
+        assert database.log("dev-7") == full
+        assert count(database, "hands") == len(expected_hands(full))
+
+
+def test_a_different_log_under_a_stored_id_is_refused():
+    header, events = random_sitting(12, 0, 80, None, {"id": "same"})
+    other_header, other = random_sitting(13, 0, 80, None, {"id": "same"})
+    assert events[:5] != other[:5]
+    text = L.dump_log(L.log_lines(header, events))
+    with memory_db() as database:
+        database.store(text)
+        with pytest.raises(D.Conflict) as e:
+            database.store(L.dump_log(L.log_lines(other_header, other)))
+        assert "same" in str(e.value)
+        renamed = L.Header(header.rules, header.dealer, ["A", "B", "C", "D"], {"id": "same"})
+        with pytest.raises(D.Conflict):
+            database.store(L.dump_log(L.log_lines(renamed, events)))
+        assert database.log("same") == text
+        assert count(database, "sittings") == 1
+
+
+def test_a_failure_part_way_stores_nothing(tmp_path):
+    header, events = random_sitting(21, 0, 300, ["Ann", "Bob", "Cy", "Di"], {"id": "x"})
+    full = L.dump_log(L.log_lines(header, events))
+    short = L.dump_log(L.log_lines(header, events[:12]))
+    n_short = len(expected_hands(short))
+    assert len(expected_hands(full)) > n_short + 2
+    path = str(tmp_path / "t.db")
+    with D.open_db(path) as database:
+        # The database refuses the hand after the short log's last: the sitting row and
+        # the hands before it are already written in the transaction by then.
+        database.conn.execute(
+            "CREATE TRIGGER fail AFTER INSERT ON hands WHEN NEW.number = %d "
+            "BEGIN SELECT RAISE(ABORT, 'disk on fire'); END" % (n_short + 2))
+        database.store(short)
+        with pytest.raises(D.DbError) as e:
+            database.store(full)
+        assert "disk on fire" in str(e.value)
+        assert not database.conn.in_transaction
+    with D.open_db(path) as database:
+        assert database.log("x") == short
+        assert count(database, "hands") == n_short
+        assert count(database, "sittings") == 1
+        database.conn.execute("DELETE FROM sittings")
+        with pytest.raises(D.DbError):
+            database.store(full)
+        assert count(database, "sittings") == 0
+        assert count(database, "hands") == 0
+        assert count(database, "seats") == 0
+
+
+def test_a_refused_log_stores_nothing():
+    text = random_log(5, 0, 40) + '{"type": "bid", "bid": 7}\n'
+    with memory_db() as database:
+        with pytest.raises(L.LogError) as e:
+            database.store(text)
+        assert e.value.line == text.count("\n")
+        assert count(database, "sittings") == 0 and count(database, "hands") == 0
+
+
+def test_an_empty_database_gets_the_current_schema(tmp_path):
+    path = str(tmp_path / "sub" / "dir" / "t.db")
+    with D.open_db(path) as database:
+        conn = database.conn
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 2
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert tables == {"sittings", "seats", "hands"}
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(hands)")]
+        assert "game" in cols and "award" in cols
+    with D.open_db(path) as database:     # opening again changes nothing
+        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def _store_v1(conn, text):
+    """Store a log as tally42 schema 1 did (no games)."""
+    facts = D.Facts(L.replay(text.encode()))
+    r = facts.report
+    conn.execute(
+        "INSERT INTO sittings (id, variant, options, players, dealer, started, source, device, "
+        "imported_at, updated_at, events, hands, over, winner, score, log_hash, log) VALUES "
+        "(?, ?, ?, NULL, ?, NULL, 'import', NULL, 'then', 'then', ?, ?, ?, ?, ?, ?, ?)",
+        (facts.id, r["variant"], json.dumps(r["options"]), facts.header.dealer,
+         len(facts.events), len(facts.hands), int(r["over"]), r["winner"],
+         json.dumps(r["score"]), facts.log_hash, text))
+    for seat, name, team in facts.seats():
+        conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (facts.id, seat, name, team))
+    for h in facts.hands:
+        row = D.hand_row(h)
+        del row["game"]
+        row["score"] = "[0, 0]"     # as if v1 had it wrong: the migration rewrites it
+        row["sitting_id"] = facts.id
+        conn.execute("INSERT INTO hands (%s) VALUES (%s)" % (
+            ", ".join(row), ", ".join("?" * len(row))), list(row.values()))
+    return facts
+
+
+def test_a_version_1_database_is_upgraded(tmp_path):
+    path = str(tmp_path / "old.db")
+    conn = sqlite3.connect(path, isolation_level=None)
+    D.migrate(conn, upto=1)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    moon = None
+    for seed in range(1, 200):
+        text = random_log(seed, 9, 3000)
+        if len(D.Facts(L.replay(text.encode())).games) >= 2:
+            moon = text
+            break
+    plain = random_log(3, 0, 100)
+    moon_facts = _store_v1(conn, moon)
+    plain_facts = _store_v1(conn, plain)
+    conn.close()
+    with D.open_db(path) as database:
+        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        rows = database.hands(moon_facts.id)
+        assert [r["game"] for r in rows] == [h["game"] for h in moon_facts.hands]
+        assert max(r["game"] for r in rows) >= 2
+        assert [json.loads(r["score"]) for r in rows] == [h["score"] for h in moon_facts.hands]
+        assert json.loads(database.sitting(moon_facts.id)["games"])["games"] == moon_facts.games
+        assert database.sitting(plain_facts.id)["games"] is None
+        assert {r["game"] for r in database.hands(plain_facts.id)} == {1}
+        assert database.log(moon_facts.id) == moon
+        # And it takes new sittings.
+        assert database.store(random_log(4, 3, 50)).status == "stored"
+
+
+def test_a_migration_that_fails_changes_nothing(tmp_path, monkeypatch):
+    path = str(tmp_path / "t.db")
+
+    def broken(conn):
+        conn.execute("CREATE TABLE half (x)")
+        raise sqlite3.OperationalError("migration 2 went wrong")
+
+    monkeypatch.setattr(D, "MIGRATIONS", [D.MIGRATIONS[0], broken])
+    with pytest.raises(D.DbError):
+        D.open_db(path)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_database_from_a_newer_tally42_is_refused(tmp_path):
+    path = str(tmp_path / "new.db")
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE future (x)")
+    conn.execute("PRAGMA user_version = %d" % (D.SCHEMA_VERSION + 1))
+    conn.commit()
+    conn.close()
+    with pytest.raises(D.DbError) as e:
+        D.open_db(path)
+    assert "newer tally42" in str(e.value) and "schema 3" in str(e.value)
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION + 1
+    conn.close()
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"shopping list: dominoes, chalk, coffee\n" * 100)
+    with pytest.raises(D.DbError) as e:
+        D.open_db(str(path))
+    assert "notes.db" in str(e.value) and "not a database" in str(e.value)
+
+
+def test_a_missing_database_is_not_created_for_reading(tmp_path):
+    path = tmp_path / "none.db"
+    with pytest.raises(D.DbError) as e:
+        D.open_db(str(path), create=False)
+    assert "no database" in str(e.value)
+    assert not path.exists()
+
+
+def test_ids_resolve_by_their_beginning():
+    with memory_db() as database:
+        database.store(random_log(1, 0, 20, None, {"id": "table-12"}))
+        database.store(random_log(2, 0, 20, None, {"id": "table-20"}))
+        database.store(random_log(3, 0, 20, None, {"id": "t_x"}))
+        assert database.resolve("table-12") == "table-12"
+        assert database.resolve("table-2") == "table-20"
+        with pytest.raises(D.DbError) as e:
+            database.resolve("table-")
+        assert "table-12" in str(e.value) and "table-20" in str(e.value)
+        # _ and % are letters here, not LIKE wildcards.
+        assert database.resolve("t_") == "t_x"
+        with pytest.raises(D.DbError):
+            database.resolve("t%")
+        with pytest.raises(D.DbError) as e:
+            database.resolve("nope")
+        assert "no sitting nope" in str(e.value)
+
+
+def test_default_path_per_platform(monkeypatch):
+    monkeypatch.delenv("TALLY42_DB", raising=False)
+    monkeypatch.setenv("HOME", "/home/ann")
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", "/data")
+    assert D.default_path() == os.path.join("/data", "tally42", "tally42.db")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert D.default_path() == os.path.join("/home/ann", ".local", "share", "tally42",
+                                            "tally42.db")
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert D.default_path() == os.path.join("/home/ann", "Library", "Application Support",
+                                            "tally42", "tally42.db")
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("APPDATA", "/roaming")
+    assert D.default_path() == os.path.join("/roaming", "tally42", "tally42.db")
+    monkeypatch.setenv("TALLY42_DB", "/tmp/elsewhere.db")
+    assert D.default_path() == "/tmp/elsewhere.db"
