@@ -82,7 +82,7 @@ class EPaper(framebuf.FrameBuffer):
     def wait_until_ready(self, timeout_ms=_BUSY_TIMEOUT_MS):
         t0 = ticks_ms()
         while not self.ready():
-            if ticks_diff(ticks_ms(), t0) >= timeout_ms * 100:
+            if ticks_diff(ticks_ms(), t0) >= timeout_ms:
                 return False
             sleep_ms(1)
         return True
