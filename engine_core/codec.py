@@ -168,9 +168,12 @@ _HEADER_FIXED = const(15)
 def encode_header(rules, dealer, names=None):
     """The header bytes of a sitting (allocates: once per sitting)."""
     flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
+    order = len(rules.nello_order)
+    for i, mode in enumerate(rules.nello_order):
+        order |= mode << (2 + 2 * i)
     out = bytearray(_HEADER_FIXED)
     vals = (HEADER_VERSION, rules.variant, rules.scoring, rules.target & 0xFF, rules.target >> 8,
-            rules.min_bid, rules.all_pass, rules.made_scores, flags, rules.nello_doubles,
+            rules.min_bid, rules.all_pass, rules.made_scores, flags, order,
             rules.plunge_marks, rules.splash_marks, rules.match_games, dealer, 0)
     for i in range(_HEADER_FIXED):
         out[i] = vals[i]
@@ -200,7 +203,18 @@ def decode_header(buf):
     rules.sevens = flags >> 1 & 1
     rules.plunge = flags >> 2 & 1
     rules.splash = flags >> 3 & 1
-    rules.nello_doubles = buf[9]
+    order = []
+    mask = 0
+    for i in range(buf[9] & 3):
+        mode = buf[9] >> (2 + 2 * i) & 3
+        if mode > 2:
+            raise ValueError("not a sitting header")
+        order.append(mode)
+        mask |= 1 << mode
+    if not order:
+        raise ValueError("not a sitting header")
+    rules.nello_order = tuple(order)
+    rules.nello_doubles = mask
     rules.plunge_marks = buf[10]
     rules.splash_marks = buf[11]
     rules.match_games = buf[12]

@@ -35,6 +35,7 @@ class Rules:
         self.made_scores = 0      # 0: made bidders score their points, 1: their bid
         self.nello = 0
         self.nello_doubles = 7    # bit mask over high (1), low (2), suit (4)
+        self.nello_order = (0, 1, 2)  # the allowed modes in the order the options list them
         self.sevens = 0
         self.plunge = 0
         self.plunge_marks = 4
@@ -42,6 +43,11 @@ class Rules:
         self.splash_marks = 3
         self.match_games = 3
         self._default_target()
+
+    def nello_default(self):
+        """The nello doubles mode (0 high, 1 low, 2 suit) when a bidder names none:
+        high if allowed, otherwise the first allowed."""
+        return 0 if self.nello_doubles & 1 else self.nello_order[0]
 
     def _default_target(self):
         row = self.row
@@ -70,7 +76,7 @@ class Rules:
         if key == "made_scores":
             return MADE_SCORES_NAMES[self.made_scores]
         if key == "nello_doubles":
-            return [n for i, n in enumerate(NELLO_DOUBLES_NAMES) if self.nello_doubles >> i & 1]
+            return [NELLO_DOUBLES_NAMES[i] for i in self.nello_order]
         if key in ("nello", "sevens", "plunge", "splash"):
             return bool(getattr(self, key))
         return getattr(self, key)
@@ -150,9 +156,14 @@ def resolve(variant, options=None):
             if not isinstance(value, list) or not value:
                 raise OptionError("option nello_doubles must be a list of high, low, suit")
             mask = 0
+            order = []
             for name in value:
-                mask |= 1 << _choice(key, name, NELLO_DOUBLES_NAMES)
+                i = _choice(key, name, NELLO_DOUBLES_NAMES)
+                if not mask >> i & 1:
+                    order.append(i)
+                mask |= 1 << i
             rules.nello_doubles = mask
+            rules.nello_order = tuple(order)
         elif key == "plunge_marks":
             rules.plunge_marks = _int(key, value, 2, 7)
         elif key == "splash_marks":

@@ -615,6 +615,7 @@ class Sitting:
 
     def _throw_in(self):
         self._begin_last(1)
+        self.st[_HANDS] += 1
         self._next_deal()
 
     def _close(self, made, points, tricks_known):
@@ -630,6 +631,7 @@ class Sitting:
             self._score_points(made, points)
         else:
             self._score_tricks(made, points)
+        st[_HANDS] += 1
         if not st[_OVER]:
             self._next_deal()
         else:
@@ -749,7 +751,6 @@ class Sitting:
 
     def _next_deal(self):
         st = self.st
-        st[_HANDS] += 1
         st[_DEALER] = (st[_DEALER] + 1) % self.seats
         self._new_deal()
 

@@ -120,7 +120,8 @@ def to_event(rules, obj):
             raise LogError(0, "a bid event needs bid")
         return C.event(C.EV_BID, bid_code(rules, obj["bid"]))
     if kind == "trump":
-        return C.event(C.EV_TRUMP, _contract(obj))
+        c = _contract(obj)
+        return C.event(C.EV_TRUMP, nello_default(rules) if c < 0 else c)
     if kind == "trick":
         if "winner" not in obj:
             raise LogError(0, "a trick event needs winner")
@@ -223,8 +224,7 @@ def event_json(rules, ev):
 
 def nello_default(rules):
     """Nello without doubles: high if allowed, else the first allowed mode."""
-    mask = rules.nello_doubles
-    return C.NELLO_HIGH + (0 if mask & 1 else (1 if mask & 2 else 2))
+    return C.NELLO_HIGH + rules.nello_default()
 
 
 def read_lines(data):
@@ -285,8 +285,6 @@ def replay_events(header, lines):
             claim = None
             if isinstance(ev, tuple):
                 ev, claim = ev
-            if ev >> 24 == C.EV_TRUMP and ev & 0xFFFFFF == 0xFFFFFF:
-                ev = C.event(C.EV_TRUMP, nello_default(header.rules))
             if ev >> 24 == C.EV_BID and "seat" in obj:
                 seat = obj["seat"]
                 if not _is_int(seat):

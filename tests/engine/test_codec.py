@@ -67,8 +67,8 @@ def test_history_of_random_sittings_decodes_to_the_events_played():
 
 
 def test_header_round_trips_rules_dealer_and_names():
-    rules = O.resolve("42", {"scoring": "points", "target": 300, "min_bid": 31,
-                             "all_pass": "redeal", "made_scores": "bid"})
+    rules = O.resolve("42", {"nello": True, "nello_doubles": ["suit", "low"], "min_bid": 31,
+                             "all_pass": "redeal", "made_scores": "bid", "target": 300})
     data = codec.encode_header(rules, 3, ["Ann", "Bob", "Cy", "Dé"])
     back, dealer, names = codec.decode_header(data)
     assert dealer == 3 and names == ["Ann", "Bob", "Cy", "Dé"]
