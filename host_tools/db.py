@@ -7,7 +7,6 @@ import os
 import sqlite3
 import sys
 
-from engine_core import sitting as S
 from host_tools import sittinglog as L
 
 _PARTNERSHIP_MOON = "partnership-moon"
@@ -137,23 +136,6 @@ def _contract_text(c):
     return None if c is None else str(c)
 
 
-def deals(header, events):
-    """Like sittinglog.walk without the bids: ("hand", dict) for each finished deal,
-    ("game", dict) for each finished Partnership Moon game. It also yields the hand that
-    ends the sitting, which the engine's hand count (and so walk) leaves out."""
-    s = S.Sitting(header.rules, header.dealer)
-    for _, ev in L.effective(events):
-        hands = s.hands()
-        games = s.games()
-        over = s.over()
-        s.apply(ev)
-        if s.hands() > hands or (s.over() and not over):
-            yield "hand", L.hand_json(s)
-        if s.games() > games:
-            yield "game", {"score": [s.last(S.GAME_SCORE), s.last(S.GAME_SCORE + 1)],
-                           "winner": s.last(S.GAME_WINNER)}
-
-
 class Facts:
     """What the database indexes about a replayed sitting (the log stays the truth)."""
 
@@ -170,7 +152,7 @@ class Facts:
         self.games = []
         sides = len(self.report["score"])
         running = [0] * sides
-        for kind, info in deals(header, rp.events):
+        for kind, info in L.walk(header, rp.events):
             if kind == "hand":
                 h = dict(info)
                 h["number"] = len(self.hands) + 1
