@@ -344,14 +344,14 @@ class Database:
     # -- reading --
     def ids(self):
         return [r[0] for r in self.conn.execute(
-            "SELECT id FROM sittings ORDER BY started, imported_at, id")]
+            "SELECT id FROM sittings ORDER BY COALESCE(started, imported_at), rowid")]
 
     def sittings(self):
         """Every sitting's row (without the log), oldest first."""
         return self.conn.execute(
             "SELECT id, variant, options, players, dealer, started, source, device, "
             "imported_at, updated_at, events, hands, over, winner, score, games "
-            "FROM sittings ORDER BY started, imported_at, id").fetchall()
+            "FROM sittings ORDER BY COALESCE(started, imported_at), rowid").fetchall()
 
     def resolve(self, given):
         """The stored id that `given` names: the id itself or a unique beginning of one."""
