@@ -232,7 +232,8 @@ class Stored:
     def describe(self):
         r = self.facts.report
         state = "over" if r["over"] else "in progress"
-        what = "%s, %d hands, %s" % (r["variant"], len(r["hands"]), state)
+        n = len(r["hands"])
+        what = "%s, %d hand%s, %s" % (r["variant"], n, "" if n == 1 else "s", state)
         if self.status == "stored":
             return "stored sitting %s (%s)" % (self.id, what)
         if self.status == "updated":

@@ -37,7 +37,7 @@ def test_import_stores_and_says_what(tmp_path, capsys):
     code, out, err = run(capsys, "import", str(good), "--db", str(db))
     assert code == 0 and err == ""
     facts = D.Facts(L.replay(EXAMPLE.encode()))
-    assert out == "%s: stored sitting %s (42, 1 hands, in progress)\n" % (good, facts.id)
+    assert out == "%s: stored sitting %s (42, 1 hand, in progress)\n" % (good, facts.id)
     assert rows(db) == 1 and rows(db, "hands") == 1 and rows(db, "seats") == 4
     code, out, err = run(capsys, "import", str(good), "--db", str(db))
     assert code == 0
