@@ -1,0 +1,247 @@
+# Debounced buttons with long press, on fake pins and a fake clock (milliseconds passed
+# to poll). MicroPython only: run with tests/mp_run.py.
+import micropython
+from time import ticks_add
+
+from fakes import FakePin
+from firmware.buttons import (BACK, LONG, MENU, NEXT, NONE, OK, PREV, Buttons,
+                              active_low)
+
+_STEP = 5  # the main loop polls every 5 ms in these tests
+
+
+def _run(buttons, t0, t1, events, at=None):
+    # Poll from t0 up to (not including) t1; collect events (and when they came).
+    t = t0
+    while t < t1:
+        ev = buttons.poll(t)
+        if ev != NONE:
+            events.append(ev)
+            if at is not None:
+                at.append(t)
+        t += _STEP
+    return t1
+
+
+def _one(entries_extra=(), **kw):
+    pin = FakePin(0)
+    return pin, Buttons([(pin, OK)] + list(entries_extra), **kw)
+
+
+def test_short_press_is_reported_once_on_release():
+    pin, b = _one(debounce_ms=30, long_ms=600)
+    ev = []
+    t = _run(b, 0, 50, ev)
+    pin.level = 1
+    t = _run(b, t, 200, ev)
+    assert ev == []  # nothing while held: it could still become a long press
+    pin.level = 0
+    at = []
+    _run(b, t, 400, ev, at)
+    assert ev == [OK]
+    assert 200 + 30 <= at[0] < 200 + 30 + 2 * _STEP  # once the release is debounced
+
+
+def test_bounces_shorter_than_the_debounce_time_are_ignored():
+    pin, b = _one(debounce_ms=30, long_ms=600)
+    ev = []
+    t = 0
+    for _ in range(5):  # 10 ms blips: contact chatter, or a brushed button
+        pin.level = 1
+        t = _run(b, t, t + 10, ev)
+        pin.level = 0
+        t = _run(b, t, t + 15, ev)
+    t = _run(b, t, t + 300, ev)
+    assert ev == []
+    # a real press with chatter at both ends counts once
+    for level in (1, 0, 1, 0, 1):
+        pin.level = level
+        t = _run(b, t, t + 5, ev)
+    t = _run(b, t, t + 150, ev)
+    for level in (0, 1, 0, 1, 0):
+        pin.level = level
+        t = _run(b, t, t + 5, ev)
+    _run(b, t, t + 200, ev)
+    assert ev == [OK]
+
+
+def test_long_press_fires_while_held_and_not_again_on_release():
+    pin, b = _one(debounce_ms=30, long_ms=600)
+    ev, at = [], []
+    pin.level = 1
+    t = _run(b, 100, 1500, ev, at)
+    assert ev == [LONG | OK]
+    assert 700 <= at[0] < 700 + 2 * _STEP  # held 600 ms from the first contact
+    pin.level = 0
+    _run(b, t, t + 300, ev)
+    assert ev == [LONG | OK]
+
+
+def test_press_just_under_the_long_time_is_short():
+    pin, b = _one(debounce_ms=30, long_ms=600)
+    ev = []
+    pin.level = 1
+    t = _run(b, 0, 590, ev)
+    pin.level = 0
+    _run(b, t, t + 200, ev)
+    assert ev == [OK]
+
+
+def test_three_button_map_long_press_gives_another_button():
+    prev, nxt, ok = FakePin(0), FakePin(0), FakePin(0)
+    b = Buttons([(prev, PREV, BACK), (nxt, NEXT), (ok, OK, MENU)], long_ms=500)
+    ev = []
+    t = 0
+    for pin, hold in ((prev, 100), (prev, 800), (ok, 100), (ok, 800), (nxt, 100),
+                      (nxt, 800)):
+        pin.level = 1
+        t = _run(b, t, t + hold, ev)
+        pin.level = 0
+        t = _run(b, t, t + 100, ev)
+    assert ev == [PREV, BACK, OK, MENU, NEXT, LONG | NEXT]
+
+
+def test_repeat_keeps_a_held_button_going_but_not_a_remapped_one():
+    nxt, prev = FakePin(0), FakePin(0)
+    b = Buttons([(nxt, NEXT), (prev, PREV, BACK)], long_ms=600, repeat_ms=200)
+    ev, at = [], []
+    nxt.level = 1
+    t = _run(b, 0, 1250, ev, at)
+    assert ev == [LONG | NEXT] * 4  # at 600, 800, 1000, 1200
+    assert [a // 100 for a in at] == [6, 8, 10, 12]
+    nxt.level = 0
+    t = _run(b, t, t + 100, ev)
+    ev = []
+    prev.level = 1
+    _run(b, t, t + 1500, ev)
+    assert ev == [BACK]  # a long press mapped to BACK happens once
+
+
+def test_no_repeat_by_default():
+    pin, b = _one(long_ms=600)
+    ev = []
+    pin.level = 1
+    _run(b, 0, 3000, ev)
+    assert ev == [LONG | OK]
+
+
+def test_active_low_and_callable_readers():
+    low = FakePin(1)  # pull-up: 1 at rest
+    level = [0]
+    b = Buttons([(active_low(low), PREV), (lambda: level[0], NEXT)])
+    ev = []
+    t = _run(b, 0, 100, ev)
+    assert ev == [] and not b.pressed()  # pull-up high at rest: released
+    low.level = 0
+    t = _run(b, t, t + 50, ev)
+    assert b.pressed()
+    t = _run(b, t, t + 100, ev)
+    low.level = 1
+    t = _run(b, t, t + 100, ev)
+    level[0] = 1
+    t = _run(b, t, t + 100, ev)
+    level[0] = 0
+    _run(b, t, t + 100, ev)
+    assert ev == [PREV, NEXT]
+
+
+def test_simultaneous_events_come_out_one_per_poll_in_button_order():
+    a, c = FakePin(0), FakePin(0)
+    b = Buttons([(a, PREV), (c, NEXT)], debounce_ms=30)
+    a.level = c.level = 1
+    t = 0
+    while t < 100:
+        assert b.poll(t) == NONE
+        t += 5
+    a.level = c.level = 0
+    got = []
+    while t < 200:
+        got.append(b.poll(t))
+        t += 5
+    assert [g for g in got if g] == [PREV, NEXT]
+    first = got.index(PREV)
+    assert got[first + 1] == NEXT  # queued: the second comes at the very next poll
+
+
+def test_timing_survives_the_tick_counter_wrapping():
+    pin, b = _one(debounce_ms=30, long_ms=600)
+    start = ticks_add(0, -300)  # the press begins 300 ms before ticks wrap to 0
+    ev, at = [], []
+    t = start
+    pin.level = 1
+    for _ in range(200):  # 1000 ms
+        e = b.poll(t)
+        if e:
+            ev.append(e)
+            at.append(t)
+        t = ticks_add(t, _STEP)
+    assert ev == [LONG | OK]
+    assert at[0] == ticks_add(start, 600)
+
+
+def test_skip_held_swallows_the_wake_press():
+    pin, b = _one(debounce_ms=30, long_ms=600)
+    pin.level = 1  # held while the board woke up
+    b.skip_held(0)
+    ev = []
+    t = _run(b, 0, 2000, ev)
+    pin.level = 0
+    t = _run(b, t, t + 100, ev)
+    assert ev == []
+    pin.level = 1
+    t = _run(b, t, t + 100, ev)
+    pin.level = 0
+    _run(b, t, t + 100, ev)
+    assert ev == [OK]
+
+
+def test_pressed_follows_the_debounced_state():
+    pin, b = _one(debounce_ms=30)
+    assert not b.pressed()
+    pin.level = 1
+    t = _run(b, 0, 20, [])
+    assert not b.pressed()  # not yet debounced
+    _run(b, t, t + 40, [])
+    assert b.pressed()
+
+
+def test_queue_overflow_drops_and_counts():
+    pins = [FakePin(0) for _ in range(10)]
+    b = Buttons([(p, OK) for p in pins])
+    for p in pins:
+        p.level = 1
+    t = _run(b, 0, 100, [])
+    for p in pins:
+        p.level = 0
+    b.poll(t)
+    got = [b.poll(t + 40)]  # all ten releases debounced in this one poll
+    assert b.dropped == 2  # the queue holds 8
+    for i in range(10):
+        got.append(b.poll(t + 45 + i))
+    assert got == [OK] * 8 + [NONE] * 3
+
+
+def test_poll_allocates_nothing():
+    a, c, d = FakePin(0), FakePin(1), FakePin(0)
+    b = Buttons([(a, PREV, BACK), (active_low(c), NEXT), (d, OK, MENU)], repeat_ms=100)
+    script = [(0, 1, 0), (1, 1, 0), (1, 0, 1), (0, 1, 1), (0, 1, 0)]
+    micropython.heap_lock()
+    try:
+        t = 0
+        for levels in script:
+            a.level, c.level, d.level = levels
+            for _ in range(200):
+                b.poll(t)
+                t += 5
+        failed = False
+    except MemoryError:
+        failed = True
+    micropython.heap_unlock()
+    assert not failed
+
+
+def test_codes_match_the_screens():
+    from firmware import ui
+    assert (PREV, NEXT, OK, BACK, MENU, LONG) == (ui.PREV, ui.NEXT, ui.OK, ui.BACK,
+                                                  ui.MENU, ui.LONG)
+    assert NONE == 0 and LONG & 0xF == 0
