@@ -50,7 +50,7 @@ class App:
         self.top = 0                # first line shown of a list
         self.edit = False           # setup: a value being changed
         self.fields = bytearray(8)  # Moon tricks by seat
-        self.track_hand = False     # the trick tracker asked for on this hand
+        self.hand_mode = 0          # this hand: 0 as settings say, 1 track tricks, 2 result
         self.banner = None          # a refusal, shown until the next press
         self.full = True            # the next show is a full refresh
         self.draft = None           # setup: the Rules being edited, and the first dealer
@@ -59,10 +59,12 @@ class App:
         self._mods = [None] * len(SCREEN_NAMES)
         self._ev = bytearray(codec.MAX_EVENT_BYTES)
         self._evs = (None, bytearray(1), bytearray(2), bytearray(3))
+        self._label = getattr(display, "label", None)   # the sim names its screenshots
 
     # ---- boot and resume ----
     def boot(self):
         """Mount the journal and resume its open sitting at the exact state."""
+        forget("engine_core.errors")    # the refusal messages: loaded when one is shown
         self.settings.load()
         sid = self.journal.mount()
         if sid is None:
@@ -89,13 +91,14 @@ class App:
     def start(self, rules, dealer, names=None):
         self.s = None
         self.s = Sitting(rules, dealer)
+        self.first_dealer = dealer
         seats = rules.row[V.SEATS]
         self.names = tuple(names) if names and len(names) == seats else _SEATS[seats]
         if names and rules.row[V.TEAMS]:
             self.teams = (_pair(self.names, 0), _pair(self.names, 1))
         else:
             self.teams = _TEAMS
-        self.track_hand = False
+        self.hand_mode = 0
 
     def new_sitting(self, rules, dealer):
         """Begin a sitting in the journal (finishing the open one) and show it."""
@@ -133,7 +136,7 @@ class App:
         hands = s.hands()
         s.apply(ev)
         if s.hands() != hands or s.over():
-            self.track_hand = False
+            self.hand_mode = 0
             self.full = True    # a hand ended: a full refresh back to the score
         return True
 
@@ -163,8 +166,16 @@ class App:
 
     # ---- screens ----
     def module(self, screen):
+        """The screen's module. Only one is kept loaded (and the errors' messages only
+        while a refusal is drawn): the heap is an ESP32's."""
         m = self._mods[screen]
         if m is None:
+            i = 0
+            while i < len(self._mods):
+                if self._mods[i] is not None:
+                    self._mods[i] = None
+                    forget("firmware.ui." + SCREEN_NAMES[i])
+                i += 1
             m = __import__("firmware.ui." + SCREEN_NAMES[screen], None, None, ("draw",))
             self._mods[screen] = m
         return m
@@ -174,6 +185,7 @@ class App:
         self.cur = 0
         self.top = 0
         self.edit = False
+        self.lines = None
         m = self.module(screen)
         if hasattr(m, "enter"):
             m.enter(self)
@@ -191,7 +203,8 @@ class App:
             self.go(HOME if self.fresh_deal() else BID)
         elif p == S.TRUMP:
             self.go(CONTRACT)
-        elif self.track_hand or self.settings.tracker or s.tricks_played():
+        elif self.hand_mode == 1 or (self.hand_mode == 0 and (
+                self.settings.tracker or s.tricks_played())):
             self.go(TRACKER)
         else:
             self.go(RESULT)
@@ -212,6 +225,9 @@ class App:
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)
+            forget("engine_core.errors")
+        if self._label is not None:
+            self._label(SCREEN_NAMES[self.screen])
         fb.show(self.full)
         self.full = False
 
@@ -233,7 +249,83 @@ class App:
         return False
 
 
+def forget(name):
+    """Unload a module (it is imported again when next needed)."""
+    import sys
+    m = sys.modules.pop(name, None)
+    if m is not None:
+        pkg, _, leaf = name.rpartition(".")
+        parent = sys.modules.get(pkg)
+        if parent is not None and leaf in parent.__dict__:
+            delattr(parent, leaf)
+
+
 def _pair(names, team):
     a = names[team]
     b = names[team + 2]
     return a[:4] + "/" + b[:4]
+
+
+_PANEL_SLEEP_MS = const(3000)       # the panel sleeps this long after the last refresh
+_DEEP_SLEEP_MS = const(600000)      # the board sleeps after ten idle minutes
+
+
+def run(board):
+    """The main loop on any board: boot, then one button at a time. A crash is drawn on
+    the panel; the hands already on flash stay there. Returns when the board says stop."""
+    from time import sleep_ms, ticks_diff, ticks_ms
+    display = board.display
+    app = None
+    try:
+        app = App(display, board.flash, getattr(board, "settings_path", None),
+                  getattr(board, "serial", None))
+        app.boot()
+        app.render()
+        buttons = board.buttons
+        deep = getattr(board, "deep_sleep", None)
+        last = ticks_ms()
+        asleep = False
+        while True:
+            now = ticks_ms()
+            key = buttons.poll(now)
+            if key < 0:
+                return app
+            if key:
+                app.press(key)
+                last = ticks_ms()
+                asleep = False
+                continue
+            idle = ticks_diff(now, last)
+            if not asleep and idle >= _PANEL_SLEEP_MS:
+                display.sleep()
+                asleep = True
+            if deep is not None and idle >= _DEEP_SLEEP_MS:
+                deep()
+                last = ticks_ms()
+            sleep_ms(10)
+    except Exception as e:  # a bug or a hardware fault: say so on the panel
+        crash(display, e)
+        restart = getattr(board, "restart", None)
+        if restart is None:
+            raise
+        while board.buttons.poll(ticks_ms()) == 0:
+            sleep_ms(20)
+        restart()
+
+
+def crash(fb, e):
+    """Draw a fault on the panel (with a full refresh): what failed, and that the saved
+    hands are safe."""
+    from firmware.ui import draw
+    try:
+        fb.fill(WHITE)
+        draw.center(fb, "Tally 42 stopped", 2, 2)
+        msg = "%s: %s" % (type(e).__name__, e)
+        y = 24
+        for line in draw.wrap(msg, draw.cols(fb))[:5]:
+            fb.text(line, 0, y, 0)
+            y += draw.LINE
+        draw.help(fb, "every hand is saved: press to restart")
+        fb.show(True)
+    except Exception:  # the panel itself failed: nothing more to show
+        pass

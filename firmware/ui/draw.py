@@ -111,6 +111,12 @@ def bid_words(s, code):
     return str(s.bid_value(code))
 
 
+def need(s):
+    """What the bidders must take (points, or tricks): the hand total for every trick,
+    -1 for nello (no trick at all). The engine's own rule, Sitting._need."""
+    return s._need()
+
+
 def contract_words(c):
     if c <= 8:
         return SUITS[c]
@@ -129,20 +135,19 @@ def contract_line(app):
     return out
 
 
-def choice(fb, y, word, number, s):
-    """A value between arrows, centred: big digits for a number, else a word at scale s.
-    Returns the height used."""
-    w = fb.width
+def choice(fb, x0, y, word, number, s):
+    """A value between arrows, centred right of x0: big digits at scale s for a number
+    (word None), else the word at twice the font size. Returns the height used."""
+    w = fb.width - x0
+    th = fonts.DIGIT_H * s
     if word is None:
         tw = fonts.digits_width(number, s)
-        th = fonts.DIGIT_H * s
-        x = (w - tw) // 2
+        x = x0 + (w - tw) // 2
         fonts.number(fb, number, x, y, s, BLACK)
     else:
         ws = 2 if len(word) * 16 <= w - 64 else 1
         tw = len(word) * 8 * ws
-        th = fonts.DIGIT_H * s
-        x = (w - tw) // 2
+        x = x0 + (w - tw) // 2
         fonts.text(fb, word, x, y + (th - 8 * ws) // 2, ws, BLACK)
     ay = y + th // 2 - 8
     fonts.text(fb, "<", x - 28, ay, 2, BLACK)

@@ -79,7 +79,6 @@ def _help(app):
 def draw(app, fb):
     s = app.s
     w = fb.width
-    h = fb.height
     hp = _help(app)
     bottom = D.help_top(fb, hp)
     info = 2 * D.LINE + 2

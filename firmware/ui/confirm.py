@@ -1,0 +1,48 @@
+# Undo a finished hand? BACK on the first screen of a new deal (or after the game is
+# over) would take back the result that closed the last hand: ask first.
+from engine_core import sitting as S
+from firmware.display import BLACK
+from firmware.ui import BACK, OK
+from firmware.ui import draw as D
+
+HELP = "OK undo it  BACK keep it"
+
+
+def hand_words(app, s):
+    """The last finished hand in a few words: `Di bid 30, fives: made (Us +1)`."""
+    if s.last(S.LAST_THROWN):
+        return "%s dealt: all passed, thrown in" % app.names[s.last(S.LAST_DEALER)]
+    b = s.last(S.LAST_BIDDER)
+    made = s.last(S.LAST_MADE) == 1
+    out = "%s bid %s, %s: %s" % (app.names[b], D.bid_words(s, s.last(S.LAST_BID)),
+                                 D.contract_words(s.last(S.LAST_CONTRACT)),
+                                 "made" if made else "set")
+    return out
+
+
+def draw(app, fb):
+    s = app.s
+    D.center(fb, "Undo hand %d?" % s.hands(), 4, 2)
+    y = 30
+    for line in D.wrap(hand_words(app, s), D.cols(fb)):
+        D.center(fb, line, y)
+        y += D.LINE
+    y += 4
+    i = 0
+    while i < s.sides:
+        a = s.last(S.LAST_AWARD + i)
+        if a:
+            D.center(fb, "%s %+d comes off" % (app.side_name(i), a), y)
+            y += D.LINE
+        i += 1
+    if s.over():
+        D.center(fb, "the game opens again", y)
+    D.help(fb, HELP)
+    fb.rect(0, 0, fb.width, fb.height, BLACK)
+
+
+def press(app, key):
+    if key == OK:
+        app.really_undo()
+    elif key == BACK:
+        app.follow()

@@ -1,0 +1,78 @@
+# The contract: the bid winner (the partner after plunge or splash) names trump among
+# the legal names only. The cursor starts on the last hand's trump, else sixes.
+from engine_core import codes as C
+from engine_core import sitting as S
+from firmware.display import BLACK
+from firmware.ui import BACK, LONG, NEXT, OK, PREV
+from firmware.ui import draw as D
+from firmware.ui import walk
+
+HELP = "<> choose  OK name it  BACK undo"
+
+
+def enter(app):
+    s = app.s
+    j = -1
+    if s.hands() and not s.last(S.LAST_THROWN):
+        j = walk.find(s, s.last(S.LAST_CONTRACT))
+    if j < 0:
+        j = walk.find(s, 6)
+    if j < 0:
+        j = walk.first(s)
+    app.cur = j
+
+
+def draw(app, fb):
+    s = app.s
+    D.top(app, fb)
+    y = D.LINE + 3
+    fb.text(D.contract_line(app), 0, y, BLACK)
+    y += D.LINE + 4
+    D.center(fb, app.names[s.seat()] + " names", y, 2)
+    y += 22
+    c = s.legal_at(app.cur)
+    word = D.contract_words(c)
+    D.choice(fb, 0, y, word, 0, 2)
+    y += 28
+    # Every legal name, the one under the cursor boxed.
+    line = ""
+    j = walk.first(s)
+    at = 0
+    while j >= 0:
+        if j == app.cur:
+            at = len(line)
+        line += _short(s.legal_at(j)) + " "
+        j = s.next_legal(j)
+    n = D.cols(fb)
+    if len(line) > n:
+        first = at - n // 2
+        if first < 0:
+            first = 0
+        if first > len(line) - n:
+            first = len(line) - n
+        line = line[first:first + n]
+        at -= first
+    x = (fb.width - len(line) * 8) // 2
+    fb.text(line, x, y, BLACK)
+    k = len(_short(c))
+    fb.rect(x + at * 8 - 2, y - 2, k * 8 + 3, 12, BLACK)
+    D.help(fb, HELP)
+
+
+def _short(c):
+    if c <= 8:
+        return str(c)
+    return ("dbl", "fm", "nel", "nlo", "nsu", "7s")[c - C.DOUBLES]
+
+
+def press(app, key):
+    s = app.s
+    if key == NEXT or key == PREV:
+        app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
+    elif key == LONG | NEXT or key == LONG | PREV:
+        app.cur = walk.step(s, app.cur, 3 if key == LONG | NEXT else -3)
+    elif key == OK:
+        if app.take(C.event(C.EV_TRUMP, s.legal_at(app.cur))):
+            app.follow()
+    elif key == BACK:
+        app.undo()

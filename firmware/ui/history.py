@@ -1,0 +1,88 @@
+# Hand history: one line a finished hand, the latest at the bottom, scrolled with the
+# arrows. Built by replaying the journal into a scratch sitting (allocates; only here).
+from engine_core import codec
+from engine_core import sitting as S
+from engine_core.sitting import Sitting
+from firmware.display import BLACK
+from firmware.ui import BACK, NEXT, OK, PREV
+from firmware.ui import draw as D
+
+HELP = "<> scroll  OK/BACK return"
+
+
+def _rows(fb):
+    return (D.help_top(fb, HELP) - 14) // D.LINE
+
+
+def enter(app):
+    rows = _rows(app.fb)
+    n = app.s.hands()
+    app.top = n - rows if n > rows else 0
+    app.lines = collect(app, app.top, rows)
+
+
+def collect(app, top, rows):
+    """The lines of hands top+1 .. top+rows, replayed from the journal."""
+    lines = [None] * rows
+    j = app.journal
+    sid = j.open_sitting()
+    if sid is None:
+        return lines
+    s = Sitting(app.s.rules, app.first_dealer)
+    cur = j.cursor(sid)
+    buf = bytearray(256)
+    j.next_event(cur, buf)      # the header
+    while True:
+        n = j.next_event(cur, buf)
+        if n < 0:
+            break
+        before = s.hands()
+        s.apply(codec.decode_at(buf, 0))
+        k = s.hands()
+        if k > before and top < k <= top + rows:
+            lines[k - 1 - top] = line(app, s, k)
+    return lines
+
+
+def line(app, s, k):
+    if s.last(S.LAST_THROWN):
+        return "%2d %s dealt, all passed" % (k, app.names[s.last(S.LAST_DEALER)])
+    out = "%2d %s %s %s %s" % (k, app.names[s.last(S.LAST_BIDDER)],
+                               D.bid_words(s, s.last(S.LAST_BID)),
+                               D.contract_words(s.last(S.LAST_CONTRACT)),
+                               "made" if s.last(S.LAST_MADE) == 1 else "set")
+    sc = ""
+    i = 0
+    while i < s.sides:
+        sc += ("-" if i else "") + str(s.score(i))
+        i += 1
+    return out + " " + sc
+
+
+def draw(app, fb):
+    n = app.s.hands()
+    fb.text("Hand history: %d hand%s" % (n, "" if n == 1 else "s"), 0, 0, BLACK)
+    fb.hline(0, D.LINE, fb.width, BLACK)
+    y = 14
+    lines = app.lines or ()
+    for t in lines:
+        if t:
+            fb.text(t[:D.cols(fb)], 0, y, BLACK)
+        y += D.LINE
+    if not n:
+        fb.text("no hand finished yet", 0, y - len(lines) * D.LINE, BLACK)
+    D.help(fb, HELP)
+
+
+def press(app, key):
+    rows = _rows(app.fb)
+    n = app.s.hands()
+    if key == NEXT and app.top + rows < n:
+        app.top += 1
+    elif key == PREV and app.top > 0:
+        app.top -= 1
+    elif key == OK or key == BACK:
+        app.lines = None
+        app.follow()
+        return
+    app.lines = collect(app, app.top, rows)

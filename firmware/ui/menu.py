@@ -1,0 +1,49 @@
+# The menu: short trips away from the score, and back.
+from firmware.app import HISTORY, SETUP, SYNC
+from firmware.display import BLACK, WHITE
+from firmware.ui import BACK, MENU, NEXT, OK, PREV
+from firmware.ui import draw as D
+
+HELP = "<> choose  OK open  M/BACK close"
+_ITEMS = ("back to the game", "hand history", "trick tracker", "sync with the PC",
+          "new sitting")
+
+
+def draw(app, fb):
+    D.center(fb, "Menu", 2, 2)
+    y = 24
+    i = 0
+    while i < len(_ITEMS):
+        t = _ITEMS[i]
+        if i == 2:
+            t += ": " + ("on" if app.settings.tracker else "off")
+        if i == app.cur:
+            fb.fill_rect(0, y - 2, fb.width, D.LINE + 2, BLACK)
+            fb.text(t, 8, y, WHITE)
+        else:
+            fb.text(t, 8, y, BLACK)
+        y += D.LINE + 3
+        i += 1
+    D.help(fb, HELP)
+
+
+def press(app, key):
+    n = len(_ITEMS)
+    if key == NEXT:
+        app.cur = (app.cur + 1) % n
+    elif key == PREV:
+        app.cur = (app.cur - 1) % n
+    elif key == BACK or key == MENU:
+        app.follow()
+    elif key == OK:
+        i = app.cur
+        if i == 0:
+            app.follow()
+        elif i == 1:
+            app.go(HISTORY)
+        elif i == 2:
+            app.settings.set_tracker(not app.settings.tracker)
+        elif i == 3:
+            app.go(SYNC)
+        else:
+            app.go(SETUP)

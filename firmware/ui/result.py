@@ -1,0 +1,214 @@
+# The result of a hand. Marks: made or set (the cursor on made), or track the tricks.
+# Points games: the points the bidders took, starting at the bid, the verdict updating as
+# the number moves. Moon: each seat's tricks, the last seat's being what is left.
+from engine_core import codes as C
+from engine_core import variants as V
+from firmware import fonts
+from firmware.display import BLACK
+from firmware.ui import BACK, LONG, NEXT, OK, PREV
+from firmware.ui import draw as D
+
+_MARKS = ("made", "set", "track tricks")
+
+
+def _mode(s):
+    # 0 made/set, 1 a number (points, or team tricks), 2 each seat's tricks
+    sc = s.rules.scoring
+    if sc == V.MARKS:
+        return 0
+    if sc == V.TRICKS and not s.row[V.TEAMS]:
+        return 2
+    return 1
+
+
+def enter(app):
+    s = app.s
+    mode = _mode(s)
+    if mode == 0:
+        app.cur = 0
+    elif mode == 1:
+        total = s.row[V.TOTAL]
+        p = s.high_value()
+        lo = s.side_points(True)
+        hi = total - s.side_points(False)
+        app.cur = lo if p < lo else (hi if p > hi else p)
+    else:
+        f = app.fields
+        i = 0
+        while i < len(f):
+            f[i] = s.seat_tricks(i)
+            i += 1
+        b = s.bidder()
+        v = s.high_value()
+        f[b] = v if v <= s.row[V.TRICKS_PER_HAND] else s.row[V.TRICKS_PER_HAND]
+        app.top = 0
+
+
+def _help(mode):
+    if mode == 2:
+        return "<> tricks  OK next seat  BACK undo"
+    return "<> choose  OK take it  BACK undo"
+
+
+def draw(app, fb):
+    s = app.s
+    mode = _mode(s)
+    D.top(app, fb)
+    y = D.LINE + 3
+    fb.text(D.contract_line(app), 0, y, BLACK)
+    y += D.LINE + 4
+    if mode == 0:
+        who = app.side_name(s.side_of(s.bidder()))
+        D.center(fb, who + ":", y, 2)
+        y += 22
+        word = _MARKS[app.cur]
+        D.choice(fb, 0, y, word, 0, 2)
+        y += 30
+        if app.cur < 2:
+            made = app.cur == 0
+            side = s.side_of(s.bidder()) if made else 1 - s.side_of(s.bidder())
+            m = s.marks_of(s.high_value())
+            D.center(fb, "%s +%d mark%s" % (app.side_name(side), m, "s" if m > 1 else ""), y)
+        else:
+            D.center(fb, "one trick at a time", y)
+    elif mode == 1:
+        who = app.side_name(s.side_of(s.bidder())) + " took"
+        if fb.width >= 240:
+            fb.text(who, 0, y + 10, BLACK)
+        else:
+            D.center(fb, who, y)
+            y += D.LINE + 2
+        D.choice(fb, 0, y, None, app.cur, 3)
+        y += fonts.DIGIT_H * 3 + 4
+        D.center(fb, _verdict(app, app.cur), y)
+    else:
+        _seats(app, fb, y)
+    D.help(fb, _help(mode))
+
+
+def made(s, points):
+    """Whether the bidders taking `points` (team tricks in Partnership Moon) make it."""
+    need = D.need(s)
+    return points == 0 if need < 0 else points >= need
+
+
+def _verdict(app, p):
+    s = app.s
+    total = s.row[V.TOTAL]
+    v = s.high_value()
+    ok = made(s, p)
+    bt = s.side_of(s.bidder())
+    if s.rules.scoring == V.TRICKS:
+        b = p if ok else -v
+        o = s.row[V.TRICKS_PER_HAND] - p
+    elif s.high_bid() == C.GAME:
+        b = p if ok else 0
+        o = 0 if ok else total - p
+    elif ok:
+        b = v if (s.rules.made_scores or v > total) else p
+        o = total - p
+    else:
+        b = 0
+        o = v + total - p
+    return "bid %s: %s  %s %+d  %s %+d" % (D.bid_words(s, s.high_bid()),
+                                          "made" if ok else "set", app.teams[bt], b,
+                                          app.teams[1 - bt], o)
+
+
+def _order(s, k):
+    # The k-th seat in entry order: the bidder first, then clockwise.
+    return (s.bidder() + k) % s.seats
+
+
+def _rest(app):
+    # The tricks left for the last seat in entry order (negative: too many given).
+    s = app.s
+    n = s.row[V.TRICKS_PER_HAND]
+    k = 0
+    while k < s.seats - 1:
+        n -= app.fields[_order(s, k)]
+        k += 1
+    return n
+
+
+def _seats(app, fb, y):
+    s = app.s
+    n = s.seats
+    bw = fb.width // n
+    big = 3 if fb.height >= 120 else 2
+    k = 0
+    while k < n:
+        seat = _order(s, k)
+        x = k * bw
+        label = app.names[seat] + (" bid" if k == 0 else "")
+        fb.text(label, x + 4, y, BLACK)
+        v = app.fields[seat] if k < n - 1 else _rest(app)
+        fonts.number(fb, v, x + 8, y + 12, big, BLACK)
+        if k == app.top:
+            fb.rect(x + 2, y + 9, bw - 4, fonts.DIGIT_H * big + 6, BLACK)
+        if k == n - 1:
+            fb.text("rest", x + 8 + fonts.digits_width(v, big) + 4, y + 12, BLACK)
+        k += 1
+    y += fonts.DIGIT_H * big + 18
+    b = s.bidder()
+    tricks = app.fields[b]
+    D.center(fb, "%s %s" % (app.names[b], "made" if made(s, tricks) else "set"), y)
+
+
+def press(app, key):
+    s = app.s
+    mode = _mode(s)
+    step = 0
+    if key == NEXT:
+        step = 1
+    elif key == PREV:
+        step = -1
+    elif key == LONG | NEXT:
+        step = 5
+    elif key == LONG | PREV:
+        step = -5
+    if mode == 0:
+        if step:
+            app.cur = (app.cur + (1 if step > 0 else -1)) % 3
+        elif key == OK:
+            if app.cur == 2:
+                app.hand_mode = 1
+                app.follow()
+            elif app.take(C.event(C.EV_MADE, 1 if app.cur == 0 else 0)):
+                app.follow()
+        elif key == BACK:
+            app.undo()
+        return
+    if mode == 1:
+        total = s.row[V.TOTAL]
+        if step:
+            app.cur = (app.cur + step) % (total + 1)
+        elif key == OK:
+            if app.take(C.event(C.EV_POINTS, app.cur)):
+                app.follow()
+        elif key == BACK:
+            app.undo()
+        return
+    seat = _order(s, app.top)
+    if step:
+        top = s.row[V.TRICKS_PER_HAND]
+        app.fields[seat] = (app.fields[seat] + step) % (top + 1)
+    elif key == OK:
+        if app.top < s.seats - 2:
+            app.top += 1
+            return
+        rest = _rest(app)
+        packed = 0
+        k = 0
+        while k < s.seats:
+            seat = _order(s, k)
+            t = app.fields[seat] if k < s.seats - 1 else (rest if rest >= 0 else 15)
+            packed |= t << (4 * seat)
+            k += 1
+        if app.take(C.event(C.EV_TRICKS, packed)):
+            app.follow()
+    elif key == BACK:
+        if app.top:
+            app.top -= 1
+        else:
+            app.undo()

@@ -1,0 +1,207 @@
+# A new sitting: the game (every variant), its scoring and target, every house option that
+# applies, and the first dealer. It starts from the last sitting's choices with the cursor
+# on "start", so the same game again is one press.
+from engine_core import codec
+from engine_core import options as O
+from engine_core import variants as V
+from firmware.display import BLACK, WHITE
+from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
+from firmware.ui import draw as D
+
+_BOOL = ("nello", "sevens", "plunge", "splash")
+
+
+def enter(app):
+    if app.draft is None:
+        rules = None
+        last = app.settings.last
+        if last:
+            try:
+                rules, dealer, _ = codec.decode_header(last)
+            except ValueError:
+                rules = None
+        if rules is None:
+            rules = O.resolve("42")
+            dealer = 0
+        app.draft = rules
+        app.draft_dealer = dealer
+    keys = rows(app)
+    app.cur = len(keys) - 1
+    _scroll(app, len(keys))
+
+
+def rows(app):
+    r = app.draft
+    out = ["game"]
+    for key in O.APPLIES[r.variant]:
+        if r.scoring == V.POINTS and key in O.SPECIAL:
+            continue
+        out.append(key)
+    out.append("dealer")
+    out.append("start")
+    return out
+
+
+def _visible(fb):
+    return (D.help_top(fb, _help(False)) - 16) // D.LINE
+
+
+def _scroll(app, n):
+    k = _visible(app.fb)
+    if app.cur < app.top:
+        app.top = app.cur
+    elif app.cur >= app.top + k:
+        app.top = app.cur - k + 1
+
+
+def value(app, key):
+    r = app.draft
+    if key == "game":
+        return V.NAMES[r.variant]
+    if key == "dealer":
+        return seat_name(r.row[V.SEATS], app.draft_dealer)
+    if key == "start":
+        return ""
+    v = r._value(key)
+    if key in _BOOL:
+        return "on" if v else "off"
+    if key == "nello_doubles":
+        return "+".join(v)
+    return str(v)
+
+
+def _range(r, key):
+    # (lowest, highest, step) of a number option.
+    row = r.row
+    if key == "target":
+        return 1, 9999, 10 if r.scoring == V.POINTS else 1
+    if key == "min_bid":
+        return (1 if row[V.MARK] else row[V.MIN_BID]), (row[V.MARK] or row[V.TOP_NUMBER]), 1
+    if key == "match_games":
+        return 1, 99, 2
+    return 2, 7, 1
+
+
+def change(app, key, d):
+    """Move the value of `key` by d steps (wrapping for choices)."""
+    r = app.draft
+    if key == "game":
+        v = (r.variant + d) % len(V.NAMES)
+        app.draft = O.Rules(v)
+        app.draft_dealer = app.draft_dealer % app.draft.row[V.SEATS]
+    elif key == "dealer":
+        app.draft_dealer = (app.draft_dealer + d) % r.row[V.SEATS]
+    elif key == "scoring":
+        s = r.scoring
+        while True:
+            s = (s + d) % 3
+            if r.row[V.SCORINGS] >> s & 1:
+                break
+        r.scoring = s
+        r._default_target()
+    elif key == "all_pass" or key == "made_scores" or key in _BOOL:
+        setattr(r, key, 1 - getattr(r, key))
+    elif key == "nello_doubles":
+        r.nello_doubles = (r.nello_doubles - 1 + d) % 7 + 1
+    else:
+        lo, hi, step = _range(r, key)
+        v = getattr(r, key) + d * step
+        v = lo if v < lo else (hi if v > hi else v)
+        setattr(r, key, v)
+
+
+def _help(editing):
+    return "<> change  OK done" if editing else "<> choose  OK change/start  BACK leave"
+
+
+def draw(app, fb):
+    fb.text("New sitting", 0, 0, BLACK)
+    D.right(fb, "defaults: last game", 0)
+    fb.hline(0, D.LINE, fb.width, BLACK)
+    keys = rows(app)
+    y = 14
+    k = _visible(fb)
+    i = app.top
+    while i < len(keys) and i < app.top + k:
+        key = keys[i]
+        label = _label(key)
+        v = value(app, key)
+        if key == "start":
+            label = "start: " + _summary(app)
+        c = BLACK
+        if i == app.cur:
+            if app.edit:
+                fb.rect(0, y - 2, fb.width, D.LINE + 1, BLACK)
+                vx = fb.width - len(v) * 8 - 4
+                fb.fill_rect(vx - 2, y - 2, len(v) * 8 + 4, D.LINE + 1, BLACK)
+                fb.text(label, 4, y, BLACK)
+                fb.text(v, vx, y, WHITE)
+                y += D.LINE
+                i += 1
+                continue
+            fb.fill_rect(0, y - 2, fb.width, D.LINE + 1, BLACK)
+            c = WHITE
+        fb.text(label[:D.cols(fb) - 1], 4, y, c)
+        if v:
+            fb.text(v, fb.width - len(v) * 8 - 4, y, c)
+        y += D.LINE
+        i += 1
+    D.help(fb, _help(app.edit))
+
+
+def _label(key):
+    if key == "target":
+        return "play to"
+    if key == "dealer":
+        return "first dealer"
+    if key == "min_bid":
+        return "lowest bid"
+    return key.replace("_", " ")
+
+
+def seat_name(seats, i):
+    return ("NESW", "NEW", "123456")[0 if seats == 4 else (1 if seats == 3 else 2)][i]
+
+
+def _summary(app):
+    r = app.draft
+    unit = ("marks", "points", "points")[r.scoring]
+    return "%s, %s to %d" % (r.name, unit, r.target)
+
+
+def press(app, key):
+    keys = rows(app)
+    n = len(keys)
+    name = keys[app.cur]
+    if app.edit:
+        if key & 0xF == NEXT or key & 0xF == PREV:
+            d = 1 if key & 0xF == NEXT else -1
+            change(app, name, d * 5 if key & LONG else d)
+        elif key == OK or key == BACK:
+            app.edit = False
+        return
+    if key == NEXT:
+        app.cur = (app.cur + 1) % n
+    elif key == PREV:
+        app.cur = (app.cur - 1) % n
+    elif key == OK:
+        if name == "start":
+            start(app)
+            return
+        app.edit = True
+    elif (key == BACK or key == MENU) and app.s is not None:
+        app.draft = None
+        app.follow()
+        return
+    _scroll(app, n)
+
+
+def start(app):
+    r = app.draft
+    try:
+        rules = O.resolve(r.name, r.to_dict())
+    except O.OptionError as e:
+        app.banner = str(e)
+        return
+    if app.new_sitting(rules, app.draft_dealer):
+        app.draft = None

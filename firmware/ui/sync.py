@@ -1,0 +1,33 @@
+# Sync status: the USB link to the PC and what the journal holds. The sync protocol
+# itself (issue 5) sets app.sync_status; this screen only shows it.
+from firmware.display import BLACK
+from firmware.ui import BACK, OK
+from firmware.ui import draw as D
+
+HELP = "OK/BACK return"
+
+
+def draw(app, fb):
+    D.center(fb, "Sync with the PC", 2, 2)
+    y = 24
+    j = app.journal
+    waiting = 0
+    for sid, finished, synced, size in j.sittings():
+        if not synced:
+            waiting += 1
+    lines = (
+        "USB: " + (str(app.link) if app.link else "not connected"),
+        "status: " + app.sync_status,
+        "sittings not yet on the PC: %d" % waiting,
+        "journal free: %d bytes" % j.free_bytes(),
+        "on the PC: tally42 sync --port P",
+    )
+    for line in lines:
+        fb.text(line[:D.cols(fb)], 0, y, BLACK)
+        y += D.LINE + 2
+    D.help(fb, HELP)
+
+
+def press(app, key):
+    if key == OK or key == BACK:
+        app.follow()

@@ -1,0 +1,174 @@
+# The trick tracker: each trick's winning side and the count it caught, one line a trick,
+# the running points, and the hand closed as soon as it is decided (marks): "set: they
+# have 13". The choices: [close], each side with each count it may still catch, result.
+from engine_core import codec
+from engine_core import codes as C
+from engine_core import variants as V
+from firmware.display import BLACK
+from firmware.ui import BACK, LONG, NEXT, OK, PREV
+from firmware.ui import draw as D
+
+HELP = "<> winner, count  OK take  BACK undo"
+_CLOSE = -1
+_RESULT = -2
+
+
+def _per_side(s):
+    left = s.row[V.COUNT] - s.count_caught()
+    top = left if left < 30 else 30
+    return top // 5 + 1
+
+
+def _sides(s):
+    return 2 if s.row[V.TEAMS] else s.seats
+
+
+def decided(s):
+    """0 while the hand is open; 1 made, 2 set once the tracked tricks decide it (marks)."""
+    if s.rules.scoring != V.MARKS or not s.row[V.TEAMS]:
+        return 0
+    need = D.need(s)
+    b = s.side_points(True)
+    o = s.side_points(False)
+    if need < 0:
+        return 2 if b else 0
+    if b >= need:
+        return 1
+    if o > s.row[V.TOTAL] - need:
+        return 2
+    return 0
+
+
+def count(s):
+    return (1 if decided(s) else 0) + _sides(s) * _per_side(s) + 1
+
+
+def item(s, i):
+    """(side, count) of choice i; side _CLOSE closes the hand, _RESULT enters a result."""
+    if decided(s):
+        if i == 0:
+            return _CLOSE, 0
+        i -= 1
+    k = _per_side(s)
+    if i < _sides(s) * k:
+        return i // k, (i % k) * 5
+    return _RESULT, 0
+
+
+def winner(s, side):
+    # The seat taking a trick for a side: the bidder for the bidders, the next seat for
+    # the opponents (the engine scores by team); in Moon the side is the seat.
+    if not s.row[V.TEAMS]:
+        return side
+    return s.bidder() if side == 0 else (s.bidder() + 1) % s.seats
+
+
+def enter(app):
+    app.cur = 0
+
+
+def _label(app, side):
+    s = app.s
+    if not s.row[V.TEAMS]:
+        return app.names[side]
+    bt = s.side_of(s.bidder())
+    return app.teams[bt if side == 0 else 1 - bt]
+
+
+def _status(app):
+    s = app.s
+    d = decided(s)
+    total = s.row[V.TOTAL]
+    need = D.need(s)
+    if d == 1:
+        return "made: they cannot reach %d" % (total - need + 1)
+    if d == 2:
+        if need < 0:
+            return "set: the bidder took a trick"
+        return "set: they have %d" % s.side_points(False)
+    if not s.row[V.TEAMS]:
+        return "%s has %d of %d" % (app.names[s.bidder()], s.seat_tricks(s.bidder()),
+                                     s.high_value())
+    return "%s %d  %s %d  (need %d)" % (_label(app, 0), s.side_points(True), _label(app, 1),
+                                       s.side_points(False), need if need >= 0 else 0)
+
+
+def _tricks(app, fb, y):
+    # One entry a trick played so far: the tricks after the contract in the history.
+    s = app.s
+    hist = s.hist
+    end = s.hlen
+    pos = 0
+    start = 0
+    while pos < end:
+        ev = codec.decode_at(hist, pos)
+        pos += codec.length_at(hist, pos)
+        if ev >> 24 == C.EV_TRUMP:
+            start = pos
+    per = fb.width // 74
+    n = 0
+    pos = start
+    while pos < end:
+        ev = codec.decode_at(hist, pos)
+        pos += codec.length_at(hist, pos)
+        if ev >> 24 != C.EV_TRICK:
+            continue
+        seat = (ev >> 8) & 0xFF
+        caught = ev & 0xFF
+        side = seat if not s.row[V.TEAMS] else (
+            0 if s.side_of(seat) == s.side_of(s.bidder()) else 1)
+        x = (n % per) * 74
+        yy = y + (n // per) * D.LINE
+        t = "%d %s" % (n + 1, _label(app, side)[:4])
+        if caught:
+            t += " " + str(caught)
+        fb.text(t, x, yy, BLACK)
+        n += 1
+    return (n + per - 1) // per
+
+
+def draw(app, fb):
+    s = app.s
+    D.top(app, fb)
+    y = D.LINE + 3
+    fb.text(D.contract_line(app), 0, y, BLACK)
+    D.right(fb, "trick %d/%d" % (s.tricks_played() + 1, s.row[V.TRICKS_PER_HAND]), y)
+    y += D.LINE + 2
+    rows = (s.row[V.TRICKS_PER_HAND] + fb.width // 74 - 1) // (fb.width // 74)
+    _tricks(app, fb, y)
+    y += rows * D.LINE + 2
+    fb.text(_status(app)[:D.cols(fb)], 0, y, BLACK)
+    y += D.LINE + 2
+    side, caught = item(s, app.cur)
+    if side == _CLOSE:
+        word = "close: " + ("made" if decided(s) == 1 else "set")
+    elif side == _RESULT:
+        word = "result..."
+    else:
+        word = _label(app, side)
+        if s.row[V.COUNT]:
+            word += " +" + str(caught)
+    D.choice(fb, 0, y, word, 0, 2)
+    D.help(fb, HELP)
+
+
+def press(app, key):
+    s = app.s
+    n = count(s)
+    if key == NEXT or key == PREV:
+        app.cur = (app.cur + (1 if key == NEXT else -1)) % n
+    elif key == LONG | NEXT or key == LONG | PREV:
+        # Jump to the other side's choices.
+        app.cur = (app.cur + (_per_side(s) if key == LONG | NEXT else -_per_side(s))) % n
+    elif key == OK:
+        side, caught = item(s, app.cur)
+        if side == _CLOSE:
+            if app.take(C.event(C.EV_MADE, 1 if decided(s) == 1 else 0)):
+                app.follow()
+        elif side == _RESULT:
+            app.hand_mode = 2
+            app.follow()
+        elif app.take(C.event(C.EV_TRICK, winner(s, side) << 8 | caught)):
+            app.follow()
+    elif key == BACK:
+        app.undo()

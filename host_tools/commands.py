@@ -1,0 +1,35 @@
+"""Subcommands of `tally42` for the device: `sim` (the firmware on the sim board).
+PARSERS is picked up by host_tools.cli."""
+from host_tools.cli import CommandError
+
+
+def cmd_sim(args):
+    from host_tools import sim
+    try:
+        return sim.run(script=args.script, screens=args.screens, flash=args.flash,
+                       hold=args.hold, panel=args.panel, text=args.text)
+    except sim.SimError as e:
+        raise CommandError(str(e))
+
+
+def _sim_parser(sub):
+    p = sub.add_parser(
+        "sim", help="run the device firmware on the sim board (keys as buttons)",
+        description="Run the scorer's firmware on the MicroPython unix port with an ESP32's "
+                    "heap: arrows prev/next, Enter ok, Backspace back, m menu, q quit.")
+    p.add_argument("--script", metavar="FILE",
+                   help="press the buttons listed in FILE (prev, next, ok, back, menu; "
+                        "'long ' before one; # comments), then exit")
+    p.add_argument("--screens", metavar="DIR", help="save every display refresh as a PNG")
+    p.add_argument("--flash", metavar="FILE",
+                   help="the flash image (default: tally42/sim-flash.bin in the user's "
+                        "data directory)")
+    p.add_argument("--hold", action="store_true",
+                   help="after the script, keep running on the keyboard")
+    p.add_argument("--panel", metavar="WxH", help="panel size (default 296x128)")
+    p.add_argument("--text", action="store_true",
+                   help="print the last screen in the terminal on exit")
+    p.set_defaults(func=cmd_sim)
+
+
+PARSERS = [_sim_parser]

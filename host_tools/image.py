@@ -1,0 +1,88 @@
+"""A device flash image (the sim's --flash file, or the journal partition read off a
+device) decoded into sitting logs, with the same journal code the firmware runs."""
+import importlib.util
+import os
+
+from host_tools import sittinglog as L
+
+BLOCK_SIZE = 4096
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _journal_module():
+    # firmware/ is device code, not an installed package: load the journal from the tree.
+    path = os.path.join(ROOT, "firmware", "journal.py")
+    spec = importlib.util.spec_from_file_location("tally42_firmware_journal", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class RamFlash:
+    """The block protocol of esp32.Partition over a bytearray (reads, and the writes a
+    mount may make on a copy)."""
+
+    def __init__(self, data, block_size=BLOCK_SIZE):
+        self.mem = bytearray(data)
+        self.block_size = block_size
+
+    def readblocks(self, block, buf, offset=0):
+        a = block * self.block_size + offset
+        buf[:] = self.mem[a:a + len(buf)]
+
+    def writeblocks(self, block, buf, offset=0):
+        a = block * self.block_size + offset
+        for i, b in enumerate(bytes(buf)):
+            self.mem[a + i] &= b
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.mem) // self.block_size
+        if op == 5:
+            return self.block_size
+        if op == 6:
+            a = arg * self.block_size
+            self.mem[a:a + self.block_size] = b"\xff" * self.block_size
+            return 0
+        return 0
+
+
+def sittings(data, block_size=BLOCK_SIZE):
+    """[(sitting id, header bytes, event bytes, finished, synced)] of an image's bytes.
+    ValueError when the bytes hold no journal."""
+    if len(data) < 2 * block_size or len(data) % block_size:
+        raise ValueError("%d bytes is not a whole number of %d-byte blocks (at least 2)"
+                         % (len(data), block_size))
+    J = _journal_module()
+    j = J.Journal(RamFlash(data, block_size))
+    try:
+        j.mount()
+    except J.JournalError as e:
+        raise ValueError(str(e))
+    out = []
+    buf = bytearray(256)
+    for sid, finished, synced, _ in j.sittings():
+        cur = j.cursor(sid)
+        n = j.next_event(cur, buf)
+        header = bytes(buf[:n])
+        events = bytearray()
+        while True:
+            n = j.next_event(cur, buf)
+            if n < 0:
+                break
+            events.extend(buf[:n])
+        out.append((sid, header, bytes(events), finished, synced))
+    if not out and data.strip(b"\xff") and not bytes(data[:4]) == b"T42\x01":
+        raise ValueError("no Tally 42 journal in it")
+    return out
+
+
+def read_image(path):
+    """[(sitting id, log lines)] for each sitting of the image file at path, oldest first.
+    OSError when it cannot be read, ValueError when it is not a Tally 42 image."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out = []
+    for sid, header, events, _, _ in sittings(data):
+        out.append((sid, L.from_device(header, events)))
+    return out
