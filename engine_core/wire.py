@@ -21,7 +21,7 @@ REQ_START = const(0x7E)     # "~"
 _REQ_STAR = const(0x2A)     # "*"
 _REQ_END = const(0x0A)      # "\n"
 MAX_REQUEST = const(250)    # bytes of a request line, "~" to "\n"
-_REQ_FIXED = const(17)      # "~", session, seq, command, "*", CRC, "\n"
+_REQ_FIXED = const(18)      # "~", session, seq, command, "*", CRC, "\n"
 
 SOF = const(0xFE)
 SOF1 = const(0x31)          # "1": the major version, so an old host never misreads a reply
@@ -37,8 +37,9 @@ BAD = const(2)              # a line that began with "~" but is not a request
 
 
 def crc32(buf, start, end):
-    """CRC-32 (zlib's) of buf[start:end]."""
-    return binascii.crc32(memoryview(buf)[start:end]) & 0xFFFFFFFF
+    """CRC-32 (zlib's) of buf[start:end]. Pass a memoryview on the device: the slice is
+    then a view, not a copy."""
+    return binascii.crc32(buf[start:end]) & 0xFFFFFFFF
 
 
 # Little-endian integers in byte buffers ------------------------------------------------
@@ -76,8 +77,9 @@ def get_u32(buf, pos):
 # Replies (device -> host) ------------------------------------------------------------
 
 def reply_into(buf, kind, seq, n):
-    """Finish the reply whose n payload bytes are already at buf[HEAD:]: writes the head
-    and the CRC; returns the frame's length (HEAD + n + TAIL)."""
+    """Finish the reply whose n payload bytes are already at buf[HEAD:] (a memoryview of
+    the buffer on the device): writes the head and the CRC; returns the frame's length
+    (HEAD + n + TAIL)."""
     buf[0] = SOF
     buf[1] = SOF1
     buf[2] = kind
@@ -144,10 +146,8 @@ def _hex_at(buf, pos, digits):
         c = buf[pos + i]
         if 0x30 <= c <= 0x39:
             d = c - 0x30
-        elif 0x41 <= c <= 0x46:
+        elif 0x41 <= c <= 0x46:     # upper case only: one spelling of each value
             d = c - 0x37
-        elif 0x61 <= c <= 0x66:
-            d = c - 0x57
         else:
             return -1
         v = v << 4 | d
@@ -192,6 +192,7 @@ class RequestReader:
 
     def __init__(self):
         self.buf = bytearray(MAX_REQUEST)
+        self._mv = memoryview(self.buf)
         self._n = -1            # bytes of the line so far; -1: waiting for "~"
         self.session = 0
         self.seq = 0
@@ -232,7 +233,7 @@ class RequestReader:
         lo = _hex_at(b, star + 5, 4)
         if hi < 0 or lo < 0:
             return False
-        crc = crc32(b, 1, star)
+        crc = crc32(self._mv, 1, star)
         if crc >> 16 != hi or crc & 0xFFFF != lo:
             return False
         session = _hex_at(b, 1, 4)

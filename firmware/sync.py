@@ -27,6 +27,8 @@ _READ_BUDGET = const(256)   # bytes taken from the line in one poll
 _MAX_ITEMS = const(16)      # sittings or ranges in one fetch
 _ENTRY = const(7)           # list entry: id (3), flags, length (3)
 _CTRL_C = const(3)
+_STR_MAX = const(64)        # device id, firmware version
+_HELLO_MAX = const(22 + 2 + 2 * _STR_MAX)
 
 # What poll() is doing between requests.
 _IDLE = const(0)
@@ -132,7 +134,8 @@ class SyncEndpoint:
         self._ticks = ticks
         self._rx = bytearray(64)
         self._req = wire.RequestReader()
-        self._tx = bytearray(wire.HEAD + 6 + chunk + wire.TAIL)
+        self._cap = max(6 + chunk, _HELLO_MAX)     # payload bytes of the biggest reply
+        self._tx = bytearray(wire.HEAD + self._cap + wire.TAIL)
         self._txv = memoryview(self._tx)
         self._arg = bytearray(64)
         self._session = 0
@@ -301,7 +304,7 @@ class SyncEndpoint:
         self._send(0x68, q.seq, p - wire.HEAD)     # h
 
     def _put_str(self, p, s):
-        n = min(len(s), 64)
+        n = min(len(s), _STR_MAX)
         self._tx[p] = n
         i = 0
         while i < n:
@@ -612,7 +615,7 @@ class SyncEndpoint:
         p = wire.HEAD
         t[p] = code
         wire.put_u32(t, p + 1, detail & 0xFFFFFFFF)
-        n = min(len(msg), self._chunk)
+        n = min(len(msg), self._cap - 5)
         i = 0
         while i < n:
             t[p + 5 + i] = msg[i]
@@ -620,5 +623,5 @@ class SyncEndpoint:
         self._send(0x65, seq, 5 + n)       # e
 
     def _send(self, kind, seq, n):
-        total = wire.reply_into(self._tx, kind, seq & 0xFF, n)
+        total = wire.reply_into(self._txv, kind, seq & 0xFF, n)
         self._port.write(self._txv[:total])
