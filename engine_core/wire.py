@@ -125,6 +125,32 @@ def scan_reply(buf, start, end):
     return (keep if keep >= 0 else end), 0
 
 
+class ReplyReader:
+    """The host's side: bytes in as they come (feed), checked replies out in order
+    (next: (kind, seq, payload) or None). Bytes that are not a reply are dropped and
+    counted in `dropped`."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.dropped = 0
+
+    def feed(self, data):
+        self.buf.extend(data)
+
+    def next(self):
+        buf = self.buf
+        at, total = scan_reply(buf, 0, len(buf))
+        self.dropped += at
+        if not total:
+            if at:
+                self.buf = buf[at:]
+            return None
+        n = total - OVERHEAD
+        frame = (chr(buf[at + 2]), buf[at + 3], bytes(buf[at + HEAD:at + HEAD + n]))
+        self.buf = buf[at + total:]
+        return frame
+
+
 # Requests (host -> device) ------------------------------------------------------------
 
 _HEX = b"0123456789ABCDEF"
