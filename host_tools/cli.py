@@ -43,7 +43,8 @@ PARSERS = [_replay_parser]
 
 
 # Modules that add subcommands, each with a PARSERS list like the one above.
-COMMAND_MODULES = ("host_tools.commands", "host_tools.dbcommands", "host_tools.synccommands")
+COMMAND_MODULES = ("host_tools.commands", "host_tools.dbcommands", "host_tools.synccommands",
+                   "host_tools.deploy")
 
 
 def _extra_parsers():

@@ -1,0 +1,164 @@
+"""`tally42 deploy`: compile the device modules with mpy-cross and copy them, the board
+file and a two-line main.py to a board with mpremote; optionally give the board a
+partition table with the journal's own flash partition."""
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+from host_tools.cli import CommandError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEVICE_PACKAGES = ("engine_core", "firmware")
+BOARDS = ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink")
+# Modules the device never needs (the PC or the sim use them).
+HOST_ONLY = ("firmware/nor.py",)
+
+MAIN_PY = """# Tally 42 on the {board} board (written by tally42 deploy).
+import boards.{board} as wiring
+from firmware import app
+app.run(wiring.open())
+"""
+
+
+def _tool(name):
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    found = here if os.path.exists(here) else shutil.which(name)
+    if not found:
+        raise CommandError("%s not found: run `make setup` first" % name)
+    return found
+
+
+def device_sources(board):
+    """(source path, device path) of every module the board runs, main.py excluded."""
+    out = []
+    for pkg in DEVICE_PACKAGES:
+        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, pkg)):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if not name.endswith(".py"):
+                    continue
+                src = os.path.join(dirpath, name)
+                rel = os.path.relpath(src, ROOT).replace(os.sep, "/")
+                if rel not in HOST_ONLY:
+                    out.append((src, rel))
+    for name in ("__init__.py", board + ".py"):
+        out.append((os.path.join(ROOT, "boards", name), "boards/" + name))
+    return out
+
+
+def build(board, out_dir):
+    """Compile the board's modules to .mpy under out_dir; return the device paths."""
+    mpy_cross = _tool("mpy-cross")
+    written = []
+    for src, rel in device_sources(board):
+        target = os.path.join(out_dir, rel[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        proc = subprocess.run([mpy_cross, "-o", target, "-s", rel, src],
+                              capture_output=True, text=True)
+        if proc.returncode:
+            raise CommandError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))
+        written.append(rel[:-3] + ".mpy")
+    with open(os.path.join(out_dir, "main.py"), "w") as f:
+        f.write(MAIN_PY.format(board=board))
+    written.append("main.py")
+    return written
+
+
+def mpremote_args(port, out_dir, files):
+    """One mpremote call: make the folders, copy every file, reset the board."""
+    args = ["connect", port]
+    dirs = sorted({os.path.dirname(f) for f in files if os.path.dirname(f)})
+    made = set()
+    for d in dirs:
+        parts = d.split("/")
+        for i in range(1, len(parts) + 1):
+            sub = "/".join(parts[:i])
+            if sub not in made:
+                made.add(sub)
+                args += ["exec", "import os\ntry: os.mkdir('%s')\nexcept OSError: pass" % sub, "+"]
+    for f in files:
+        args += ["cp", os.path.join(out_dir, f), ":" + f, "+"]
+    args += ["reset"]
+    return args
+
+
+# ---- the partition table (ESP-IDF binary format: 32-byte entries, then an MD5 entry) ----
+# A 4 MB ESP32 as MicroPython lays it out, with the last 64 KB of the file system given
+# to the journal.
+PARTITIONS = (
+    # label, type, subtype, offset, size
+    ("nvs", 1, 0x02, 0x9000, 0x6000),
+    ("phy_init", 1, 0x01, 0xF000, 0x1000),
+    ("factory", 0, 0x00, 0x10000, 0x1F0000),
+    ("vfs", 1, 0x81, 0x200000, 0x1F0000),
+    ("journal", 1, 0x40, 0x3F0000, 0x10000),
+)
+TABLE_OFFSET = 0x8000
+
+
+def partition_table(parts=PARTITIONS):
+    """The partition table binary for esptool to write at 0x8000."""
+    body = b""
+    for label, ptype, subtype, offset, size in parts:
+        body += struct.pack("<HBBII16sI", 0x50AA, ptype, subtype, offset, size,
+                            label.encode(), 0)
+    body += struct.pack("<H14s", 0xEBEB, b"\xff" * 14) + hashlib.md5(body).digest()
+    return body + b"\xff" * (0xC00 - len(body))
+
+
+def write_partitions(port, out_dir, dry_run):
+    path = os.path.join(out_dir, "partitions.bin")
+    with open(path, "wb") as f:
+        f.write(partition_table())
+    cmd = [sys.executable, "-m", "esptool", "--port", port, "write-flash",
+           "0x%x" % TABLE_OFFSET, path]
+    print("partition table: %s (journal: 64 KB at 0x3f0000)" % path)
+    if dry_run:
+        print("would run: " + " ".join(cmd))
+        return
+    try:
+        import esptool  # noqa: F401
+    except ImportError:
+        raise CommandError("writing the partition table needs esptool "
+                           "(.venv/bin/pip install esptool), then: " + " ".join(cmd))
+    if subprocess.call(cmd):
+        raise CommandError("esptool could not write the partition table")
+
+
+def cmd_deploy(args):
+    if args.board not in BOARDS:
+        raise CommandError("unknown board %s (one of %s)" % (args.board, ", ".join(BOARDS)))
+    out_dir = args.build or os.path.join(ROOT, "build", "device", args.board)
+    if os.path.isdir(out_dir):
+        shutil.rmtree(out_dir)
+    os.makedirs(out_dir)
+    files = build(args.board, out_dir)
+    print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
+    if args.partition:
+        write_partitions(args.port, out_dir, args.dry_run)
+    cmd = [_tool("mpremote")] + mpremote_args(args.port, out_dir, files)
+    if args.dry_run:
+        print("would run: mpremote " + " ".join(cmd[1:4]) + " ... (%d files)" % len(files))
+        return 0
+    if subprocess.call(cmd):
+        raise CommandError("mpremote could not copy to %s" % args.port)
+    print("deployed to %s: the board restarts into Tally 42" % args.port)
+    return 0
+
+
+def _deploy_parser(sub):
+    p = sub.add_parser("deploy", help="compile the firmware and copy it to a board")
+    p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
+    p.add_argument("--board", required=True, help="one of " + ", ".join(BOARDS))
+    p.add_argument("--partition", action="store_true",
+                   help="first time only: write a partition table with a 64 KB journal "
+                        "partition (the file system is formatted anew)")
+    p.add_argument("--build", help="the build folder (default build/device/BOARD)")
+    p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
+    p.set_defaults(func=cmd_deploy)
+
+
+PARSERS = [_deploy_parser]
