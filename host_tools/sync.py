@@ -1,0 +1,513 @@
+"""The host side of sync (protocol: docs/sync-protocol.md): a client that opens a session
+with a scorer over a SerialLink, lists, fetches by offset (resuming after a pulled cable),
+acknowledges what the PC has stored, and pushes the clock, names and settings; and
+sync(), which stores every finished sitting in the database and only then acknowledges."""
+import time
+
+from engine_core import wire
+from host_tools import sittinglog as L
+from host_tools.transport import LinkError
+
+# Error codes of the device's "e" reply.
+E_BAD_FRAME = 1
+E_NO_SESSION = 2
+E_VERSION = 3
+E_UNKNOWN = 4
+E_BAD_ARGS = 5
+E_NOT_FOUND = 6
+E_OPEN = 7
+E_JOURNAL = 8
+E_UNSUPPORTED = 9
+E_REFUSED = 10
+E_STALE = 11
+
+MAX_ITEMS = 16          # sittings or ranges in one fetch or acknowledge
+WINDOW = 8192           # bytes asked for in one fetch
+
+
+class SyncError(Exception):
+    """Sync failed: a message the user can act on."""
+
+
+class DeviceError(SyncError):
+    """The scorer answered with an error reply."""
+
+    def __init__(self, code, detail, message):
+        super().__init__(message)
+        self.code = code
+        self.detail = detail
+
+
+class DeviceInfo:
+    def __init__(self, p, url):
+        if len(p) < 24:
+            raise SyncError("the scorer's hello is too short (%d bytes)" % len(p))
+        self.version = p[0]
+        self.minor = p[1]
+        self.session = wire.get_u16(p, 2)
+        self.free = wire.get_u32(p, 4)
+        self.chunk = wire.get_u16(p, 8)
+        self.max_request = wire.get_u16(p, 10)
+        self.unsynced = wire.get_u16(p, 12)
+        self.unsynced_bytes = wire.get_u32(p, 14)
+        self.clock = wire.get_u32(p, 18)
+        pos = 22
+        strings = []
+        for _ in range(2):
+            if pos >= len(p) or pos + 1 + p[pos] > len(p):
+                raise SyncError("the scorer's hello is malformed (its id and version)")
+            strings.append(p[pos + 1:pos + 1 + p[pos]].decode("ascii", "replace"))
+            pos += 1 + p[pos]
+        self.device_id, self.firmware = strings
+        self.url = url
+        if self.version != wire.VERSION:
+            raise SyncError("the scorer on %s speaks sync protocol %d, this tally42 speaks %d: "
+                            "update %s" % (url, self.version, wire.VERSION,
+                                           "tally42" if self.version > wire.VERSION
+                                           else "the scorer's firmware"))
+        if not self.session or self.max_request < 64:
+            raise SyncError("the scorer's hello is malformed (session %d, requests of %d bytes)"
+                            % (self.session, self.max_request))
+
+    def describe(self):
+        return "scorer %s (firmware %s, sync protocol %d.%d) on %s" % (
+            self.device_id, self.firmware, self.version, self.minor, self.url)
+
+
+class Entry:
+    """A sitting in the scorer's journal, as its list says."""
+
+    def __init__(self, sid, flags, length):
+        self.sid = sid
+        self.finished = bool(flags & 1)
+        self.synced = bool(flags & 2)
+        self.length = length
+
+    def __repr__(self):
+        return "Entry(%d, %s%s, %d bytes)" % (self.sid, "finished" if self.finished else "open",
+                                              ", synced" if self.synced else "", self.length)
+
+
+def _ranges(sids):
+    # "3-7 9 12-13": consecutive ids as ranges.
+    out = []
+    i = 0
+    while i < len(sids):
+        j = i
+        while j + 1 < len(sids) and sids[j + 1] == sids[j] + 1:
+            j += 1
+        out.append("%d" % sids[i] if i == j else "%d-%d" % (sids[i], sids[j]))
+        i = j + 1
+    return out
+
+
+def _fetch_items(entries, taken, start):
+    sids = [entries[k].sid for k in taken]
+    if start:
+        return ["%d:%d" % (sids[0], start)] + _ranges(sids[1:])
+    return _ranges(sids)
+
+
+class Client:
+    """A session with the scorer on `link`.
+
+    timeout: seconds to wait for a reply before asking again; wait: seconds without any
+    answer (or with the port gone) before giving up; notice(text): told when the link goes
+    quiet and when it is back."""
+
+    def __init__(self, link, timeout=1.0, wait=30.0, window=WINDOW, notice=None):
+        self.link = link
+        self.timeout = timeout
+        self.wait = wait
+        self.window = window
+        self.notice = notice or (lambda text: None)
+        self.info = None
+        self.session = 0
+        self.seq = 0
+        self.reader = wire.ReplyReader()
+        self.resumes = 0        # fetches asked again after a gap or a silence
+        self._alive = time.monotonic()
+        self._quiet = False
+
+    # ---- one request, its replies ----
+
+    def _send(self, cmd, args):
+        line = wire.request(self.session, self.seq, cmd, args)
+        try:
+            self.link.write(line)
+        except LinkError:
+            self._link_down()
+            self.link.write(line)
+
+    def _frame(self, deadline):
+        """The next reply frame, or None at the deadline."""
+        while True:
+            f = self.reader.next()
+            if f is not None:
+                return f
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                data = self.link.read(min(left, 0.1))
+            except LinkError:
+                self._link_down()
+                continue
+            self.reader.feed(data)
+
+    def _link_down(self):
+        # The port went away (a pulled cable): open it again until `wait` runs out.
+        self._silence()
+        try:
+            self.link.reopen(max(0.0, self._alive + self.wait - time.monotonic()))
+        except LinkError as e:
+            raise SyncError("lost the link to the scorer (%s)" % e)
+        self.reader = wire.ReplyReader()
+
+    def _silence(self):
+        if time.monotonic() - self._alive > self.wait:
+            raise SyncError("the scorer on %s stopped answering%s" % (
+                self.link.url, " (is the cable in? is the scorer on?)"))
+        if not self._quiet:
+            self._quiet = True
+            self.notice("the scorer does not answer: waiting up to %d s "
+                        "(plug the cable back in)" % self.wait)
+
+    def _heard(self):
+        self._alive = time.monotonic()
+        if self._quiet:
+            self._quiet = False
+            self.notice("the scorer answers again")
+
+    def _next_seq(self):
+        self.seq = self.seq % 254 + 1     # 1..254: 0xFF marks replies to damaged requests
+
+    def request(self, cmd, args=b""):
+        """Send a request (again on silence or a damaged request) and return its first
+        reply frame (kind, payload); DeviceError for an error reply."""
+        self._next_seq()
+        renewed = False
+        while True:
+            self._send(cmd, args)
+            deadline = time.monotonic() + self.timeout
+            while True:
+                f = self._frame(deadline)
+                if f is None:
+                    self._silence()
+                    break           # ask again, same sequence number
+                kind, seq, payload = f
+                if kind == "e" and seq == 0xFF and payload[:1] == bytes([E_BAD_FRAME]):
+                    break           # our request arrived damaged
+                if seq != self.seq:
+                    continue        # a late reply to an earlier request
+                self._heard()
+                if kind != "e":
+                    return kind, payload
+                code, detail, msg = _error(payload)
+                if code == E_NO_SESSION and cmd != "H" and not renewed:
+                    # The scorer closed the session (idle, or restarted): open another.
+                    renewed = True
+                    self.hello()
+                    self._next_seq()
+                    break
+                raise DeviceError(code, detail, msg)
+
+    def replies(self):
+        """Further frames of the current request's reply (list, fetch), or None when the
+        scorer falls silent for `timeout`."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            f = self._frame(deadline)
+            if f is None:
+                return None
+            kind, seq, payload = f
+            if seq == self.seq:
+                self._heard()
+                if kind == "e":
+                    code, detail, msg = _error(payload)
+                    raise DeviceError(code, detail, msg)
+                return kind, payload
+
+    # ---- the commands ----
+
+    def hello(self):
+        self.reader = wire.ReplyReader()
+        self.session = 0
+        kind, p = self.request("H", b"%d" % wire.VERSION)
+        if kind != "h":
+            raise SyncError("the scorer answered hello with a %r reply" % kind)
+        self.info = DeviceInfo(p, self.link.url)
+        self.session = self.info.session
+        return self.info
+
+    def list(self, unsynced=True):
+        """The scorer's sittings ([Entry]): finished ones not yet synced, or all."""
+        kind, p = self.request("L", b"u" if unsynced else b"")
+        out = []
+        while True:
+            if kind not in "lL" or len(p) % 7:
+                raise SyncError("the scorer's list is malformed (%r reply of %d bytes)"
+                                % (kind, len(p)))
+            for i in range(0, len(p), 7):
+                e = Entry(wire.get_u24(p, i), p[i + 3], wire.get_u24(p, i + 4))
+                if out and e.sid <= out[-1].sid:
+                    raise SyncError("the scorer's list is out of order at sitting %d" % e.sid)
+                out.append(e)
+            if kind == "L":
+                return out
+            f = self.replies()
+            if f is None:   # a list is short: ask for all of it again
+                self._silence()
+                kind, p = self.request("L", b"u" if unsynced else b"")
+                out = []
+            else:
+                kind, p = f
+
+    def fetch(self, entries, data, progress=None):
+        """Fetch sittings into `data` (one bytearray each, resuming from their length);
+        returns after one window. Asks again from where it stands after a gap or a silence."""
+        i = 0
+        while i < len(entries) and len(data[i]) >= entries[i].length:
+            i += 1
+        if i == len(entries):
+            return
+        args, count, last = self._fetch_args(entries, data, i)
+        kind, p = self.request("F", args)
+        pos = [i, len(data[i])]
+        got = 0
+        while True:
+            if kind not in "dD" or len(p) < 6:
+                raise SyncError("the scorer answered a fetch with a %r reply" % kind)
+            sid, off = wire.get_u24(p, 0), wire.get_u24(p, 3)
+            self._skip_ended(entries, pos, last)
+            at = entries[pos[0]] if pos[0] <= last else None
+            if at is not None and sid == at.sid and off == pos[1]:
+                got += self._take(entries, data, pos, last, memoryview(p)[6:])
+                if progress:
+                    progress(len(p) - 6)
+            elif self._behind(entries, data, sid, off):
+                # Bytes already here (the request was answered twice): skip them.
+                if kind == "D":
+                    self.resumes += 1
+                    return
+            else:
+                self.resumes += 1     # a frame lost on the way: ask from here
+                return
+            if kind == "D":
+                if got < count and not self._complete(entries, data, i, last):
+                    raise SyncError("the scorer sent %d bytes of sittings %d to %d where its "
+                                    "list promised %d" % (got, entries[i].sid,
+                                                          entries[last].sid, count))
+                return
+            f = self.replies()
+            if f is None:
+                self._silence()
+                self.resumes += 1
+                return
+            kind, p = f
+
+    def _fetch_args(self, entries, data, i):
+        # "count item...": sittings from entries[i] on (its first one from where it
+        # stands), up to the window, as few items as the request line holds.
+        start = len(data[i])
+        limit = self.info.max_request - 18 - 12
+        taken = [i]
+        count = entries[i].length - start
+        j = i + 1
+        while j < len(entries) and count < self.window:
+            items = _fetch_items(entries, taken + [j], start)
+            if len(items) > MAX_ITEMS or len(" ".join(items)) > limit:
+                break
+            taken.append(j)
+            count += entries[j].length
+            j += 1
+        items = _fetch_items(entries, taken, start)
+        count = min(count, self.window)
+        return ("%d %s" % (count, " ".join(items))).encode("ascii"), count, taken[-1]
+
+    @staticmethod
+    def _skip_ended(entries, pos, last):
+        while pos[0] <= last and pos[1] >= entries[pos[0]].length:
+            pos[0] += 1
+            pos[1] = 0
+
+    @staticmethod
+    def _behind(entries, data, sid, off):
+        # A frame of bytes already here (a request answered twice): nothing to do.
+        for e, d in zip(entries, data):
+            if e.sid == sid:
+                return off < len(d)
+        return False
+
+    def _take(self, entries, data, pos, last, chunk):
+        n = 0
+        while n < len(chunk):
+            self._skip_ended(entries, pos, last)
+            if pos[0] > last:
+                raise SyncError("the scorer sent more bytes than sittings %d to %d hold"
+                                % (entries[0].sid, entries[last].sid))
+            e = entries[pos[0]]
+            k = min(len(chunk) - n, e.length - pos[1])
+            data[pos[0]].extend(chunk[n:n + k])
+            pos[1] += k
+            n += k
+        return n
+
+    @staticmethod
+    def _complete(entries, data, i, last):
+        return all(len(data[k]) >= entries[k].length for k in range(i, last + 1))
+
+    def ack(self, sids):
+        """Tell the scorer the PC holds these sittings; returns its free journal bytes."""
+        free = None
+        items = _ranges(sorted(sids))
+        while items:
+            part = []
+            while items and len(part) < MAX_ITEMS and len(" ".join(part + items[:1])) < 200:
+                part.append(items.pop(0))
+            kind, p = self.request("A", " ".join(part).encode("ascii"))
+            if kind != "a" or len(p) < 6:
+                raise SyncError("the scorer answered an acknowledge with a %r reply" % kind)
+            free = wire.get_u32(p, 2)
+        return free
+
+    def set_clock(self, when=None):
+        """Set the scorer's clock to `when` (Unix seconds; now by default) and this PC's
+        offset from UTC."""
+        when = int(time.time() if when is None else when)
+        offset = _utc_offset_minutes(when)
+        self._ok(self.request("C", b"%d %d" % (when, offset)), "clock")
+
+    def push_names(self, kind, names):
+        """Player ("p") or team ("t") names for the scorer."""
+        args = kind.encode("ascii") + b"".join(b" " + wire.escape(n.encode("utf-8"))
+                                                 for n in names)
+        self._ok(self.request("N", args), "names")
+
+    def push_settings(self, pairs):
+        args = b" ".join(wire.escape(k.encode("utf-8")) + b"=" + wire.escape(v.encode("utf-8"))
+                         for k, v in pairs)
+        self._ok(self.request("S", args), "settings")
+
+    @staticmethod
+    def _ok(reply, what):
+        if reply[0] != "k":
+            raise SyncError("the scorer answered %s with a %r reply" % (what, reply[0]))
+
+    def bye(self):
+        try:
+            self.request("B")
+        except (SyncError, LinkError):
+            pass    # the session times out on the scorer anyway
+        self.session = 0
+
+
+def _error(p):
+    if len(p) < 5:
+        return 0, 0, "a malformed error reply"
+    return p[0], wire.get_u32(p, 1), p[5:].decode("ascii", "replace")
+
+
+def _utc_offset_minutes(when):
+    local = time.localtime(when)
+    return int(getattr(local, "tm_gmtoff", 0) or 0) // 60
+
+
+def split_stream(data):
+    """A sitting's journal stream (a length byte before the header and before each event)
+    as (header bytes, event bytes); ValueError if it is not one."""
+    if not data:
+        raise ValueError("no bytes")
+    n = data[0]
+    if 1 + n > len(data):
+        raise ValueError("the header runs past the end")
+    header = bytes(data[1:1 + n])
+    events = bytearray()
+    pos = 1 + n
+    while pos < len(data):
+        n = data[pos]
+        if not 1 <= n <= 4 or pos + 1 + n > len(data):
+            raise ValueError("byte %d is not an event's length" % pos)
+        events.extend(data[pos + 1:pos + 1 + n])
+        pos += 1 + n
+    return header, bytes(events)
+
+
+def sitting_lines(device_id, entry, data):
+    """The log lines of a fetched sitting, its id "<device id>-<sitting id>"; SyncError
+    if the bytes are not a sitting."""
+    try:
+        header, events = split_stream(data)
+        return L.from_device(header, events, {"id": "%s-%d" % (device_id, entry.sid)})
+    except ValueError as e:
+        raise SyncError("sitting %d from the scorer is damaged (%s): not stored"
+                        % (entry.sid, e))
+
+
+class Report:
+    def __init__(self, info):
+        self.info = info
+        self.listed = 0
+        self.stored = []        # (sitting id, what) stored new
+        self.updated = []
+        self.already = []       # were on the PC already (an acknowledge that got lost)
+        self.acked = 0
+        self.free = info.free
+        self.payload = 0        # sitting bytes fetched
+
+
+def sync(client, store, progress=None):
+    """Store every finished sitting the scorer has not synced, acknowledging each batch
+    once it is stored. store(lines, device_id) -> (status, sitting id, description) with
+    status "stored", "updated" or "already stored". Returns a Report."""
+    info = client.info
+    report = Report(info)
+    if not info.unsynced:
+        return report
+    entries = [e for e in client.list(unsynced=True) if e.finished and not e.synced]
+    report.listed = len(entries)
+    total = sum(e.length for e in entries)
+    done = [0]
+
+    def moved(n):
+        done[0] += n
+        report.payload += n
+        if progress:
+            progress(done[0], total)
+
+    data = [bytearray() for _ in entries]
+    i = 0
+    while i < len(entries):
+        client.fetch(entries[i:], data[i:], moved)
+        acked = []
+        try:
+            while i < len(entries) and len(data[i]) >= entries[i].length:
+                _store_one(report, store, entries[i], data[i])
+                acked.append(entries[i].sid)
+                data[i] = None
+                i += 1
+        except BaseException:
+            # What is stored is acknowledged, even when a later sitting fails.
+            if acked:
+                try:
+                    client.ack(acked)
+                    report.acked += len(acked)
+                except (SyncError, LinkError):
+                    pass    # unacknowledged: the next sync finds them stored already
+            raise
+        if acked:
+            report.free = client.ack(acked)
+            report.acked += len(acked)
+    return report
+
+
+def _store_one(report, store, entry, data):
+    lines = sitting_lines(report.info.device_id, entry, data)
+    try:
+        L.replay(L.dump_log(lines).encode("utf-8"))
+    except L.LogError as err:
+        raise SyncError("sitting %d from the scorer does not replay (line %d: %s): not stored, "
+                        "the scorer keeps it" % (entry.sid, err.line, err.message))
+    status, sid, what = store(lines, report.info.device_id)
+    {"stored": report.stored, "updated": report.updated}.get(
+        status, report.already).append((sid, what))
