@@ -98,3 +98,124 @@ class FakeSPI:
             cmds.append((self.out[i], bytes(self.out[i + 1:j])))
             i = j
         return cmds
+
+
+# -- fake machine and esp32 modules, so the board files can be opened on the unix port --
+
+
+class _FakePinClass(FakePin):
+    # machine.Pin: Pin(id, mode, pull, value=..., hold=...). The newest Pin made for an id
+    # is kept in FakeMachine.pins, so a test can press the button a board wired.
+    IN = 1
+    OUT = 3
+    OPEN_DRAIN = 7
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    registry = None
+
+    def __init__(self, id, mode=-1, pull=-1, value=None, hold=None):
+        FakePin.__init__(self, 1 if pull == self.PULL_UP else 0)
+        self.id = id
+        self.mode = None
+        self.pull = None
+        self.hold_on = False
+        self.init(mode, pull, value=value, hold=hold)
+        _FakePinClass.registry[id] = self
+
+    def init(self, mode=-1, pull=-1, value=None, hold=None):
+        if mode != -1:
+            self.mode = mode
+        if pull != -1:
+            self.pull = pull
+        if value is not None:
+            self.value(value)
+        if hold is not None:
+            self.hold_on = hold
+
+
+class _FakeSPIClass:
+    def __init__(self, id, baudrate=1000000, polarity=0, phase=0, sck=None, mosi=None,
+                 miso=None):
+        self.id = id
+        self.baudrate = baudrate
+        self.mode = (polarity, phase)
+        self.sck = sck
+        self.mosi = mosi
+        self.written = 0
+
+    def write(self, buf):
+        self.written += len(buf)
+
+
+class FakeMachine:
+    # Stands in for the machine module (see install_fake_hardware).
+    def __init__(self):
+        self.pins = {}
+        _FakePinClass.registry = self.pins
+        self.Pin = _FakePinClass
+        self.SPI = _FakeSPIClass
+        self.slept = 0
+        self.resets = 0
+
+    def deepsleep(self, ms=None):
+        self.slept += 1
+
+    def reset(self):
+        self.resets += 1
+
+
+class _FakePartitionClass:
+    TYPE_APP = 0
+    TYPE_DATA = 1
+    made = []
+
+    def __init__(self, label):
+        self.label = label
+
+    @staticmethod
+    def find(type=0, subtype=0xFF, label=None):
+        if type == 1 and label in _FakePartitionClass.made:
+            return [_FakePartitionClass(label)]
+        return []
+
+
+class FakeEsp32:
+    # Stands in for the esp32 module: partitions by label, and the wake sources armed.
+    WAKEUP_ALL_LOW = False
+    WAKEUP_ANY_HIGH = True
+
+    def __init__(self, partitions=("journal",)):
+        _FakePartitionClass.made = list(partitions)
+        self.Partition = _FakePartitionClass
+        self.ext0 = None
+        self.ext1 = None
+
+    def wake_on_ext0(self, pin, level):
+        self.ext0 = (pin, level)
+
+    def wake_on_ext1(self, pins, level):
+        self.ext1 = (tuple(pins), level)
+
+
+def install_fake_hardware(partitions=("journal",)):
+    # Put fake machine and esp32 modules in sys.modules (and forget imported boards);
+    # returns (machine, esp32, undo) where undo() restores the real ones.
+    import sys
+
+    saved = {k: sys.modules.get(k) for k in ("machine", "esp32")}
+    m, e = FakeMachine(), FakeEsp32(partitions)
+    sys.modules["machine"] = m
+    sys.modules["esp32"] = e
+    for k in list(sys.modules):
+        if k.startswith("boards."):
+            del sys.modules[k]
+
+    def undo():
+        for k, v in saved.items():
+            if v is None:
+                sys.modules.pop(k, None)
+            else:
+                sys.modules[k] = v
+
+    return m, e, undo

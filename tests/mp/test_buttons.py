@@ -245,3 +245,51 @@ def test_codes_match_the_screens():
     assert (PREV, NEXT, OK, BACK, MENU, LONG) == (ui.PREV, ui.NEXT, ui.OK, ui.BACK,
                                                   ui.MENU, ui.LONG)
     assert NONE == 0 and LONG & 0xF == 0
+
+
+# -- each board's button map, opened on fake machine/esp32 modules -------------------
+
+# (GPIO, level when released, short press, long press), as the boards' WIRING tables say
+_MAPS = {
+    "esp32_epd29": [(32, 0, PREV, LONG | PREV), (33, 0, NEXT, LONG | NEXT),
+                    (25, 0, OK, LONG | OK), (26, 0, BACK, LONG | BACK),
+                    (27, 0, MENU, LONG | MENU)],
+    "lilygo_t5_213": [(39, 1, OK, MENU), (32, 0, PREV, BACK), (33, 0, NEXT, LONG | NEXT)],
+    "m5stack_coreink": [(37, 1, PREV, LONG | PREV), (39, 1, NEXT, LONG | NEXT),
+                        (38, 1, OK, LONG | OK), (5, 1, BACK, LONG | BACK),
+                        (27, 1, MENU, LONG | MENU)],
+}
+
+
+def _press(b, pin, rest, t, hold):
+    ev = []
+    pin.level = 1 - rest
+    t = _run(b, t, t + hold, ev)
+    pin.level = rest
+    t = _run(b, t, t + 100, ev)
+    return t, ev
+
+
+def test_board_button_maps():
+    from fakes import install_fake_hardware
+
+    for name, table in _MAPS.items():
+        m, e, undo = install_fake_hardware()
+        try:
+            mod = __import__("boards." + name, None, None, ["open"])
+            board = mod.open()
+            for gpio, rest, _, _ in table:
+                m.pins[gpio].level = rest
+            b = board.buttons
+            t = _run(b, 0, 200, [])
+            assert not b.pressed(), name  # every button released at rest
+            for gpio, rest, short, long in table:
+                t, ev = _press(b, m.pins[gpio], rest, t, 100)
+                assert ev == [short], (name, gpio, ev)
+                t, ev = _press(b, m.pins[gpio], rest, t, 1000)
+                assert ev == [long], (name, gpio, ev)
+            if name != "m5stack_coreink":  # active-high buttons have pull-downs
+                for gpio, rest, _, _ in table:
+                    assert rest == 1 or m.pins[gpio].pull == m.Pin.PULL_DOWN, gpio
+        finally:
+            undo()

@@ -435,3 +435,110 @@ def test_jd79653a_full_refresh_waits_between_its_two_passes():
     # the second pass started only after the first refresh's BUSY cleared; the second
     # refresh is still running when show() returns
     assert not disp.ready()
+
+
+# -- the board files, opened on fake machine/esp32 modules --------------------------
+
+
+def _with_board(name, check, partitions=("journal",)):
+    from fakes import install_fake_hardware
+
+    m, e, undo = install_fake_hardware(partitions)
+    try:
+        mod = __import__("boards." + name, None, None, ["open"])
+        check(mod.open(), m, e)
+    finally:
+        undo()
+
+
+def test_boards_make_their_panels():
+    def diy(board, m, e):
+        d = board.display
+        assert isinstance(d, SSD1680) and (d.width, d.height) == (296, 128)
+        spi = d._spi
+        assert spi.id == 2 and spi.mode == (0, 0)
+        assert (spi.sck.id, spi.mosi.id) == (18, 23)
+        assert (d._cs.id, d._dc.id, d._rst.id, d._busy.id) == (5, 22, 21, 4)
+        assert m.pins[5].level == 1 and m.pins[21].level == 1  # CS and RST idle high
+        d.show(full=True)
+        # both RAMs, plus init (14 bytes), two windows (2 x 14) and the update (3)
+        assert spi.written == 2 * 296 * 16 + 45
+        assert board.flash.label == "journal"
+        assert board.serial.rx is not None and board.serial.tx is not None
+        assert board.name == "esp32_epd29" and board.settings_path
+
+    def t5(board, m, e):
+        d = board.display
+        assert isinstance(d, SSD1680) and (d.width, d.height) == (250, 122)
+        assert (d._cs.id, d._dc.id, d._rst.id, d._busy.id) == (5, 17, 16, 4)
+        d.show()
+        assert d._spi.written > 2 * 250 * 16
+
+    def coreink(board, m, e):
+        d = board.display
+        assert isinstance(d, JD79653A) and (d.width, d.height) == (200, 200)
+        assert (d._cs.id, d._dc.id, d._rst.id, d._busy.id) == (9, 15, 0, 4)
+        latch = m.pins[12]
+        assert latch.mode == m.Pin.OUT and latch.level == 1 and not latch.hold_on
+        m.pins[4].level = 1  # BUSY is active low: idle high
+        d.show()
+        assert d._spi.written > 4 * 5000  # two passes of old + new
+
+    _with_board("esp32_epd29", diy)
+    _with_board("lilygo_t5_213", t5)
+    _with_board("m5stack_coreink", coreink)
+
+
+def test_board_without_a_journal_partition_says_so_with_none():
+    def check(board, m, e):
+        assert board.flash is None
+
+    _with_board("esp32_epd29", check, partitions=("nvs",))
+
+
+def test_board_deep_sleep_sleeps_the_panel_and_arms_the_buttons():
+    def diy(board, m, e):
+        board.display.show()
+        board.deep_sleep()
+        assert board.display._asleep
+        pins, level = e.ext1
+        assert sorted(p.id for p in pins) == [25, 26, 27, 32, 33] and level is True
+        assert e.ext0 is None and m.slept == 1
+
+    def t5(board, m, e):
+        board.deep_sleep()
+        pins, level = e.ext1
+        assert sorted(p.id for p in pins) == [32, 33] and level is True
+        assert e.ext0[0].id == 39 and e.ext0[1] is False
+        assert m.slept == 1
+
+    def coreink(board, m, e):
+        m.pins[4].level = 1
+        board.display.show()
+        board.deep_sleep()
+        assert e.ext1 is None
+        assert e.ext0[0].id == 38 and e.ext0[1] is False
+        assert m.pins[12].hold_on and m.pins[12].level == 1  # latch held through sleep
+        assert m.slept == 1
+
+    _with_board("esp32_epd29", diy)
+    _with_board("lilygo_t5_213", t5)
+    _with_board("m5stack_coreink", coreink)
+    # every wake pin is RTC-capable
+    rtc = (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39)
+
+    def rtc_only(board, m, e):
+        assert board.wake_pins
+        for p in board.wake_pins:
+            assert p.id in rtc, p.id
+
+    for name in ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink"):
+        _with_board(name, rtc_only)
+
+
+def test_board_restart_resets():
+    def check(board, m, e):
+        board.restart()
+        assert m.resets == 1
+
+    _with_board("lilygo_t5_213", check)

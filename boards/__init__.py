@@ -1,0 +1,98 @@
+# Boards: one module per board, holding its wiring and nothing else (esp32_epd29,
+# lilygo_t5_213, m5stack_coreink; sim runs the firmware on the unix port). A device board
+# module offers
+#
+#     open() -> Board
+#
+# and the firmware uses every board, the sim included, through these attributes only:
+#
+#   display        a firmware.display driver (framebuf.FrameBuffer subclass): width,
+#                  height, the drawing methods, show(full=False), ready(),
+#                  wait_until_ready(timeout_ms) -> bool, sleep()
+#   buttons        poll(now_ms) -> a firmware.buttons code (LONG or-ed in for a long
+#                  press), 0 when nothing happened; the sim may return -1: stop.
+#                  skip_held(now_ms): ignore the press that woke the board
+#   flash          the journal's block device: readblocks(block, buf, offset=0),
+#                  writeblocks(block, buf, offset), ioctl(op, arg) (4 block count,
+#                  5 block size, 6 erase). On a device the esp32.Partition labelled
+#                  "journal"; None if the partition table has none (say so on screen).
+#   settings_path  the file firmware.settings keeps
+#   serial         the USB serial link: .rx (read/readinto) and .tx (write) byte streams
+#                  (sys.stdin.buffer / sys.stdout.buffer; see UsbSerial)
+#   ticks_ms(), sleep_ms(ms)   the clock: compare ticks only with time.ticks_diff
+#   deep_sleep()   the panel to sleep, the buttons armed to wake the ESP32, then
+#                  machine.deepsleep(): the program starts again from main.py on a press
+#   restart()      machine.reset()
+#   name, wake_pins
+#
+# main.py on a device is two lines:
+#     import boards.esp32_epd29 as wiring
+#     from firmware import app; app.run(wiring.open())
+#
+# Nothing here imports machine or esp32 at import time: the sim imports this package on
+# the unix port, where they do not exist.
+import sys
+from time import sleep_ms, ticks_ms
+
+JOURNAL_LABEL = "journal"
+SETTINGS_PATH = "/tally42.settings"
+
+
+class Board:
+    def __init__(self, name, display, buttons, flash, serial=None,
+                 settings_path=SETTINGS_PATH, deep_sleep=None, restart=None, wake_pins=()):
+        self.name = name
+        self.display = display
+        self.buttons = buttons
+        self.flash = flash
+        self.serial = serial
+        self.settings_path = settings_path
+        self.deep_sleep = deep_sleep
+        self.restart = restart
+        self.wake_pins = wake_pins
+        self.ticks_ms = ticks_ms
+        self.sleep_ms = sleep_ms
+
+
+class UsbSerial:
+    # The USB serial port as the REPL sees it. Before binary traffic the sync endpoint
+    # must call micropython.kbd_intr(-1), or a 0x03 byte raises KeyboardInterrupt; a read
+    # blocks until its count arrives.
+    def __init__(self):
+        self.rx = sys.stdin.buffer
+        self.tx = sys.stdout.buffer
+
+
+def journal_partition():
+    # The data partition labelled "journal" (made by the deploy step's partition table).
+    import esp32
+
+    found = esp32.Partition.find(esp32.Partition.TYPE_DATA, label=JOURNAL_LABEL)
+    return found[0] if found else None
+
+
+def restart():
+    import machine
+
+    machine.reset()
+
+
+def deep_sleep_on(display, high=(), low=None, keep=()):
+    # A deep_sleep() for a board: wake when any pin of `high` reads 1 (ext1, active-high
+    # buttons with pull-downs) or when `low` reads 0 (ext0, one active-low button); the
+    # output pins in `keep` (a power latch) hold their level while the ESP32 sleeps.
+    # All of them must be RTC-capable: GPIO 0, 2, 4, 12-15, 25-27, 32-39.
+    def enter():
+        import esp32
+        import machine
+
+        display.sleep()
+        if high:
+            esp32.wake_on_ext1(high, esp32.WAKEUP_ANY_HIGH)
+        if low is not None:
+            esp32.wake_on_ext0(low, esp32.WAKEUP_ALL_LOW)
+        for pin in keep:
+            pin.init(hold=True)
+        machine.deepsleep()
+
+    return enter
