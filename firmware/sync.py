@@ -39,6 +39,18 @@ _SENDING = const(2)
 _ONCE = b"CNS"
 
 
+def _random16():
+    # A new session id, so that a request recorded in one session (or before a restart)
+    # is refused in the next.
+    try:
+        from os import urandom
+        b = urandom(2)
+        return b[0] | b[1] << 8
+    except (ImportError, AttributeError):
+        from random import getrandbits
+        return getrandbits(16)
+
+
 class StreamPort:
     """A stream that blocks until it has every byte asked for (the REPL's stdin on an
     ESP32) made safe to poll: one byte at a time, only while select.poll says one is
@@ -140,7 +152,6 @@ class SyncEndpoint:
         self._arg = bytearray(64)
         self._session = 0
         self._seq = -1
-        self._sessions = 0
         self._last = 0          # ticks of the last request
         self._state = _IDLE
         self._out_seq = 0
@@ -267,8 +278,7 @@ class SyncEndpoint:
         if major != wire.VERSION:
             self._error(q.seq, E_VERSION, wire.VERSION, b"protocol version")
             return
-        self._sessions += 1
-        session = (self._ticks() * 40503 + self._sessions * 7919) & 0xFFFF
+        session = _random16()
         if session == self._session or not session:
             session = (session + 1) & 0xFFFF or 1
         if not self._session:

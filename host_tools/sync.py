@@ -21,6 +21,9 @@ E_UNSUPPORTED = 9
 E_REFUSED = 10
 E_STALE = 11
 
+_REQUESTS = {"H": "hello", "L": "the list", "F": "a fetch", "A": "an acknowledge",
+             "C": "the clock", "N": "the names", "S": "the settings", "B": "goodbye"}
+
 MAX_ITEMS = 16          # sittings or ranges in one fetch or acknowledge
 WINDOW = 8192           # bytes asked for in one fetch
 
@@ -29,13 +32,33 @@ class SyncError(Exception):
     """Sync failed: a message the user can act on."""
 
 
-class DeviceError(SyncError):
-    """The scorer answered with an error reply."""
+_MEANING = {
+    E_BAD_FRAME: "a request arrived damaged",
+    E_NO_SESSION: "no session is open",
+    E_VERSION: "another protocol version",
+    E_UNKNOWN: "a command it does not know",
+    E_BAD_ARGS: "a malformed request",
+    E_NOT_FOUND: "no such sitting",
+    E_OPEN: "the sitting is still being played",
+    E_JOURNAL: "its journal failed",
+    E_UNSUPPORTED: "it cannot do that",
+    E_REFUSED: "refused",
+    E_STALE: "a stale request",
+}
 
-    def __init__(self, code, detail, message):
-        super().__init__(message)
+
+class DeviceError(SyncError):
+    """The scorer answered with an error reply: code, detail, and its message."""
+
+    def __init__(self, code, detail, message, request=""):
+        what = _MEANING.get(code, "error %d" % code)
+        text = "the scorer answered %s with: %s (%s)" % (request or "a request", message, what)
+        if code == E_REFUSED:
+            text = "the scorer refused %s: %s" % (request or "a request", message)
+        super().__init__(text)
         self.code = code
         self.detail = detail
+        self.message = message
 
 
 class DeviceInfo:
@@ -210,7 +233,7 @@ class Client:
                     self.hello()
                     self._next_seq()
                     break
-                raise DeviceError(code, detail, msg)
+                raise DeviceError(code, detail, msg, _REQUESTS.get(cmd, cmd))
 
     def replies(self):
         """Further frames of the current request's reply (list, fetch), or None when the
@@ -225,7 +248,7 @@ class Client:
                 self._heard()
                 if kind == "e":
                     code, detail, msg = _error(payload)
-                    raise DeviceError(code, detail, msg)
+                    raise DeviceError(code, detail, msg, "a fetch or list")
                 return kind, payload
 
     # ---- the commands ----
