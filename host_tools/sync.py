@@ -193,7 +193,7 @@ class Client:
                 self.link.url, " (is the cable in? is the scorer on?)"))
         if not self._quiet:
             self._quiet = True
-            self.notice("the scorer does not answer: waiting up to %d s "
+            self.notice("the scorer does not answer: waiting up to %g s "
                         "(plug the cable back in)" % self.wait)
 
     def _heard(self):
@@ -254,6 +254,10 @@ class Client:
     # ---- the commands ----
 
     def hello(self):
+        try:
+            self.link.discard_input()   # whatever the scorer said before we asked
+        except LinkError:
+            pass
         self.reader = wire.ReplyReader()
         self.session = 0
         kind, p = self.request("H", b"%d" % wire.VERSION)

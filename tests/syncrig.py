@@ -89,7 +89,8 @@ def stream_bytes(path, sid, blocks=BLOCKS):
 
 class Cable:
     """Two pseudo-terminals joined by a thread, like a USB cable: the scorer opens
-    `device_path`, the host `host_path`. `to_host`/`to_device` count the bytes carried.
+    `device_path`, the host `host_path`. `to_host`/`to_device` count the bytes carried,
+    `host_said` keeps what the host sent.
     cut() drops every byte both ways until mend(); cut_at(n) cuts once n bytes have gone
     to the host. `rewrite(kind, seq, payload)`, when set, sees each reply on its way to
     the host and returns the payload to pass on (None drops the reply)."""
@@ -110,6 +111,7 @@ class Cable:
         self.cut_after = None
         self.rewrite = None
         self.inject = bytearray()   # extra bytes for the scorer, sent as they come
+        self.host_said = bytearray()    # every byte the host sent, in order
         self._reader = wire.ReplyReader()
         self._pending = {self._dm: bytearray(), self._hm: bytearray()}
         self._stop = False
@@ -131,6 +133,8 @@ class Cable:
             self.inject.extend(data)
 
     def close(self):
+        if self._stop:
+            return
         self._stop = True
         self._thread.join(2)
         for fd in (self._dm, self._ds, self._hm, self._hs):
@@ -185,6 +189,7 @@ class Cable:
                 elif fd == dm:
                     self._carry_to_host(data)
                 else:
+                    self.host_said += data
                     self.to_device += len(data)
                     self._pending[dm] += data
             for fd in w:
@@ -215,6 +220,9 @@ class Scorer:
         return self.proc.poll() is None
 
     def stop(self):
+        """End the process; what it wrote on stderr (once)."""
+        if self.proc.stderr.closed:
+            return ""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
