@@ -138,8 +138,13 @@ def test_a_cable_pulled_mid_transfer_resumes_from_where_it_stopped(rig, capsys):
     assert len(stored) == 40 and r.synced() == list(range(1, 41))
     for sid, (score, _) in r.played.items():
         assert _score(stored["T42-SIM001-%d" % sid]) == score
-    # It went on from its offset: starting over would have carried the first 4000 bytes
-    # twice. (What the scorer sent into the pulled cable is in `dropped`.)
+    # It went on from its offset: the fetch after the cut starts mid-sitting, and starting
+    # over would have carried the first 4000 bytes twice. (What the scorer sent into the
+    # pulled cable is in `dropped`.)
+    fetches = [line[8:line.index(b"*")] for line in r.cable.host_said.split(b"\n")
+               if line[7:8] == b"F"]
+    first = fetches[-1].split()[1]
+    assert len(fetches) >= 2 and b":" in first and int(first.split(b":")[1]) > 0, fetches
     assert r.cable.to_host < payload + 2000
 
 
