@@ -486,7 +486,8 @@ class Report:
 def sync(client, store, progress=None):
     """Store every finished sitting the scorer has not synced, acknowledging each batch
     once it is stored. store(lines, device_id) -> (status, sitting id, description) with
-    status "stored", "updated" or "already stored". Returns a Report."""
+    status "stored", "updated" or "already stored"; it checks the sitting with the engine
+    (sittinglog.LogError when refused) and stores all of it or nothing. Returns a Report."""
     info = client.info
     report = Report(info)
     if not info.unsynced:
@@ -531,10 +532,9 @@ def sync(client, store, progress=None):
 def _store_one(report, store, entry, data):
     lines = sitting_lines(report.info.device_id, entry, data)
     try:
-        L.replay(L.dump_log(lines).encode("utf-8"))
+        status, sid, what = store(lines, report.info.device_id)
     except L.LogError as err:
         raise SyncError("sitting %d from the scorer does not replay (line %d: %s): not stored, "
                         "the scorer keeps it" % (entry.sid, err.line, err.message))
-    status, sid, what = store(lines, report.info.device_id)
     {"stored": report.stored, "updated": report.updated}.get(
         status, report.already).append((sid, what))

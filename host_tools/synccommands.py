@@ -100,15 +100,11 @@ def _settings(pairs):
 
 
 def _db_store(database):
-    from host_tools import sittinglog as L
     from host_tools import db as D
 
     def store(lines, device_id):
         try:
             st = database.store_lines(lines, source="sync", device=device_id)
-        except L.LogError as e:
-            raise Y.SyncError("a sitting from the scorer does not replay (line %d: %s): "
-                              "not stored" % (e.line, e.message))
         except D.DbError as e:
             raise Y.SyncError(str(e))
         return st.status, st.id, st.describe()
