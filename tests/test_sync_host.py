@@ -1,0 +1,93 @@
+# The host side of sync without a scorer: which ports are taken for one, how a fetch is
+# asked for, how a sitting's stream splits into header and events, and the errors of a
+# port where nothing answers.
+from types import SimpleNamespace
+
+import pytest
+
+from engine_core import wire
+from host_tools import cli
+from host_tools import sync as Y
+from host_tools import transport as T
+
+
+def _port(device, vid, pid, description="USB serial"):
+    return SimpleNamespace(device=device, vid=vid, pid=pid, description=description)
+
+
+def test_candidate_ports_are_the_esp32_usb_bridges(monkeypatch):
+    ports = [_port("/dev/ttyUSB1", 0x1A86, 0x7523), _port("/dev/ttyS0", None, None),
+             _port("/dev/ttyUSB0", 0x10C4, 0xEA60), _port("/dev/ttyACM0", 0x303A, 0x1001),
+             _port("/dev/ttyACM1", 0x2341, 0x0043, "Arduino Uno"),
+             _port("/dev/ttyUSB2", 0x1A86, 0x55D4), _port("/dev/ttyUSB3", 0x0403, 0x6001),
+             _port("/dev/ttyUSB4", 0x0403, 0x6015)]
+    monkeypatch.setattr(T.list_ports, "comports", lambda: ports)
+    assert [d for d, _ in T.candidate_ports()] == [
+        "/dev/ttyACM0", "/dev/ttyUSB0", "/dev/ttyUSB1", "/dev/ttyUSB2", "/dev/ttyUSB3"]
+
+
+def test_sync_auto_without_a_scorer_says_what_to_do(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(T.list_ports, "comports", lambda: [])
+    assert cli.main(["sync", "--db", str(tmp_path / "x.db")]) == 2
+    assert capsys.readouterr().err == ("tally42: no scorer found: no ESP32 USB serial port is "
+                                       "connected (plug the scorer in, or give --port)\n")
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_a_port_where_nothing_answers(tmp_path, capsys):
+    # loop:// hands the requests back: no reply frame ever comes.
+    assert cli.main(["devices", "--port", "loop://", "--timeout", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("loop://  given: no scorer (the scorer on loop:// stopped answering")
+    assert cli.main(["sync", "--port", "loop://", "--db", str(tmp_path / "x.db"),
+                     "--timeout", "0.2", "--wait", "0.5"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith(
+        "tally42: the scorer on loop:// stopped answering")
+    assert cli.main(["sync", "--port", str(tmp_path / "no-such-tty"), "--db",
+                     str(tmp_path / "x.db")]) == 2
+    assert capsys.readouterr().err.startswith("tally42: cannot open %s" % (tmp_path / "no-such-tty"))
+
+
+def test_split_stream():
+    assert Y.split_stream(b"\x02AB\x01\x10\x02\xc2\x1c") == (b"AB", b"\x10\xc2\x1c")
+    assert Y.split_stream(b"\x00") == (b"", b"")
+    for bad, why in ((b"", "no bytes"), (b"\x05AB", "the header runs past the end"),
+                     (b"\x01A\x00", "byte 2 is not an event's length"),
+                     (b"\x01A\x05abcde", "byte 2 is not an event's length"),
+                     (b"\x01A\x02\x10", "byte 2 is not an event's length")):
+        with pytest.raises(ValueError, match=why):
+            Y.split_stream(bad)
+
+
+class _Info:
+    max_request = wire.MAX_REQUEST
+
+
+def _client(window=Y.WINDOW):
+    c = Y.Client(SimpleNamespace(url="test"), window=window)
+    c.info = _Info()
+    return c
+
+
+def test_fetch_asks_from_the_offset_for_a_window_in_few_items():
+    es = [Y.Entry(sid, 1, 100) for sid in (3, 4, 5, 7, 8, 20)]
+    data = [bytearray(b"x" * 40)] + [bytearray() for _ in es[1:]]
+    args, count, last = _client()._fetch_args(es, data, 0)
+    assert args == b"560 3:40 4-5 7-8 20" and count == 560 and last == 5
+    args, count, last = _client(window=250)._fetch_args(es, data, 0)
+    assert args == b"250 3:40 4-5" and count == 250 and last == 2
+    args, count, last = _client()._fetch_args(es, [bytearray()] * 6, 1)
+    assert args == b"500 4-5 7-8 20"
+
+
+def test_fetch_items_fit_the_scorer_limits():
+    # Scattered ids: at most 16 items, and the request line within the scorer's limit.
+    es = [Y.Entry(1000000 + 2 * k, 1, 10) for k in range(100)]
+    data = [bytearray() for _ in es]
+    args, count, last = _client()._fetch_args(es, data, 0)
+    items = args.split()[1:]
+    assert len(items) == Y.MAX_ITEMS and count == 160 and last == 15
+    assert len(wire.request(0xFFFF, 254, "F", args)) <= wire.MAX_REQUEST
+    es = [Y.Entry(16000000 + 2 * k, 1, 10) for k in range(100)]
+    args, _, _ = _client()._fetch_args(es, data, 0)
+    assert len(wire.request(0xFFFF, 254, "F", args)) <= wire.MAX_REQUEST
