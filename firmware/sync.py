@@ -122,8 +122,10 @@ class SyncEndpoint:
     utc_offset_minutes), names(kind, [str]) with kind "p" (players) or "t" (teams),
     settings([(key, value)]). now(): the device clock in Unix seconds (0: not set).
     kbd_intr: micropython.kbd_intr, switched off (-1) while a session is open and back on
-    (3) when it closes. interrupt(): called for a Ctrl-C byte read while no session is
-    open (a port that is not the REPL's: the sim may raise KeyboardInterrupt)."""
+    (3) when it closes. A Ctrl-C byte read (in a session, or on a port that is not the
+    REPL's) closes the session and raises KeyboardInterrupt, as the REPL would: poll()
+    raises it to the main loop, which ends for the REPL. interrupt(), if given, is called
+    instead."""
 
     def __init__(self, port, journal, device_id, firmware, clock=None, names=None,
                  settings=None, now=None, kbd_intr=None, interrupt=None, chunk=_CHUNK,
@@ -217,11 +219,12 @@ class SyncEndpoint:
 
     def _byte(self, c):
         if c == _CTRL_C:
-            # Never in a request: someone wants the REPL (mpremote sends it twice).
-            if self._session:
-                self.close()
-            elif self._interrupt is not None:
-                self._interrupt()
+            # Never in a request: someone wants the REPL (mpremote). Do what the REPL
+            # would have done had keyboard interrupt been on.
+            self.close()
+            if self._interrupt is None:
+                raise KeyboardInterrupt
+            self._interrupt()
             return
         r = self._req.feed(c)
         if r == wire.GOOD:

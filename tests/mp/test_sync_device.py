@@ -250,10 +250,24 @@ def test_bye_idle_timeout_and_ctrl_c_give_ctrl_c_back():
     r.hello()
     r.link.feed(b"\x03")
     r.ep.poll()
-    assert not r.ep.session_open and r.kbd[-1] == 3 and r.interrupts == 0
+    assert not r.ep.session_open and r.kbd[-1] == 3 and r.interrupts == 1
     r.link.feed(b"\x03")
     r.ep.poll()
-    assert r.interrupts == 1
+    assert r.interrupts == 2
+
+
+def test_ctrl_c_interrupts_the_main_loop_like_the_repl():
+    r = Rig()
+    r.ep._interrupt = None
+    r.hello()
+    r.link.feed(b"\x03")
+    try:
+        r.ep.poll()
+    except KeyboardInterrupt:
+        pass
+    else:
+        assert False, "Ctrl-C must interrupt"
+    assert not r.ep.session_open and r.kbd == [-1, 3]
 
 
 # List, fetch, acknowledge -------------------------------------------------------------
