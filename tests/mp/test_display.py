@@ -429,12 +429,17 @@ def test_jd79653a_rotate_180_flips_both_scan_directions():
 
 
 def test_jd79653a_full_refresh_waits_between_its_two_passes():
-    spi, cs, dc, rst, busy = _rig(busy_level_idle=1, busy_on=b"\x12", busy_reads=4)
-    disp = JD79653A(spi, cs, dc, rst, busy)
-    disp.show()
-    # the second pass started only after the first refresh's BUSY cleared; the second
-    # refresh is still running when show() returns
-    assert not disp.ready()
+    reads = []
+    for busy_reads in (0, 4):
+        spi, cs, dc, rst, busy = _rig(busy_level_idle=1, busy_on=b"\x12",
+                                      busy_reads=busy_reads)
+        disp = JD79653A(spi, cs, dc, rst, busy)
+        disp.show(full=True)
+        reads.append(busy.reads)
+        # the second refresh is still running when show() returns
+        assert disp.ready() == (busy_reads == 0)
+    # the first pass's refresh (4 busy reads) was waited out before the second pass
+    assert reads[1] - reads[0] == 4
 
 
 # -- the board files, opened on fake machine/esp32 modules --------------------------
