@@ -9,7 +9,7 @@
 # With data entry "Y first" (AM=1) each byte lands in one RAM byte (8 sources) at one gate,
 # in buffer order, so the buffer streams to the panel as it is:
 #   rotate=0:   X (source bytes) decrementing, Y (gates) incrementing: gate = x and
-#               source = 127 - y; the LSB-on-top bit order is exactly what RAM's MSB-first
+#               source = 127 - y (on a 128-source RAM); the LSB-on-top bit order is exactly what RAM's MSB-first
 #               order becomes when X runs backwards. For a panel narrower than its RAM
 #               (122 of 128 sources on the 2.13") the rows are shifted down by the
 #               difference on the way out, so the frame still covers sources 0..121.
@@ -54,20 +54,20 @@ class SSD1680(EPaper):
         # page at a time into a scratch row.
         self._row = bytearray(width) if (rotate or self._shift) else None
         self._rev = _bit_reverse_table() if rotate else None
-        gates = width - 1
+        g = width - 1  # the last gate
         # Driver output control (0x01): MUX = gates - 1, GD=SM=TB=0.
-        self._p_output = bytes((gates & 0xFF, gates >> 8, 0x00))
+        self._p_output = bytes((g & 0xFF, g >> 8, 0x00))
         last = pages - 1
         if rotate:
             self._p_entry = b"\x05"  # 0x11: AM=1 (Y first), Y decrement, X increment
             self._p_xwin = bytes((0, last))
-            self._p_ywin = bytes((gates & 0xFF, gates >> 8, 0, 0))
+            self._p_ywin = bytes((g & 0xFF, g >> 8, 0, 0))
             self._p_xcnt = bytes((0,))
-            self._p_ycnt = bytes((gates & 0xFF, gates >> 8))
+            self._p_ycnt = bytes((g & 0xFF, g >> 8))
         else:
             self._p_entry = b"\x06"  # 0x11: AM=1 (Y first), Y increment, X decrement
             self._p_xwin = bytes((last, 0))
-            self._p_ywin = bytes((0, 0, gates & 0xFF, gates >> 8))
+            self._p_ywin = bytes((0, 0, g & 0xFF, g >> 8))
             self._p_xcnt = bytes((last,))
             self._p_ycnt = b"\x00\x00"
 
