@@ -9,8 +9,9 @@
 # With data entry "Y first" (AM=1) each byte lands in one RAM byte (8 sources) at one gate,
 # in buffer order, so the buffer streams to the panel as it is:
 #   rotate=0:   X (source bytes) decrementing, Y (gates) incrementing: gate = x and
-#               source = 127 - y (on a 128-source RAM); the LSB-on-top bit order is exactly what RAM's MSB-first
-#               order becomes when X runs backwards. For a panel narrower than its RAM
+#               source = 127 - y (128-source RAM); the LSB-on-top bit order is exactly
+#               what RAM's MSB-first order becomes when X runs backwards. For a panel
+#               narrower than its RAM
 #               (122 of 128 sources on the 2.13") the rows are shifted down by the
 #               difference on the way out, so the frame still covers sources 0..121.
 #   rotate=180: X incrementing, Y decrementing: gate = width-1-x, source = y; each byte is
