@@ -11,9 +11,9 @@
 #   rotate=0:   X (source bytes) decrementing, Y (gates) incrementing: gate = x and
 #               source = 127 - y (128-source RAM); the LSB-on-top bit order is exactly
 #               what RAM's MSB-first order becomes when X runs backwards. For a panel
-#               narrower than its RAM
-#               (122 of 128 sources on the 2.13") the rows are shifted down by the
-#               difference on the way out, so the frame still covers sources 0..121.
+#               narrower than its RAM (122 of 128 sources on the 2.13") the rows are
+#               shifted down by the difference on the way out, so the frame still
+#               covers sources 0..121.
 #   rotate=180: X incrementing, Y decrementing: gate = width-1-x, source = y; each byte is
 #               bit-reversed on the way out.
 from micropython import const
