@@ -177,8 +177,10 @@ def _result(rules, obj):
             packed |= t << (4 * i)
         return C.event(C.EV_TRICKS, packed), made
     if points is not None:
-        if not _is_int(points) or points < 0 or points > 255:
-            raise LogError(0, "points must be a whole number from 0 up")
+        if not _is_int(points):
+            raise LogError(0, "points must be a whole number")
+        if points < 0 or points > rules.row[V.TOTAL]:
+            raise LogError(0, "points %d are outside 0..%d" % (points, rules.row[V.TOTAL]))
         claim = 0 if made is None else (2 if made else 1)
         return C.event(C.EV_POINTS, claim << 8 | points), None
     if made is None:
@@ -244,6 +246,8 @@ def read_lines(data):
             obj = json.loads(text)
         except ValueError as e:
             raise LogError(n, "not JSON (%s)" % e)
+        except RecursionError:
+            raise LogError(n, "not a sitting log line (nested too deep)")
         if not isinstance(obj, dict):
             raise LogError(n, "not a JSON object")
         out.append((n, obj))
