@@ -203,15 +203,18 @@ def install_fake_hardware(partitions=("journal",)):
     # returns (machine, esp32, undo) where undo() restores the real ones.
     import sys
 
-    saved = {k: sys.modules.get(k) for k in ("machine", "esp32")}
+    names = ["machine", "esp32"] + [k for k in sys.modules if k.startswith("boards.")]
+    saved = {k: sys.modules.get(k) for k in names}
+    for k in names:
+        sys.modules.pop(k, None)
     m, e = FakeMachine(), FakeEsp32(partitions)
     sys.modules["machine"] = m
     sys.modules["esp32"] = e
-    for k in list(sys.modules):
-        if k.startswith("boards."):
-            del sys.modules[k]
 
     def undo():
+        for k in list(sys.modules):
+            if k.startswith("boards."):
+                del sys.modules[k]
         for k, v in saved.items():
             if v is None:
                 sys.modules.pop(k, None)
