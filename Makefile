@@ -23,7 +23,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-test: setup lint mpycheck pytest mptest
+test: setup lint typecheck mpycheck pytest mptest
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench

@@ -25,7 +25,9 @@ EXT0_WAKE_PIN = 38  # level 0
 
 def open():
     latch = Pin(12, Pin.OUT, value=1)  # first: keep the board powered
-    latch.init(hold=False)  # released after a deep sleep that held it
+    # Released after a deep sleep that held it (the ESP32 port's Pin takes `hold`; the
+    # stubs do not list it).
+    latch.init(hold=False)  # pyright: ignore[reportCallIssue]
     spi = SPI(2, baudrate=10000000, polarity=0, phase=0, sck=Pin(18), mosi=Pin(23))
     cs = Pin(9, Pin.OUT, value=1)
     dc = Pin(15, Pin.OUT, value=0)

@@ -91,6 +91,20 @@ class EPaper(framebuf.FrameBuffer):
         if not self.wait_until_ready(_BUSY_TIMEOUT_MS):
             raise DisplayError("e-paper BUSY stuck: check the BUSY, RST and power wiring")
 
+    # -- what each controller provides ------------------------------------------------
+
+    def _wake(self):
+        # The controller's init sequence after a hardware reset.
+        raise NotImplementedError
+
+    def _refresh(self, full):
+        # Send the frame and start a full or partial refresh.
+        raise NotImplementedError
+
+    def _power_down(self):
+        # The controller's deep sleep command.
+        raise NotImplementedError
+
     # -- refresh policy ----------------------------------------------------------------
 
     def show(self, full=False):
