@@ -119,11 +119,6 @@ def write_partitions(port, out_dir, dry_run):
     if dry_run:
         print("would run: " + " ".join(cmd))
         return
-    try:
-        import esptool  # noqa: F401
-    except ImportError:
-        raise CommandError("writing the partition table needs esptool "
-                           "(.venv/bin/pip install esptool), then: " + " ".join(cmd))
     if subprocess.call(cmd):
         raise CommandError("esptool could not write the partition table")
 
