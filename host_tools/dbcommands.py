@@ -1,6 +1,5 @@
 """The database subcommands of `tally42`: import, export, stats and sittings. PARSERS is
 what cli.py registers; main() runs them on their own until then."""
-import argparse
 import json
 import os
 import sys
@@ -242,25 +241,3 @@ def _sittings_parser(sub):
 
 
 PARSERS = [_import_parser, _export_parser, _stats_parser, _sittings_parser]
-
-
-def main(argv=None):
-    """These subcommands on their own, with cli.main's error handling."""
-    parser = argparse.ArgumentParser(prog="tally42")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-    for add in PARSERS:
-        add(sub)
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args) or 0
-    except CommandError as e:
-        sys.stderr.write("tally42: %s\n" % e)
-        return 2
-    except KeyboardInterrupt:
-        sys.stderr.write("tally42: interrupted\n")
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -12,7 +12,6 @@ import pytest
 from engine_core import codec
 from host_tools import cli
 from host_tools import db as D
-from host_tools import dbcommands
 from host_tools import export as X
 from host_tools import sittinglog as L
 from test_db import SETUPS, random_log, random_sitting
@@ -35,7 +34,7 @@ REDEAL = ('{"type": "sitting", "variant": "42", "id": "r1", "options": {"all_pas
 
 
 def run(capsys, *argv):
-    code = dbcommands.main(list(argv))
+    code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -6,7 +6,7 @@ import sqlite3
 import sys
 
 from host_tools import db as D
-from host_tools import dbcommands
+from host_tools import cli
 from host_tools import sittinglog as L
 from test_db import random_log, random_sitting
 
@@ -17,7 +17,7 @@ EXAMPLE = ('{"type": "sitting", "variant": "42", "players": ["Ann", "Bob", "Cy",
 
 
 def run(capsys, *argv):
-    code = dbcommands.main(list(argv))
+    code = cli.main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 

@@ -2,7 +2,7 @@
 import pytest
 
 from host_tools import db as D
-from host_tools import dbcommands
+from host_tools import cli
 from host_tools import stats as T
 
 
@@ -116,7 +116,7 @@ def test_bid_levels():
 
 def test_the_table_of_all_players(corpus, capsys):
     path, _, _ = corpus
-    assert dbcommands.main(["stats", "--db", path]) == 0
+    assert cli.main(["stats", "--db", path]) == 0
     out, err = capsys.readouterr()
     lines = out.splitlines()
     assert lines[0].split() == ["player", "sittings", "won", "marks", "for", "against",
@@ -137,7 +137,7 @@ def test_the_table_of_all_players(corpus, capsys):
 
 def test_one_player(corpus, capsys):
     path, _, _ = corpus
-    assert dbcommands.main(["stats", "--player", "cy", "--db", path]) == 0
+    assert cli.main(["stats", "--player", "cy", "--db", path]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("Cy: 3 sittings played (1 finished), 1 won\n")
     lines = out.splitlines()
@@ -154,7 +154,7 @@ def test_one_player(corpus, capsys):
 
 def test_an_unknown_player(corpus, capsys):
     path, _, _ = corpus
-    assert dbcommands.main(["stats", "--player", "Zed", "--db", path]) == 2
+    assert cli.main(["stats", "--player", "Zed", "--db", path]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err == ("tally42: no sittings with a player named Zed "
