@@ -149,6 +149,7 @@ class Client:
         self.seq = 0
         self.reader = wire.ReplyReader()
         self.resumes = 0        # fetches asked again after a gap or a silence
+        self._misplaced = 0     # frames in a row that were not where the fetch stood
         self._alive = time.monotonic()
         self._quiet = False
 
@@ -309,6 +310,7 @@ class Client:
             self._skip_ended(entries, pos, last)
             at = entries[pos[0]] if pos[0] <= last else None
             if at is not None and sid == at.sid and off == pos[1]:
+                self._misplaced = 0
                 got += self._take(entries, data, pos, last, memoryview(p)[6:])
                 if progress:
                     progress(len(p) - 6)
@@ -318,7 +320,13 @@ class Client:
                     self.resumes += 1
                     return
             else:
-                self.resumes += 1     # a frame lost on the way: ask from here
+                # A frame lost on the way: ask again from here (but not for ever).
+                self.resumes += 1
+                self._misplaced += 1
+                if self._misplaced > 8:
+                    raise SyncError("the scorer keeps sending sitting %d from byte %d where "
+                                    "byte %d of sitting %d is due" % (
+                                        sid, off, pos[1], entries[min(pos[0], last)].sid))
                 return
             if kind == "D":
                 if got < count and not self._complete(entries, data, i, last):

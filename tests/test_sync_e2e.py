@@ -186,6 +186,8 @@ def _set(buf, i, v):
     ("L", lambda p: bytes(p[:-1]), "the scorer's list is malformed"),
     ("L", lambda p: bytes(p[7:14] + p[:7] + p[14:]), "the scorer's list is out of order"),
     ("D", lambda p: bytes(p) + b"\x05\x05", "the scorer sent more bytes than sittings"),
+    ("d", lambda p: _set(p, 3, p[3] + 1), "the scorer keeps sending sitting 1 from byte 1 "
+                                          "where byte 0 of sitting 1 is due"),
 ])
 def test_malformed_replies_give_clear_errors_and_store_nothing(rig, capsys, kind, change,
                                                                 message):
