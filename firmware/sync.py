@@ -169,6 +169,7 @@ class SyncEndpoint:
         self._left = 0
         self._list = None       # the journal's sittings while listing or sending
         self._li = 0
+        self._hint = 0
         self.requests = 0       # counters, for the sync screen and the tests
         self.bad_frames = 0
         self.bytes_sent = 0
@@ -415,33 +416,44 @@ class SyncEndpoint:
         return True
 
     def _find(self, sid):
-        for x in self._list:
-            if x[0] == sid:
-                return x
-        return None
+        # The journal's entry for sid, or None; from where the last search ended, as a
+        # fetch walks the ids upwards.
+        lst = self._list
+        n = len(lst)
+        k = self._hint
+        if k >= n or lst[k][0] > sid:
+            k = 0
+        while k < n and lst[k][0] < sid:
+            k += 1
+        self._hint = k
+        return lst[k] if k < n and lst[k][0] == sid else None
 
     def _check_items(self, seq, n, need_offset=True):
-        # Every id named must be a finished sitting in the journal (offset within it).
+        # Every id named must be a finished sitting in the journal (an offset within it).
+        # The journal's ids increase, so a range is a run of entries: the work is bounded
+        # by the journal, whatever range a request names.
         try:
-            self._list = self._j.sittings()
+            self._list = lst = self._j.sittings()
         except JournalError:
             self._error(seq, E_JOURNAL, 0, b"journal unreadable")
             return False
         i = 0
         while i < n:
             sid = self._first[i]
+            self._find(sid)
+            k = self._hint
             while sid <= self._lastid[i]:
-                x = self._find(sid)
-                if x is None:
+                if k >= len(lst) or lst[k][0] != sid:
                     self._error(seq, E_NOT_FOUND, sid, b"no such sitting")
                     return False
-                if not x[1]:
+                if not lst[k][1]:
                     self._error(seq, E_OPEN, sid, b"sitting not finished")
                     return False
-                if need_offset and sid == self._first[i] and self._off0[i] > x[3]:
+                if need_offset and sid == self._first[i] and self._off0[i] > lst[k][3]:
                     self._error(seq, E_BAD_ARGS, sid, b"offset past the end")
                     return False
                 sid += 1
+                k += 1
             i += 1
         return True
 

@@ -331,6 +331,11 @@ def test_fetch_refuses_open_missing_and_malformed_items():
     assert (code, detail) == (Y.E_OPEN, r.open)
     code, detail, _ = _error(r.ask("F", b"10 1-2 5-9")[0])
     assert (code, detail) == (Y.E_NOT_FOUND, 5)
+    # A huge range is refused at its first gap, not walked id by id.
+    code, detail, _ = _error(r.ask("F", b"10 1-2 5-9999999999")[0])
+    assert (code, detail) == (Y.E_NOT_FOUND, 5)
+    code, detail, _ = _error(r.ask("A", b"2-999999999")[0])
+    assert (code, detail) == (Y.E_OPEN, r.open)
     for bad in (b"", b"0 1", b"x 1", b"10", b"10 0", b"10 2-1", b"10 1:", b"10 a", b"10 1:-3",
                 b"10 " + b"1 " * 17, b"10 1:99999"):
         code, _, _ = _error(r.ask("F", bad)[0])
