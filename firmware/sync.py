@@ -1,12 +1,13 @@
 # The sync endpoint: serves the journal's finished sittings to the PC over the USB serial
 # line it shares with the REPL (protocol: docs/sync-protocol.md, framing: engine_core.wire).
 # Polled from the main loop: it reads only what has arrived, sends at most one bulk frame
-# a poll, and changes the journal only through mark_synced, after the host's acknowledge.
+# a poll, and changes the journal only through mark_synced, after the host's acknowledge
+# (firmware/syncjournal.py). Ports to read from: firmware/syncport.py.
 from micropython import const
 from time import ticks_diff, ticks_ms
 
 from engine_core import wire
-from firmware.journal import JournalError
+from firmware.syncjournal import KIND_ERROR, SyncJournal
 
 # Error codes of an "e" reply (docs/sync-protocol.md).
 E_BAD_FRAME = const(1)
@@ -14,7 +15,7 @@ E_NO_SESSION = const(2)
 E_VERSION = const(3)
 E_UNKNOWN = const(4)
 E_BAD_ARGS = const(5)
-E_NOT_FOUND = const(6)
+E_NOT_FOUND = const(6)      # these three come from SyncJournal
 E_OPEN = const(7)
 E_JOURNAL = const(8)
 E_UNSUPPORTED = const(9)
@@ -24,16 +25,9 @@ E_STALE = const(11)
 _CHUNK = const(512)         # sitting bytes in a data frame
 _IDLE_MS = const(5000)      # a session with no request for this long closes
 _READ_BUDGET = const(256)   # bytes taken from the line in one poll
-_MAX_ITEMS = const(16)      # sittings or ranges in one fetch
-_ENTRY = const(7)           # list entry: id (3), flags, length (3)
 _CTRL_C = const(3)
 _STR_MAX = const(64)        # device id, firmware version
 _HELLO_MAX = const(22 + 2 + 2 * _STR_MAX)
-
-# What poll() is doing between requests.
-_IDLE = const(0)
-_LISTING = const(1)
-_SENDING = const(2)
 
 # Requests whose repeat (same session and sequence number) must not act twice.
 _ONCE = b"CNS"
@@ -49,69 +43,6 @@ def _random16():
     except (ImportError, AttributeError):
         from random import getrandbits
         return getrandbits(16)
-
-
-class StreamPort:
-    """A stream that blocks until it has every byte asked for (the REPL's stdin on an
-    ESP32) made safe to poll: one byte at a time, only while select.poll says one is
-    there. `StreamPort(sys.stdin.buffer, sys.stdout.buffer)`."""
-
-    def __init__(self, rd, wr=None):
-        import select
-        self._rd = rd
-        self._wr = rd if wr is None else wr
-        self._poll = select.poll()
-        self._poll.register(rd, select.POLLIN)
-        self._in = select.POLLIN
-        self._one = bytearray(1)
-
-    def _ready(self):
-        for _, ev in self._poll.ipoll(0):
-            return ev & self._in
-        return 0
-
-    def readinto(self, buf):
-        n = 0
-        while n < len(buf) and self._ready():
-            if not self._rd.readinto(self._one):
-                break
-            buf[n] = self._one[0]
-            n += 1
-        return n
-
-    def write(self, data):
-        return self._wr.write(data)
-
-
-class TtyPort:
-    """A tty opened raw with VMIN = VTIME = 0, so that a read returns what has arrived at
-    once (on the unix port a tty read otherwise waits for a full buffer): the sim's
-    serial port. `TtyPort("/dev/pts/3")`, or an open file descriptor number."""
-
-    def __init__(self, path):
-        import termios
-        self._f = f = open(path, "r+b")
-        fd = f.fileno()
-        termios.setraw(fd)
-        attr = termios.tcgetattr(fd)
-        attr[6][6] = 0      # VMIN (the module lacks the names)
-        attr[6][5] = 0      # VTIME
-        termios.tcsetattr(fd, termios.TCSANOW, attr)
-
-    def readinto(self, buf):
-        try:
-            return self._f.readinto(buf) or 0
-        except OSError:     # the other end is not open: nothing has arrived
-            return 0
-
-    def write(self, data):
-        try:
-            return self._f.write(data)
-        except OSError:
-            return 0
-
-    def close(self):
-        self._f.close()
 
 
 class SyncEndpoint:
@@ -134,7 +65,6 @@ class SyncEndpoint:
             import micropython
             kbd_intr = micropython.kbd_intr
         self._port = port
-        self._j = journal
         self._id = device_id.encode() if isinstance(device_id, str) else device_id
         self._fw = firmware.encode() if isinstance(firmware, str) else firmware
         self._clock = clock
@@ -155,25 +85,10 @@ class SyncEndpoint:
         self._session = 0
         self._seq = -1
         self._last = 0          # ticks of the last request
-        self._state = _IDLE
-        self._out_seq = 0
-        # A fetch: items as (first id, last id, offset of the first); where it is.
-        self._first = [0] * _MAX_ITEMS
-        self._lastid = [0] * _MAX_ITEMS
-        self._off0 = [0] * _MAX_ITEMS
-        self._items = 0
-        self._item = 0
-        self._sid = 0
-        self._off = 0
-        self._len = 0
-        self._left = 0
-        self._list = None       # the journal's sittings while listing or sending
-        self._li = 0
-        self._hint = 0
+        self._out_seq = 0       # the request the frames being sent answer
+        self._data = SyncJournal(journal, self._txv, chunk)
         self.requests = 0       # counters, for the sync screen and the tests
         self.bad_frames = 0
-        self.bytes_sent = 0
-        self.acked = 0
 
     # ---- the main loop's side ----
 
@@ -185,7 +100,15 @@ class SyncEndpoint:
     def status(self):
         if not self._session:
             return "idle"
-        return "sending" if self._state != _IDLE else "connected"
+        return "sending" if self._data.busy else "connected"
+
+    @property
+    def bytes_sent(self):
+        return self._data.bytes_sent
+
+    @property
+    def acked(self):
+        return self._data.acked
 
     def poll(self):
         """Handle what has arrived, then send at most one bulk frame; returns True while
@@ -200,10 +123,12 @@ class SyncEndpoint:
                 self._byte(self._rx[i])
                 i += 1
             got += n
-        if self._state == _SENDING:
-            self._send_data()
-        elif self._state == _LISTING:
-            self._send_list()
+        if self._data.busy:
+            kind = self._data.next_frame()
+            if kind == KIND_ERROR:
+                self._data_error(self._out_seq)
+            else:
+                self._send(kind, self._out_seq, self._data.n)
         if self._session and ticks_diff(self._ticks(), self._last) > self._idle:
             self.close()
         return self._session != 0
@@ -212,8 +137,7 @@ class SyncEndpoint:
         """End the session (if any) and give Ctrl-C back to the REPL."""
         if self._session:
             self._session = 0
-            self._state = _IDLE
-            self._list = None
+            self._data.stop()
             self._kbd(_CTRL_C)
 
     # ---- requests ----
@@ -252,17 +176,20 @@ class SyncEndpoint:
             return
         again = ahead == 0
         self._seq = q.seq
-        self._state = _IDLE     # a request ends any reply still being sent
-        self._list = None
+        self._data.stop()       # a request ends any reply still being sent
         if again and cmd in _ONCE:
             self._ok(q.seq)
             return
+        d = self._data
         if cmd == 0x4C:     # L
-            self._start_list(q)
+            self._started(q.seq, d.start_list(q.buf, q.start, q.end))
         elif cmd == 0x46:   # F
-            self._start_fetch(q)
+            self._started(q.seq, d.start_fetch(q.buf, q.start, q.end))
         elif cmd == 0x41:   # A
-            self._ack(q)
+            if d.ack(q.buf, q.start, q.end):
+                self._data_error(q.seq)
+            else:
+                self._send(0x61, q.seq, d.n)     # a
         elif cmd == 0x43:   # C
             self._set_clock(q)
         elif cmd == 0x4E:   # N
@@ -290,18 +217,8 @@ class SyncEndpoint:
         self._session = session
         self._seq = q.seq
         self._last = self._ticks()
-        self._state = _IDLE
-        self._list = None
-        count = 0
-        size = 0
-        try:
-            free = self._j.free_bytes()
-            for sid, finished, synced, length in self._j.sittings():
-                if finished and not synced:
-                    count += 1
-                    size += length
-        except JournalError:
-            free = 0
+        self._data.stop()
+        free, count, size = self._data.summary()
         t = self._tx
         p = wire.HEAD
         t[p] = wire.VERSION
@@ -325,235 +242,6 @@ class SyncEndpoint:
             self._tx[p + 1 + i] = s[i]
             i += 1
         return p + 1 + n
-
-    # List: 7 bytes a sitting, as many frames as it takes.
-    def _start_list(self, q):
-        s, e = wire.token(q.buf, q.start, q.end)
-        unsynced = e - s == 1 and q.buf[s] == 0x75      # "u"
-        try:
-            self._list = self._j.sittings()
-        except JournalError:
-            self._error(q.seq, E_JOURNAL, 0, b"journal unreadable")
-            return
-        if unsynced:
-            self._list = [x for x in self._list if x[1] and not x[2]]
-        self._li = 0
-        self._out_seq = q.seq
-        self._state = _LISTING
-
-    def _send_list(self):
-        t = self._tx
-        lst = self._list
-        p = wire.HEAD
-        stop = wire.HEAD + (self._chunk // _ENTRY) * _ENTRY
-        while self._li < len(lst) and p < stop:
-            sid, finished, synced, length = lst[self._li]
-            wire.put_u24(t, p, sid)
-            t[p + 3] = (1 if finished else 0) | (2 if synced else 0)
-            wire.put_u24(t, p + 4, length)
-            p += _ENTRY
-            self._li += 1
-        last = self._li >= len(lst)
-        if last:
-            self._state = _IDLE
-            self._list = None
-        self._send(0x4C if last else 0x6C, self._out_seq, p - wire.HEAD)   # L / l
-
-    # Fetch: "F count item..." with items "id", "id:offset" or "first-last".
-    def _start_fetch(self, q):
-        b = q.buf
-        s, e = wire.token(b, q.start, q.end)
-        count = wire.number(b, s, e)
-        if count is None or count < 1:
-            self._error(q.seq, E_BAD_ARGS, 0, b"fetch: count")
-            return
-        n = 0
-        pos = e
-        while True:
-            s, e = wire.token(b, pos, q.end)
-            if s >= e:
-                break
-            if n >= _MAX_ITEMS or not self._item_at(b, s, e, n):
-                self._error(q.seq, E_BAD_ARGS, n, b"fetch: item")
-                return
-            n += 1
-            pos = e
-        if not n:
-            self._error(q.seq, E_BAD_ARGS, 0, b"fetch: no sitting")
-            return
-        if not self._check_items(q.seq, n):
-            return
-        self._items = n
-        self._item = 0
-        self._left = count
-        self._out_seq = q.seq
-        self._enter(self._first[0], self._off0[0])
-        self._state = _SENDING
-
-    def _item_at(self, b, s, e, n):
-        # Parse one item into slot n; False if malformed.
-        cut = s
-        while cut < e and b[cut] != 0x3A and b[cut] != 0x2D:    # ":" "-"
-            cut += 1
-        first = wire.number(b, s, cut)
-        if first is None or first < 1:
-            return False
-        last = first
-        off = 0
-        if cut < e:
-            v = wire.number(b, cut + 1, e)
-            if v is None or v < 0:
-                return False
-            if b[cut] == 0x3A:
-                off = v
-            elif v < first:
-                return False
-            else:
-                last = v
-        self._first[n] = first
-        self._lastid[n] = last
-        self._off0[n] = off
-        return True
-
-    def _find(self, sid):
-        # The journal's entry for sid, or None; from where the last search ended, as a
-        # fetch walks the ids upwards.
-        lst = self._list
-        n = len(lst)
-        k = self._hint
-        if k >= n or lst[k][0] > sid:
-            k = 0
-        while k < n and lst[k][0] < sid:
-            k += 1
-        self._hint = k
-        return lst[k] if k < n and lst[k][0] == sid else None
-
-    def _check_items(self, seq, n, need_offset=True):
-        # Every id named must be a finished sitting in the journal (an offset within it).
-        # The journal's ids increase, so a range is a run of entries: the work is bounded
-        # by the journal, whatever range a request names.
-        try:
-            self._list = lst = self._j.sittings()
-        except JournalError:
-            self._error(seq, E_JOURNAL, 0, b"journal unreadable")
-            return False
-        i = 0
-        while i < n:
-            sid = self._first[i]
-            self._find(sid)
-            k = self._hint
-            while sid <= self._lastid[i]:
-                if k >= len(lst) or lst[k][0] != sid:
-                    self._error(seq, E_NOT_FOUND, sid, b"no such sitting")
-                    return False
-                if not lst[k][1]:
-                    self._error(seq, E_OPEN, sid, b"sitting not finished")
-                    return False
-                if need_offset and sid == self._first[i] and self._off0[i] > lst[k][3]:
-                    self._error(seq, E_BAD_ARGS, sid, b"offset past the end")
-                    return False
-                sid += 1
-                k += 1
-            i += 1
-        return True
-
-    def _enter(self, sid, off):
-        self._sid = sid
-        self._off = off
-        self._len = self._find(sid)[3]
-
-    def _next_sitting(self):
-        # Move on to the next sitting of the fetch; False at its end.
-        if self._sid < self._lastid[self._item]:
-            self._enter(self._sid + 1, 0)
-            return True
-        self._item += 1
-        if self._item >= self._items:
-            return False
-        self._enter(self._first[self._item], self._off0[self._item])
-        return True
-
-    def _has_next(self):
-        return self._sid < self._lastid[self._item] or self._item + 1 < self._items
-
-    def _send_data(self):
-        # One frame: (id, offset) of its first byte, then sitting bytes up to the chunk,
-        # running on into the next sittings of the fetch.
-        t = self._tx
-        done = False
-        while self._off >= self._len and not done:
-            done = not self._next_sitting()
-        p = wire.HEAD
-        wire.put_u24(t, p, self._sid)
-        wire.put_u24(t, p + 3, self._off)
-        p += 6
-        stop = p + self._chunk
-        while not done and p < stop and self._left > 0:
-            if self._off >= self._len:
-                done = not self._next_sitting()
-                continue
-            want = min(stop - p, self._left, self._len - self._off)
-            try:
-                got = self._j.read(self._sid, self._off, self._txv[p:p + want])
-            except JournalError:
-                self._state = _IDLE
-                self._list = None
-                self._error(self._out_seq, E_JOURNAL, self._sid, b"journal read failed")
-                return
-            if not got:     # shorter than listed: the sitting ends here
-                self._len = self._off
-                continue
-            p += got
-            self._off += got
-            self._left -= got
-            self.bytes_sent += got
-        if done or self._left <= 0 or (self._off >= self._len and not self._has_next()):
-            self._state = _IDLE
-            self._list = None
-            kind = 0x44     # D: the last frame of this fetch
-        else:
-            kind = 0x64     # d
-        self._send(kind, self._out_seq, p - wire.HEAD)
-
-    # Acknowledge: "A item..." with items "id" or "first-last".
-    def _ack(self, q):
-        b = q.buf
-        n = 0
-        pos = q.start
-        while True:
-            s, e = wire.token(b, pos, q.end)
-            if s >= e:
-                break
-            if n >= _MAX_ITEMS or not self._item_at(b, s, e, n) or self._off0[n]:
-                self._error(q.seq, E_BAD_ARGS, n, b"ack: item")
-                return
-            n += 1
-            pos = e
-        if not n:
-            self._error(q.seq, E_BAD_ARGS, 0, b"ack: no sitting")
-            return
-        if not self._check_items(q.seq, n, False):
-            return
-        self._list = None
-        marked = 0
-        i = 0
-        try:
-            while i < n:
-                sid = self._first[i]
-                while sid <= self._lastid[i]:
-                    self._j.mark_synced(sid)
-                    marked += 1
-                    sid += 1
-                i += 1
-            free = self._j.free_bytes()
-        except JournalError:
-            self._error(q.seq, E_JOURNAL, 0, b"journal write failed")
-            return
-        self.acked += marked
-        t = self._tx
-        wire.put_u16(t, wire.HEAD, marked)
-        wire.put_u32(t, wire.HEAD + 2, free)
-        self._send(0x61, q.seq, 6)     # a
 
     # Clock, names, settings: handed to the app's callbacks.
     def _set_clock(self, q):
@@ -631,6 +319,17 @@ class SyncEndpoint:
             self._error(seq, E_REFUSED, 0, msg)
 
     # ---- replies ----
+
+    def _started(self, seq, err):
+        # A list or fetch begins (its frames go out from poll()), or is refused.
+        if err:
+            self._data_error(seq)
+        else:
+            self._out_seq = seq
+
+    def _data_error(self, seq):
+        d = self._data
+        self._error(seq, d.err_code, d.err_detail, d.err_msg)
 
     def _ok(self, seq):
         self._send(0x6B, seq, 0)       # k

@@ -13,7 +13,8 @@ from time import sleep_ms, ticks_diff, ticks_ms  # noqa: E402
 
 from firmware.journal import Journal  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
-from firmware.sync import StreamPort, SyncEndpoint, TtyPort  # noqa: E402
+from firmware.sync import SyncEndpoint  # noqa: E402
+from firmware.syncport import StreamPort, TtyPort  # noqa: E402
 
 
 def _args(argv):
