@@ -190,8 +190,8 @@ class Client:
 
     def _silence(self):
         if time.monotonic() - self._alive > self.wait:
-            raise SyncError("the scorer on %s stopped answering%s" % (
-                self.link.url, " (is the cable in? is the scorer on?)"))
+            raise SyncError("the scorer on %s stopped answering (is the cable in? is the "
+                            "scorer on?)" % self.link.url)
         if not self._quiet:
             self._quiet = True
             self.notice("the scorer does not answer: waiting up to %g s "
