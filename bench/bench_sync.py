@@ -3,7 +3,9 @@
 # fresh SQLite database and acknowledged by the host client through pyserial. Prints
 #   sync.payload_bytes_per_s.pty          sitting bytes / seconds of the sync session
 #                                         (hello to goodbye) less the time spent storing
-#   sync.efficiency                       sitting bytes / wire bytes, both directions
+#   sync.efficiency                       sitting bytes / wire bytes, both directions,
+#                                         the whole session (hello, list, acknowledges)
+#   sync.efficiency.fetch                 the same over the fetches alone
 #   sync.seconds_for_100_sittings_at_115200   the wire bytes at 10 bits a byte, both
 #                                         directions one after the other (no overlap)
 #   sync.seconds_for_100_sittings.pty     the whole session, storing included
@@ -39,6 +41,7 @@ def main():
                 wire0 = cable.to_host + cable.to_device
                 t0 = time.perf_counter()
                 client = Y.Client(link)
+                fetch_wire = _count_fetch_bytes(client, link)
                 client.hello()
                 store = _Store(database)
                 report = Y.sync(client, store)
@@ -56,8 +59,22 @@ def main():
                          % (len(report.stored), SITTINGS, report.payload, payload))
     print("sync.payload_bytes_per_s.pty: %d bytes/s" % (payload / (seconds - store.seconds)))
     print("sync.efficiency: %.2f" % (payload / wire))
+    print("sync.efficiency.fetch: %.2f" % (payload / fetch_wire[0]))
     print("sync.seconds_for_100_sittings_at_115200: %.1f s" % (wire / BAUD_BYTES_PER_S))
     print("sync.seconds_for_100_sittings.pty: %.2f s" % seconds)
+
+
+def _count_fetch_bytes(client, link):
+    # The wire bytes, both ways, while the client fetches.
+    total = [0]
+    fetch = client.fetch
+
+    def counted(*args):
+        before = link.rx_bytes + link.tx_bytes
+        fetch(*args)
+        total[0] += link.rx_bytes + link.tx_bytes - before
+    client.fetch = counted
+    return total
 
 
 class _Store:
