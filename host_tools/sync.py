@@ -47,6 +47,10 @@ _MEANING = {
 }
 
 
+class Silent(SyncError):
+    """The scorer stopped answering (or never did)."""
+
+
 class DeviceError(SyncError):
     """The scorer answered with an error reply: code, detail, and its message."""
 
@@ -152,6 +156,7 @@ class Client:
         self._misplaced = 0     # frames in a row that were not where the fetch stood
         self._alive = time.monotonic()
         self._quiet = False
+        self._first = False     # the first hello: no talk of cables yet
 
     # ---- one request, its replies ----
 
@@ -190,18 +195,20 @@ class Client:
 
     def _silence(self):
         if time.monotonic() - self._alive > self.wait:
-            raise SyncError("the scorer on %s stopped answering (is the cable in? is the "
-                            "scorer on?)" % self.link.url)
+            raise Silent("the scorer on %s stopped answering (is the cable in? is the "
+                         "scorer on?)" % self.link.url)
         if not self._quiet:
             self._quiet = True
-            self.notice("the scorer does not answer: waiting up to %g s "
-                        "(plug the cable back in)" % self.wait)
+            if not self._first:
+                self.notice("the scorer does not answer: waiting up to %g s "
+                            "(plug the cable back in)" % self.wait)
 
     def _heard(self):
         self._alive = time.monotonic()
         if self._quiet:
             self._quiet = False
-            self.notice("the scorer answers again")
+            if not self._first:
+                self.notice("the scorer answers again")
 
     def _next_seq(self):
         self.seq = self.seq % 254 + 1     # 1..254: 0xFF marks replies to damaged requests
@@ -254,14 +261,29 @@ class Client:
 
     # ---- the commands ----
 
-    def hello(self):
+    def hello(self, patience=None):
+        """Open a session. patience: seconds to wait for a first answer (default: wait)."""
         try:
             self.link.discard_input()   # whatever the scorer said before we asked
         except LinkError:
             pass
         self.reader = wire.ReplyReader()
         self.session = 0
-        kind, p = self.request("H", b"%d" % wire.VERSION)
+        first = self._first = self.info is None
+        saved = self.wait
+        if patience is not None:
+            self.wait = patience
+            self._alive = time.monotonic()
+        try:
+            kind, p = self.request("H", b"%d" % wire.VERSION)
+        except Silent:
+            if not first:
+                raise
+            raise Silent("no scorer answered on %s (is it on, showing a screen? at the "
+                         "REPL, start the firmware)" % self.link.url)
+        finally:
+            self.wait = saved
+            self._first = False
         if kind != "h":
             raise SyncError("the scorer answered hello with a %r reply" % kind)
         self.info = DeviceInfo(p, self.link.url)

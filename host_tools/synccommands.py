@@ -8,6 +8,7 @@ from host_tools.cli import CommandError
 from host_tools.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 
 PROBE_TIMEOUT = 1.0
+FIRST_ANSWER = 3.0          # seconds a scorer has to answer the first hello
 _BAUD_HELP = "line speed (default %d; boards with native USB ignore it)" % BAUDRATE
 
 
@@ -126,7 +127,7 @@ def cmd_sync(args):
     link = _open_link(url, args.baud)
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
-        info = client.hello()
+        info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
         if not args.no_clock:
             _optional(client.set_clock, "clock")
