@@ -513,13 +513,14 @@ class Report:
         self.payload = 0        # sitting bytes fetched
 
 
-def sync(client, store, progress=None):
+def sync(client, store, progress=None, report=None):
     """Store every finished sitting the scorer has not synced, acknowledging each batch
     once it is stored. store(lines, device_id) -> (status, sitting id, description) with
     status "stored", "updated" or "already stored"; it checks the sitting with the engine
-    (sittinglog.LogError when refused) and stores all of it or nothing. Returns a Report."""
+    (sittinglog.LogError when refused) and stores all of it or nothing. Returns the
+    Report (pass one in to keep what was done when sync fails half way)."""
     info = client.info
-    report = Report(info)
+    report = report or Report(info)
     if not info.unsynced:
         return report
     entries = [e for e in client.list(unsynced=True) if e.finished and not e.synced]

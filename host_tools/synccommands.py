@@ -125,6 +125,7 @@ def cmd_sync(args):
         raise CommandError(str(e))
     progress = _Progress(sys.stderr)
     link = _open_link(url, args.baud)
+    report = None
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
@@ -135,11 +136,15 @@ def cmd_sync(args):
             client.push_names(kind, ns)
         if pairs:
             client.push_settings(pairs)
-        report = Y.sync(client, _db_store(database), progress)
+        report = Y.Report(info)
+        Y.sync(client, _db_store(database), progress, report)
         progress.end()
         client.bye()
     except Y.SyncError as e:
         progress.end()
+        if report is not None and (report.stored or report.updated):
+            _print_stored(report)
+            print("(stored so far: the next sync goes on from there)")
         raise CommandError(str(e))
     finally:
         link.close()
@@ -158,13 +163,15 @@ def _optional(step, what):
         print("(the scorer has no %s to set)" % what)
 
 
+def _print_stored(r):
+    for sid, what in r.stored + r.updated:
+        print(what)
+
+
 def _print_report(r, path):
     if not r.listed:
         print("nothing new on the scorer: every finished sitting is on the PC already")
-    for sid, what in r.stored:
-        print(what)
-    for sid, what in r.updated:
-        print(what)
+    _print_stored(r)
     if r.already:
         print("already on the PC: %s (the scorer now knows)" % ", ".join(s for s, _ in r.already))
     if r.listed:

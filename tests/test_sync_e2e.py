@@ -152,7 +152,8 @@ def test_a_cable_pulled_for_good_loses_nothing_and_the_next_sync_finishes(rig, c
     r = rig(60)
     r.cable.cut_at(10500)
     assert r.sync("--wait", "1.5") == 2
-    err = capsys.readouterr().err.splitlines()
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
     assert err[0] == "tally42: the scorer does not answer: waiting up to 1.5 s (plug the cable back in)"
     assert err[-1].startswith("tally42: the scorer on %s stopped answering" % r.cable.host_path)
     stored = r.stored()
@@ -160,6 +161,9 @@ def test_a_cable_pulled_for_good_loses_nothing_and_the_next_sync_finishes(rig, c
     # Whole sittings only, and every one the scorer counts as synced is on the PC.
     assert 0 < len(stored) < 60 and synced
     assert set("T42-SIM001-%d" % s for s in synced) <= set(stored)
+    # What it stored before the cable went is reported.
+    assert captured.out.count("stored sitting T42-SIM001-") == len(stored)
+    assert "(stored so far: the next sync goes on from there)" in captured.out
     for sid in stored:
         assert _score(stored[sid]) == r.played[int(sid.rsplit("-", 1)[1])][0]
     r.cable.mend()
