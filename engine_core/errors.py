@@ -46,7 +46,7 @@ E_DOUBLES = const(39)
 def explain(s, err, ev):
     """The message for refusal `err` of event `ev` by sitting `s` (allocates; refusals only)."""
     from engine_core import variants as V
-    from engine_core.codes import GAME, PLUNGE, SPLASH
+    from engine_core.codes import PLUNGE, SPLASH
     arg = ev & 0xFFFFFF
     row = s.row
     total = row[V.TOTAL]
@@ -110,7 +110,7 @@ def explain(s, err, ev):
         return "there is no count in %s" % s.rules.name
     if err == E_COUNT_OVER:
         return "count %d would make %d, more than the %d count in a hand" % (
-            arg & 0xFF, s.st[50] + (arg & 0xFF), row[V.COUNT])
+            arg & 0xFF, s.count_caught() + (arg & 0xFF), row[V.COUNT])
     if err == E_NEED_POINTS:
         if s.rules.scoring == V.POINTS:
             return "points scoring needs the points taken, not only made or set"
@@ -155,7 +155,6 @@ def explain(s, err, ev):
             s.bid_name(arg), "4" if s.high_bid() == PLUNGE else "3 or more")
     if err == E_BAD_EVENT:
         return "not an event"
-    _ = GAME
     return "refused (%d)" % err
 
 

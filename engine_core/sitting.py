@@ -9,7 +9,18 @@ from engine_core import variants as V
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, PASS, MAX_NUMBER, MARKS, MAX_MARKS, GAME, PLUNGE,
                                SPLASH, DOUBLES, FOLLOW_ME, NELLO_HIGH, NELLO_SUIT, SEVENS)
-from engine_core.errors import OK
+from engine_core import errors
+from engine_core.errors import (OK, E_OVER, E_NOT_BIDDING, E_DEALER_MUST_BID, E_AFTER_GAME,
+                                E_BID_RANGE, E_GAME_POINTS, E_GAME_STEP, E_NOT_ALLOWED,
+                                E_BAD_EVENT, E_BID_LOW, E_MARK_STEP, E_OPENING, E_GAME_NEXT,
+                                E_NOT_TRUMP, E_SUIT, E_NELLO_DOUBLES, E_PARTNER_TRUMP,
+                                E_NEEDS_MARK, E_NO_SEAT, E_NELLO_PARTNER, E_COUNT_STEP,
+                                E_NO_COUNT, E_COUNT_OVER, E_NEED_POINTS, E_NEED_TRICKS,
+                                E_NELLO_TRICK, E_TRACKED, E_POINTS_RANGE, E_SHORT_ALL,
+                                E_CLAIM, E_TRICKS_MOON, E_TRICKS_SEATS, E_TRICKS_SUM,
+                                E_CONFIRM, E_NAME_CONTRACT, E_NO_PLAY, E_UNDO, E_FULL,
+                                E_DOUBLES)
+
 
 # Phases.
 BIDDING = const(0)
@@ -61,9 +72,6 @@ _SPLASH_DOUBLES = const(3)
 _ALL_DOUBLES = const(7)
 
 _HISTORY = const(384)    # bytes of coded events kept for undo (compacted when full)
-
-# Result checks.
-_ANY = const(-1)
 
 
 class Sitting:
@@ -168,7 +176,7 @@ class Sitting:
     def partner(self, seat):
         if not self.row[V.TEAMS]:
             return -1
-        return (seat + self.seats // 2) % self.seats if self.seats == 4 else (seat + 2) % self.seats
+        return (seat + 2) % self.seats
 
     def bid_value(self, code):
         """The value of a bid code in points (tricks) at this point of the auction."""
@@ -844,21 +852,8 @@ class Sitting:
 
     def reason(self, err, ev):
         """A short message a player can act on, for refusal `err` of event `ev`."""
-        from engine_core import errors
         return errors.explain(self, err, ev)
 
-
-# Refusal codes (messages in errors.py).
-from engine_core.errors import (E_OVER, E_NOT_BIDDING, E_DEALER_MUST_BID, E_AFTER_GAME,  # noqa: E402
-                                E_BID_RANGE, E_GAME_POINTS, E_GAME_STEP, E_NOT_ALLOWED,
-                                E_BAD_EVENT, E_BID_LOW, E_MARK_STEP, E_OPENING, E_GAME_NEXT,
-                                E_NOT_TRUMP, E_SUIT, E_NELLO_DOUBLES, E_PARTNER_TRUMP,
-                                E_NEEDS_MARK, E_NO_SEAT, E_NELLO_PARTNER, E_COUNT_STEP,
-                                E_NO_COUNT, E_COUNT_OVER, E_NEED_POINTS, E_NEED_TRICKS,
-                                E_NELLO_TRICK, E_TRACKED, E_POINTS_RANGE, E_SHORT_ALL,
-                                E_CLAIM, E_TRICKS_MOON, E_TRICKS_SEATS, E_TRICKS_SUM,
-                                E_CONFIRM, E_NAME_CONTRACT, E_NO_PLAY, E_UNDO, E_FULL,
-                                E_DOUBLES)
 
 # Slots of the last finished deal, for last().
 LAST_DEALER = _L_DEALER
