@@ -155,19 +155,18 @@ class SimDisplay(framebuf.FrameBuffer):
 
 
 class Script:
-    """Buttons from a script: one a line (prev, next, ok, back, menu; `long ` before one
-    for a long press); blank lines and # comments are skipped."""
+    """Buttons from a script (a list of lines, or a file read a line at a time): one
+    button a line (prev, next, ok, back, menu; `long ` before one for a long press);
+    blank lines and # comments are skipped."""
 
     def __init__(self, lines):
-        self.lines = lines
-        self.pos = 0
+        self._lines = iter(lines)
         self.line = 0
+        self.pressed = 0
 
     def next(self):
-        while self.pos < len(self.lines):
-            raw = self.lines[self.pos]
-            self.pos += 1
-            self.line = self.pos
+        for raw in self._lines:
+            self.line += 1
             t = raw.split("#")[0].strip().lower()
             if not t:
                 continue
@@ -177,6 +176,7 @@ class Script:
                 t = t[5:].strip()
             if t not in _WORDS:
                 raise ValueError("script line %d: unknown button %s" % (self.line, t))
+            self.pressed += 1
             return code | _WORDS[t]
         return QUIT
 
@@ -199,12 +199,35 @@ class Buttons:
         return self.term.key(50)
 
 
+class SimSerial:
+    """The firmware's end of the sim's USB serial line: a pseudo-terminal opened raw,
+    reads returning what has arrived. `name` is the PC's end (tally42 sync --port)."""
+
+    def __init__(self, path, name):
+        import termios
+        self.name = name
+        self._f = open(path, "r+b")
+        fd = self._f.fileno()
+        termios.setraw(fd)
+        attr = termios.tcgetattr(fd)
+        attr[6][6] = 0      # VMIN
+        attr[6][5] = 0      # VTIME
+        termios.tcsetattr(fd, termios.TCSANOW, attr)
+        self.rx = self._f
+        self.tx = self._f
+
+    def close(self):
+        self._f.close()
+
+
 class Board:
-    """The sim board: display, buttons, flash and settings, made from the sim's options."""
+    """The sim board, with the attributes of every board (see boards/__init__.py)."""
 
     def __init__(self, flash=None, script=None, screens=None, term=False, width=WIDTH,
                  height=HEIGHT, serial=None, record=False, blocks=FLASH_BLOCKS,
                  settings=None):
+        from time import sleep_ms, ticks_ms
+        self.name = "sim"
         self.term = None
         if term:
             from boards.simterm import Terminal
@@ -220,11 +243,18 @@ class Board:
             self.flash = FileFlash(flash, blocks)
         self.settings_path = flash + ".settings" if isinstance(flash, str) else settings
         self.serial = serial
+        self.ticks_ms = ticks_ms
+        self.sleep_ms = sleep_ms
+        self.deep_sleep = None
+        self.restart = None
 
     def close(self):
         if self.term:
             self.term.close()
-        self.flash.close()
+        if self.serial is not None:
+            self.serial.close()
+        if hasattr(self.flash, "close"):
+            self.flash.close()
 
 
 def _args(argv):
@@ -245,17 +275,18 @@ def _args(argv):
 
 
 def main(argv):
+    from firmware import app
+    app.warm()      # before the board's buffers: see app.warm
     opts = _args(argv)
     width, height = WIDTH, HEIGHT
     if opts["panel"]:
         width, height = [int(v) for v in opts["panel"].split("x")]
     script = None
     if opts["script"]:
-        with open(opts["script"]) as f:
-            script = Script(f.read().split("\n"))
+        script = Script(open(opts["script"]))
     term = script is None or opts["hold"]
-    board = Board(opts["flash"], script, opts["screens"], term, width, height, opts["serial"])
-    from firmware import app
+    serial = SimSerial(opts["link"], opts["serial"]) if opts["link"] else None
+    board = Board(opts["flash"], script, opts["screens"], term, width, height, serial)
     try:
         if board.term:
             board.term.open()

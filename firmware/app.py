@@ -1,6 +1,8 @@
 # The scorer's main loop: a button goes to the screen on show, which may hand the engine
 # an event; a taken event is on flash (the journal) before any screen shows it as taken.
 # The screen is then redrawn from the state, never patched.
+import gc
+
 from micropython import const
 
 from engine_core import codec
@@ -40,8 +42,9 @@ class App:
         self.fb = display
         self.journal = Journal(flash)
         self.settings = Settings(settings_path)
-        self.link = link            # the USB serial port for sync (issue 5), or None
-        self.sync_status = "idle"   # set by the sync endpoint
+        self.link = link            # the board's USB serial link, or None
+        self.sync = None            # the sync endpoint (firmware.sync), once attached
+        self.sync_status = "idle"
         self.s = None
         self.names = None           # seat names
         self.teams = _TEAMS
@@ -60,6 +63,7 @@ class App:
         self._ev = bytearray(codec.MAX_EVENT_BYTES)
         self._evs = (None, bytearray(1), bytearray(2), bytearray(3))
         self._label = getattr(display, "label", None)   # the sim names its screenshots
+        self._entered = False
 
     # ---- boot and resume ----
     def boot(self):
@@ -176,19 +180,27 @@ class App:
                     self._mods[i] = None
                     forget("firmware.ui." + SCREEN_NAMES[i])
                 i += 1
+            gc.collect()
             m = __import__("firmware.ui." + SCREEN_NAMES[screen], None, None, ("draw",))
             self._mods[screen] = m
         return m
 
     def go(self, screen):
+        """Show `screen` next; its module loads (and sets its cursor) at the next render,
+        once the screen that asked has returned and can be unloaded."""
         self.screen = screen
         self.cur = 0
         self.top = 0
         self.edit = False
         self.lines = None
-        m = self.module(screen)
+        self._entered = False
+
+    def _enter(self):
+        self._entered = True
+        m = self.module(self.screen)
         if hasattr(m, "enter"):
             m.enter(self)
+        return m
 
     def follow(self):
         """Show the screen the sitting's state asks for."""
@@ -214,14 +226,15 @@ class App:
         self.banner = None
         if key & 0xF == MENU and self.screen != MENU_SCREEN and self.screen != SETUP:
             self.go(MENU_SCREEN)
-        else:
+        elif self._entered:
             self.module(self.screen).press(self, key)
         self.render()
 
     def render(self):
         fb = self.fb
+        m = self._enter() if not self._entered else self.module(self.screen)
         fb.fill(WHITE)
-        self.module(self.screen).draw(self, fb)
+        m.draw(self, fb)
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)
@@ -230,6 +243,20 @@ class App:
             self._label(SCREEN_NAMES[self.screen])
         fb.show(self.full)
         self.full = False
+
+    # ---- the USB serial hook ----
+    def poll_link(self):
+        """Called from the main loop between buttons: the sync endpoint (issue 5), once
+        attached to self.sync, serves the PC from here. True while a session is open."""
+        if self.sync is None:
+            return False
+        busy = self.sync.poll()
+        status = self.sync.status
+        if status != self.sync_status:
+            self.sync_status = status
+            if self.screen == SYNC:
+                self.render()
+        return busy
 
     # ---- names ----
     def seat_name(self, seat):
@@ -270,6 +297,26 @@ _PANEL_SLEEP_MS = const(3000)       # the panel sleeps this long after the last 
 _DEEP_SLEEP_MS = const(600000)      # the board sleeps after ten idle minutes
 
 
+_warm = False
+
+
+def warm():
+    """Load every screen once, then unload it, early in the boot. Its names stay interned
+    (MicroPython never frees them) and the interned-name table grows here, while the heap
+    still has room in one piece, rather than in the middle of a hand. A no-op the second
+    time; cheap with frozen modules, whose names live in flash."""
+    global _warm
+    if _warm:
+        return
+    _warm = True
+    forget("engine_core.errors")
+    for name in SCREEN_NAMES:
+        gc.collect()
+        __import__("firmware.ui." + name)
+        forget("firmware.ui." + name)
+    gc.collect()
+
+
 def run(board):
     """The main loop on any board: boot, then one button at a time. A crash is drawn on
     the panel; the hands already on flash stay there. Returns when the board says stop."""
@@ -277,11 +324,17 @@ def run(board):
     display = board.display
     app = None
     try:
+        warm()
+        if board.flash is None:
+            raise JournalError("no journal partition: deploy with tally42 deploy --partition")
         app = App(display, board.flash, getattr(board, "settings_path", None),
                   getattr(board, "serial", None))
         app.boot()
         app.render()
         buttons = board.buttons
+        skip = getattr(buttons, "skip_held", None)
+        if skip is not None:
+            skip(ticks_ms())    # the press that woke the board only wakes it
         deep = getattr(board, "deep_sleep", None)
         last = ticks_ms()
         asleep = False
@@ -295,11 +348,18 @@ def run(board):
                 last = ticks_ms()
                 asleep = False
                 continue
+            if app.poll_link():
+                last = ticks_ms()
+                continue
             idle = ticks_diff(now, last)
             if not asleep and idle >= _PANEL_SLEEP_MS:
                 display.sleep()
                 asleep = True
             if deep is not None and idle >= _DEEP_SLEEP_MS:
+                if app.s is not None:
+                    app.go(HOME)    # the e-ink keeps the score while the board sleeps
+                    app.full = True
+                    app.render()
                 deep()
                 last = ticks_ms()
             sleep_ms(10)

@@ -35,7 +35,7 @@ def enter(app):
     else:
         f = app.fields
         i = 0
-        while i < len(f):
+        while i < s.seats:
             f[i] = s.seat_tricks(i)
             i += 1
         b = s.bidder()
@@ -202,7 +202,7 @@ def press(app, key):
         k = 0
         while k < s.seats:
             seat = _order(s, k)
-            t = app.fields[seat] if k < s.seats - 1 else (rest if rest >= 0 else 15)
+            t = app.fields[seat] if k < s.seats - 1 else (rest if rest >= 0 else 0)
             packed |= t << (4 * seat)
             k += 1
         if app.take(C.event(C.EV_TRICKS, packed)):

@@ -12,7 +12,7 @@ from firmware.ui import draw as D
 
 def strokes(fb, n, x, y, h):
     """n marks (0..7) as the strokes of ALL in a box h high; returns its width."""
-    t = h // 10 if h >= 20 else 2
+    t = h // 6 if h >= 18 else 3
     aw = h * 3 // 4
     lw = h * 2 // 5
     gap = h // 4
@@ -52,14 +52,13 @@ def _side(app, fb, side, x, y, w, h, named):
     score = s.score(side)
     rules = s.rules
     if rules.scoring == V.MARKS and rules.target == 7:
-        sh = h - 2
-        if sh > w * 10 // 31:
-            sh = w * 10 // 31
-        sw = strokes(fb, score if score < 7 else 7, x + 2, y + (h - sh) // 2, sh)
-        ds = sh // fonts.DIGIT_H
-        dx = x + 2 + sw + sh // 3
-        if dx + fonts.digits_width(score, ds) <= x + w:
-            fonts.number(fb, score, dx, y + (h - sh) // 2, ds, BLACK)
+        # The strokes, and the count in digits under them.
+        ds = 3 if h >= 80 else 2
+        sh = h - ds * fonts.DIGIT_H - 6
+        if sh > w * 10 // 25:
+            sh = w * 10 // 25
+        strokes(fb, score if score < 7 else 7, x + 2, y, sh)
+        fonts.number(fb, score, x + 2, y + sh + 6, ds, BLACK)
         return
     ds = h // fonts.DIGIT_H
     while ds > 1 and fonts.digits_width(score, ds) > w - 4:
@@ -100,6 +99,7 @@ def draw(app, fb):
         bw = w // 2
         _side(app, fb, 0, 2, top, bw - 4, area, False)
         _side(app, fb, 1, bw + 8, top, bw - 10, area, False)
+        fb.vline(bw, top, area, BLACK)
     else:
         bw = w // n
         i = 0

@@ -16,7 +16,7 @@ def draw(app, fb):
         if not synced:
             waiting += 1
     lines = (
-        "USB: " + (str(app.link) if app.link else "not connected"),
+        "USB: " + (getattr(app.link, "name", "on") if app.link else "not connected"),
         "status: " + app.sync_status,
         "sittings not yet on the PC: %d" % waiting,
         "journal free: %d bytes" % j.free_bytes(),

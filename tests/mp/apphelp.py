@@ -1,0 +1,77 @@
+# Helpers for the firmware tests: the real firmware on the sim board, buttons in by name,
+# the journal replayed to check what is on flash. MicroPython only (framebuf).
+from array import array
+
+from boards.sim import Board
+from engine_core import codec
+from engine_core.sitting import Sitting
+from firmware import app as A
+from firmware.nor import NorFlash
+from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
+
+KEYS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
+
+
+def flash(blocks=8):
+    return NorFlash(blocks, 4096)
+
+
+def boot(nor=None, settings=None, width=296, height=128):
+    """An App booted on a sim board over `nor` (a fresh RAM flash by default)."""
+    b = Board(nor or flash(), record=True, settings=settings, width=width, height=height)
+    a = A.App(b.display, b.flash, settings)
+    a.boot()
+    a.render()
+    return a
+
+
+def press(a, *names):
+    """Press buttons by name ("ok", "next", "long next", ...); returns the count."""
+    n = 0
+    for name in names:
+        code = 0
+        if name.startswith("long "):
+            code = LONG
+            name = name[5:]
+        a.press(code | KEYS[name])
+        n += 1
+    return n
+
+
+def start(a, *setup):
+    """From the setup screen: the presses in `setup`, then start the sitting."""
+    assert a.screen == A.SETUP, a.screen
+    press(a, *setup)
+    while a.screen == A.SETUP:
+        # back to the start row (the last one)
+        if a.edit:
+            press(a, "ok")
+        keys = __import__("firmware.ui.setup", None, None, ("rows",)).rows(a)
+        if a.cur == len(keys) - 1:
+            press(a, "ok")
+        else:
+            press(a, "prev")
+
+
+def on_flash(a):
+    """A sitting rebuilt from the journal's open sitting: what flash holds."""
+    j = a.journal
+    sid = j.open_sitting()
+    cur = j.cursor(sid)
+    buf = bytearray(256)
+    n = j.next_event(cur, buf)
+    rules, dealer, _ = codec.decode_header(bytes(buf[:n]))
+    s = Sitting(rules, dealer)
+    while True:
+        n = j.next_event(cur, buf)
+        if n < 0:
+            return s
+        s.apply(codec.decode_at(buf, 0))
+
+
+def same_state(s1, s2):
+    return array("h", s1.st) == array("h", s2.st)
+
+
+def text(a):
+    return a.fb.screen_text()

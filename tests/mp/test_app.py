@@ -1,0 +1,367 @@
+# The firmware on the sim board: scripted presses in, screens and journal out.
+# MicroPython only: run with tests/mp_run.py.
+import micropython
+
+from apphelp import boot, flash, on_flash, press, same_state, start, text
+from engine_core import codes as C
+from engine_core import sitting as S
+from engine_core import variants as V
+from firmware import app as A
+
+
+def test_first_boot_offers_plain_42_for_marks_to_7():
+    a = boot()
+    assert a.s is None and a.screen == A.SETUP
+    assert "start: 42, marks to 7" in text(a)
+    press(a, "ok")
+    s = a.s
+    assert s.rules.name == "42" and s.rules.scoring == V.MARKS and s.rules.target == 7
+    assert a.screen == A.HOME
+    assert a.journal.open_sitting() is not None
+    assert "N deals, E bids first" in text(a)
+
+
+def test_typical_marks_hand_takes_at_most_7_presses():
+    a = boot()
+    press(a, "ok")
+    fulls = a.fb.fulls
+    # new hand, E bids 30, S W N pass, trump (the cursor's), made
+    n = press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok")
+    s = a.s
+    assert n <= 7
+    assert s.hands() == 1 and s.score(1) == 1 and s.score(0) == 0
+    assert s.last(S.LAST_BID) == 30 and s.last(S.LAST_MADE) == 1
+    assert a.screen == A.HOME
+    assert a.fb.fulls == fulls + 1      # the hand ended with a full refresh
+    # The next hand, with another trump: one move more, the contract chosen shown.
+    n = press(a, "ok", "ok", "ok", "ok", "ok", "next", "ok", "ok")
+    assert n == 8 and s.hands() == 2
+    assert s.last(S.LAST_CONTRACT) == C.DOUBLES
+
+
+def test_bid_cursor_starts_on_the_likelier_choice_and_offers_only_legal_bids():
+    a = boot()
+    press(a, "ok", "ok")
+    s = a.s
+    assert a.screen == A.BID
+    # No bid stands: the cursor is on the lowest bid.
+    assert s.legal_at(a.cur) == 30
+    press(a, "next", "next", "next", "next", "next", "ok")     # E bids 35
+    assert s.high_value() == 35
+    # A bid stands: the cursor is on pass, and every choice is legal.
+    assert s.legal_at(a.cur) == C.PASS
+    seen = []
+    first = a.cur
+    while True:
+        code = s.legal_at(a.cur)
+        assert s.check(C.event(C.EV_BID, code)) == 0, code
+        seen.append(code)
+        press(a, "next")
+        if a.cur == first:
+            break
+    assert len(seen) == s.legal_count()
+    assert 31 not in seen and 36 in seen and C.MARKS + 2 in seen and C.MARKS + 3 not in seen
+    press(a, "prev")
+    assert s.legal_at(a.cur) == C.MARKS + 2     # wraps to the top bid, 84
+    assert "high bid: 35 (E)" in text(a)
+
+
+def test_forced_dealer_gets_no_pass():
+    a = boot()
+    press(a, "ok", "ok")
+    s = a.s
+    press(a, "prev", "ok", "prev", "ok", "prev", "ok")     # E, S, W pass
+    assert s.seat() == 0 and s.phase() == S.BIDDING
+    assert s.legal_at(a.cur) == 30
+    j = s.next_legal(-1)
+    while j >= 0:
+        assert s.legal_at(j) != C.PASS
+        j = s.next_legal(j)
+
+
+def test_refusal_shows_the_reason_and_changes_nothing():
+    a = boot()
+    press(a, "ok")
+    before = a.journal.sittings()[-1][3]
+    press(a, "back")        # nothing to undo
+    assert a.banner == "nothing to undo"
+    assert "nothing to undo" in text(a)
+    assert a.journal.sittings()[-1][3] == before
+    assert a.s.hlen == 0 and a.screen == A.HOME
+    press(a, "ok")          # the banner goes at the next press
+    assert a.banner is None and "nothing to undo" not in text(a)
+    assert a.screen == A.BID
+
+
+def test_result_refused_when_it_contradicts_the_tracked_tricks():
+    a = boot()
+    press(a, "ok", "menu", "next", "next", "ok", "menu")     # trick tracker on
+    assert a.settings.tracker == 1
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok")     # E 30, passes, sixes
+    assert a.screen == A.TRACKER
+    s = a.s
+    # Opponents (N/S, "Us") take two tricks with 10 each: 22 points.
+    press(a, "long next", "next", "next", "ok")
+    press(a, "long next", "next", "next", "ok")
+    assert s.side_points(False) == 22 and s.tricks_played() == 2
+    # Leave tracking and claim made: only 20 points are left for the bidders.
+    last = s.hlen
+    from firmware.ui import tracker
+    press(a, "prev")        # the last choice: enter a result
+    assert tracker.item(s, a.cur)[0] == -2
+    press(a, "ok")
+    assert a.screen == A.RESULT
+    press(a, "ok")          # made
+    assert a.banner is not None and "tracked" in a.banner
+    assert s.hlen == last and s.phase() == S.PLAY
+    press(a, "next", "ok")  # set
+    assert s.hands() == 1 and s.score(0) == 1
+
+
+def test_trick_tracker_closes_the_hand_once_decided():
+    a = boot()
+    press(a, "ok", "menu", "next", "next", "ok", "menu")
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok")     # E 30 (Them), sixes
+    s = a.s
+    # Them (the bidders) take 3 tricks with 10: 33 >= 30: made.
+    for _ in range(3):
+        assert "close" not in text(a)
+        press(a, "next", "next", "ok")
+    assert s.side_points(True) == 33
+    assert "made: they cannot reach 13" in text(a)
+    press(a, "ok")          # the cursor is on "close: made"
+    assert s.hands() == 1 and s.score(1) == 1 and s.tricks_played() == 0
+    assert a.screen == A.HOME
+
+
+def test_trick_tracker_says_set_with_the_opponents_count():
+    a = boot()
+    press(a, "ok", "menu", "next", "next", "ok", "menu")
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok")
+    s = a.s
+    press(a, "long next", "next", "next", "ok")     # Us +10: 11
+    press(a, "long next", "ok")                     # Us +0: 12
+    assert "set" not in text(a)
+    press(a, "long next", "ok")                     # 13: they cannot make 30
+    assert "set: they have 13" in text(a)
+    press(a, "ok")
+    assert s.hands() == 1 and s.score(0) == 1
+
+
+def test_undo_across_hands_asks_first():
+    a = boot()
+    press(a, "ok")
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok")
+    s = a.s
+    assert s.hands() == 1 and a.screen == A.HOME
+    press(a, "back")
+    assert a.screen == A.CONFIRM and "Them +1 comes off" in text(a)
+    assert s.hands() == 1
+    press(a, "back")        # keep it
+    assert a.screen == A.HOME and s.hands() == 1
+    press(a, "back", "ok")  # undo it
+    assert s.hands() == 0 and s.phase() == S.PLAY and s.score(1) == 0
+    assert a.screen == A.RESULT
+    # Back further, one event at a time, into the bidding.
+    press(a, "back", "back")
+    assert s.phase() == S.BIDDING and a.screen == A.BID and s.seat() == 0
+    press(a, "ok", "ok", "next", "ok")      # N passes, sixes, set
+    assert s.hands() == 1 and s.score(0) == 1
+    assert same_state(s, on_flash(a))
+
+
+def test_screen_never_shows_what_is_not_on_flash():
+    a = boot()
+    checked = [0]
+    show = a.fb.show
+
+    def checking_show(full=False):
+        if a.s is not None:
+            assert same_state(a.s, on_flash(a))
+            checked[0] += 1
+        show(full)
+
+    a.fb.show = checking_show
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok")
+    press(a, "ok", "next", "ok", "ok", "ok", "ok", "back", "back", "ok", "ok", "ok")
+    assert checked[0] >= 18
+
+
+def test_resume_after_a_restart_at_the_exact_state():
+    nor = flash()
+    a = boot(nor)
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok")    # hand 1
+    press(a, "ok", "next", "ok", "ok")                          # hand 2: S 31, W passes
+    b = boot(nor)
+    assert same_state(a.s, b.s)
+    assert b.screen == A.BID and b.s.seat() == 0 and b.s.high_value() == 31
+    press(b, "ok", "ok", "ok", "ok")    # N and E pass, sixes, made
+    assert b.s.hands() == 2 and b.s.score(0) == 1 and b.s.score(1) == 1
+    c = boot(nor)
+    assert same_state(b.s, c.s) and c.screen == A.HOME
+
+
+def test_resume_keeps_undone_events_undone():
+    nor = flash()
+    a = boot(nor)
+    press(a, "ok", "ok", "ok", "ok", "back", "back")
+    assert a.s.seat() == 1 and a.s.high_bid() < 0
+    b = boot(nor)
+    assert same_state(a.s, b.s) and b.screen == A.HOME
+
+
+def test_points_result_starts_at_the_bid_and_says_made_or_set():
+    a = boot()
+    start(a, "next", "next", "ok", "next", "ok")        # scoring: points
+    s = a.s
+    assert s.rules.scoring == V.POINTS and s.rules.target == 250
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok")     # E 30, passes, sixes
+    assert a.screen == A.RESULT and a.cur == 30
+    assert "bid 30: made" in text(a)
+    press(a, "prev")
+    assert a.cur == 29 and "bid 30: set" in text(a)
+    press(a, "next", "next", "ok")      # took 31
+    assert s.score(1) == 31 and s.score(0) == 11
+
+
+def test_moon_tricks_entry_refuses_a_wrong_total():
+    a = boot()
+    start(a, "next", "ok", "next", "next", "ok")    # game: moon
+    s = a.s
+    assert s.rules.name == "moon" and s.seats == 3
+    press(a, "ok", "ok", "ok", "ok", "ok")      # E bids 4, W N pass, sixes
+    assert a.screen == A.RESULT and a.fields[1] == 4
+    press(a, "ok", "next", "next", "next", "next", "ok")     # E 4, W 4: N would have -1
+    assert a.banner is not None and "add up to 8, not 7" in a.banner
+    assert s.phase() == S.PLAY and s.hands() == 0
+    press(a, "prev", "ok")      # W 3, N 0
+    assert s.hands() == 1
+    assert s.score(1) == 4 and s.score(2) == 3 and s.score(0) == 0
+
+
+def test_game_over_then_a_new_sitting():
+    a = boot()
+    press(a, "ok")
+    s = a.s
+    # Hands of 84 (2 marks) made by the opener's team, until one team has 7.
+    while not s.over() and s.hands() < 8:
+        press(a, "ok", "prev", "prev", "ok", "ok", "ok", "ok", "ok", "ok")
+    assert s.over() and a.screen == A.OVER
+    assert s.score(s.winner()) >= 7
+    assert "game over" in text(a)
+    press(a, "back")
+    assert a.screen == A.CONFIRM
+    press(a, "back")
+    assert a.screen == A.OVER
+    first = a.journal.open_sitting()
+    press(a, "ok", "ok")            # new sitting, same game
+    assert a.s is not s and a.s.hands() == 0 and a.journal.open_sitting() != first
+    assert [x[1] for x in a.journal.sittings()] == [True, False]
+
+
+def test_history_lists_each_hand():
+    a = boot()
+    press(a, "ok")
+    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok")
+    press(a, "ok", "ok", "ok", "ok", "ok", "next", "ok", "next", "ok")
+    press(a, "prev")
+    assert a.screen == A.HISTORY
+    t = text(a)
+    assert " 1 E 30 sixes made 0-1" in t, t
+    assert " 2 S 30 doubles set 0-2" in t, t
+    press(a, "ok")
+    assert a.screen == A.HOME
+
+
+def test_menu_sync_screen_shows_the_journal():
+    a = boot()
+    press(a, "ok", "menu", "next", "next", "next", "ok")
+    assert a.screen == A.SYNC
+    t = text(a)
+    assert "not connected" in t and "sittings not yet on the PC: 1" in t
+    press(a, "back")
+    assert a.screen == A.HOME
+
+
+def test_settings_persist():
+    path = "/tmp/tally42-test-settings"
+    import os
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    a = boot(settings=path)
+    start(a, "next", "next", "ok", "next", "ok")        # points
+    press(a, "menu", "next", "next", "ok")      # tracker on
+    b = boot(flash(), settings=path)            # a new device with the same settings
+    assert b.screen == A.SETUP and "start: 42, points to 250" in text(b)
+    assert b.settings.tracker == 1
+    os.remove(path)
+
+
+def test_every_variant_can_be_set_up_and_played_a_hand():
+    for k in range(len(V.NAMES)):
+        a = boot()
+        press(a, "next", "ok")
+        for _ in range(k):
+            press(a, "next")
+        press(a, "ok")
+        start(a)
+        s = a.s
+        assert s.rules.variant == k
+        press(a, "ok")
+        guard = 0
+        while s.hands() == 0 and guard < 60:
+            press(a, "ok")
+            guard += 1
+            if a.banner:
+                press(a, "next")
+        assert s.hands() >= 1, V.NAMES[k]
+
+
+def test_layouts_fit_other_panels():
+    for w, h in ((250, 122), (200, 200)):
+        a = boot(width=w, height=h)
+        press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "prev", "ok")
+        assert a.s.hands() == 1 and a.screen == A.HOME
+
+
+def test_event_path_allocates_nothing():
+    a = boot()
+    press(a, "ok", "ok")
+    s = a.s
+    ev = C.event(C.EV_BID, 30)
+    micropython.heap_lock()
+    try:
+        ok = a.take(ev)
+        ok2 = a.take(C.event(C.EV_BID, C.PASS))
+    finally:
+        micropython.heap_unlock()
+    assert ok and ok2 and s.high_value() == 30
+    assert same_state(s, on_flash(a))
+
+
+def test_crash_is_drawn_and_the_hands_stay():
+    from boards.sim import Board
+
+    class Broken:
+        n = 0
+
+        def poll(self, now):
+            self.n += 1
+            if self.n > 9:
+                raise ValueError("button wiring fault")
+            return 3    # ok
+
+    nor = flash()
+    b = Board(nor, record=True)
+    b.buttons = Broken()
+    try:
+        A.run(b)
+        raised = False
+    except ValueError:
+        raised = True
+    assert raised
+    assert "ValueError: button wiring fault" in b.display.screen_text()
+    c = boot(nor)
+    assert c.s.hands() == 1
