@@ -1,20 +1,23 @@
-# The sim board: the firmware on the MicroPython unix port. The e-ink frame is drawn in
-# the terminal with Unicode braille (2x4 dots a character, 74x32 characters for 296x128),
-# keys are the buttons, the journal's NOR partition is a file, the USB serial port a
-# pseudo-terminal (opened by `tally42 sim`). Headless, buttons come from a script and each
-# refresh can be saved as a 1-bit PBM (made into a PNG by `tally42 sim --screens`).
+# The sim board: the firmware on the MicroPython unix port, run by `tally42 sim`.
+#
+# WIRING (what stands in for the hardware)
+#   display   a framebuf panel (296x128 MONO_HLSB, 1 = white): each refresh is sent to
+#             `tally42 sim` on stdout, which draws it in the terminal in Unicode braille
+#             or saves it as a PNG (that work is done on the PC side, off this heap)
+#   buttons   one byte a logical button on stdin (the firmware.buttons codes, LONG or-ed
+#             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
+#   flash     the journal's NOR partition, kept in a file (--flash)
+#   serial    a pseudo-terminal (--link), the PC's end being --serial
 import framebuf
 import sys
 
 from firmware.display import WHITE
-from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
 
 WIDTH = 296
 HEIGHT = 128
 FLASH_BLOCKS = 16       # a 64 KB journal partition, 4 KB blocks
-QUIT = -1               # poll(): the board asks the program to stop
-
-_WORDS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
+QUIT = -1               # buttons.poll(): the board asks the program to stop
+FRAME = 0xF5            # the first byte of a refresh on stdout
 
 
 class FileFlash:
@@ -32,10 +35,14 @@ class FileFlash:
         size = self._f.seek(0, 2)
         want = nblocks * block_size
         if size < want:
-            ff = b"\xff" * 256
+            self._fill(0xFF)
             while size < want:
-                size += self._f.write(ff[:min(256, want - size)])
+                size += self._f.write(self._tmp)
             self._f.flush()
+
+    def _fill(self, v):
+        for i in range(len(self._tmp)):
+            self._tmp[i] = v
 
     def readblocks(self, block, buf, offset=0):
         self._f.seek(block * self.block_size + offset)
@@ -43,23 +50,22 @@ class FileFlash:
 
     def writeblocks(self, block, buf, offset=None):
         if offset is None:
-            n = (len(buf) + self.block_size - 1) // self.block_size
-            for b in range(block, block + n):
+            for b in range(block, block + (len(buf) + self.block_size - 1) // self.block_size):
                 self.ioctl(6, b)
             offset = 0
         a = block * self.block_size + offset
         tmp = self._tmp
+        mv = memoryview(tmp)
         done = 0
         n = len(buf)
         while done < n:
             k = min(len(tmp), n - done)
-            mv = memoryview(tmp)[:k]
             self._f.seek(a + done)
-            self._f.readinto(mv)
+            self._f.readinto(mv[:k])
             for i in range(k):
-                tmp[i] &= buf[done + i]
+                tmp[i] &= buf[done + i]     # NOR: a program only clears bits
             self._f.seek(a + done)
-            self._f.write(mv)
+            self._f.write(mv[:k])
             done += k
         self._f.flush()
 
@@ -69,12 +75,10 @@ class FileFlash:
         if op == 5:
             return self.block_size
         if op == 6:
-            ff = self._tmp
-            for i in range(len(ff)):
-                ff[i] = 0xFF
+            self._fill(0xFF)
             self._f.seek(arg * self.block_size)
-            for _ in range(self.block_size // len(ff)):
-                self._f.write(ff)
+            for _ in range(self.block_size // len(self._tmp)):
+                self._f.write(self._tmp)
             self._f.flush()
             return 0
         return 0
@@ -84,20 +88,20 @@ class FileFlash:
 
 
 class SimDisplay(framebuf.FrameBuffer):
-    """A framebuf panel: counts refreshes, saves them as PBM files, draws them in the
-    terminal, and (record=True) keeps the 8x8 text of the frame for tests."""
+    """A framebuf panel. show() counts refreshes and sends each to `out` (a binary
+    stream) as FRAME, full (0/1), the screen's name (a length byte, then ASCII), then
+    the frame bytes. record=True keeps the 8x8 text of the frame, for tests."""
 
-    def __init__(self, width=WIDTH, height=HEIGHT, screens=None, term=None, record=False):
+    def __init__(self, width=WIDTH, height=HEIGHT, out=None, record=False):
         self.width = width
         self.height = height
-        self._stride = (width + 7) // 8
-        self._buf = bytearray(self._stride * height)
+        self._buf = bytearray((width + 7) // 8 * height)
         super().__init__(self._buf, width, height, framebuf.MONO_HLSB)
-        self.screens = screens
-        self.term = term
+        self.out = out
         self.frames = 0
         self.fulls = 0
         self.name = ""
+        self._head = bytearray(3)
         self.texts = [] if record else None
         self.fill(WHITE)
 
@@ -118,10 +122,16 @@ class SimDisplay(framebuf.FrameBuffer):
         self.frames += 1
         if full:
             self.fulls += 1
-        if self.screens:
-            self._save()
-        if self.term:
-            self.term.draw(self, full)
+        out = self.out
+        if out is not None:
+            h = self._head
+            h[0] = FRAME
+            h[1] = 1 if full else 0
+            h[2] = len(self.name)
+            out.write(h)
+            out.write(self.name)
+            out.write(self._buf)
+            out.flush()
 
     def ready(self):
         return True
@@ -133,115 +143,84 @@ class SimDisplay(framebuf.FrameBuffer):
         pass
 
     def screen_text(self):
-        """Every 8x8 string of the frame on show, joined by newlines (record=True)."""
+        """Every 8x8 string of the frame on show, one a line (record=True)."""
         return "\n".join(self.texts or ())
 
-    def black(self, x, y):
-        return self.pixel(x, y) != WHITE
 
-    def _save(self):
-        # P4 PBM: 1 is black, rows packed MSB first: MONO_HLSB with the bits inverted.
-        name = "%s/%04d-%s.pbm" % (self.screens, self.frames, self.name or "screen")
-        row = bytearray(self._stride)
-        with open(name, "wb") as f:
-            f.write(b"P4\n%d %d\n" % (self.width, self.height))
-            buf = self._buf
-            base = 0
-            for _ in range(self.height):
-                for i in range(self._stride):
-                    row[i] = buf[base + i] ^ 0xFF
-                f.write(row)
-                base += self._stride
+class Keys:
+    """The buttons: one code a byte from a stream (stdin), 0 while none has come."""
 
-
-class Script:
-    """Buttons from a script (a list of lines, or a file read a line at a time): one
-    button a line (prev, next, ok, back, menu; `long ` before one for a long press);
-    blank lines and # comments are skipped."""
-
-    def __init__(self, lines):
-        self._lines = iter(lines)
-        self.line = 0
-        self.pressed = 0
-
-    def next(self):
-        for raw in self._lines:
-            self.line += 1
-            t = raw.split("#")[0].strip().lower()
-            if not t:
-                continue
-            code = 0
-            if t.startswith("long "):
-                code = LONG
-                t = t[5:].strip()
-            if t not in _WORDS:
-                raise ValueError("script line %d: unknown button %s" % (self.line, t))
-            self.pressed += 1
-            return code | _WORDS[t]
-        return QUIT
-
-
-class Buttons:
-    """poll(now_ms): the next logical button, 0 for none yet, QUIT to stop."""
-
-    def __init__(self, script=None, term=None):
-        self.script = script
-        self.term = term
+    def __init__(self, stream, wait_ms=20):
+        import select
+        self._in = stream
+        self._poll = select.poll()
+        self._poll.register(stream, select.POLLIN)
+        self._one = bytearray(1)
+        self._wait = wait_ms
 
     def poll(self, now_ms):
-        if self.script is not None:
-            b = self.script.next()
-            if b != QUIT or self.term is None:
-                return b
-            self.script = None      # --hold: the keyboard takes over
-        if self.term is None:
-            return QUIT
-        return self.term.key(50)
+        if not self._poll.poll(self._wait):
+            return 0
+        if not self._in.readinto(self._one):
+            return QUIT             # the PC side has gone
+        b = self._one[0]
+        return QUIT if b == 0xFF else b
 
 
 class SimSerial:
-    """The firmware's end of the sim's USB serial line: a pseudo-terminal opened raw,
-    reads returning what has arrived. `name` is the PC's end (tally42 sync --port)."""
+    """The firmware's end of the sim's USB serial line: a pseudo-terminal, opened raw
+    (reads return what has arrived) when first used. `name` is the PC's end."""
 
     def __init__(self, path, name):
-        import termios
+        self.path = path
         self.name = name
-        self._f = open(path, "r+b")
-        fd = self._f.fileno()
-        termios.setraw(fd)
-        attr = termios.tcgetattr(fd)
-        attr[6][6] = 0      # VMIN
-        attr[6][5] = 0      # VTIME
-        termios.tcsetattr(fd, termios.TCSANOW, attr)
-        self.rx = self._f
-        self.tx = self._f
+        self._f = None
+
+    def open(self):
+        if self._f is None:
+            import termios
+            self._f = open(self.path, "r+b")
+            fd = self._f.fileno()
+            termios.setraw(fd)
+            attr = termios.tcgetattr(fd)
+            attr[6][6] = 0      # VMIN
+            attr[6][5] = 0      # VTIME
+            termios.tcsetattr(fd, termios.TCSANOW, attr)
+        return self._f
+
+    @property
+    def rx(self):
+        return self.open()
+
+    @property
+    def tx(self):
+        return self.open()
 
     def close(self):
-        self._f.close()
+        if self._f is not None:
+            self._f.close()
+            self._f = None
 
 
 class Board:
-    """The sim board, with the attributes of every board (see boards/__init__.py)."""
+    """The sim board, with the attributes of every board (see boards/__init__.py).
+    flash: a file name, or a block device (a fresh RAM one when None)."""
 
-    def __init__(self, flash=None, script=None, screens=None, term=False, width=WIDTH,
-                 height=HEIGHT, serial=None, record=False, blocks=FLASH_BLOCKS,
-                 settings=None):
+    def __init__(self, flash=None, width=WIDTH, height=HEIGHT, out=None, keys=None,
+                 serial=None, record=False, settings=None, blocks=FLASH_BLOCKS):
         from time import sleep_ms, ticks_ms
         self.name = "sim"
-        self.term = None
-        if term:
-            from boards.simterm import Terminal
-            self.term = Terminal(width, height)
-        self.display = SimDisplay(width, height, screens, self.term, record)
-        self.buttons = Buttons(script, self.term)
+        self.display = SimDisplay(width, height, out, record)
+        self.buttons = keys
         if flash is None:
             from firmware.nor import NorFlash
-            self.flash = NorFlash(blocks, 4096)
-        elif not isinstance(flash, str):
-            self.flash = flash
+            flash = NorFlash(blocks, 4096)
+        if isinstance(flash, str):
+            self.settings_path = flash + ".settings"
+            flash = FileFlash(flash, blocks)
         else:
-            self.flash = FileFlash(flash, blocks)
-        self.settings_path = flash + ".settings" if isinstance(flash, str) else settings
+            self.settings_path = settings
+        self.flash = flash
         self.serial = serial
         self.ticks_ms = ticks_ms
         self.sleep_ms = sleep_ms
@@ -249,50 +228,21 @@ class Board:
         self.restart = None
 
     def close(self):
-        if self.term:
-            self.term.close()
         if self.serial is not None:
             self.serial.close()
         if hasattr(self.flash, "close"):
             self.flash.close()
 
 
-def _args(argv):
-    opts = {"flash": None, "script": None, "screens": None, "hold": False, "serial": None,
-            "panel": None, "text": False, "link": None}
-    i = 0
-    while i < len(argv):
-        a = argv[i]
-        if a in ("--hold", "--text"):
-            opts[a[2:]] = True
-        elif a.startswith("--") and a[2:] in opts and i + 1 < len(argv):
-            opts[a[2:]] = argv[i + 1]
-            i += 1
-        else:
-            raise ValueError("unknown argument %s" % a)
-        i += 1
-    return opts
-
-
 def main(argv):
+    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK]`, as tally42 sim runs it:
+    frames to stdout, buttons from stdin, errors to stderr (exit status 1)."""
     from firmware import app
     app.warm()      # before the board's buffers: see app.warm
-    opts = _args(argv)
-    width, height = WIDTH, HEIGHT
-    if opts["panel"]:
-        width, height = [int(v) for v in opts["panel"].split("x")]
-    script = None
-    if opts["script"]:
-        script = Script(open(opts["script"]))
-    term = script is None or opts["hold"]
-    serial = SimSerial(opts["link"], opts["serial"]) if opts["link"] else None
-    board = Board(opts["flash"], script, opts["screens"], term, width, height, serial)
+    serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
+    board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
+                  Keys(sys.stdin.buffer), serial)
     try:
-        if board.term:
-            board.term.open()
         app.run(board)
     finally:
         board.close()
-        if opts["text"]:
-            from boards.simterm import Terminal
-            Terminal(width, height).frame(board.display, sys.stdout.buffer)

@@ -1,8 +1,12 @@
-"""`tally42 sim`: the device firmware on the sim board, under the MicroPython unix port with
-an ESP32's heap. The device modules are compiled with mpy-cross into a build directory
-and run from .mpy files, as on a device; the flash is a file; the USB serial port is a
-pseudo-terminal; --screens saves every refresh as a 1-bit PNG."""
+"""`tally42 sim`: the device firmware on the sim board (boards/sim.py), under the MicroPython
+unix port with an ESP32's heap. The device modules are compiled with mpy-cross into a
+build directory and run from .mpy files, as on a device; the flash is a file; the USB
+serial port is a pseudo-terminal. The board sends each display refresh here, where it is
+drawn in the terminal in Unicode braille or saved as a 1-bit PNG, and gets its buttons
+from here: the keys, or a script. (This side does the drawing so that none of it takes
+the firmware's heap.)"""
 import os
+import select
 import struct
 import subprocess
 import sys
@@ -12,7 +16,26 @@ import zlib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEVICE_DIRS = ("engine_core", "firmware", "boards")
 HEAP = "110K"
-LAUNCHER = "import sys\nfrom boards import sim\nsim.main(sys.argv[1:])\n"
+LAUNCHER = """import sys
+try:
+    from boards import sim
+    sim.main(sys.argv[1:])
+except Exception as e:
+    sys.print_exception(e, sys.stderr)
+    sys.exit(1)
+"""
+WIDTH, HEIGHT = 296, 128
+FRAME = 0xF5        # boards/sim.py: a refresh on the board's stdout
+QUIT = 0xFF         # boards/sim.py: stop, on its stdin
+
+# Logical buttons (firmware.buttons): a script's words, and the keys of the terminal.
+PREV, NEXT, OK, BACK, MENU, LONG = 1, 2, 3, 4, 5, 0x10
+WORDS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
+KEYS = {b"\x1b[D": PREV, b"\x1b[A": PREV, b"\x1b[C": NEXT, b"\x1b[B": NEXT,
+        b"\x1bOD": PREV, b"\x1bOA": PREV, b"\x1bOC": NEXT, b"\x1bOB": NEXT,
+        b"\x1b[5~": LONG | PREV, b"\x1b[6~": LONG | NEXT, b"\r": OK, b"\n": OK,
+        b"\x7f": BACK, b"\x08": BACK, b"m": MENU, b"M": MENU, b"q": QUIT, b"Q": QUIT}
+HELP = "arrows prev/next  Enter ok  Backspace back  m menu  PgUp/PgDn long  q quit"
 
 
 class SimError(Exception):
@@ -79,8 +102,10 @@ def build(out=None):
 
 
 def command(out, args, heap=HEAP):
-    """The micropython command line that runs the sim board with `args`."""
-    return [tool("micropython"), "-X", "heapsize=" + heap, os.path.join(out, "simmain.py")] + args
+    """The micropython command line that runs the sim board with `args` (FLASH WIDTH
+    HEIGHT [SERIAL LINK])."""
+    return ([tool("micropython"), "-X", "heapsize=" + heap, os.path.join(out, "simmain.py")]
+            + [str(a) for a in args])
 
 
 # ---- the USB serial port: a pseudo-terminal for the PC, relayed to the firmware's ----
@@ -126,14 +151,96 @@ class SerialLink:
                 pass
 
 
-# ---- screens: 1-bit PBM frames from the board, written as PNG ----
+# ---- scripts ----
 
-def png_1bit(width, height, rows):
-    """A 1-bit greyscale PNG (0 black, 1 white) from rows of packed bits, 1 = black."""
+def read_script(path):
+    """The button codes of a script: one button a line (prev, next, ok, back, menu;
+    `long ` before one for a long press); blank lines and # comments skipped."""
+    try:
+        with open(path) as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        raise SimError("%s: cannot read: %s" % (path, e.strerror or e))
+    codes = []
+    for n, raw in enumerate(lines, 1):
+        word = raw.split("#")[0].strip().lower()
+        if not word:
+            continue
+        code = 0
+        if word.startswith("long "):
+            code = LONG
+            word = word[5:].strip()
+        if word not in WORDS:
+            raise SimError("%s: script line %d: unknown button %s (prev, next, ok, back, "
+                           "menu, with `long ` before one for a long press)" % (path, n, word))
+        codes.append(code | WORDS[word])
+    return codes
+
+
+# ---- frames from the board ----
+
+class Frames:
+    """Splits the board's stdout into refreshes: (full, name, frame bytes)."""
+
+    def __init__(self, width, height):
+        self.size = (width + 7) // 8 * height
+        self._buf = b""
+
+    def feed(self, data):
+        self._buf += data
+        out = []
+        while len(self._buf) >= 3:
+            if self._buf[0] != FRAME:
+                raise SimError("the board wrote something that is not a frame: %r"
+                               % self._buf[:40])
+            n = self._buf[2]
+            end = 3 + n + self.size
+            if len(self._buf) < end:
+                break
+            out.append((self._buf[1], self._buf[3:3 + n].decode("ascii", "replace"),
+                        self._buf[3 + n:end]))
+            self._buf = self._buf[end:]
+        return out
+
+
+def braille(frame, width, height):
+    """A frame (MONO_HLSB, 1 = white) as lines of Unicode braille in a box: 2x4 dots a
+    character, a dot black when any pixel it covers is; 76x34 characters for 296x128."""
+    sx = (width + 155) // 156
+    sy = (height + 143) // 144
+    stride = (width + 7) // 8
+    cols = (width + 2 * sx - 1) // (2 * sx)
+    rows = (height + 4 * sy - 1) // (4 * sy)
+
+    def black(x, y):
+        return x < width and y < height and not frame[y * stride + x // 8] & (0x80 >> (x % 8))
+
+    dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
+            (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+    lines = ["\u250c" + "\u2500" * cols + "\u2510"]
+    for r in range(rows):
+        cells = []
+        for c in range(cols):
+            bits = 0
+            for dx, dy, bit in dots:
+                x0 = (2 * c + dx) * sx
+                y0 = (4 * r + dy) * sy
+                if any(black(x, y) for y in range(y0, y0 + sy) for x in range(x0, x0 + sx)):
+                    bits |= bit
+            cells.append(chr(0x2800 + bits))
+        lines.append("\u2502" + "".join(cells) + "\u2502")
+    lines.append("\u2514" + "\u2500" * cols + "\u2518")
+    return lines
+
+
+def png_1bit(width, height, frame):
+    """A 1-bit greyscale PNG (0 black, 1 white) of a MONO_HLSB frame (1 = white): the
+    bits are already PNG's, each row only needs its filter byte."""
+    stride = (width + 7) // 8
     raw = bytearray()
-    for row in rows:
+    for y in range(height):
         raw.append(0)
-        raw.extend(b ^ 0xFF for b in row)
+        raw.extend(frame[y * stride:(y + 1) * stride])
 
     def chunk(kind, data):
         body = kind + data
@@ -145,68 +252,126 @@ def png_1bit(width, height, rows):
             + chunk(b"IEND", b""))
 
 
-def read_pbm(data):
-    """(width, height, rows) of a binary (P4) PBM."""
-    parts = data.split(maxsplit=3)
-    if len(parts) < 4 or parts[0] != b"P4":
-        raise ValueError("not a binary PBM")
-    w, h = int(parts[1]), int(parts[2])
-    body = parts[3]
-    stride = (w + 7) // 8
-    if len(body) < stride * h:
-        raise ValueError("PBM shorter than %dx%d" % (w, h))
-    return w, h, [body[i * stride:(i + 1) * stride] for i in range(h)]
+class Terminal:
+    """The terminal side of the sim: raw keys in, braille frames out."""
 
+    def __init__(self, width, height, out=None):
+        self.width = width
+        self.height = height
+        self.out = out or sys.stdout
+        self._saved = None
+        self._pending = b""
 
-def convert_screens(folder):
-    """Every .pbm frame in folder becomes a .png of the same name; returns the count."""
-    n = 0
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".pbm"):
-            continue
-        path = os.path.join(folder, name)
-        with open(path, "rb") as f:
-            w, h, rows = read_pbm(f.read())
-        with open(path[:-4] + ".png", "wb") as f:
-            f.write(png_1bit(w, h, rows))
-        os.remove(path)
-        n += 1
-    return n
+    def open(self):
+        import termios
+        import tty
+        if sys.stdin.isatty():
+            self._saved = termios.tcgetattr(sys.stdin.fileno())
+            tty.setraw(sys.stdin.fileno())
+        self.out.write("\x1b[2J\x1b[?25l")
+        self.out.flush()
+
+    def close(self):
+        if self._saved is not None:
+            import termios
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._saved)
+            self._saved = None
+        self.out.write("\x1b[?25h\r\n")
+        self.out.flush()
+
+    def draw(self, full, name, frame, count):
+        lines = braille(frame, self.width, self.height)
+        lines.append(HELP)
+        lines.append("%-12s %s refresh %d" % (name, "full" if full else "partial", count))
+        self.out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K")
+        self.out.flush()
+
+    def keys(self, data):
+        """The buttons (codes, QUIT for q) of the keys in data."""
+        data = self._pending + data
+        self._pending = b""
+        out = []
+        while data:
+            for seq in KEYS:
+                if data.startswith(seq):
+                    out.append(KEYS[seq])
+                    data = data[len(seq):]
+                    break
+            else:
+                if data[:1] == b"\x1b" and len(data) < 3:
+                    self._pending = data    # the rest of an escape sequence is coming
+                    break
+                data = data[1:]             # a key that is no button
+        return out
 
 
 def run(script=None, screens=None, flash=None, hold=False, panel=None, text=False,
         heap=HEAP, stdout=None):
     """Run the sim; returns the firmware's exit status."""
+    stdout = stdout or sys.stdout
+    width, height = WIDTH, HEIGHT
+    if panel:
+        try:
+            width, height = (int(v) for v in panel.lower().split("x"))
+        except ValueError:
+            raise SimError("--panel wants WIDTHxHEIGHT, such as 250x122")
+    codes = read_script(script) if script else []
     flash = os.path.abspath(flash or default_flash())
     os.makedirs(os.path.dirname(flash), exist_ok=True)
-    args = ["--flash", flash]
-    if script:
-        if not os.path.exists(script):
-            raise SimError("%s: no such script" % script)
-        args += ["--script", os.path.abspath(script)]
     if screens:
-        screens = os.path.abspath(screens)
         os.makedirs(screens, exist_ok=True)
-        args += ["--screens", screens]
-    if hold:
-        args.append("--hold")
-    if panel:
-        args += ["--panel", panel]
-    if text:
-        args.append("--text")
     out = build()
     link = SerialLink()
-    args += ["--serial", link.name, "--link", link.path]
     headless = script and not hold
-    stdout = stdout or sys.stdout
+    term = None if headless else Terminal(width, height, stdout)
+    frames = Frames(width, height)
+    count = 0
+    last = None
+    if headless:
+        stdout.write("serial: %s\n" % link.name)
+        stdout.flush()
+    child = subprocess.Popen(command(out, [flash, width, height, link.name, link.path], heap),
+                             cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
+        if term:
+            term.open()
+        child.stdin.write(bytes(codes))
         if headless:
-            stdout.write("serial: %s\n" % link.name)
-            stdout.flush()
-        r = subprocess.run(command(out, args, heap), cwd=out,
-                           stdin=subprocess.DEVNULL if headless else None)
+            child.stdin.write(bytes([QUIT]))
+        child.stdin.flush()
+        sources = [child.stdout.fileno()] + ([sys.stdin.fileno()] if term else [])
+        while True:
+            ready, _, _ = select.select(sources, [], [])
+            if child.stdout.fileno() in ready:
+                data = os.read(child.stdout.fileno(), 65536)
+                if not data:
+                    break
+                for full, name, frame in frames.feed(data):
+                    count += 1
+                    last = frame
+                    if screens:
+                        path = os.path.join(screens, "%04d-%s.png" % (count, name or "screen"))
+                        with open(path, "wb") as f:
+                            f.write(png_1bit(width, height, frame))
+                    if term:
+                        term.draw(full, name, frame, count)
+            if term and sys.stdin.fileno() in ready:
+                data = os.read(sys.stdin.fileno(), 64)
+                keys = term.keys(data) if data else [QUIT]
+                try:
+                    child.stdin.write(bytes(keys))
+                    child.stdin.flush()
+                except BrokenPipeError:
+                    pass
     finally:
+        if term:
+            term.close()
+        try:
+            child.stdin.close()
+        except BrokenPipeError:
+            pass
+        rc = child.wait()
         link.close()
-        if screens:
-            convert_screens(screens)
-    return r.returncode
+    if text and last is not None:
+        stdout.write("\n".join(braille(last, width, height)) + "\n")
+    return rc

@@ -1,0 +1,169 @@
+"""`tally42 sim` end to end: the firmware from .mpy files on the MicroPython unix port with
+a 110K heap, scripted buttons in; the flash image out, exported with `tally42 export
+--from-image` and scored with `tally42 replay`, as played; PNG screens; resume after a
+quit in the middle of a hand; the interactive terminal through a pseudo-terminal."""
+import json
+import os
+import re
+import select
+import struct
+import sys
+import time
+import zlib
+
+import pytest
+
+from host_tools import image
+from host_tools import sim
+from host_tools.cli import main as tally42
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HAVE_MP = os.path.exists(sim.tool("micropython")) and os.path.exists(sim.tool("mpy-cross"))
+pytestmark = pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port is not set up")
+
+# Five hands of 42 for marks: Them (E, W) win hand 1, Us the next four: 4-1 to Us.
+NEW_HAND_MADE = ["ok"] * 7                      # new hand, a bid, 3 passes, trump, made
+NEW_HAND_SET = ["ok"] * 6 + ["next", "ok"]      # ... set
+SITTING = (["ok"] + NEW_HAND_MADE + NEW_HAND_MADE + NEW_HAND_SET + NEW_HAND_MADE
+           + NEW_HAND_SET)
+
+
+def _script(tmp_path, name, lines):
+    path = tmp_path / name
+    path.write_text("# %s\n" % name + "\n".join(lines) + "\n")
+    return str(path)
+
+
+def _sim(capfd, *args):
+    rc = tally42(["sim"] + [str(a) for a in args])
+    out, err = capfd.readouterr()
+    return rc, out, err
+
+
+def _export(capfd, flash, out, sitting="1"):
+    rc = tally42(["export", "--from-image", str(flash), "--sitting", sitting, "--out", str(out)])
+    capfd.readouterr()
+    assert rc == 0
+    rc = tally42(["replay", str(out), "--json"])
+    report, err = capfd.readouterr()
+    assert rc == 0, err
+    return json.loads(report)
+
+
+def test_scripted_sitting_exports_and_replays_to_the_score_played(tmp_path, capfd):
+    flash = tmp_path / "flash.bin"
+    screens = tmp_path / "screens"
+    rc, out, err = _sim(capfd, "--script", _script(tmp_path, "s.txt", SITTING),
+                        "--flash", flash, "--screens", screens)
+    assert rc == 0, err
+    assert re.match(r"serial: /dev/pts/\d+\n", out), out
+    report = _export(capfd, flash, tmp_path / "s.jsonl")
+    assert report["score"] == [4, 1]
+    assert [h["made"] for h in report["hands"]] == [True, True, False, True, False]
+    assert report["next"]["phase"] == "bidding" and report["next"]["dealer"] == 1
+    # The last screen drawn is the score, after a full refresh.
+    names = sorted(os.listdir(screens))
+    assert names[-1].endswith("-score.png")
+    assert len(names) == len(SITTING) + 1      # the boot screen, then one a press
+
+
+def test_screens_are_1bit_pngs_at_true_pixel_size(tmp_path, capfd):
+    screens = tmp_path / "png"
+    rc, _, err = _sim(capfd, "--script", _script(tmp_path, "s.txt", ["ok", "ok"]),
+                      "--flash", tmp_path / "f.bin", "--screens", screens)
+    assert rc == 0, err
+    names = sorted(os.listdir(screens))
+    assert names == ["0001-setup.png", "0002-score.png", "0003-bidding.png"]
+    data = (screens / names[-1]).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h, depth, colour = struct.unpack(">IIBB", data[16:26])
+    assert (w, h, depth, colour) == (296, 128, 1, 0)
+    # Some ink, mostly paper.
+    idat = data[data.index(b"IDAT") + 4:data.index(b"IEND") - 8]
+    raw = zlib.decompress(idat)
+    assert len(raw) == 128 * (1 + 37)
+    black = sum(8 - bin(b).count("1") for i, b in enumerate(raw) if i % 38)
+    assert 300 < black < 296 * 128 // 3
+
+
+def test_resume_after_quitting_in_the_middle_of_a_hand(tmp_path, capfd):
+    # Played in two runs, quitting after two bids of hand 3...
+    flash = tmp_path / "two.bin"
+    cut = 1 + 7 + 7 + 3
+    rc, _, err = _sim(capfd, "--script", _script(tmp_path, "a.txt", SITTING[:cut]),
+                      "--flash", flash)
+    assert rc == 0, err
+    mid = image.read_image(str(flash))[0][1]
+    assert [x["type"] for x in mid[-2:]] == ["bid", "bid"]
+    rc, _, err = _sim(capfd, "--script", _script(tmp_path, "b.txt", SITTING[cut:]),
+                      "--flash", flash)
+    assert rc == 0, err
+    # ... is the same sitting as played in one run.
+    one = tmp_path / "one.bin"
+    rc, _, err = _sim(capfd, "--script", _script(tmp_path, "c.txt", SITTING), "--flash", one)
+    assert rc == 0, err
+    assert image.read_image(str(flash)) == image.read_image(str(one))
+    assert _export(capfd, flash, tmp_path / "two.jsonl")["score"] == [4, 1]
+
+
+def test_settings_persist_between_runs(tmp_path, capfd):
+    flash = tmp_path / "f.bin"
+    # Points scoring: next, next (to the scoring row), ok, next (points), ok, start...
+    setup = ["next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
+    rc, _, err = _sim(capfd, "--script", _script(tmp_path, "a.txt", setup), "--flash", flash)
+    assert rc == 0, err
+    # A game over is not needed to start another: menu, new sitting, start (same game).
+    again = ["menu", "prev", "ok", "ok"]
+    rc, _, err = _sim(capfd, "--script", _script(tmp_path, "b.txt", again), "--flash", flash)
+    assert rc == 0, err
+    logs = image.read_image(str(flash))
+    assert len(logs) == 2
+    assert [log[0]["options"]["scoring"] for _, log in logs] == ["points", "points"]
+
+
+def test_a_bad_script_line_is_reported(tmp_path, capfd):
+    rc, out, err = _sim(capfd, "--script", _script(tmp_path, "bad.txt", ["ok", "jump"]),
+                        "--flash", tmp_path / "f.bin")
+    assert rc != 0
+    assert "script line 3: unknown button jump" in err
+
+
+def test_missing_script_is_a_tally42_error(tmp_path, capfd):
+    rc, _, err = _sim(capfd, "--script", tmp_path / "none.txt", "--flash", tmp_path / "f.bin")
+    assert rc == 2 and "tally42: " in err and "cannot read" in err
+
+
+def test_interactive_sim_in_a_terminal(tmp_path):
+    # `make sim`: keys on a terminal; Enter starts a sitting, q quits; the frame fits 80x40.
+    import pty
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "host_tools", "sim", "--flash",
+                                  str(tmp_path / "i.bin")])
+    out = b""
+
+    def read_for(seconds):
+        nonlocal out
+        end = time.time() + seconds
+        while time.time() < end:
+            r, _, _ = select.select([fd], [], [], 0.1)
+            if r:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    return
+    read_for(8)
+    os.write(fd, b"\r")
+    read_for(2)
+    os.write(fd, b"q")
+    read_for(3)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0
+    text = out.decode("utf-8", "replace")
+    assert "\u2800" in text         # braille cells
+    assert "Enter ok" in text       # the help line under the screen
+    frame = [line for line in text.split("\n") if "\u2502" in line]
+    assert frame and max(len(line.strip("\r")) for line in frame) <= 80
+    logs = image.read_image(str(tmp_path / "i.bin"))
+    assert len(logs) == 1           # Enter started a sitting
