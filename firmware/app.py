@@ -12,7 +12,6 @@ from engine_core import variants as V
 from engine_core.sitting import Sitting
 from firmware.display import WHITE
 from firmware.journal import Journal, JournalError
-from firmware.settings import Settings
 from firmware.ui import BACK, MENU
 
 # Screens, in the order of their modules under firmware/ui/.
@@ -41,7 +40,9 @@ class App:
     def __init__(self, display, flash, settings_path=None, link=None):
         self.fb = display
         self.journal = Journal(flash)
-        self.settings = Settings(settings_path)
+        self.settings_path = settings_path
+        self.last_setup = None      # the last sitting header set up (firmware.settings)
+        self.tracker = 0            # 1: hands are played by tracking their tricks
         self.link = link            # the board's USB serial link, or None
         self.sync = None            # the sync endpoint (firmware.sync), once attached
         self.sync_status = "idle"
@@ -69,7 +70,9 @@ class App:
     def boot(self):
         """Mount the journal and resume its open sitting at the exact state."""
         forget("engine_core.errors")    # the refusal messages: loaded when one is shown
-        self.settings.load()
+        from firmware import settings
+        self.last_setup, self.tracker = settings.load(self.settings_path)
+        forget("firmware.settings")
         sid = self.journal.mount()
         if sid is None:
             self.go(SETUP)
@@ -113,7 +116,9 @@ class App:
             self.banner = str(e)
             return False
         self.start(rules, dealer)
-        self.settings.remember(header)
+        if header != self.last_setup:
+            self.last_setup = header
+            self.save_settings()
         self.follow()
         self.full = True
         return True
@@ -216,7 +221,7 @@ class App:
         elif p == S.TRUMP:
             self.go(CONTRACT)
         elif self.hand_mode == 1 or (self.hand_mode == 0 and (
-                self.settings.tracker or s.tricks_played())):
+                self.tracker or s.tricks_played())):
             self.go(TRACKER)
         else:
             self.go(RESULT)
@@ -243,6 +248,15 @@ class App:
             self._label(SCREEN_NAMES[self.screen])
         fb.show(self.full)
         self.full = False
+
+    def set_tracker(self, on):
+        self.tracker = 1 if on else 0
+        self.save_settings()
+
+    def save_settings(self):
+        from firmware import settings
+        settings.save(self.settings_path, self.last_setup, self.tracker)
+        forget("firmware.settings")
 
     # ---- the USB serial hook ----
     def poll_link(self):

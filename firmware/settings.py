@@ -1,6 +1,7 @@
 # What the scorer remembers between sittings: the last game set up (its sitting header:
 # variant, every house option, first dealer) and the trick tracker switch. One small
-# file, written whole (temp file, then rename) only when a setting changes.
+# file, written whole (temp file, then rename) only when a setting changes. The app loads
+# this module only to read or write the file, so it takes no heap the rest of the time.
 import binascii
 
 from micropython import const
@@ -10,60 +11,46 @@ _VERSION = const(1)
 _FIXED = const(7)   # magic, version, tracker, header length
 
 
-class Settings:
-    def __init__(self, path=None):
-        self.path = path
-        self.last = None        # the last sitting header (codec bytes), or None
-        self.tracker = 0        # 1: play each hand by tracking its tricks
+def load(path):
+    """(last sitting header or None, tracker 0/1); a missing or damaged file gives the
+    defaults (None, 0)."""
+    if not path:
+        return None, 0
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None, 0
+    if len(data) < _FIXED + 4 or data[:4] != _MAGIC or data[4] != _VERSION:
+        return None, 0
+    n = data[6]
+    if len(data) != _FIXED + n + 4:
+        return None, 0
+    crc = binascii.crc32(data[: _FIXED + n]) & 0xFFFFFFFF
+    if crc != int.from_bytes(data[_FIXED + n:], "little"):
+        return None, 0
+    return (bytes(data[_FIXED: _FIXED + n]) if n else None), data[5] & 1
 
-    def load(self):
-        """Read the file; a missing or damaged one leaves the defaults."""
-        if not self.path:
-            return
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except OSError:
-            return
-        if len(data) < _FIXED + 4 or data[:4] != _MAGIC or data[4] != _VERSION:
-            return
-        n = data[6]
-        if len(data) != _FIXED + n + 4:
-            return
-        crc = binascii.crc32(data[: _FIXED + n]) & 0xFFFFFFFF
-        if crc != int.from_bytes(data[_FIXED + n:], "little"):
-            return
-        self.tracker = data[5] & 1
-        self.last = bytes(data[_FIXED: _FIXED + n]) if n else None
 
-    def save(self):
-        if not self.path:
-            return
-        last = self.last or b""
-        out = bytearray(_MAGIC)
-        out.append(_VERSION)
-        out.append(self.tracker)
-        out.append(len(last))
-        out.extend(last)
-        out.extend((binascii.crc32(out) & 0xFFFFFFFF).to_bytes(4, "little"))
-        tmp = self.path + ".new"
-        try:
-            with open(tmp, "wb") as f:
-                f.write(out)
-            _replace(tmp, self.path)
-        except OSError:
-            pass    # settings are a convenience: the game goes on without them
-
-    def remember(self, header):
-        if header != self.last:
-            self.last = bytes(header)
-            self.save()
-
-    def set_tracker(self, on):
-        on = 1 if on else 0
-        if on != self.tracker:
-            self.tracker = on
-            self.save()
+def save(path, last, tracker):
+    """Write the settings; False when the file system refuses (the game goes on)."""
+    if not path:
+        return False
+    last = last or b""
+    out = bytearray(_MAGIC)
+    out.append(_VERSION)
+    out.append(1 if tracker else 0)
+    out.append(len(last))
+    out.extend(last)
+    out.extend((binascii.crc32(out) & 0xFFFFFFFF).to_bytes(4, "little"))
+    tmp = path + ".new"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(out)
+        _replace(tmp, path)
+    except OSError:
+        return False
+    return True
 
 
 def _replace(src, dst):

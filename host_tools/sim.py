@@ -82,8 +82,13 @@ def build(out=None):
                 if os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src):
                     continue
                 try:
-                    r = subprocess.run([mpy_cross, "-o", dst, src], capture_output=True,
-                                       text=True)
+                    # The module's own name as its source name: already interned, so
+                    # tracebacks cost no extra heap ("firmware.ui.score", line 12).
+                    name = os.path.relpath(src, ROOT)[:-3].replace(os.sep, ".")
+                    if name.endswith(".__init__"):
+                        name = name[:-9]
+                    r = subprocess.run([mpy_cross, "-o", dst, "-s", name, src],
+                                       capture_output=True, text=True)
                 except OSError as e:
                     raise SimError("cannot run mpy-cross (%s): run `make setup`" % e)
                 if r.returncode:

@@ -16,7 +16,7 @@ def draw(app, fb):
     while i < len(_ITEMS):
         t = _ITEMS[i]
         if i == 2:
-            t += ": " + ("on" if app.settings.tracker else "off")
+            t += ": " + ("on" if app.tracker else "off")
         if i == app.cur:
             fb.fill_rect(0, y - 2, fb.width, D.LINE + 2, BLACK)
             fb.text(t, 8, y, WHITE)
@@ -42,7 +42,7 @@ def press(app, key):
         elif i == 1:
             app.go(HISTORY)
         elif i == 2:
-            app.settings.set_tracker(not app.settings.tracker)
+            app.set_tracker(not app.tracker)
         elif i == 3:
             app.go(SYNC)
         else:

@@ -14,7 +14,7 @@ _BOOL = ("nello", "sevens", "plunge", "splash")
 def enter(app):
     if app.draft is None:
         rules = None
-        last = app.settings.last
+        last = app.last_setup
         if last:
             try:
                 rules, dealer, _ = codec.decode_header(last)

