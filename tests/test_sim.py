@@ -167,3 +167,34 @@ def test_interactive_sim_in_a_terminal(tmp_path):
     assert frame and max(len(line.strip("\r")) for line in frame) <= 80
     logs = image.read_image(str(tmp_path / "i.bin"))
     assert len(logs) == 1           # Enter started a sitting
+
+
+def test_a_long_session_through_every_screen_fits_the_heap(tmp_path, capfd):
+    # Every kind of screen, a tracked hand, undo across a hand, a second sitting for
+    # points, the history of many hands: all on the 110K heap.
+    tracked = ["menu", "next", "next", "ok", "menu",            # tracker on
+               "ok", "ok", "ok", "ok", "ok", "ok",                # bid 30, passes, trump
+               "next", "next", "ok", "next", "next", "ok", "next", "next", "ok",
+               "ok",                                              # close: made
+               "menu", "next", "next", "ok", "menu"]              # tracker off
+    lines = ["ok"] + tracked + NEW_HAND_MADE + ["back", "back", "back", "ok"]
+    lines += ["ok"] + NEW_HAND_MADE + ["prev", "next", "prev", "ok"]           # history
+    lines += ["menu", "next", "next", "next", "ok", "back"]                    # sync
+    for _ in range(5):
+        lines += NEW_HAND_MADE + ["prev", "ok"]             # a hand, then the history
+    # A second sitting, for points (menu, new sitting), and 12 hands of it.
+    lines += ["menu", "prev", "ok", "next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
+    for k in range(12):
+        lines += ["ok", "ok", "ok", "ok", "ok", "ok"] + ["next"] * (k % 5) + ["ok"]
+    lines += ["prev"] + ["prev"] * 12 + ["ok", "menu", "prev", "ok", "back"]
+    flash = tmp_path / "long.bin"
+    rc, out, err = _sim(capfd, "--script", _script(tmp_path, "long.txt", lines),
+                        "--flash", flash)
+    assert rc == 0, err
+    assert err == ""
+    logs = image.read_image(str(flash))
+    assert len(logs) == 2
+    for sid, _ in logs:
+        report = _export(capfd, flash, tmp_path / ("%d.jsonl" % sid), str(sid))
+    assert report["options"]["scoring"] == "points"
+    assert len(report["hands"]) == 12
