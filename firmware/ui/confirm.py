@@ -37,8 +37,8 @@ def draw(app, fb):
         i += 1
     if s.over():
         D.center(fb, "the game opens again", y)
+    fb.rect(0, 0, fb.width, D.help_top(fb, HELP) + 1, BLACK)
     D.help(fb, HELP)
-    fb.rect(0, 0, fb.width, fb.height, BLACK)
 
 
 def press(app, key):

@@ -52,15 +52,26 @@ def _side(app, fb, side, x, y, w, h, named):
     score = s.score(side)
     rules = s.rules
     if rules.scoring == V.MARKS and rules.target == 7:
+        n = score if score < 7 else 7
+        if w >= h * 5 // 2:
+            # A wide box: the strokes, and the count in digits beside them.
+            sh = h - 4
+            if sh > (w - 10) * 10 // 30:
+                sh = (w - 10) * 10 // 30
+            sw = strokes(fb, n, x + 2, y, sh)
+            fonts.number(fb, score, x + 2 + sw + sh // 3, y, sh // fonts.DIGIT_H, BLACK)
+            return
         # The strokes, and the count in digits under them.
         ds = 3 if h >= 80 else 2
-        sh = h - ds * fonts.DIGIT_H - 6
+        sh = h - ds * fonts.DIGIT_H - 9
         if sh > w * 10 // 25:
             sh = w * 10 // 25
-        strokes(fb, score if score < 7 else 7, x + 2, y, sh)
+        strokes(fb, n, x + 2, y, sh)
         fonts.number(fb, score, x + 2, y + sh + 6, ds, BLACK)
         return
     ds = h // fonts.DIGIT_H
+    if ds > 5:
+        ds = 5
     while ds > 1 and fonts.digits_width(score, ds) > w - 4:
         ds -= 1
     fonts.number(fb, score, x + 2, y + (h - ds * fonts.DIGIT_H) // 2, ds, BLACK)

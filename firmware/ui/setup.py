@@ -111,7 +111,7 @@ def change(app, key, d):
 
 
 def _help(editing):
-    return "<> change  OK done" if editing else "<> choose  OK change/start  BACK leave"
+    return "<> change  OK done" if editing else "<> choose  OK change  BACK leave"
 
 
 def draw(app, fb):

@@ -1,6 +1,8 @@
 # The trick tracker: each trick's winning side and the count it caught, one line a trick,
 # the running points, and the hand closed as soon as it is decided (marks): "set: they
 # have 13". The choices: [close], each side with each count it may still catch, result.
+from micropython import const
+
 from engine_core import codec
 from engine_core import codes as C
 from engine_core import variants as V
@@ -9,6 +11,7 @@ from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
 HELP = "<> winner, count  OK take  BACK undo"
+_COL = const(96)     # pixels a trick's entry takes: "11 Them 30" and a gap
 _CLOSE = -1
 _RESULT = -2
 
@@ -105,7 +108,7 @@ def _tricks(app, fb, y):
         pos += codec.length_at(hist, pos)
         if ev >> 24 == C.EV_TRUMP:
             start = pos
-    per = fb.width // 74
+    per = fb.width // _COL
     n = 0
     pos = start
     while pos < end:
@@ -117,7 +120,7 @@ def _tricks(app, fb, y):
         caught = ev & 0xFF
         side = seat if not s.row[V.TEAMS] else (
             0 if s.side_of(seat) == s.side_of(s.bidder()) else 1)
-        x = (n % per) * 74
+        x = (n % per) * _COL
         yy = y + (n // per) * D.LINE
         t = "%d %s" % (n + 1, _label(app, side)[:4])
         if caught:
@@ -134,7 +137,8 @@ def draw(app, fb):
     fb.text(D.contract_line(app), 0, y, BLACK)
     D.right(fb, "trick %d/%d" % (s.tricks_played() + 1, s.row[V.TRICKS_PER_HAND]), y)
     y += D.LINE + 2
-    rows = (s.row[V.TRICKS_PER_HAND] + fb.width // 74 - 1) // (fb.width // 74)
+    per = fb.width // _COL
+    rows = (s.row[V.TRICKS_PER_HAND] + per - 1) // per
     _tricks(app, fb, y)
     y += rows * D.LINE + 2
     fb.text(_status(app)[:D.cols(fb)], 0, y, BLACK)

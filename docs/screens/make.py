@@ -1,0 +1,119 @@
+"""Make docs/screens/*.png: tours of the device played on the sim board (`tally42 sim
+--script`), keeping the screens named below. Run from the repository: .venv/bin/python
+docs/screens/make.py  (the PNGs are the panel's true pixels, 1 bit)."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, ROOT)
+from host_tools import sim  # noqa: E402
+
+HAND = ["ok"] * 7                   # new hand, a bid, three passes, trump, made
+HAND_SET = ["ok"] * 6 + ["next", "ok"]
+
+# Each tour: (panel, [button or ("shot", name)]). A shot keeps the screen on show after
+# the presses before it (the sim draws one refresh a press, after the boot screen).
+TOURS = [
+    (None, [
+        ("shot", "setup"),
+        "ok", ("shot", "score-new-sitting"),
+        "back", ("shot", "refusal"),
+        "ok", ("shot", "bidding"),
+        "next", "next", "next", "next", "next", "ok", ("shot", "bidding-after-a-bid"),
+        "ok", "ok", "ok", ("shot", "contract"),
+        "next", "ok", ("shot", "result-marks"),
+        "ok",
+    ] + HAND + HAND_SET + HAND + HAND_SET + [
+        ("shot", "score-marks-all"),
+        "back", ("shot", "confirm-undo-hand"),
+        "back", "prev", ("shot", "history"),
+        "ok", "menu", ("shot", "menu"),
+        "next", "next", "next", "ok", ("shot", "sync"),
+        "back", "ok", "ok", "ok", "ok", "back", ("shot", "bidding-undone"),
+    ]),
+    (None, [
+        "ok", "menu", "next", "next", "ok", "menu",         # the trick tracker on
+        "ok", "ok", "ok", "ok", "ok", "ok",
+        "next", "next", "ok", ("shot", "tracker"),
+        "next", "next", "ok", "next", "next", "ok", ("shot", "tracker-decided"),
+        "ok", "menu", "next", "next", "ok", "menu",
+    ] + ["ok", "prev", "prev", "ok", "ok", "ok", "ok", "ok", "ok"] * 6 + [
+        ("shot", "game-over"),
+    ]),
+    (None, [
+        "next", "next", "ok", "next", "ok", "prev", "prev", ("shot", "setup-points"),
+        "ok", "ok", "ok", "ok", "ok", "ok", "ok", "next", ("shot", "result-points"),
+        "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", ("shot", "score-points"),
+    ]),
+    (None, [
+        "next", "ok", "next", "next", "ok", "prev", ("shot", "setup-moon"),
+        "ok", "ok", "ok", "ok", "ok", "ok", "next", "ok", ("shot", "result-moon"),
+        "ok", ("shot", "score-moon"),
+    ]),
+    ("250x122", ["ok"] + HAND + HAND + HAND_SET + [("shot", "score-250x122")]),
+    ("200x200", ["ok"] + HAND + HAND + HAND_SET + [("shot", "score-200x200"),
+                                                   "ok", "ok", ("shot", "bidding-200x200")]),
+]
+
+
+def tour(panel, steps, work):
+    presses = [s for s in steps if isinstance(s, str)]
+    shots = {}
+    n = 0
+    for s in steps:
+        if isinstance(s, str):
+            n += 1
+        else:
+            shots[n + 1] = s[1]
+    script = os.path.join(work, "tour.txt")
+    with open(script, "w") as f:
+        f.write("\n".join(presses) + "\n")
+    frames = os.path.join(work, "frames")
+    flash = os.path.join(work, "flash.bin")
+    for path in (flash, flash + ".settings"):
+        if os.path.exists(path):
+            os.remove(path)
+    shutil.rmtree(frames, ignore_errors=True)
+    with open(os.devnull, "w") as quiet:
+        rc = sim.run(script=script, screens=frames, flash=flash, panel=panel, stdout=quiet)
+    if rc:
+        raise SystemExit("the sim failed")
+    names = sorted(os.listdir(frames))
+    for k, name in shots.items():
+        src = os.path.join(frames, names[k - 1])
+        shutil.copy(src, os.path.join(HERE, name + ".png"))
+        print("%-24s %s" % (name + ".png", names[k - 1]))
+
+
+def crash_screen(work):
+    # The fault screen, drawn by firmware.app.crash on the sim's display.
+    out = sim.build()
+    code = ("from boards import sim\nfrom firmware import app\n"
+            "d = sim.SimDisplay()\n"
+            "app.crash(d, OSError(5))\n"
+            "import sys\nsys.stdout.buffer.write(d._buf)\n")
+    with open(os.path.join(out, "crashshot.py"), "w") as f:
+        f.write(code)
+    r = subprocess.run([sim.tool("micropython"), "-X", "heapsize=110K", "crashshot.py"],
+                       cwd=out, capture_output=True, check=True)
+    with open(os.path.join(HERE, "crash.png"), "wb") as f:
+        f.write(sim.png_1bit(sim.WIDTH, sim.HEIGHT, r.stdout))
+    print("crash.png")
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="tally42-screens-")
+    try:
+        for panel, steps in TOURS:
+            tour(panel, steps, work)
+        crash_screen(work)
+    finally:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
