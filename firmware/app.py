@@ -12,7 +12,7 @@ from engine_core import variants as V
 from engine_core.sitting import Sitting
 from firmware.display import WHITE
 from firmware.journal import Journal, JournalError
-from firmware.ui import BACK, MENU
+from firmware.ui import LONG, MENU, NEXT, PREV
 
 # Screens, in the order of their modules under firmware/ui/.
 HOME = const(0)
@@ -229,7 +229,9 @@ class App:
     def press(self, key):
         """Handle one logical button (LONG or-ed in for a long press), then redraw."""
         self.banner = None
-        if key & 0xF == MENU and self.screen != MENU_SCREEN and self.screen != SETUP:
+        if key & LONG and key & 0xF != PREV and key & 0xF != NEXT:
+            key &= 0xF      # only the arrows have a long meaning; OK held is OK
+        if key == MENU and self.screen != MENU_SCREEN and self.screen != SETUP:
             self.go(MENU_SCREEN)
         elif self._entered:
             self.module(self.screen).press(self, key)
@@ -273,21 +275,11 @@ class App:
         return busy
 
     # ---- names ----
-    def seat_name(self, seat):
-        return self.names[seat]
-
     def side_name(self, side):
         """A team's name, or a seat's in the games where each plays alone."""
         if self.s.row[V.TEAMS]:
             return self.teams[side]
         return self.names[side]
-
-    def back_or_undo(self, key):
-        # The screens of a hand share this: BACK undoes.
-        if key == BACK:
-            self.undo()
-            return True
-        return False
 
 
 def forget(name):

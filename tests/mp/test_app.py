@@ -365,3 +365,15 @@ def test_crash_is_drawn_and_the_hands_stay():
     assert "ValueError: button wiring fault" in b.display.screen_text()
     c = boot(nor)
     assert c.s.hands() == 1
+
+
+def test_a_long_press_of_ok_back_or_menu_acts_as_a_short_one():
+    a = boot()
+    press(a, "long ok")
+    assert a.s is not None and a.screen == A.HOME
+    press(a, "long menu")
+    assert a.screen == A.MENU_SCREEN
+    press(a, "long back")
+    assert a.screen == A.HOME
+    press(a, "ok", "long next")     # five bids up from 30
+    assert a.s.legal_at(a.cur) == 35
