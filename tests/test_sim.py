@@ -153,11 +153,11 @@ def test_interactive_sim_in_a_terminal(tmp_path):
                     out += os.read(fd, 65536)
                 except OSError:
                     return
-    read_for(8)
+    read_for(5)
     os.write(fd, b"\r")
     read_for(2)
     os.write(fd, b"q")
-    read_for(3)
+    read_for(60)            # until the sim has gone (the terminal closes)
     _, status = os.waitpid(pid, 0)
     assert os.WEXITSTATUS(status) == 0
     text = out.decode("utf-8", "replace")
