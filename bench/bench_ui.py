@@ -3,7 +3,8 @@
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
 #   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
 #   firmware.heap_after_boot_bytes   gc.mem_alloc() after gc.collect(), booted on a
-#                                    50-hand sitting, the score on screen
+#                                    50-hand sitting, the score on screen, in a process
+#                                    started as the sim starts (sim board included)
 #   firmware.boot_ms.50_hands        journal scan + replay of 50 hands + first screen
 #   render.ms_per_screen             drawing one screen into the frame buffer
 import os
@@ -29,6 +30,34 @@ def probe(out, args, heap):
     return dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
 
 
+HEAP_MAIN = """import gc
+from boards import sim
+from firmware import app
+app.warm()
+b = sim.Board(%r)
+a = app.App(b.display, b.flash, b.settings_path)
+a.boot()
+a.render()
+gc.collect()
+print("heap_after_boot", gc.mem_alloc())
+print("heap_free", gc.mem_free())
+print("hands", a.s.hands())
+"""
+
+
+def heap(out, flash):
+    # In a process of its own, started as the sim starts (boards/sim.py's main), with
+    # nothing else loaded: the firmware's heap after boot, the score on screen.
+    with open(os.path.join(out, "heapmain.py"), "w") as f:
+        f.write(HEAP_MAIN % flash)
+    cmd = [sim.tool("micropython"), "-X", "heapsize=" + sim.HEAP, "heapmain.py"]
+    r = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+    if r.returncode:
+        sys.stderr.write(r.stdout + r.stderr)
+        raise SystemExit("bench_ui: the heap probe failed")
+    return dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
+
+
 def main():
     out = sim.build()
     subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, "mp_ui_probe.mpy"),
@@ -39,15 +68,16 @@ def main():
     try:
         flash = os.path.join(tmp, "flash.bin")
         probe(out, ["make", flash, HANDS], "2M")
+        mem = heap(out, flash)
         got = probe(out, ["measure", flash], sim.HEAP)
     finally:
         shutil.rmtree(tmp)
-    assert int(got["hands"]) == HANDS, got
+    assert int(got["hands"]) == HANDS == int(mem["hands"]), (got, mem)
     print("ui.presses_per_hand.typical: %s presses" % got["presses_typical"])
     print("ui.presses_per_hand.any_trump_mean: %.1f presses"
           % (int(got["presses_any_trump_x100"]) / 100))
-    print("firmware.heap_after_boot_bytes: %s bytes" % got["heap_after_boot"])
-    print("firmware.heap_free_after_boot_bytes: %s bytes" % got["heap_free"])
+    print("firmware.heap_after_boot_bytes: %s bytes" % mem["heap_after_boot"])
+    print("firmware.heap_free_after_boot_bytes: %s bytes" % mem["heap_free"])
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
     print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))
     print("firmware.import_ms: %s ms" % got["imports_ms"])

@@ -102,8 +102,6 @@ def measure(path):
     a.boot()
     a.render()
     t3 = ticks_us()
-    gc.collect()
-    heap = gc.mem_alloc()
     hands = a.s.hands()
     # Boot again (the modules loaded): the journal scan, the replay, the first screen.
     times = []
@@ -117,8 +115,6 @@ def measure(path):
         times.append(ticks_diff(ticks_us(), t))
     times.sort()
     print("hands", hands)
-    print("heap_after_boot", heap)
-    print("heap_free", gc.mem_free())
     print("boot_us_first", ticks_diff(t3, t2))
     print("boot_us", times[2])
     print("imports_ms", ticks_diff(t1, t0))
