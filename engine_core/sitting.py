@@ -9,17 +9,8 @@ from engine_core import variants as V
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, PASS, MAX_NUMBER, MARKS, MAX_MARKS, GAME, PLUNGE,
                                SPLASH, DOUBLES, FOLLOW_ME, NELLO_HIGH, NELLO_SUIT, SEVENS)
-from engine_core import errors
-from engine_core.errors import (OK, E_OVER, E_NOT_BIDDING, E_DEALER_MUST_BID, E_AFTER_GAME,
-                                E_BID_RANGE, E_GAME_POINTS, E_GAME_STEP, E_NOT_ALLOWED,
-                                E_BAD_EVENT, E_BID_LOW, E_MARK_STEP, E_OPENING, E_GAME_NEXT,
-                                E_NOT_TRUMP, E_SUIT, E_NELLO_DOUBLES, E_PARTNER_TRUMP,
-                                E_NEEDS_MARK, E_NO_SEAT, E_NELLO_PARTNER, E_COUNT_STEP,
-                                E_NO_COUNT, E_COUNT_OVER, E_NEED_POINTS, E_NEED_TRICKS,
-                                E_NELLO_TRICK, E_TRACKED, E_POINTS_RANGE, E_SHORT_ALL,
-                                E_CLAIM, E_TRICKS_MOON, E_TRICKS_SEATS, E_TRICKS_SUM,
-                                E_CONFIRM, E_NAME_CONTRACT, E_NO_PLAY, E_UNDO, E_FULL,
-                                E_DOUBLES)
+from engine_core import errors as E
+from engine_core.errors import OK
 
 
 # Phases.
@@ -214,7 +205,7 @@ class Sitting:
             pos = self.hlen
         end = codec.encode_into(ev, self.hist, pos)
         if end < 0:
-            return E_BAD_EVENT
+            return E.E_BAD_EVENT
         self._do(ev)
         self.hlen = end
         return OK
@@ -222,7 +213,7 @@ class Sitting:
     def check(self, ev):
         """The refusal apply(ev) would give, without applying it."""
         if ev >> 24 == EV_UNDO:
-            return OK if self.hlen else E_UNDO
+            return OK if self.hlen else E.E_UNDO
         return self._check(ev)
 
     def undo(self):
@@ -230,7 +221,7 @@ class Sitting:
         hist = self.hist
         end = self.hlen
         if not end:
-            return E_UNDO
+            return E.E_UNDO
         pos = 0
         last = 0
         while pos < end:
@@ -266,7 +257,7 @@ class Sitting:
                 cut = pos
                 cut_hands = hands
         if not cut:
-            return E_FULL
+            return E.E_FULL
         # Replay up to the cut to take its state as the new base.
         self._copy(self._base, self.st)
         pos = 0
@@ -298,13 +289,13 @@ class Sitting:
             if st[_CONFIRM]:
                 return self._check_confirm(kind, arg)
         if st[_OVER]:
-            return E_OVER
+            return E.E_OVER
         if kind == EV_BID:
             return self._check_bid(arg)
         if kind == EV_TRUMP:
             return self._check_contract(arg)
         if st[_PHASE] != PLAY:
-            return E_NAME_CONTRACT if st[_PHASE] == TRUMP else E_NO_PLAY
+            return E.E_NAME_CONTRACT if st[_PHASE] == TRUMP else E.E_NO_PLAY
         if kind == EV_TRICK:
             return self._check_trick(arg >> 8, arg & 0xFF)
         if kind == EV_MADE:
@@ -313,7 +304,7 @@ class Sitting:
             return self._check_points(arg & 0xFF, arg >> 8)
         if kind == EV_TRICKS:
             return self._check_tricks(arg)
-        return E_BAD_EVENT
+        return E.E_BAD_EVENT
 
     def _forced(self):
         # The dealer may not pass when everyone else has passed with no bid standing.
@@ -326,51 +317,51 @@ class Sitting:
         r = self.row
         rules = self.rules
         if st[_PHASE] != BIDDING:
-            return E_NOT_BIDDING
+            return E.E_NOT_BIDDING
         if code == PASS:
-            return E_DEALER_MUST_BID if self._forced() else OK
+            return E.E_DEALER_MUST_BID if self._forced() else OK
         if st[_HIGH] == GAME:
-            return E_AFTER_GAME
+            return E.E_AFTER_GAME
         mark = r[V.MARK]
         if code <= MAX_NUMBER:
             if code == mark or (code == r[V.SHOOT] and code):
                 pass
             elif (code < rules.min_bid or code > r[V.TOP_NUMBER]
                   or (code - rules.min_bid) % r[V.STEP]):
-                return E_BID_RANGE
+                return E.E_BID_RANGE
         elif code < GAME:
             top = r[V.TOP_MARKS] or MAX_MARKS
             if not mark or code < MARKS + 2 or code > MARKS + top:
-                return E_BID_RANGE
+                return E.E_BID_RANGE
         elif code == GAME:
             if rules.scoring != V.POINTS or not mark:
-                return E_GAME_POINTS
+                return E.E_GAME_POINTS
             if st[_VALUE] != 4 * mark:
-                return E_GAME_STEP
+                return E.E_GAME_STEP
             return OK
         elif code == PLUNGE or code == SPLASH:
             if not (rules.plunge if code == PLUNGE else rules.splash):
-                return E_NOT_ALLOWED
+                return E.E_NOT_ALLOWED
             # Each needs its doubles in the bidder's hand: the set has only seven.
             if st[_CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
-                return E_DOUBLES
+                return E.E_DOUBLES
             if self.bid_value(code) > MAX_MARKS * mark:
-                return E_BID_RANGE
+                return E.E_BID_RANGE
             return OK
         else:
-            return E_BAD_EVENT
+            return E.E_BAD_EVENT
         v = self.bid_value(code)
         h = st[_VALUE]
         if v <= h:
-            return E_BID_LOW
+            return E.E_BID_LOW
         if mark and v >= mark:
             if h >= mark:
                 if v != h + mark:
-                    return E_MARK_STEP
+                    return E.E_MARK_STEP
             elif v > 2 * mark:
-                return E_OPENING
+                return E.E_OPENING
             if rules.scoring == V.POINTS and v > 4 * mark:
-                return E_GAME_NEXT
+                return E.E_GAME_NEXT
         return OK
 
     def _doubles(self, code):
@@ -388,40 +379,40 @@ class Sitting:
         st = self.st
         rules = self.rules
         if st[_PHASE] != TRUMP:
-            return E_NOT_TRUMP
+            return E.E_NOT_TRUMP
         if c <= 8:
-            return E_SUIT if c > self.row[V.TOP_SUIT] else OK
+            return E.E_SUIT if c > self.row[V.TOP_SUIT] else OK
         if c == DOUBLES or c == FOLLOW_ME:
             return OK
         h = st[_HIGH]
         if c >= NELLO_HIGH and c <= SEVENS:
             if c == SEVENS:
                 if not rules.sevens:
-                    return E_NOT_ALLOWED
+                    return E.E_NOT_ALLOWED
             elif not rules.nello:
-                return E_NOT_ALLOWED
+                return E.E_NOT_ALLOWED
             elif not rules.nello_doubles >> (c - NELLO_HIGH) & 1:
-                return E_NELLO_DOUBLES
+                return E.E_NELLO_DOUBLES
             if h == PLUNGE or h == SPLASH:
-                return E_PARTNER_TRUMP
+                return E.E_PARTNER_TRUMP
             if st[_VALUE] < self.row[V.MARK]:
-                return E_NEEDS_MARK
+                return E.E_NEEDS_MARK
             return OK
-        return E_BAD_EVENT
+        return E.E_BAD_EVENT
 
     def _check_trick(self, seat, count):
         st = self.st
         if seat >= self.seats:
-            return E_NO_SEAT
+            return E.E_NO_SEAT
         c = st[_CONTRACT]
         if c >= NELLO_HIGH and c <= NELLO_SUIT and seat == self.partner(st[_BIDDER]):
-            return E_NELLO_PARTNER
+            return E.E_NELLO_PARTNER
         if count % 5:
-            return E_COUNT_STEP
+            return E.E_COUNT_STEP
         if count and not self.row[V.COUNT]:
-            return E_NO_COUNT
+            return E.E_NO_COUNT
         if st[_COUNT] + count > self.row[V.COUNT]:
-            return E_COUNT_OVER
+            return E.E_COUNT_OVER
         return OK
 
     def _need(self):
@@ -445,73 +436,73 @@ class Sitting:
     def _check_made(self, made):
         rules = self.rules
         if rules.scoring == V.POINTS:
-            return E_NEED_POINTS
+            return E.E_NEED_POINTS
         if rules.scoring == V.TRICKS:
-            return E_NEED_TRICKS if not self.row[V.TEAMS] else E_NEED_POINTS
+            return E.E_NEED_TRICKS if not self.row[V.TEAMS] else E.E_NEED_POINTS
         st = self.st
         need = self._need()
         total = self.row[V.TOTAL]
         if made:
             if need < 0:
-                return E_NELLO_TRICK if st[_BPTS] else OK
+                return E.E_NELLO_TRICK if st[_BPTS] else OK
             if total - st[_OPTS] < need:
-                return E_TRACKED
+                return E.E_TRACKED
             return OK
         if need >= 0 and st[_BPTS] >= need:
-            return E_TRACKED
+            return E.E_TRACKED
         return OK
 
     def _check_points(self, points, claim):
         r = self.row
         st = self.st
         if self.rules.scoring == V.TRICKS and not r[V.TEAMS]:
-            return E_NEED_TRICKS
+            return E.E_NEED_TRICKS
         if points > r[V.TOTAL]:
-            return E_POINTS_RANGE
+            return E.E_POINTS_RANGE
         if points < st[_BPTS] or r[V.TOTAL] - points < st[_OPTS]:
-            return E_TRACKED
+            return E.E_TRACKED
         if claim:
             made = self._made(points)
             if claim == 2 and not made:
-                return E_NELLO_TRICK if self._need() < 0 else (
-                    E_SHORT_ALL if self._need() == r[V.TOTAL] else E_CLAIM)
+                return E.E_NELLO_TRICK if self._need() < 0 else (
+                    E.E_SHORT_ALL if self._need() == r[V.TOTAL] else E.E_CLAIM)
             if claim == 1 and made:
-                return E_CLAIM
+                return E.E_CLAIM
         return OK
 
     def _check_tricks(self, packed):
         r = self.row
         if self.rules.scoring != V.TRICKS:
-            return E_TRICKS_MOON
+            return E.E_TRICKS_MOON
         total = 0
         i = 0
         while i < 6:
             t = packed >> (4 * i) & 15
             if i >= self.seats and t:
-                return E_TRICKS_SEATS
+                return E.E_TRICKS_SEATS
             if t < self.st[_SEAT_TRICKS + i]:
-                return E_TRACKED
+                return E.E_TRACKED
             total += t
             i += 1
         if total != r[V.TRICKS_PER_HAND]:
-            return E_TRICKS_SUM
+            return E.E_TRICKS_SUM
         return OK
 
     def _check_confirm(self, kind, arg):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
         if kind == EV_MADE:
-            return OK if arg == st[_L_MADE] else E_CONFIRM
+            return OK if arg == st[_L_MADE] else E.E_CONFIRM
         if kind == EV_POINTS:
             points = arg & 0xFF
             claim = arg >> 8
             if points != st[_L_POINTS] or (claim and (claim == 2) != (st[_L_MADE] == 1)):
-                return E_CONFIRM
+                return E.E_CONFIRM
             return OK
         i = 0
         while i < 6:
             if arg >> (4 * i) & 15 != (st[_L_TRICKS + i] if i < self.seats else 0):
-                return E_CONFIRM
+                return E.E_CONFIRM
             i += 1
         return OK
 
@@ -852,7 +843,8 @@ class Sitting:
 
     def reason(self, err, ev):
         """A short message a player can act on, for refusal `err` of event `ev`."""
-        return errors.explain(self, err, ev)
+        from engine_core import messages
+        return messages.explain(self, err, ev)
 
 
 # Slots of the last finished deal, for last().

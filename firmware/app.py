@@ -69,7 +69,7 @@ class App:
     # ---- boot and resume ----
     def boot(self):
         """Mount the journal and resume its open sitting at the exact state."""
-        forget("engine_core.errors")    # the refusal messages: loaded when one is shown
+        forget("engine_core.messages")    # the refusal messages: loaded when one is shown
         from firmware import settings
         self.last_setup, self.tracker = settings.load(self.settings_path)
         forget("firmware.settings")
@@ -245,7 +245,7 @@ class App:
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)
-            forget("engine_core.errors")
+            forget("engine_core.messages")
         if self._label is not None:
             self._label(SCREEN_NAMES[self.screen])
         fb.show(self.full)
@@ -315,7 +315,7 @@ def warm():
     if _warm:
         return
     _warm = True
-    forget("engine_core.errors")
+    forget("engine_core.messages")
     for name in SCREEN_NAMES:
         gc.collect()
         __import__("firmware.ui." + name)

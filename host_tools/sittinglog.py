@@ -6,7 +6,7 @@ from engine_core import codes as C
 from engine_core import options as O
 from engine_core import sitting as S
 from engine_core import variants as V
-from engine_core.errors import contract_name
+from engine_core.messages import contract_name
 
 SEAT_NAMES = {3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 PHASES = ("bidding", "trump", "play", "over")

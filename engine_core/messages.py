@@ -1,0 +1,132 @@
+# The short messages that explain the engine's refusals. Loaded only when a refusal is
+# shown (it allocates), and unloaded again on the device.
+from engine_core import variants as V
+from engine_core.errors import (E_OVER, E_NOT_BIDDING, E_DEALER_MUST_BID, E_AFTER_GAME,
+                                E_BID_RANGE, E_GAME_POINTS, E_GAME_STEP, E_NOT_ALLOWED,
+                                E_BAD_EVENT, E_BID_LOW, E_MARK_STEP, E_OPENING, E_GAME_NEXT,
+                                E_NOT_TRUMP, E_SUIT, E_NELLO_DOUBLES, E_PARTNER_TRUMP,
+                                E_NEEDS_MARK, E_NO_SEAT, E_NELLO_PARTNER, E_COUNT_STEP,
+                                E_NO_COUNT, E_COUNT_OVER, E_NEED_POINTS, E_NEED_TRICKS,
+                                E_NELLO_TRICK, E_TRACKED, E_POINTS_RANGE, E_SHORT_ALL, E_CLAIM,
+                                E_TRICKS_MOON, E_TRICKS_SEATS, E_TRICKS_SUM, E_CONFIRM,
+                                E_NAME_CONTRACT, E_NO_PLAY, E_UNDO, E_FULL, E_DOUBLES)
+
+
+def explain(s, err, ev):
+    """The message for refusal `err` of event `ev` by sitting `s` (allocates; refusals only)."""
+    from engine_core.codes import PLUNGE, SPLASH
+    arg = ev & 0xFFFFFF
+    row = s.row
+    total = row[V.TOTAL]
+    if err == E_OVER:
+        return "the sitting is over"
+    if err == E_NOT_BIDDING:
+        return "the bidding is closed"
+    if err == E_DEALER_MUST_BID:
+        return "everyone else passed: the dealer must bid (forced bid)"
+    if err == E_AFTER_GAME:
+        return "nothing beats a game bid"
+    if err == E_BID_RANGE:
+        if arg <= 0x5F:
+            lo = s.rules.min_bid
+            top = row[V.MARK] or row[V.TOP_NUMBER]
+            extra = ", or %d" % row[V.SHOOT] if row[V.SHOOT] else ""
+            step = " in steps of %d" % row[V.STEP] if row[V.STEP] > 1 else ""
+            return "bid %d is not a bid here (bids run from %d to %d%s%s)" % (
+                arg, lo, top, step, extra)
+        return "bid %s is not a bid in %s" % (s.bid_name(arg), s.rules.name)
+    if err == E_GAME_POINTS:
+        return "a game bid needs scoring points"
+    if err == E_GAME_STEP:
+        return "a game bid may only follow a bid of %d" % (4 * row[V.MARK])
+    if err == E_NOT_ALLOWED:
+        names = {PLUNGE: "plunge", SPLASH: "splash"}
+        if ev >> 24 == 1:
+            return "%s is not allowed by the house options" % names.get(arg, "that bid")
+        return "%s is not allowed by the house options" % contract_name(arg)
+    if err == E_BID_LOW:
+        return "bid %s does not beat the standing bid %s" % (
+            s.bid_name(arg), s.bid_name(s.high_bid()))
+    if err == E_MARK_STEP:
+        return "bid %s: after a bid of %d the next bid is exactly %d" % (
+            s.bid_name(arg), s.high_value(), s.high_value() + row[V.MARK])
+    if err == E_OPENING:
+        return "bid %s: no one may open above 2 marks (%d)" % (s.bid_name(arg), 2 * row[V.MARK])
+    if err == E_GAME_NEXT:
+        return "bid %s: in points scoring the bid after %d is game" % (
+            s.bid_name(arg), 4 * row[V.MARK])
+    if err == E_NOT_TRUMP:
+        if s.phase() == 0:
+            return "the contract is named after the bidding"
+        return "the contract is already named"
+    if err == E_SUIT:
+        return "suit %d is not in this set (suits 0 to %d)" % (arg, row[V.TOP_SUIT])
+    if err == E_NELLO_DOUBLES:
+        return "nello with doubles %s is not allowed by the house options" % (
+            ("high", "low", "suit")[arg - 11])
+    if err == E_PARTNER_TRUMP:
+        return "after %s the partner names a suit, doubles or follow-me" % s.bid_name(s.high_bid())
+    if err == E_NEEDS_MARK:
+        return "%s needs a bid of at least one mark (%d)" % (contract_name(arg), row[V.MARK])
+    if err == E_NO_SEAT:
+        return "seat %d is not at the table (seats 0 to %d)" % (arg >> 8, s.seats - 1)
+    if err == E_NELLO_PARTNER:
+        return "seat %d sits out this nello hand and cannot win a trick" % (arg >> 8)
+    if err == E_COUNT_STEP:
+        return "count %d is not a multiple of 5" % (arg & 0xFF)
+    if err == E_NO_COUNT:
+        return "there is no count in %s" % s.rules.name
+    if err == E_COUNT_OVER:
+        return "count %d would make %d, more than the %d count in a hand" % (
+            arg & 0xFF, s.count_caught() + (arg & 0xFF), row[V.COUNT])
+    if err == E_NEED_POINTS:
+        if s.rules.scoring == V.POINTS:
+            return "points scoring needs the points taken, not only made or set"
+        return "give the bidding team's tricks (points), not only made or set"
+    if err == E_NEED_TRICKS:
+        return "Moon results need each seat's tricks"
+    if err == E_NELLO_TRICK:
+        return "a made nello cannot have taken a trick"
+    if err == E_TRACKED:
+        return "the result disagrees with the tracked tricks (bidders %d, opponents %d)" % (
+            s.side_points(True), s.side_points(False))
+    if err == E_POINTS_RANGE:
+        return "points %d are outside 0..%d" % (arg & 0xFF, total)
+    if err == E_SHORT_ALL:
+        return "a made bid of %s needs all %d points, not %d" % (
+            s.bid_name(s.high_bid()), total, arg & 0xFF)
+    if err == E_CLAIM:
+        verdict = "made" if s._made(arg & 0xFF) else "set"
+        return "%d points means the bid of %s was %s" % (
+            arg & 0xFF, s.bid_name(s.high_bid()), verdict)
+    if err == E_TRICKS_MOON:
+        return "a list of each seat's tricks is for Moon; give points"
+    if err == E_TRICKS_SEATS:
+        return "tricks must list the %d seats" % s.seats
+    if err == E_TRICKS_SUM:
+        n = 0
+        for i in range(6):
+            n += arg >> (4 * i) & 15
+        return "tricks add up to %d, not %d" % (n, row[V.TRICKS_PER_HAND])
+    if err == E_CONFIRM:
+        return "the result disagrees with the tracked tricks that scored the hand"
+    if err == E_NAME_CONTRACT:
+        return "the contract must be named first"
+    if err == E_NO_PLAY:
+        return "no hand is being played: bid first"
+    if err == E_UNDO:
+        return "nothing to undo"
+    if err == E_FULL:
+        return "the sitting's history is full"
+    if err == E_DOUBLES:
+        return "%s: the set has 7 doubles and the plunge or splash already bid holds %s" % (
+            s.bid_name(arg), "4" if s.high_bid() == PLUNGE else "3 or more")
+    if err == E_BAD_EVENT:
+        return "not an event"
+    return "refused (%d)" % err
+
+
+def contract_name(c):
+    if c <= 8:
+        return str(c)
+    return ("doubles", "follow-me", "nello", "nello", "nello", "sevens")[c - 9]
