@@ -188,7 +188,7 @@ def encode_header(rules, dealer, names=None):
 
 def decode_header(buf):
     """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
-    from engine_core.options import Rules
+    from engine_core.rules import Rules
     from engine_core import variants as V
     if len(buf) < _HEADER_FIXED or buf[0] != HEADER_VERSION or buf[1] >= len(V.TABLE):
         raise ValueError("not a sitting header")

@@ -29,6 +29,7 @@ MENU_SCREEN = const(10)
 SCREEN_NAMES = ("score", "bidding", "contract", "result", "tracker", "confirm", "over",
                 "history", "sync", "setup", "menu")
 
+FIRMWARE = "0.1.0"
 _HEADER_MAX = const(255)
 _SEATS = {3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
@@ -37,7 +38,7 @@ _TEAMS = ("Us", "Them")
 class App:
     """The scorer: a sitting, its journal, the screen on show and its cursor."""
 
-    def __init__(self, display, flash, settings_path=None, link=None):
+    def __init__(self, display, flash, settings_path=None, link=None, device_id=None):
         self.fb = display
         self.journal = Journal(flash)
         self.settings_path = settings_path
@@ -65,6 +66,13 @@ class App:
         self._evs = (None, bytearray(1), bytearray(2), bytearray(3))
         self._label = getattr(display, "label", None)   # the sim names its screenshots
         self._entered = False
+        self.device_id = device_id or "T42"
+        self._port = None           # the USB line as the sync endpoint reads it
+        self._peek = bytearray(64)  # the first bytes of a sync, before the endpoint loads
+        self._back = HOME
+        self._clock = 0
+        self._clock_at = 0
+        self.utc_offset = 0
 
     # ---- boot and resume ----
     def boot(self):
@@ -131,6 +139,9 @@ class App:
         if err:
             self.banner = s.reason(err, ev)
             return False
+        if self.journal.open_sitting() is None:
+            self.banner = "sent to the PC: MENU for a new sitting"
+            return False
         n = codec.encode_into(ev, self._ev, 0)
         out = self._evs[n]
         i = 0
@@ -185,6 +196,7 @@ class App:
                     self._mods[i] = None
                     forget("firmware.ui." + SCREEN_NAMES[i])
                 i += 1
+            forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
             gc.collect()
             m = __import__("firmware.ui." + SCREEN_NAMES[screen], None, None, ("draw",))
             self._mods[screen] = m
@@ -260,19 +272,156 @@ class App:
         settings.save(self.settings_path, self.last_setup, self.tracker)
         forget("firmware.settings")
 
-    # ---- the USB serial hook ----
+    # ---- the USB serial link: sync with the PC ----
     def poll_link(self):
-        """Called from the main loop between buttons: the sync endpoint (issue 5), once
-        attached to self.sync, serves the PC from here. True while a session is open."""
-        if self.sync is None:
+        """Called from the main loop between buttons. Bytes arriving on the USB line bring
+        in the sync endpoint and its screen until the PC's session ends; the rest of the
+        time neither takes heap. True while the endpoint is loaded (poll again soon)."""
+        port = self._link_port()
+        if port is None:
             return False
+        if self.sync is None:
+            n = port.readinto(self._peek)
+            if not n:
+                return False
+            self._open_sync(port, n)
         busy = self.sync.poll()
-        status = self.sync.status
-        if status != self.sync_status:
-            self.sync_status = status
-            if self.screen == SYNC:
-                self.render()
+        # The panel keeps the sync screen drawn when the session opened (its modules are
+        # out of the heap meanwhile); the outcome is drawn when the session ends.
+        self.sync_status = self.sync.status
+        if not busy:
+            self._close_sync()
         return busy
+
+    def _link_port(self):
+        if self._port is None and self.link is not None:
+            from firmware import syncport
+            path = getattr(self.link, "path", None)
+            if path:    # the sim: a pseudo-terminal read without waiting
+                self._port = syncport.TtyPort(path)
+            else:       # a device: the REPL's stdin, polled
+                self._port = syncport.StreamPort(self.link.rx, self.link.tx)
+        return self._port
+
+    def _open_sync(self, port, n):
+        # The sync screen first, so that the other screens' modules leave the heap, then
+        # the endpoint, handed the bytes already read.
+        self._back = self.screen
+        self.sync_status = "connected"
+        if self.s is not None and self.s.over() and self.journal.open_sitting() is not None:
+            self.journal.finish()   # a sitting played out goes to the PC with this sync
+        self.banner = None
+        self.go(SYNC)
+        self.full = True
+        self.render()
+        self._drop_screens()
+        gc.collect()
+        from firmware.sync import SyncEndpoint
+        from firmware.syncport import PrefixPort
+        sim = getattr(self.link, "path", None) is not None
+        self.sync = SyncEndpoint(
+            PrefixPort(port, self._peek, n), self.journal, self.device_id, FIRMWARE,
+            clock=self._set_clock, names=self._set_names, settings=self._set_settings,
+            now=self.now, kbd_intr=_no_kbd if sim else None,
+            interrupt=_no_kbd if sim else None)
+
+    def _close_sync(self):
+        sync = self.sync
+        served = sync.requests
+        self.sync_status = "done, %d sent to the PC" % sync.acked if served else "idle"
+        self.sync = sync = None
+        for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
+            forget(name)
+        gc.collect()
+        if served or self._back == SYNC:
+            self.go(SYNC)       # the outcome stays on show until OK or BACK
+        elif self.s is None:
+            self.go(SETUP)
+        else:
+            self.go(self._back)
+        self.full = True
+        self.render()
+
+    def _drop_screens(self):
+        # Every screen module and what they share out of the heap (they load again at the
+        # next render).
+        i = 0
+        while i < len(self._mods):
+            if self._mods[i] is not None:
+                self._mods[i] = None
+                forget("firmware.ui." + SCREEN_NAMES[i])
+            i += 1
+        self._entered = False
+        for name in _NOT_IN_SYNC:
+            forget(name)
+
+    def _set_clock(self, unix_seconds, utc_offset_minutes):
+        from time import ticks_ms
+        self._clock = unix_seconds
+        self._clock_at = ticks_ms()
+        self.utc_offset = utc_offset_minutes
+        return None
+
+    def now(self):
+        """The PC-set clock in Unix seconds (0 until a sync has set it)."""
+        if not self._clock:
+            return 0
+        from time import ticks_diff, ticks_ms
+        return self._clock + ticks_diff(ticks_ms(), self._clock_at) // 1000
+
+    def _set_names(self, kind, names):
+        # Players: for the sitting on the table (on screen) and every new one; teams: on
+        # screen. The names a sitting starts with are in its header on flash.
+        if kind == "t":
+            if len(names) != 2:
+                return "2 team names, not %d" % len(names)
+            self.teams = (names[0][:8], names[1][:8])
+            return None
+        seats = self.s.seats if self.s is not None else len(names)
+        if len(names) != seats:
+            return "%d player names for %d seats" % (len(names), seats)
+        self.names = tuple(n[:12] for n in names)
+        if self.s is not None and self.s.row[V.TEAMS]:
+            self.teams = (_pair(self.names, 0), _pair(self.names, 1))
+        return self._update_setup(None, self.names)
+
+    def _set_settings(self, pairs):
+        # House options for the next sitting set up (and the tracker switch), checked by
+        # the engine's own option rules.
+        changes = {}
+        for key, value in pairs:
+            if key == "tracker":
+                self.set_tracker(value in ("1", "true", "on", "yes"))
+            else:
+                changes[key] = _value(value)
+        return self._update_setup(changes, None) if changes else None
+
+    def _update_setup(self, changes, names):
+        from engine_core import options as O
+        try:
+            if self.last_setup:
+                rules, dealer, old = codec.decode_header(self.last_setup)
+            else:
+                rules, dealer, old = O.resolve("42"), 0, None
+            if changes:
+                variant = changes.pop("variant", rules.name)
+                merged = rules.to_dict() if variant == rules.name else {}
+                merged.update(changes)
+                if "scoring" in changes and "target" not in changes:
+                    merged.pop("target", None)
+                if merged.get("scoring") == "points":
+                    for key in O.SPECIAL:
+                        merged.pop(key, None)
+                rules = O.resolve(variant, merged)
+            if names is None or len(names) != rules.row[V.SEATS]:
+                names = old
+            self.last_setup = codec.encode_header(rules, dealer, names)
+        except (O.OptionError, ValueError) as e:
+            return str(e)
+        finally:
+            forget("engine_core.options")
+        self.save_settings()
+        return None
 
     # ---- names ----
     def side_name(self, side):
@@ -291,6 +440,42 @@ def forget(name):
         parent = sys.modules.get(pkg)
         if parent is not None and leaf in parent.__dict__:
             delattr(parent, leaf)
+
+
+# Modules the sync screen does without, unloaded while the endpoint is in (the screens
+# load them again when they need them).
+_NOT_IN_SYNC = ("engine_core.options", "firmware.ui.walk", "firmware.ui.draw",
+                "firmware.fonts")
+
+
+def _no_kbd(*args):
+    # The sim's line is not the REPL's: nothing to switch, nothing to interrupt.
+    return None
+
+
+def _value(text):
+    # A setting pushed from the PC as the log would write it: a number, true/false, a
+    # list of names (comma-separated), or a word.
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    return text.split(",") if "," in text else text
+
+
+def device_id():
+    """This scorer's id for the PC: from the chip's unique id, "T42-SIM" on the sim."""
+    try:
+        import machine
+        uid = machine.unique_id()
+    except (ImportError, AttributeError):
+        return "T42-SIM"
+    out = "T42-"
+    for b in uid[-3:]:
+        out += "%02X" % b
+    return out
 
 
 def _pair(names, team):
@@ -334,7 +519,8 @@ def run(board):
         if board.flash is None:
             raise JournalError("no journal partition: deploy with tally42 deploy --partition")
         app = App(display, board.flash, getattr(board, "settings_path", None),
-                  getattr(board, "serial", None))
+                  getattr(board, "serial", None), getattr(board, "device_id", None)
+                  or device_id())
         app.boot()
         app.render()
         buttons = board.buttons
@@ -370,6 +556,12 @@ def run(board):
                 last = ticks_ms()
             sleep_ms(10)
     except Exception as e:  # a bug or a hardware fault: say so on the panel
+        if app is not None and app.sync is not None:
+            app.sync = None     # room to draw the fault
+            for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
+                forget(name)
+        app = None
+        gc.collect()
         crash(display, e)
         restart = getattr(board, "restart", None)
         if restart is None:
@@ -382,8 +574,10 @@ def run(board):
 def crash(fb, e):
     """Draw a fault on the panel (with a full refresh): what failed, and that the saved
     hands are safe."""
-    from firmware.ui import draw
+    import sys
+    sys.print_exception(e, sys.stderr)  # the REPL's (on the sim: the terminal's) record
     try:
+        from firmware.ui import draw
         fb.fill(WHITE)
         draw.center(fb, "Tally 42 stopped", 2, 2)
         msg = "%s: %s" % (type(e).__name__, e)

@@ -64,3 +64,26 @@ class TtyPort:
 
     def close(self):
         self._f.close()
+
+
+class PrefixPort:
+    """A port whose first bytes were already read (buf[:n]): they come first."""
+
+    def __init__(self, port, buf, n):
+        self._port = port
+        self._buf = buf
+        self._n = n
+        self._at = 0
+
+    def readinto(self, buf):
+        if self._at < self._n:
+            k = 0
+            while k < len(buf) and self._at < self._n:
+                buf[k] = self._buf[self._at]
+                self._at += 1
+                k += 1
+            return k
+        return self._port.readinto(buf)
+
+    def write(self, data):
+        return self._port.write(data)

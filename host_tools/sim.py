@@ -87,7 +87,7 @@ def build(out=None):
                     name = os.path.relpath(src, ROOT)[:-3].replace(os.sep, ".")
                     if name.endswith(".__init__"):
                         name = name[:-9]
-                    r = subprocess.run([mpy_cross, "-o", dst, "-s", name, src],
+                    r = subprocess.run([mpy_cross, "-O3", "-o", dst, "-s", name, src],
                                        capture_output=True, text=True)
                 except OSError as e:
                     raise SimError("cannot run mpy-cross (%s): run `make setup`" % e)
@@ -327,7 +327,7 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
         os.makedirs(screens, exist_ok=True)
     out = build()
     link = SerialLink()
-    headless = script and not hold
+    headless = bool(script)     # with --hold it keeps running after the script
     term = None if headless else Terminal(width, height, stdout)
     frames = Frames(width, height)
     count = 0
@@ -341,7 +341,7 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
         if term:
             term.open()
         child.stdin.write(bytes(codes))
-        if headless:
+        if headless and not hold:
             child.stdin.write(bytes([QUIT]))
         child.stdin.flush()
         sources = [child.stdout.fileno()] + ([sys.stdin.fileno()] if term else [])

@@ -95,11 +95,10 @@ class SerialLink:
             data = self._port.read(max(1, self._port.in_waiting))
             if data and self._port.in_waiting:
                 data += self._port.read(self._port.in_waiting)
+            if timeout is not None:
+                self._port.timeout = self.timeout
         except (serial.SerialException, OSError) as e:
             raise LinkError("cannot read from %s: %s" % (self.url, _reason(e)))
-        finally:
-            if timeout is not None and self._port is not None:
-                self._port.timeout = self.timeout
         self.rx_bytes += len(data)
         return data
 
