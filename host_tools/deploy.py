@@ -56,7 +56,8 @@ def build(board, out_dir):
     for src, rel in device_sources(board):
         target = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        proc = subprocess.run([mpy_cross, "-o", target, "-s", rel, src],
+        # -O3: no line-number tables, as the sim measures it (more heap for the game).
+        proc = subprocess.run([mpy_cross, "-O3", "-o", target, "-s", rel, src],
                               capture_output=True, text=True)
         if proc.returncode:
             raise CommandError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))
