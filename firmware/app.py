@@ -190,12 +190,7 @@ class App:
         while a refusal is drawn): the heap is an ESP32's."""
         m = self._mods[screen]
         if m is None:
-            i = 0
-            while i < len(self._mods):
-                if self._mods[i] is not None:
-                    self._mods[i] = None
-                    forget("firmware.ui." + SCREEN_NAMES[i])
-                i += 1
+            self._forget_screens()
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
             gc.collect()
             m = __import__("firmware.ui." + SCREEN_NAMES[screen], None, None, ("draw",))
@@ -342,15 +337,18 @@ class App:
         self.full = True
         self.render()
 
-    def _drop_screens(self):
-        # Every screen module and what they share out of the heap (they load again at the
-        # next render).
+    def _forget_screens(self):
         i = 0
         while i < len(self._mods):
             if self._mods[i] is not None:
                 self._mods[i] = None
                 forget("firmware.ui." + SCREEN_NAMES[i])
             i += 1
+
+    def _drop_screens(self):
+        # Every screen module and what they share out of the heap (they load again at the
+        # next render).
+        self._forget_screens()
         self._entered = False
         for name in _NOT_IN_SYNC:
             forget(name)

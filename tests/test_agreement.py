@@ -12,19 +12,10 @@ from engine_core.sitting import Sitting
 from host_tools import sittinglog as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
-from randsit import RandomPlayer, play  # noqa: E402
+from randsit import SETUPS, RandomPlayer, play  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
-SETUPS = [
-    ("42", {}), ("42", {"scoring": "points"}), ("42", {"scoring": "points", "made_scores": "bid"}),
-    ("42", {"nello": True, "sevens": True, "plunge": True, "splash": True,
-            "nello_doubles": ["low", "suit"]}),
-    ("42", {"all_pass": "redeal", "min_bid": 31, "target": 5}),
-    ("big-game", {}), ("moon", {}), ("moon", {"all_pass": "forced"}),
-    ("partnership-moon", {}), ("partnership-moon", {"match_games": 5}),
-    ("seventy-nine", {}), ("eighty", {}), ("eighty-eight", {}),
-]
 
 
 def random_log(k):

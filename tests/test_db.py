@@ -16,17 +16,8 @@ from host_tools import db as D
 from host_tools import sittinglog as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
-from randsit import RandomPlayer, play  # noqa: E402
+from randsit import SETUPS, RandomPlayer, play  # noqa: E402
 
-SETUPS = [
-    ("42", {}), ("42", {"scoring": "points"}), ("42", {"scoring": "points", "made_scores": "bid"}),
-    ("42", {"nello": True, "sevens": True, "plunge": True, "splash": True,
-            "nello_doubles": ["low", "suit"]}),
-    ("42", {"all_pass": "redeal", "min_bid": 31, "target": 5}),
-    ("big-game", {}), ("moon", {}), ("moon", {"all_pass": "forced"}),
-    ("partnership-moon", {}), ("partnership-moon", {"match_games": 5}),
-    ("seventy-nine", {}), ("eighty", {}), ("eighty-eight", {}),
-]
 
 
 def random_sitting(seed, setup=0, limit=300, players=None, extra=None, dealer=None):

@@ -7,6 +7,18 @@ from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, E
                                EV_UNDO, PASS)
 
 
+# Variants and house options worth a random sitting each (tests and benchmarks).
+SETUPS = (
+    ("42", {}), ("42", {"scoring": "points"}), ("42", {"scoring": "points", "made_scores": "bid"}),
+    ("42", {"nello": True, "sevens": True, "plunge": True, "splash": True,
+            "nello_doubles": ["low", "suit"]}),
+    ("42", {"all_pass": "redeal", "min_bid": 31, "target": 5}),
+    ("big-game", {}), ("moon", {}), ("moon", {"all_pass": "forced"}),
+    ("partnership-moon", {}), ("partnership-moon", {"match_games": 5}),
+    ("seventy-nine", {}), ("eighty", {}), ("eighty-eight", {}),
+)
+
+
 class RandomPlayer:
     def __init__(self, seed=1, undo_rate=40, track_rate=3):
         self.x = seed & 0x7FFFFFFF or 1
