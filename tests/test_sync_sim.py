@@ -67,3 +67,16 @@ def test_a_sitting_played_in_the_sim_syncs_exports_and_replays(tmp_path, held_si
     assert csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 8
     text = _run("export", "--db", db, "--sitting", "T42-SIM-1", "--format", "text")
     assert text.returncode == 0 and "Hand 7" in text.stdout
+
+
+def test_garbage_on_the_line_leaves_the_scorer_scoring_and_syncing(tmp_path, held_sim):
+    import serial
+    link = serial.serial_for_url(held_sim, timeout=0.2)
+    link.write(b"\x00\xff\x03garbage\r\n#T42 not a request\n" + bytes(range(256)))
+    link.flush()
+    link.read(4096)     # whatever error frames it answered with
+    link.close()
+    db = str(tmp_path / "t.db")
+    out = _run("sync", "--port", held_sim, "--db", db, "--wait", "30")
+    assert out.returncode == 0, out.stderr
+    assert "stored sitting T42-SIM-1" in out.stdout
