@@ -1,5 +1,5 @@
-# Sync status: the USB link to the PC and what the journal holds. The sync protocol
-# itself (issue 5) sets app.sync_status; this screen only shows it.
+# Sync status: the USB link to the PC and what the journal holds. It opens by itself when
+# the PC starts a sync (firmware/app.py loads the endpoint then) and shows the outcome.
 from firmware.display import BLACK
 from firmware.ui import BACK, OK
 from firmware.ui import draw as D
