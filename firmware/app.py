@@ -70,6 +70,7 @@ class App:
         self._port = None           # the USB line as the sync endpoint reads it
         self._peek = bytearray(64)  # the first bytes of a sync, before the endpoint loads
         self._back = HOME
+        self._pending = None        # house options pushed by the PC, applied after the sync
         self._clock = 0
         self._clock_at = 0
         self.utc_offset = 0
@@ -313,6 +314,7 @@ class App:
         gc.collect()
         from firmware.sync import SyncEndpoint
         from firmware.syncport import PrefixPort
+        gc.collect()    # the endpoint's buffers want room in one piece
         sim = getattr(self.link, "path", None) is not None
         self.sync = SyncEndpoint(
             PrefixPort(port, self._peek, n), self.journal, self.device_id, FIRMWARE,
@@ -328,6 +330,11 @@ class App:
         for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
             forget(name)
         gc.collect()
+        if self._pending:
+            refusal = self._update_setup(self._pending, None)
+            self._pending = None
+            if refusal:
+                self.banner = "settings from the PC: " + refusal
         if served or self._back == SYNC:
             self.go(SYNC)       # the outcome stays on show until OK or BACK
         elif self.s is None:
@@ -384,23 +391,30 @@ class App:
         return self._update_setup(None, self.names)
 
     def _set_settings(self, pairs):
-        # House options for the next sitting set up (and the tracker switch), checked by
-        # the engine's own option rules.
-        changes = {}
+        # House options for the next sitting set up (and the tracker switch). They are
+        # checked by the engine's option rules once the sync is over (the checks and the
+        # endpoint do not fit in the heap together); a refusal is shown then.
         for key, value in pairs:
             if key == "tracker":
                 self.set_tracker(value in ("1", "true", "on", "yes"))
             else:
-                changes[key] = _value(value)
-        return self._update_setup(changes, None) if changes else None
+                if self._pending is None:
+                    self._pending = {}
+                self._pending[key] = _value(value)
+        return None
 
     def _update_setup(self, changes, names):
-        from engine_core import options as O
+        if changes:
+            from engine_core import options as O
+            errors = (O.OptionError, ValueError)
+        else:
+            errors = ValueError
         try:
             if self.last_setup:
                 rules, dealer, old = codec.decode_header(self.last_setup)
             else:
-                rules, dealer, old = O.resolve("42"), 0, None
+                from engine_core.rules import Rules
+                rules, dealer, old = Rules(0), 0, None     # plain 42
             if changes:
                 variant = changes.pop("variant", rules.name)
                 merged = rules.to_dict() if variant == rules.name else {}
@@ -414,7 +428,7 @@ class App:
             if names is None or len(names) != rules.row[V.SEATS]:
                 names = old
             self.last_setup = codec.encode_header(rules, dealer, names)
-        except (O.OptionError, ValueError) as e:
+        except errors as e:
             return str(e)
         finally:
             forget("engine_core.options")

@@ -28,6 +28,16 @@ def _run(*args):
                           timeout=120)
 
 
+def _pushed_setup(flash):
+    # The scorer's settings file (firmware/settings.py): magic, version, tracker, header
+    # length, the next sitting's header (engine_core.codec), CRC-32.
+    from engine_core import codec
+    data = open(str(flash) + ".settings", "rb").read()
+    assert data[:4] == b"T42S"
+    n = data[6]
+    return codec.decode_header(data[7:7 + n])
+
+
 @pytest.fixture
 def held_sim(tmp_path):
     script = tmp_path / "sitting.txt"
@@ -80,3 +90,13 @@ def test_garbage_on_the_line_leaves_the_scorer_scoring_and_syncing(tmp_path, hel
     out = _run("sync", "--port", held_sim, "--db", db, "--wait", "30")
     assert out.returncode == 0, out.stderr
     assert "stored sitting T42-SIM-1" in out.stdout
+
+
+def test_names_and_house_options_pushed_by_the_pc_set_up_the_next_sitting(tmp_path, held_sim):
+    db = str(tmp_path / "t.db")
+    out = _run("sync", "--port", held_sim, "--db", db, "--wait", "30",
+               "--players", "Ann,Bob,Cy,Di", "--set", "scoring=points", "--set", "target=300")
+    assert out.returncode == 0, out.stderr
+    rules, dealer, names = _pushed_setup(tmp_path / "flash.bin")
+    assert names == ["Ann", "Bob", "Cy", "Di"]
+    assert rules.to_dict()["scoring"] == "points" and rules.target == 300
