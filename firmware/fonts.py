@@ -28,23 +28,27 @@ _cell_buf = bytearray(8)
 _cell = framebuf.FrameBuffer(_cell_buf, 8, 8, framebuf.MONO_HLSB)
 
 
+def _row(fb, bits, x, y, s, c):
+    # One row of 8 pixels, left bit first, each pixel s x s: a rectangle a run of ink.
+    col = 0
+    while bits:
+        if bits & 0x80:
+            run = 0
+            while bits & 0x80:
+                run += 1
+                bits = (bits << 1) & 0xFF
+            fb.fill_rect(x + col * s, y, run * s, s, c)
+            col += run
+        else:
+            bits = (bits << 1) & 0xFF
+            col += 1
+
+
 def _glyph(fb, g, x, y, s, c):
     base = g * DIGIT_H
     row = 0
     while row < DIGIT_H:
-        bits = _GLYPHS[base + row]
-        col = 0
-        while bits:
-            if bits & 0x80:
-                run = 0
-                while bits & 0x80:
-                    run += 1
-                    bits = (bits << 1) & 0xFF
-                fb.fill_rect(x + col * s, y + row * s, run * s, s, c)
-                col += run
-            else:
-                bits = (bits << 1) & 0xFF
-                col += 1
+        _row(fb, _GLYPHS[base + row], x, y + row * s, s, c)
         row += 1
 
 
@@ -89,19 +93,7 @@ def text(fb, t, x, y, s, c):
         _cell.text(t[i], 0, 0, 1)
         row = 0
         while row < 8:
-            bits = _cell_buf[row]
-            col = 0
-            while bits:
-                if bits & 0x80:
-                    run = 0
-                    while bits & 0x80:
-                        run += 1
-                        bits = (bits << 1) & 0xFF
-                    fb.fill_rect(x + col * s, y + row * s, run * s, s, c)
-                    col += run
-                else:
-                    bits = (bits << 1) & 0xFF
-                    col += 1
+            _row(fb, _cell_buf[row], x, y + row * s, s, c)
             row += 1
         x += 8 * s
         i += 1

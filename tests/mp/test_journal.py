@@ -5,17 +5,12 @@ import os
 
 from firmware.journal import Cursor, Journal, JournalError, JournalFull
 from firmware.nor import NorFlash, PowerCut
+from randsit import RandomPlayer
 
 
 def _lcg(seed):
-    # A tiny deterministic generator, the same on MicroPython and CPython.
-    state = [seed & 0x7FFFFFFF or 1]
-
-    def nxt(n):
-        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        return (state[0] >> 8) % n
-
-    return nxt
+    # The tests' deterministic generator (the same on MicroPython and CPython).
+    return RandomPlayer(seed).rand
 
 
 def _events(j, sid):

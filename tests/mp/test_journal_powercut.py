@@ -4,6 +4,7 @@
 # flag, nothing else but the operation in flight, and take new events.
 from firmware.journal import Journal, JournalFull
 from firmware.nor import NorFlash, PowerCut
+from randsit import RandomPlayer
 
 # (keep, bits, from_end) for the cut operation: whole; nothing; some bits of its first
 # byte; the first byte and some bits of the second; the first 9 bytes (a block header,
@@ -13,13 +14,8 @@ _WRAP_VARIANTS = _VARIANTS[:3] + ((200, 0x11, True),)
 
 
 def _lcg(seed):
-    state = [seed & 0x7FFFFFFF or 1]
-
-    def nxt(n):
-        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
-        return (state[0] >> 8) % n
-
-    return nxt
+    # The tests' deterministic generator (the same on MicroPython and CPython).
+    return RandomPlayer(seed).rand
 
 
 def _hand(rnd, steps):
