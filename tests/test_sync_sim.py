@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -97,6 +98,12 @@ def test_names_and_house_options_pushed_by_the_pc_set_up_the_next_sitting(tmp_pa
     out = _run("sync", "--port", held_sim, "--db", db, "--wait", "30",
                "--players", "Ann,Bob,Cy,Di", "--set", "scoring=points", "--set", "target=300")
     assert out.returncode == 0, out.stderr
-    rules, dealer, names = _pushed_setup(tmp_path / "flash.bin")
+    # The scorer takes the house options once the session has closed: give it a moment.
+    deadline = time.monotonic() + 10
+    while True:
+        rules, dealer, names = _pushed_setup(tmp_path / "flash.bin")
+        if rules.target == 300 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert names == ["Ann", "Bob", "Cy", "Di"]
     assert rules.to_dict()["scoring"] == "points" and rules.target == 300
