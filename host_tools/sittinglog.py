@@ -320,7 +320,8 @@ def effective(events):
     return stack
 
 
-def bid_json(s, code, value):
+def bid_json(code, value):
+    """A winning bid as the report writes it: its value, or "game"."""
     if code == C.GAME:
         return "game"
     if code == C.PASS:
@@ -363,7 +364,7 @@ def hand_json(s):
     code = s.last(S.LAST_BID)
     c = s.last(S.LAST_CONTRACT)
     d["bidder"] = s.last(S.LAST_BIDDER)
-    d["bid"] = bid_json(s, code, s.last(S.LAST_VALUE))
+    d["bid"] = bid_json(code, s.last(S.LAST_VALUE))
     if code == C.PLUNGE or code == C.SPLASH:
         d["contract"] = "plunge" if code == C.PLUNGE else "splash"
         d["trump"] = contract_json(c)
