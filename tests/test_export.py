@@ -10,6 +10,7 @@ import types
 import pytest
 
 from engine_core import codec
+from clihelp import run
 from host_tools import cli
 from host_tools import db as D
 from host_tools import export as X
@@ -33,10 +34,6 @@ REDEAL = ('{"type": "sitting", "variant": "42", "id": "r1", "options": {"all_pas
           '{"type": "trump", "trump": "follow-me"}\n{"type": "result", "made": false}\n')
 
 
-def run(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def stored(tmp_path, *texts):

@@ -6,7 +6,7 @@ import sqlite3
 import sys
 
 from host_tools import db as D
-from host_tools import cli
+from clihelp import run
 from host_tools import sittinglog as L
 from test_db import random_log, random_sitting
 
@@ -16,10 +16,6 @@ EXAMPLE = ('{"type": "sitting", "variant": "42", "players": ["Ann", "Bob", "Cy",
            '{"type": "trump", "trump": 5}\n{"type": "result", "made": true}\n')
 
 
-def run(capsys, *argv):
-    code = cli.main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def rows(path, table="sittings"):

@@ -5,6 +5,7 @@
 from firmware.journal import Journal, JournalFull
 from firmware.nor import NorFlash, PowerCut
 from randsit import RandomPlayer
+from test_journal import _events
 
 # (keep, bits, from_end) for the cut operation: whole; nothing; some bits of its first
 # byte; the first byte and some bits of the second; the first 9 bytes (a block header,
@@ -116,17 +117,6 @@ def _drive(flash, steps, model):
             model.sittings[step[1]][4] = True
     model.inflight = None
     return j
-
-
-def _events(j, sid):
-    cur = j.cursor(sid)
-    buf = bytearray(256)
-    out = []
-    while True:
-        n = j.next_event(cur, buf)
-        if n < 0:
-            return out
-        out.append(bytes(buf[:n]))
 
 
 def _read_all(j, sid):
