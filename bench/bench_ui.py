@@ -21,17 +21,15 @@ HANDS = 50
 
 
 def probe(out, args, heap):
-    cmd = [sim.tool("micropython"), "-X", "heapsize=" + heap,
-           os.path.join(out, "probemain.py")] + [str(a) for a in args]
-    r = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+    r = subprocess.run(sim.command(out, args, heap, "probemain.py"), cwd=out,
+                       capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
         raise SystemExit("bench_ui: the probe failed")
     return dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
 
 
-HEAP_MAIN = """import gc
-from boards import sim
+HEAP_MAIN = """from boards import sim
 from firmware import app
 app.warm()
 b = sim.Board(%r)
@@ -39,7 +37,7 @@ a = app.App(b.display, b.flash, b.settings_path)
 a.boot()
 a.render()
 gc.collect()
-print("heap_after_boot", gc.mem_alloc())
+print("heap_after_boot", gc.mem_alloc() - FIRMWARE_BASE)
 print("heap_free", gc.mem_free())
 print("hands", a.s.hands())
 """
@@ -48,10 +46,9 @@ print("hands", a.s.hands())
 def heap(out, flash):
     # In a process of its own, started as the sim starts (boards/sim.py's main), with
     # nothing else loaded: the firmware's heap after boot, the score on screen.
-    with open(os.path.join(out, "heapmain.py"), "w") as f:
-        f.write(HEAP_MAIN % flash)
-    cmd = [sim.tool("micropython"), "-X", "heapsize=" + sim.HEAP, "heapmain.py"]
-    r = subprocess.run(cmd, cwd=out, capture_output=True, text=True)
+    sim.write_script(out, "heapmain.py", HEAP_MAIN % flash)
+    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapmain.py"), cwd=out,
+                       capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
         raise SystemExit("bench_ui: the heap probe failed")
@@ -62,8 +59,7 @@ def main():
     out = sim.build()
     subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, "mp_ui_probe.mpy"),
                     os.path.join(ROOT, "bench", "mp_ui_probe.py")], check=True)
-    with open(os.path.join(out, "probemain.py"), "w") as f:
-        f.write("import sys\nimport mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    sim.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
     tmp = tempfile.mkdtemp(prefix="tally42-bench-")
     try:
         flash = os.path.join(tmp, "flash.bin")

@@ -16,8 +16,29 @@ import zlib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEVICE_DIRS = ("engine_core", "firmware", "boards")
 HEAP = "110K"
-LAUNCHER = """import sys
-try:
+ROM = "tally42.rom"
+# Every script run on the sim board starts with this. The firmware's modules are one
+# ROMFS image, mounted at /rom and imported from there: the bytecode and its strings run
+# in place, as on a device whose modules are frozen into its firmware or sit in a ROMFS
+# partition, both mapped from flash. The unix port has no flash to map, so the image
+# sits at the bottom of the heap, and the heap is made bigger by the image's size: the
+# firmware has the ESP32's 110K above it. FIRMWARE_BASE is the heap in use before the
+# firmware's first import (the image and its mount): the firmware's heap is the rest.
+# FIRMWARE_FREE is what it has to start with (as in a plain 110K heap).
+PRELUDE = """import gc, os, sys, vfs
+def _mount(path):
+    rom = bytearray(os.stat(path)[6])
+    with open(path, "rb") as f:
+        f.readinto(rom)
+    vfs.mount(vfs.VfsRom(rom), "/rom")
+    sys.path[:] = ["/rom", path[:path.rfind("/") + 1] or "."]
+_mount(%r)
+del _mount
+gc.collect()
+FIRMWARE_BASE = gc.mem_alloc()
+FIRMWARE_FREE = gc.mem_free()
+"""
+LAUNCHER = """try:
     from boards import sim
     sim.main(sys.argv[1:])
 except Exception as e:
@@ -101,15 +122,65 @@ def build(out=None):
                 src = os.path.join(ROOT, os.path.relpath(folder, out), name[:-4] + ".py")
                 if name.endswith(".mpy") and not os.path.exists(src):
                     os.remove(os.path.join(folder, name))
-    with open(os.path.join(out, "simmain.py"), "w") as f:
-        f.write(LAUNCHER)
+    write_rom(out)
+    write_script(out, "simmain.py", LAUNCHER)
     return out
 
 
-def command(out, args, heap=HEAP):
-    """The micropython command line that runs the sim board with `args` (FLASH WIDTH
-    HEIGHT [SERIAL LINK])."""
-    return ([tool("micropython"), "-X", "heapsize=" + heap, os.path.join(out, "simmain.py")]
+def write_rom(out):
+    """The ROMFS image of the compiled modules (see PRELUDE), remade when one changed."""
+    from mpremote.romfs import VfsRomWriter
+    rom = os.path.join(out, ROM)
+    mpys = []
+    for top in DEVICE_DIRS:
+        for folder, _, files in os.walk(os.path.join(out, top)):
+            mpys += [os.path.join(folder, n) for n in files if n.endswith(".mpy")]
+    built = os.path.getmtime(rom) if os.path.exists(rom) else -1
+    if built >= max(os.path.getmtime(os.path.join(out, top)) for top in DEVICE_DIRS) \
+            and all(os.path.getmtime(m) <= built for m in mpys):
+        return rom
+    image = VfsRomWriter()
+
+    def add(folder):
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            if os.path.isdir(path):
+                image.opendir(name)
+                add(path)
+                image.closedir()
+            elif name.endswith(".mpy"):
+                with open(path, "rb") as f:
+                    image.mkfile(name, f.read())
+    for top in DEVICE_DIRS:
+        image.opendir(top)
+        add(os.path.join(out, top))
+        image.closedir()
+    with open(rom + ".tmp", "wb") as f:
+        f.write(image.finalise())
+    os.replace(rom + ".tmp", rom)
+    return rom
+
+
+def write_script(out, name, body):
+    """A script for the sim board in `out`: PRELUDE (the firmware's ROMFS), then body."""
+    path = os.path.join(out, name)
+    with open(path, "w") as f:
+        f.write(PRELUDE % os.path.join(out, ROM) + body)
+    return path
+
+
+def heap_option(out, heap=HEAP):
+    """-X heapsize for the sim board: `heap` for the firmware plus the ROMFS image, its
+    share of the collector's tables and its mount (tests/test_sim.py checks the sum)."""
+    size = int(heap[:-1]) * {"K": 1024, "M": 1024 * 1024}[heap[-1].upper()]
+    rom = os.path.getsize(os.path.join(out, ROM))
+    return "heapsize=%d" % (size + rom + rom // 64 + 512)
+
+
+def command(out, args, heap=HEAP, script="simmain.py"):
+    """The micropython command line that runs `script` on the sim board with `args`
+    (simmain.py: FLASH WIDTH HEIGHT [SERIAL LINK])."""
+    return ([tool("micropython"), "-X", heap_option(out, heap), os.path.join(out, script)]
             + [str(a) for a in args])
 
 

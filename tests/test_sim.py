@@ -198,3 +198,29 @@ def test_a_long_session_through_every_screen_fits_the_heap(tmp_path, capfd):
         report = _export(capfd, flash, tmp_path / ("%d.jsonl" % sid), str(sid))
     assert report["options"]["scoring"] == "points"
     assert len(report["hands"]) == 12
+
+
+def test_the_firmware_runs_from_its_romfs_image_with_110k_of_heap(tmp_path):
+    # The modules are imported from the image (bytecode in place, as from a device's
+    # flash), the image is rebuilt when a module changes, and the heap the firmware gets
+    # is the ESP32's 110K, not less for the image below it.
+    out = sim.build()
+    rom = os.path.join(out, sim.ROM)
+    sim.write_script(out, "romcheck.py",
+                     "from firmware import app\nfrom boards import sim\n"
+                     "print(app.__file__, sim.__file__, FIRMWARE_FREE)\n")
+    import subprocess
+    r = subprocess.run(sim.command(out, [], sim.HEAP, "romcheck.py"), cwd=out,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    app_file, board_file, free = r.stdout.split()
+    assert app_file == "/rom/firmware/app.mpy" and board_file == "/rom/boards/sim.mpy"
+    plain = subprocess.run([sim.tool("micropython"), "-X", "heapsize=" + sim.HEAP, "-c",
+                            "import gc; gc.collect(); print(gc.mem_free())"],
+                           capture_output=True, text=True)
+    assert abs(int(free) - int(plain.stdout)) <= 512, (free, plain.stdout)
+    before = os.path.getmtime(rom)
+    mpy = os.path.join(out, "firmware", "fonts.mpy")
+    os.utime(mpy, (before + 5, before + 5))     # as if fonts.py was just recompiled
+    sim.write_rom(out)
+    assert os.path.getmtime(rom) > before

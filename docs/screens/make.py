@@ -95,11 +95,10 @@ def crash_screen(work):
     code = ("from boards import sim\nfrom firmware import app\n"
             "d = sim.SimDisplay()\n"
             "app.crash(d, OSError(5))\n"
-            "import sys\nsys.stdout.buffer.write(d._buf)\n")
-    with open(os.path.join(out, "crashshot.py"), "w") as f:
-        f.write(code)
-    r = subprocess.run([sim.tool("micropython"), "-X", "heapsize=110K", "crashshot.py"],
-                       cwd=out, capture_output=True, check=True)
+            "sys.stdout.buffer.write(d._buf)\n")
+    sim.write_script(out, "crashshot.py", code)
+    r = subprocess.run(sim.command(out, [], sim.HEAP, "crashshot.py"), cwd=out,
+                       capture_output=True, check=True)
     with open(os.path.join(HERE, "crash.png"), "wb") as f:
         f.write(sim.png_1bit(sim.WIDTH, sim.HEIGHT, r.stdout))
     print("crash.png")
