@@ -1,6 +1,8 @@
 """`tally42 deploy`: compile the device modules with mpy-cross and copy them, the board
 file and a two-line main.py to a board with mpremote; optionally give the board a
-partition table with the journal's own flash partition."""
+partition table with the journal's own flash partition. With --romfs the modules go
+into the board's romfs partition as one ROMFS image instead (firmware built with
+MICROPY_VFS_ROM): their bytecode then runs from flash, as the sim measures it."""
 import hashlib
 import os
 import shutil
@@ -8,6 +10,7 @@ import struct
 import subprocess
 import sys
 
+from host_tools import romfs
 from host_tools.cli import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -20,6 +23,29 @@ MAIN_PY = """# Tally 42 on the {board} board (written by tally42 deploy).
 import boards.{board} as wiring
 from firmware import app
 app.run(wiring.open())
+"""
+MAIN_ROMFS_PY = """# Tally 42 on the {board} board, its modules in the romfs partition (tally42 deploy --romfs).
+import sys
+sys.path.insert(0, "/rom")
+import boards.{board} as wiring
+from firmware import app
+app.run(wiring.open())
+"""
+ROMFS_NAME = "tally42.romfs"
+# Modules copied by an earlier deploy without --romfs, removed so the image's are used.
+REMOVE_COPIES = """import os
+def _rm(p):
+    try:
+        for n in os.listdir(p):
+            _rm(p + "/" + n)
+        os.rmdir(p)
+    except OSError:
+        try:
+            os.remove(p)
+        except OSError:
+            pass
+for p in {packages!r}:
+    _rm(p)
 """
 
 
@@ -49,8 +75,9 @@ def device_sources(board):
     return out
 
 
-def build(board, out_dir):
-    """Compile the board's modules to .mpy under out_dir; return the device paths."""
+def build(board, out_dir, rom=False):
+    """Compile the board's modules to .mpy under out_dir; return the device paths: the
+    .mpy files and main.py, or with rom the ROMFS image (ROMFS_NAME) and main.py."""
     mpy_cross = _tool("mpy-cross")
     written = []
     for src, rel in device_sources(board):
@@ -63,14 +90,22 @@ def build(board, out_dir):
             raise CommandError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))
         written.append(rel[:-3] + ".mpy")
     with open(os.path.join(out_dir, "main.py"), "w") as f:
-        f.write(MAIN_PY.format(board=board))
+        f.write((MAIN_ROMFS_PY if rom else MAIN_PY).format(board=board))
+    if rom:
+        romfs.write(os.path.join(out_dir, ROMFS_NAME), out_dir, DEVICE_PACKAGES + ("boards",))
+        return [ROMFS_NAME, "main.py"]
     written.append("main.py")
     return written
 
 
 def mpremote_args(port, out_dir, files):
-    """One mpremote call: make the folders, copy every file, reset the board."""
+    """One mpremote call: make the folders, copy every file, reset the board. A ROMFS
+    image goes to the romfs partition, and module copies left on the file system go."""
     args = ["connect", port]
+    if ROMFS_NAME in files:
+        args += ["romfs", "deploy", os.path.join(out_dir, ROMFS_NAME), "+",
+                 "exec", REMOVE_COPIES.format(packages=DEVICE_PACKAGES + ("boards",)), "+"]
+        files = [f for f in files if f != ROMFS_NAME]
     dirs = sorted({os.path.dirname(f) for f in files if os.path.dirname(f)})
     made = set()
     for d in dirs:
@@ -97,6 +132,13 @@ PARTITIONS = (
     ("vfs", 1, 0x81, 0x200000, 0x1F0000),
     ("journal", 1, 0x40, 0x3F0000, 0x10000),
 )
+# With --romfs: 192 KB of the file system is the romfs partition (label "romfs", data
+# subtype 0x8f, where MicroPython's ESP32 port looks for it).
+PARTITIONS_ROMFS = PARTITIONS[:3] + (
+    ("vfs", 1, 0x81, 0x200000, 0x1C0000),
+    ("romfs", 1, 0x8F, 0x3C0000, 0x30000),
+    PARTITIONS[4],
+)
 TABLE_OFFSET = 0x8000
 
 
@@ -110,13 +152,14 @@ def partition_table(parts=PARTITIONS):
     return body + b"\xff" * (0xC00 - len(body))
 
 
-def write_partitions(port, out_dir, dry_run):
+def write_partitions(port, out_dir, dry_run, rom=False):
     path = os.path.join(out_dir, "partitions.bin")
     with open(path, "wb") as f:
-        f.write(partition_table())
+        f.write(partition_table(PARTITIONS_ROMFS if rom else PARTITIONS))
     cmd = [sys.executable, "-m", "esptool", "--port", port, "write-flash",
            "0x%x" % TABLE_OFFSET, path]
-    print("partition table: %s (journal: 64 KB at 0x3f0000)" % path)
+    print("partition table: %s (journal: 64 KB at 0x3f0000%s)"
+          % (path, ", romfs: 192 KB at 0x3c0000" if rom else ""))
     if dry_run:
         print("would run: " + " ".join(cmd))
         return
@@ -131,15 +174,24 @@ def cmd_deploy(args):
     if os.path.isdir(out_dir):
         shutil.rmtree(out_dir)
     os.makedirs(out_dir)
-    files = build(args.board, out_dir)
-    print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
+    files = build(args.board, out_dir, args.romfs)
+    if args.romfs:
+        size = os.path.getsize(os.path.join(out_dir, ROMFS_NAME))
+        print("built a %d-byte ROMFS image for %s in %s" % (size, args.board, out_dir))
+    else:
+        print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
     if args.partition:
-        write_partitions(args.port, out_dir, args.dry_run)
+        write_partitions(args.port, out_dir, args.dry_run, args.romfs)
     cmd = [_tool("mpremote")] + mpremote_args(args.port, out_dir, files)
     if args.dry_run:
         print("would run: mpremote " + " ".join(cmd[1:4]) + " ... (%d files)" % len(files))
         return 0
     if subprocess.call(cmd):
+        if args.romfs:
+            raise CommandError("mpremote could not deploy the ROMFS image to %s: the "
+                               "firmware needs ROMFS (MICROPY_VFS_ROM) and a romfs "
+                               "partition (--partition --romfs), see docs/device.md"
+                               % args.port)
         raise CommandError("mpremote could not copy to %s" % args.port)
     print("deployed to %s: the board restarts into Tally 42" % args.port)
     return 0
@@ -152,6 +204,9 @@ def _deploy_parser(sub):
     p.add_argument("--partition", action="store_true",
                    help="first time only: write a partition table with a 64 KB journal "
                         "partition (the file system is formatted anew)")
+    p.add_argument("--romfs", action="store_true",
+                   help="put the modules in the romfs partition as one ROMFS image, run "
+                        "in place from flash (MicroPython built with MICROPY_VFS_ROM)")
     p.add_argument("--build", help="the build folder (default build/device/BOARD)")
     p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
     p.set_defaults(func=cmd_deploy)

@@ -13,6 +13,8 @@ import sys
 import threading
 import zlib
 
+from host_tools import romfs
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEVICE_DIRS = ("engine_core", "firmware", "boards")
 HEAP = "110K"
@@ -129,35 +131,9 @@ def build(out=None):
 
 def write_rom(out):
     """The ROMFS image of the compiled modules (see PRELUDE), remade when one changed."""
-    from mpremote.romfs import VfsRomWriter
     rom = os.path.join(out, ROM)
-    mpys = []
-    for top in DEVICE_DIRS:
-        for folder, _, files in os.walk(os.path.join(out, top)):
-            mpys += [os.path.join(folder, n) for n in files if n.endswith(".mpy")]
-    built = os.path.getmtime(rom) if os.path.exists(rom) else -1
-    if built >= max(os.path.getmtime(os.path.join(out, top)) for top in DEVICE_DIRS) \
-            and all(os.path.getmtime(m) <= built for m in mpys):
-        return rom
-    image = VfsRomWriter()
-
-    def add(folder):
-        for name in sorted(os.listdir(folder)):
-            path = os.path.join(folder, name)
-            if os.path.isdir(path):
-                image.opendir(name)
-                add(path)
-                image.closedir()
-            elif name.endswith(".mpy"):
-                with open(path, "rb") as f:
-                    image.mkfile(name, f.read())
-    for top in DEVICE_DIRS:
-        image.opendir(top)
-        add(os.path.join(out, top))
-        image.closedir()
-    with open(rom + ".tmp", "wb") as f:
-        f.write(image.finalise())
-    os.replace(rom + ".tmp", rom)
+    if romfs.stale(rom, out, DEVICE_DIRS):
+        romfs.write(rom, out, DEVICE_DIRS)
     return rom
 
 

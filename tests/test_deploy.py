@@ -70,3 +70,39 @@ def test_deploy_dry_run_and_unknown_board(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "host_tools", "deploy", "--port", "x",
                           "--board", "nope"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("tally42: unknown board")
+
+
+def test_romfs_partition_table_keeps_the_journal_where_it_was():
+    entries = _parse_table(deploy.partition_table(deploy.PARTITIONS_ROMFS))
+    assert [e[0] for e in entries] == ["nvs", "phy_init", "factory", "vfs", "romfs", "journal"]
+    end = deploy.TABLE_OFFSET + 0x1000
+    for label, ptype, sub, offset, size in entries:
+        assert offset >= end, label
+        end = offset + size
+    assert end == 4 * 1024 * 1024
+    romfs = entries[4]
+    assert romfs[1:3] == (1, 0x8F) and romfs[4] >= 0x20000
+    plain = _parse_table(deploy.partition_table())
+    assert entries[-1] == plain[-1]     # switching layouts leaves the journal in place
+
+
+def test_romfs_build_is_an_image_the_firmware_imports_from(tmp_path):
+    files = deploy.build("esp32_epd29", str(tmp_path), rom=True)
+    assert files == [deploy.ROMFS_NAME, "main.py"]
+    assert '"/rom"' in (tmp_path / "main.py").read_text()
+    image = str(tmp_path / deploy.ROMFS_NAME)
+    code = ("import vfs, sys\nf = open(%r, 'rb')\nrom = f.read()\n"
+            "vfs.mount(vfs.VfsRom(rom), '/rom')\nsys.path[:] = ['/rom']\n"
+            "import os\nprint(sorted(os.listdir('/rom/boards')))\n"
+            "from firmware import app\nprint(app.__file__)\n" % image)
+    from host_tools import sim
+    r = subprocess.run([sim.tool("micropython"), "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    listing, app_file = r.stdout.strip().split("\n")
+    assert listing == "['__init__.mpy', 'esp32_epd29.mpy']"
+    assert app_file == "/rom/firmware/app.mpy"
+    args = deploy.mpremote_args("/dev/ttyUSB0", str(tmp_path), files)
+    text = " ".join(args)
+    assert args[2:5] == ["romfs", "deploy", image]
+    assert text.index("_rm(p)") < text.index(":main.py") and args[-1] == "reset"
+    assert ":firmware" not in text      # nothing but main.py goes to the file system
