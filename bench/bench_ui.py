@@ -4,7 +4,10 @@
 #   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
 #   firmware.heap_after_boot_bytes   gc.mem_alloc() after gc.collect(), booted on a
 #                                    50-hand sitting, the score on screen, in a process
-#                                    started as the sim starts (sim board included)
+#                                    started as the sim starts (sim board included), less
+#                                    the ROMFS image the modules run from (see
+#                                    host_tools/sim.py); .name_table and .frame_buffer
+#                                    are two parts of it
 #   firmware.boot_ms.50_hands        journal scan + replay of 50 hands + first screen
 #   render.ms_per_screen             drawing one screen into the frame buffer
 import os
@@ -40,6 +43,9 @@ gc.collect()
 print("heap_after_boot", gc.mem_alloc() - FIRMWARE_BASE)
 print("heap_free", gc.mem_free())
 print("hands", a.s.hands())
+print("frame_buffer", len(b.display._buf))
+import micropython
+micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=.., ..
 """
 
 
@@ -52,7 +58,13 @@ def heap(out, flash):
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
         raise SystemExit("bench_ui: the heap probe failed")
-    return dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
+    got = dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
+    # The interned-name table: its pools are in the heap; the names' text is in the
+    # ROMFS image (names made at run time are few and short).
+    pools = dict(kv.split("=") for kv in got["qstr"].split(": ", 1)[1].split(", "))
+    got["names"] = pools["n_qstr"]
+    got["name_table"] = int(pools["n_total_bytes"]) - int(pools["n_str_data_bytes"])
+    return got
 
 
 def main():
@@ -73,6 +85,9 @@ def main():
     print("ui.presses_per_hand.any_trump_mean: %.1f presses"
           % (int(got["presses_any_trump_x100"]) / 100))
     print("firmware.heap_after_boot_bytes: %s bytes" % mem["heap_after_boot"])
+    print("firmware.heap_after_boot_bytes.name_table: %s bytes (%s names)"
+          % (mem["name_table"], mem["names"]))
+    print("firmware.heap_after_boot_bytes.frame_buffer: %s bytes" % mem["frame_buffer"])
     print("firmware.heap_free_after_boot_bytes: %s bytes" % mem["heap_free"])
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
     print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))
