@@ -49,6 +49,35 @@ micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=
 """
 
 
+# The same boot one step at a time, to show where the heap goes: each module with what it
+# imports that was not loaded yet, then the screens' names (app.warm), the sim board with
+# its frame buffer, and the App booted on the sitting. A step that passes the 620th
+# interned name also pays for the name table's next pool (7 KB).
+STEPS = ("engine_core.codes", "engine_core.errors", "engine_core.variants",
+         "engine_core.codec", "engine_core.rules", "engine_core.sitting", "firmware.journal",
+         "firmware.ui.draw", "boards.sim", "firmware.app")
+HEAP_STEPS = """last = FIRMWARE_BASE
+def step(name):
+    global last
+    gc.collect()
+    print("step." + name, gc.mem_alloc() - last)
+    last = gc.mem_alloc()
+for name in %r:
+    __import__(name)
+    step(name)
+from boards import sim
+from firmware import app
+app.warm()
+step("app.warm")
+b = sim.Board(%r)
+step("sim.Board")
+a = app.App(b.display, b.flash, b.settings_path)
+a.boot()
+a.render()
+step("App.boot")
+"""
+
+
 def heap(out, flash):
     # In a process of its own, started as the sim starts (boards/sim.py's main), with
     # nothing else loaded: the firmware's heap after boot, the score on screen.
@@ -64,6 +93,10 @@ def heap(out, flash):
     pools = dict(kv.split("=") for kv in got["qstr"].split(": ", 1)[1].split(", "))
     got["names"] = pools["n_qstr"]
     got["name_table"] = int(pools["n_total_bytes"]) - int(pools["n_str_data_bytes"])
+    sim.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash))
+    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py"), cwd=out,
+                       capture_output=True, text=True, check=True)
+    got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
     return got
 
 
@@ -88,6 +121,8 @@ def main():
     print("firmware.heap_after_boot_bytes.name_table: %s bytes (%s names)"
           % (mem["name_table"], mem["names"]))
     print("firmware.heap_after_boot_bytes.frame_buffer: %s bytes" % mem["frame_buffer"])
+    for name, size in mem["steps"]:
+        print("firmware.heap_after_boot_bytes.%s: %s bytes" % (name, size))
     print("firmware.heap_free_after_boot_bytes: %s bytes" % mem["heap_free"])
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
     print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))
