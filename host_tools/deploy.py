@@ -92,7 +92,7 @@ def build(board, out_dir, rom=False):
     with open(os.path.join(out_dir, "main.py"), "w") as f:
         f.write((MAIN_ROMFS_PY if rom else MAIN_PY).format(board=board))
     if rom:
-        romfs.write(os.path.join(out_dir, ROMFS_NAME), out_dir, DEVICE_PACKAGES + ("boards",))
+        romfs.write(os.path.join(out_dir, ROMFS_NAME), out_dir)
         return [ROMFS_NAME, "main.py"]
     written.append("main.py")
     return written
@@ -104,7 +104,7 @@ def mpremote_args(port, out_dir, files):
     args = ["connect", port]
     if ROMFS_NAME in files:
         args += ["romfs", "deploy", os.path.join(out_dir, ROMFS_NAME), "+",
-                 "exec", REMOVE_COPIES.format(packages=DEVICE_PACKAGES + ("boards",)), "+"]
+                 "exec", REMOVE_COPIES.format(packages=romfs.PACKAGES), "+"]
         files = [f for f in files if f != ROMFS_NAME]
     dirs = sorted({os.path.dirname(f) for f in files if os.path.dirname(f)})
     made = set()

@@ -16,7 +16,7 @@ import zlib
 from host_tools import romfs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEVICE_DIRS = ("engine_core", "firmware", "boards")
+DEVICE_DIRS = romfs.PACKAGES
 HEAP = "110K"
 ROM = "tally42.rom"
 # Every script run on the sim board starts with this. The firmware's modules are one
@@ -132,8 +132,8 @@ def build(out=None):
 def write_rom(out):
     """The ROMFS image of the compiled modules (see PRELUDE), remade when one changed."""
     rom = os.path.join(out, ROM)
-    if romfs.stale(rom, out, DEVICE_DIRS):
-        romfs.write(rom, out, DEVICE_DIRS)
+    if romfs.stale(rom, out):
+        romfs.write(rom, out)
     return rom
 
 

@@ -5,7 +5,7 @@
 from firmware.journal import Journal, JournalFull
 from firmware.nor import NorFlash, PowerCut
 from randsit import RandomPlayer
-from test_journal import _events
+from test_journal import _events, _read_all, _stream
 
 # (keep, bits, from_end) for the cut operation: whole; nothing; some bits of its first
 # byte; the first byte and some bits of the second; the first 9 bytes (a block header,
@@ -119,24 +119,6 @@ def _drive(flash, steps, model):
     return j
 
 
-def _read_all(j, sid):
-    buf = bytearray(40)
-    out = bytearray()
-    while True:
-        n = j.read(sid, len(out), buf)
-        if n == 0:
-            return bytes(out)
-        out.extend(buf[:n])
-
-
-def _stream(items):
-    out = bytearray()
-    for it in items:
-        out.append(len(it))
-        out.extend(it)
-    return bytes(out)
-
-
 def _check(j, model, where):
     fl = model.inflight
     op = fl[0] if fl else None
@@ -172,7 +154,7 @@ def _check(j, model, where):
     elif op != "begin":
         assert op_sid is None, where
     if op_sid is not None:
-        assert _read_all(j, op_sid) == _stream(_events(j, op_sid)), where
+        assert _read_all(j, op_sid, 40) == _stream(_events(j, op_sid)), where
 
 
 def _append_again(flash, j, where):
