@@ -576,3 +576,4 @@ def test_a_data_frame_allocates_little():
     # read, one for the CRC and one for the write (a copy of the data would be 512 more).
     assert polls + 1 == (27000 + 511) // 512 and ep.bytes_sent == 27000
     assert used / polls <= 100, (polls, used)
+    print("data frame: %d bytes a poll" % (used // polls))
