@@ -276,17 +276,21 @@ class App:
         port = self._link_port()
         if port is None:
             return False
-        if self.sync is None:
-            n = port.readinto(self._peek)
-            if not n:
-                return False
-            self._open_sync(port, n)
-        busy = self.sync.poll()
-        # The panel keeps the sync screen drawn when the session opened (its modules are
-        # out of the heap meanwhile); the outcome is drawn when the session ends.
-        self.sync_status = self.sync.status
-        if not busy:
-            self._close_sync()
+        try:
+            if self.sync is None:
+                n = port.readinto(self._peek)
+                if not n:
+                    return False
+                self._open_sync(port, n)
+            busy = self.sync.poll()
+            # The panel keeps the sync screen drawn when the session opened (its modules
+            # are out of the heap meanwhile); the outcome is drawn when the session ends.
+            self.sync_status = self.sync.status
+            if not busy:
+                self._close_sync()
+        except MemoryError:
+            self._sync_failed()
+            return False
         return busy
 
     def _link_port(self):
@@ -322,13 +326,33 @@ class App:
             now=self.now, kbd_intr=_no_kbd if sim else None,
             interrupt=_no_kbd if sim else None)
 
+    def _sync_failed(self):
+        # No room for the endpoint or a reply: close the session (which gives Ctrl-C
+        # back), unload it and go back to scoring. The PC's sync times out and says so;
+        # what it asks for again is refused the same way until the heap has room.
+        sync = self.sync
+        self.sync = None
+        self._unload_sync()
+        if sync is not None:
+            sync.close()
+        sync = None
+        gc.collect()
+        self.sync_status = "failed: not enough memory"
+        self.banner = "sync failed: not enough memory"
+        self.go(HOME if self.s is not None else SETUP)
+        self.full = True
+        self.render()
+
+    def _unload_sync(self):
+        for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
+            forget(name)
+
     def _close_sync(self):
         sync = self.sync
         served = sync.requests
         self.sync_status = "done, %d sent to the PC" % sync.acked if served else "idle"
         self.sync = sync = None
-        for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
-            forget(name)
+        self._unload_sync()
         gc.collect()
         if self._pending:
             refusal = self._update_setup(self._pending, None)
@@ -570,8 +594,7 @@ def run(board):
     except Exception as e:  # a bug or a hardware fault: say so on the panel
         if app is not None and app.sync is not None:
             app.sync = None     # room to draw the fault
-            for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
-                forget(name)
+            app._unload_sync()
         app = None
         gc.collect()
         crash(display, e)
