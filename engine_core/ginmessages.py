@@ -32,9 +32,7 @@ def explain(s, err, ev):
         return "knock with %d is over the limit: the turn-up %s allows %d at most" % (
             Gn.knocker_total(arg), rank_name(s.turnup_rank()), s.limit())
     if err == E.E_GIN_TOTAL:
-        return "a total of %d is more than the cards allow (at most %d%s)" % (
-            _total_over(s, kind, arg, top), top,
-            ": 10 cards" if top == 100 else ": the whole deck")
+        return total_over(_total_over(s, kind, arg, top), top)
     if err == E.E_GIN_BONUS_OFF:
         if s.rules.variant == G.SEQUENCE:
             return "bonus cards need the bonus option"
@@ -60,6 +58,12 @@ def _total_over(s, kind, arg, top):
         return k if k > top else Gn.knock_opponent(arg)
     t = Gn.drawout_total(arg, 0)
     return t if t > top else Gn.drawout_total(arg, 1)
+
+
+def total_over(total, top):
+    """The refusal of a card total over `top` (the engine's and the log reader's)."""
+    return "a total of %d is more than the cards allow (at most %d, %s)" % (
+        total, top, "an opponent's 10 cards" if top == 100 else "the whole deck")
 
 
 def rank_name(rank):
