@@ -190,6 +190,18 @@ class GinSitting(History):
     def hands(self):
         return self.st[_HANDS] + self.dropped
 
+    def games(self):
+        """Games finished before the one in progress: none (a gin sitting is one game)."""
+        return 0
+
+    def side_of(self, seat):
+        return seat
+
+    def fresh_hand(self):
+        """No event of the hand in progress is taken yet (its first question is asked)."""
+        st = self.st
+        return st[_PHASE] == (TURNUP if self.row[G.TURNUP] else HAND)
+
     def turnup_rank(self):
         """The hand's turn-up card (1 ace .. 13 king), 0 before it is keyed in."""
         return self.st[_RANK]
@@ -267,14 +279,21 @@ class GinSitting(History):
 
     # ---- doing: only called with an event that passed its check ----
     def _do(self, ev):
-        kind = ev >> 24
-        arg = ev & 0xFFFFFF
         st = self.st
-        if kind == EV_TURNUP:
-            st[_RANK] = arg & 15
-            st[_SPADE] = arg >> 4 & 1
+        if ev >> 24 == EV_TURNUP:
+            st[_RANK] = ev & 15
+            st[_SPADE] = ev >> 4 & 1
             st[_PHASE] = HAND
             return
+        o = self.outcome(ev)
+        self._close(o & 3, (o >> 2 & 3) - 1, (o >> 4 & 3) - 1, o >> 6)
+
+    def outcome(self, ev):
+        """How a hand-ending event `ev` scores in the hand in progress, without taking it:
+        end | (seat + 1) << 2 | (winner + 1) << 4 | points << 6 (seat, winner -1: none).
+        Read it with outcome_end, outcome_seat, outcome_winner, outcome_points."""
+        kind = ev >> 24
+        arg = ev & 0xFFFFFF
         seat = arg & 1
         row = self.row
         if kind == EV_GIN:
@@ -284,8 +303,8 @@ class GinSitting(History):
             bonus = row[G.GIN_BONUS]
             if gin_no_contract(arg):
                 bonus *= 2
-            self._close(END_GIN, seat, seat, bonus + opp)
-        elif kind == EV_KNOCK:
+            return self._pack(END_GIN, seat, seat, bonus + opp)
+        if kind == EV_KNOCK:
             k = knocker_total(arg)
             d = knock_opponent(arg)
             if has_bonus(arg):
@@ -295,28 +314,27 @@ class GinSitting(History):
                 ka = k
                 da = d
             if k < d:
-                self._close(END_KNOCK, seat, seat, da)
-            else:
-                self._close(END_UNDERCUT, seat, 1 - seat, row[G.UNDERCUT_BONUS] + ka - da)
-        elif arg & 1:
+                return self._pack(END_KNOCK, seat, seat, da)
+            return self._pack(END_UNDERCUT, seat, 1 - seat, row[G.UNDERCUT_BONUS] + ka - da)
+        if arg & 1:
             t0 = drawout_total(arg, 0)
             t1 = drawout_total(arg, 1)
-            if t0 == t1:
-                self._close(END_DRAWOUT, -1, -1, 0)
-            elif t0 < t1:
-                self._close(END_DRAWOUT, -1, 0, t1 - t0)
-            else:
-                self._close(END_DRAWOUT, -1, 1, t0 - t1)
-        else:
-            self._close(END_DRAWOUT, -1, -1, 0)
+            if t0 < t1:
+                return self._pack(END_DRAWOUT, -1, 0, t1 - t0)
+            if t1 < t0:
+                return self._pack(END_DRAWOUT, -1, 1, t0 - t1)
+        return self._pack(END_DRAWOUT, -1, -1, 0)
+
+    def _pack(self, end, seat, winner, points):
+        if winner < 0:
+            points = 0
+        elif self.st[_SPADE] and self.rules.spade_doubles:
+            points *= 2
+        return end | (seat + 1) << 2 | (winner + 1) << 4 | points << 6
 
     def _close(self, end, seat, winner, points):
         st = self.st
         rules = self.rules
-        if st[_SPADE] and rules.spade_doubles:
-            points *= 2
-        if winner < 0:
-            points = 0
         st[_L_DEALER] = st[_DEALER]
         st[_L_LIMIT] = limit_of(st[_RANK]) if self.row[G.TURNUP] else -1
         st[_L_SPADE] = st[_SPADE]
@@ -367,6 +385,22 @@ class GinSitting(History):
         """A short message a player can act on, for refusal `err` of event `ev`."""
         from engine_core import ginmessages
         return ginmessages.explain(self, err, ev)
+
+
+def outcome_end(o):
+    return o & 3
+
+
+def outcome_seat(o):
+    return (o >> 2 & 3) - 1
+
+
+def outcome_winner(o):
+    return (o >> 4 & 3) - 1
+
+
+def outcome_points(o):
+    return o >> 6
 
 
 def _less(total, bonus):
