@@ -1,7 +1,6 @@
 # House options of the gin pads: a log's or a setup screen's options resolved into
 # GinRules, with a message for anything wrong (options.resolve hands gin variants here).
 from engine_core import ginrules as G
-from engine_core.options import OptionError, _int, _choice, _bool, _show
 
 _ALL = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal",
         "bonus")
@@ -9,6 +8,8 @@ _ALL = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles",
 
 def resolve(variant, options=None):
     """GinRules for a gin variant name and an options dict; OptionError if wrong."""
+    # options.py's checks, as loaded now (the device unloads and reloads it).
+    from engine_core.options import OptionError, _int, _choice, _bool, _show
     v = G.index(variant)
     if v < 0:
         raise OptionError("unknown gin variant %s" % _show(variant))

@@ -202,6 +202,7 @@ class App:
         if m is None:
             self._forget_screens()
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
+            forget("engine_core.ginoptions")
             gc.collect()
             m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
             self._mods[screen] = m

@@ -140,3 +140,19 @@ def test_resume_after_a_restart_at_the_exact_state():
     b = boot(nor)
     assert b.s.rules.name == "sequence-gin" and same_state(b.s, a.s)
     assert b.screen == A.HOME and b.s.phase() == Gn.HAND
+
+
+def test_gin_option_errors_are_the_reloaded_options_modules():
+    # The device unloads engine_core.options between screens: a gin option check must
+    # raise the OptionError of the options module loaded now, the one callers catch.
+    from engine_core import options as first
+    first.resolve("oklahoma-gin", {"target": 50})   # the gin checks loaded
+    A.forget("engine_core.options")
+    from engine_core import options as now
+    assert now is not first
+    try:
+        now.resolve("oklahoma-gin", {"bonus": True})
+    except now.OptionError as e:
+        assert str(e) == "option bonus does not apply to oklahoma-gin"
+    else:
+        assert False, "not refused"
