@@ -44,12 +44,7 @@ RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 def index(name):
     """The row number of a gin variant name, or -1."""
-    i = 0
-    while i < len(NAMES):
-        if NAMES[i] == name:
-            return i
-        i += 1
-    return -1
+    return NAMES.index(name) if name in NAMES else -1
 
 
 class GinRules:

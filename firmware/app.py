@@ -28,9 +28,9 @@ SETUP = const(9)
 MENU_SCREEN = const(10)
 SCREEN_NAMES = ("score", "bidding", "contract", "result", "tracker", "confirm", "over",
                 "history", "sync", "setup", "menu")
-# The gin pads bring their own modules for these screens (HOME, RESULT, CONFIRM, HISTORY).
-GIN_SCREENS = ("gin_score", None, None, "gin_totals", None, "gin_confirm", None,
-               "gin_history", None, None, None)
+# The gin pads bring their own modules for these screens (HOME, RESULT, CONFIRM).
+GIN_SCREENS = ("gin_score", None, None, "gin_totals", None, "gin_confirm", None, None,
+               None, None, None)
 
 FIRMWARE = "0.1.0"
 _HEADER_MAX = const(255)

@@ -4,6 +4,7 @@ from micropython import const
 
 from engine_core import gin as Gn
 from engine_core import ginrules as G
+from engine_core.codes import EV_DRAWOUT
 from firmware import fonts
 from firmware.display import BLACK
 
@@ -100,3 +101,23 @@ def scores(app, fb, top, bottom):
                      top + 12 + (h - 12 - ds * fonts.DIGIT_H) // 2, ds, BLACK)
         i += 1
     fb.vline(bw, top, h, BLACK)
+
+
+def history_line(app, s, k, ev):
+    """A finished hand in one line: `3  8 S kn 6 v 23  0-23` (hand, knock limit, ending
+    with its totals, the running hand points)."""
+    names = app.names
+    end = s.last(Gn.LAST_END)
+    arg = ev & 0xFFFFFF
+    if end == Gn.END_DRAWOUT:
+        how = "draw-out"
+        if ev >> 24 == EV_DRAWOUT and arg & 1:
+            how += " %d-%d" % (Gn.drawout_total(arg, 0), Gn.drawout_total(arg, 1))
+    elif end == Gn.END_GIN:
+        how = "%s gin %d" % (names[s.last(Gn.LAST_SEAT)][:5], Gn.gin_opponent(arg))
+    else:
+        how = "%s kn %d v %d" % (names[s.last(Gn.LAST_SEAT)][:5], Gn.knocker_total(arg),
+                                 Gn.knock_opponent(arg))
+    up = s.last(Gn.LAST_LIMIT)
+    return "%2d %s %s  %d-%d" % (k, ("%2d" % up) if up >= 0 else "", how,
+                                 s.hand_points(0), s.hand_points(1))
