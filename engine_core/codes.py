@@ -18,11 +18,7 @@ EV_MADE = const(4)     # arg: 1 made, 0 set
 EV_POINTS = const(5)   # arg: points (or team tricks) | claim << 8 (claim: 0 none, 1 set, 2 made)
 EV_TRICKS = const(6)   # arg: each seat's tricks, 4 bits a seat, seat 0 lowest
 EV_UNDO = const(7)      # every family
-# The gin pads (gin.py packs and reads their arguments).
-EV_TURNUP = const(8)    # arg: rank 1..13 | spade << 4
-EV_GIN = const(9)       # arg: seat | bonus << 1 | no contract meld << 2 | opponent << 3 | b0 << 12 | b1 << 16
-EV_KNOCK = const(10)    # arg: seat | bonus << 1 | knocker << 2 | opponent << 9 | b0 << 16 | b1 << 20
-EV_DRAWOUT = const(11)  # arg: totals given | t0 << 1 | t1 << 10
+# Kinds 8 to 11 are the gin pads' (gincodec.py), so that no event means two things.
 
 # Bid codes: 0 pass; 1..95 a bid of that many points (or tricks); MARKS + k a bid of k
 # marks (k >= 2, so 84 is MARKS + 2 in 42); then the named bids.

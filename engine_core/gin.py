@@ -8,10 +8,25 @@ from array import array
 from engine_core.compat import const
 from engine_core import gincodec
 from engine_core import ginrules as G
-from engine_core.codes import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
+from engine_core.gincodec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
 from engine_core import errors as E
 from engine_core.errors import OK
 from engine_core.history import History
+
+# Refusals of the gin pads (errors.py has the shared ones; ginmessages.py explains
+# them all).
+E_GIN_TURNUP_FIRST = const(40)
+E_GIN_TURNUP_TAKEN = const(41)
+E_GIN_NO_TURNUP = const(42)
+E_GIN_NO_KNOCK = const(43)
+E_GIN_KNOCK_ZERO = const(44)
+E_GIN_KNOCK_LIMIT = const(45)
+E_GIN_TOTAL = const(46)
+E_GIN_BONUS_OFF = const(47)
+E_GIN_BONUS_MANY = const(48)
+E_GIN_TOTALS = const(49)
+E_GIN_CONTRACT = const(50)
+E_GIN_RANK = const(51)
 
 # Phases (OVER has the same value as the 42 family's).
 OVER = const(3)
@@ -26,7 +41,7 @@ END_DRAWOUT = const(3)
 END_NAMES = ("gin", "knock", "undercut", "drawout")
 
 # Slots of the state array.
-_DEALER = const(0)
+_DEALER = const(0)       # slots 0-3 as every family has them (history.py)
 _HANDS = const(1)
 _OVER = const(2)
 _WINNER = const(3)
@@ -126,8 +141,6 @@ def limit_of(rank):
 class GinSitting(History):
     """The state of one gin sitting. Feed it events with apply(); 0 or a refusal."""
 
-    _HANDS_SLOT = _HANDS
-
     def __init__(self, rules, dealer=0, history=_HISTORY):
         self.rules = rules
         self.row = rules.row
@@ -160,9 +173,6 @@ class GinSitting(History):
     def phase(self):
         return self.st[_PHASE]
 
-    def dealer(self):
-        return self.st[_DEALER]
-
     def seat(self):
         """No seat is asked to act in the gin pads: -1."""
         return -1
@@ -180,15 +190,6 @@ class GinSitting(History):
     def won(self, seat):
         """Hands the seat has won."""
         return self.st[_WON + seat]
-
-    def over(self):
-        return self.st[_OVER] == 1
-
-    def winner(self):
-        return self.st[_WINNER]
-
-    def hands(self):
-        return self.st[_HANDS] + self.dropped
 
     def games(self):
         """Games finished before the one in progress: none (a gin sitting is one game)."""
@@ -231,50 +232,50 @@ class GinSitting(History):
             return E.E_OVER
         if kind == EV_TURNUP:
             if not row[G.TURNUP]:
-                return E.E_GIN_NO_TURNUP
+                return E_GIN_NO_TURNUP
             if st[_PHASE] != TURNUP:
-                return E.E_GIN_TURNUP_TAKEN
+                return E_GIN_TURNUP_TAKEN
             rank = arg & 15
             if rank < 1 or rank > 13 or arg >> 5:
-                return E.E_GIN_RANK
+                return E_GIN_RANK
             return OK
         if kind != EV_GIN and kind != EV_KNOCK and kind != EV_DRAWOUT:
             return E.E_BAD_EVENT
         if kind == EV_KNOCK and not row[G.KNOCK]:
-            return E.E_GIN_NO_KNOCK
+            return E_GIN_NO_KNOCK
         if st[_PHASE] == TURNUP:
-            return E.E_GIN_TURNUP_FIRST
+            return E_GIN_TURNUP_FIRST
         if kind == EV_DRAWOUT:
             return self._check_drawout(arg)
         if has_bonus(arg):
             if not self.rules.bonus:
-                return E.E_GIN_BONUS_OFF
+                return E_GIN_BONUS_OFF
             b = 16 if kind == EV_KNOCK else 12
             if arg >> b & 15 > 10 or arg >> (b + 4) & 15 > 10:
-                return E.E_GIN_BONUS_MANY
+                return E_GIN_BONUS_MANY
         if kind == EV_GIN:
             if gin_no_contract(arg) and row[G.TURNUP]:
-                return E.E_GIN_CONTRACT
+                return E_GIN_CONTRACT
             if gin_opponent(arg) > row[G.CARDS_MAX]:
-                return E.E_GIN_TOTAL
+                return E_GIN_TOTAL
             return OK
         k = knocker_total(arg)
         if k > row[G.CARDS_MAX] or knock_opponent(arg) > row[G.CARDS_MAX]:
-            return E.E_GIN_TOTAL
+            return E_GIN_TOTAL
         if k == 0:
-            return E.E_GIN_KNOCK_ZERO
+            return E_GIN_KNOCK_ZERO
         if k > limit_of(st[_RANK]):
-            return E.E_GIN_KNOCK_LIMIT
+            return E_GIN_KNOCK_LIMIT
         return OK
 
     def _check_drawout(self, arg):
         if self.row[G.TURNUP]:
-            return E.E_GIN_TOTALS if arg else OK
+            return E_GIN_TOTALS if arg else OK
         if not arg & 1:
-            return E.E_GIN_TOTALS
+            return E_GIN_TOTALS
         m = self.row[G.CARDS_MAX]
         if drawout_total(arg, 0) > m or drawout_total(arg, 1) > m:
-            return E.E_GIN_TOTAL
+            return E_GIN_TOTAL
         return OK
 
     # ---- doing: only called with an event that passed its check ----

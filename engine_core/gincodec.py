@@ -13,7 +13,16 @@
 #                                         draw-out with both totals (Skarney Gin)
 #   0xFE                                  undo
 from engine_core.compat import const
-from engine_core.codes import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT, EV_UNDO
+from engine_core.codes import EV_UNDO
+
+# The gin pads' event kinds (codes.py has the 42 family's); gin.py packs and reads their
+# arguments.
+EV_TURNUP = const(8)    # arg: rank 1..13 | spade << 4
+EV_GIN = const(9)       # arg: seat | bonus << 1 | no contract meld << 2 | opponent << 3
+#                         | b0 << 12 | b1 << 16
+EV_KNOCK = const(10)    # arg: seat | bonus << 1 | knocker << 2 | opponent << 9 | b0 << 16
+#                         | b1 << 20
+EV_DRAWOUT = const(11)  # arg: totals given | t0 << 1 | t1 << 10
 
 _KNOCK = const(0x20)
 _KNOCK_BONUS = const(0x40)

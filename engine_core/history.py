@@ -5,21 +5,37 @@
 #
 # A family's sitting subclass provides:
 #   self.st, self._base   arrays of the same length: the state, and the state where the
-#                         history starts
+#                         history starts; every family's state begins with the four
+#                         slots below (the readers here use them)
 #   self.codec            its event codec (encode_into, length_at, decode_at,
 #                         MAX_EVENT_BYTES)
-#   _HANDS_SLOT           the state slot counting finished deals (for compaction)
 #   _check(ev), _do(ev)   the family's rules: a refusal code (0: fine), and the change
-#   over()                the sitting is finished
+from engine_core.compat import const
 from engine_core import errors as E
 from engine_core.errors import OK
 from engine_core.codes import EV_UNDO
 
+DEALER = const(0)       # the deal in progress's dealer
+HANDS = const(1)        # deals finished (since the history's last compaction)
+OVER = const(2)         # 1: the sitting is over
+WINNER = const(3)       # the winning side, -1 none
+
 
 class History:
-    """Undoable event history (a base class of every family's sitting)."""
+    """Undoable event history and the readers every family shares (a base class of
+    every family's sitting)."""
 
-    _HANDS_SLOT = 1
+    def dealer(self):
+        return self.st[DEALER]
+
+    def over(self):
+        return self.st[OVER] == 1
+
+    def winner(self):
+        return self.st[WINNER]
+
+    def hands(self):
+        return self.st[HANDS] + self.dropped
 
     def _init_history(self, size):
         self.hist = bytearray(size)
@@ -88,7 +104,7 @@ class History:
         # the deals before that can no longer be undone (a sitting this long is rare).
         hist = self.hist
         codec = self.codec
-        slot = self._HANDS_SLOT
+        slot = HANDS
         st = self.st
         end = self.hlen
         self._copy(self._base, st)

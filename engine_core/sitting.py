@@ -22,7 +22,7 @@ OVER = const(3)
 
 # Slots of the state array. Sitting-level first, then the last finished deal, then the
 # deal in progress.
-_DEALER = const(0)
+_DEALER = const(0)       # slots 0-3 as every family has them (history.py)
 _HANDS = const(1)        # deals finished (scored or thrown in)
 _OVER = const(2)
 _WINNER = const(3)       # team (seat in Moon), -1 none
@@ -70,8 +70,6 @@ class Sitting(History):
     """The state of one sitting. Feed it events with apply() (history.py: apply, check,
     undo); it returns 0 or a refusal."""
 
-    _HANDS_SLOT = _HANDS
-
     def __init__(self, rules, dealer=0, history=_HISTORY):
         self.rules = rules
         self.row = rules.row
@@ -100,9 +98,6 @@ class Sitting(History):
     def phase(self):
         return self.st[_PHASE]
 
-    def dealer(self):
-        return self.st[_DEALER]
-
     def seat(self):
         """Whose action it is: the bidder in turn, who names the contract, or the leader."""
         st = self.st
@@ -117,15 +112,6 @@ class Sitting(History):
 
     def score(self, side):
         return self.st[_SCORE + side]
-
-    def over(self):
-        return self.st[_OVER] == 1
-
-    def winner(self):
-        return self.st[_WINNER]
-
-    def hands(self):
-        return self.st[_HANDS] + self.dropped
 
     def games(self):
         return self.st[_GAMES]

@@ -3,7 +3,8 @@ events and back, the replay report, and the gin-pad scoresheet. sittinglog hands
 sittings here; the same engine_core code scores them on the device."""
 from engine_core import gin as Gn
 from engine_core import ginrules as G
-from engine_core.codes import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT, EV_UNDO
+from engine_core.codes import EV_UNDO
+from engine_core.gincodec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
 from engine_core.ginmessages import rank_name, total_over
 
 EVENT_FIELDS = {

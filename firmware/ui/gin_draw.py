@@ -4,7 +4,7 @@ from micropython import const
 
 from engine_core import gin as Gn
 from engine_core import ginrules as G
-from engine_core.codes import EV_DRAWOUT
+from engine_core.gincodec import EV_DRAWOUT
 from firmware import fonts
 from firmware.display import BLACK
 

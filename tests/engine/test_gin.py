@@ -85,7 +85,7 @@ def test_face_cards_turned_up_allow_a_knock_of_10_and_an_ace_of_1():
     ok(s, Gn.knock(0, 10, 30))
     ok(s, Gn.turnup(A))
     assert s.limit() == 1
-    refused(s, Gn.knock(0, 2, 30), E.E_GIN_KNOCK_LIMIT)
+    refused(s, Gn.knock(0, 2, 30), Gn.E_GIN_KNOCK_LIMIT)
     ok(s, Gn.knock(0, 1, 30))
     assert s.score(0) == 60
 
@@ -107,57 +107,57 @@ def test_the_game_ends_at_the_target_and_refuses_more():
 def test_a_hand_cannot_end_before_its_turnup():
     s = sitting()
     for ev in (Gn.gin(0, 10), Gn.knock(0, 3, 10), Gn.drawout()):
-        msg = refused(s, ev, E.E_GIN_TURNUP_FIRST)
+        msg = refused(s, ev, Gn.E_GIN_TURNUP_FIRST)
         assert "turn-up" in msg
 
 
 def test_a_second_turnup_in_a_hand_is_refused():
     s = sitting()
     ok(s, Gn.turnup(4))
-    assert "already" in refused(s, Gn.turnup(5), E.E_GIN_TURNUP_TAKEN)
+    assert "already" in refused(s, Gn.turnup(5), Gn.E_GIN_TURNUP_TAKEN)
 
 
 def test_a_knock_over_the_limit_and_a_knock_of_0_are_refused():
     s = sitting()
     ok(s, Gn.turnup(8))
-    msg = refused(s, Gn.knock(1, 9, 30), E.E_GIN_KNOCK_LIMIT)
+    msg = refused(s, Gn.knock(1, 9, 30), Gn.E_GIN_KNOCK_LIMIT)
     assert "9" in msg and "8" in msg
-    assert "gin" in refused(s, Gn.knock(1, 0, 30), E.E_GIN_KNOCK_ZERO)
+    assert "gin" in refused(s, Gn.knock(1, 0, 30), Gn.E_GIN_KNOCK_ZERO)
 
 
 def test_totals_the_cards_cannot_make_are_refused():
     s = sitting()
     ok(s, Gn.turnup(10))
-    assert "100" in refused(s, Gn.gin(0, 101), E.E_GIN_TOTAL)
-    refused(s, Gn.knock(0, 5, 101), E.E_GIN_TOTAL)
-    refused(s, Gn.knock(0, 101, 5), E.E_GIN_TOTAL)
+    assert "100" in refused(s, Gn.gin(0, 101), Gn.E_GIN_TOTAL)
+    refused(s, Gn.knock(0, 5, 101), Gn.E_GIN_TOTAL)
+    refused(s, Gn.knock(0, 101, 5), Gn.E_GIN_TOTAL)
     ok(s, Gn.gin(0, 100))
     assert s.score(0) == 120
 
 
 def test_a_rank_that_is_no_card_is_refused():
     s = sitting()
-    refused(s, Gn.turnup(0), E.E_GIN_RANK)
-    refused(s, Gn.turnup(14), E.E_GIN_RANK)
+    refused(s, Gn.turnup(0), Gn.E_GIN_RANK)
+    refused(s, Gn.turnup(14), Gn.E_GIN_RANK)
 
 
 def test_an_oklahoma_drawout_takes_no_totals_and_a_gin_no_contract():
     s = sitting()
     ok(s, Gn.turnup(6))
-    refused(s, Gn.drawout(10, 20), E.E_GIN_TOTALS)
-    refused(s, Gn.gin(0, 10, contract=0), E.E_GIN_CONTRACT)
+    refused(s, Gn.drawout(10, 20), Gn.E_GIN_TOTALS)
+    refused(s, Gn.gin(0, 10, contract=0), Gn.E_GIN_CONTRACT)
 
 
 def test_bonus_cards_need_sequence_gin_with_the_bonus_option():
     for variant in ("oklahoma-gin", "sequence-gin"):
         s = sitting(variant)
         ok(s, Gn.turnup(9))
-        refused(s, Gn.knock(0, 5, 30, 1, 2), E.E_GIN_BONUS_OFF)
-        refused(s, Gn.gin(0, 30, 1, 0, 3), E.E_GIN_BONUS_OFF)
+        refused(s, Gn.knock(0, 5, 30, 1, 2), Gn.E_GIN_BONUS_OFF)
+        refused(s, Gn.gin(0, 30, 1, 0, 3), Gn.E_GIN_BONUS_OFF)
     s = sitting("sequence-gin", bonus=True)
     ok(s, Gn.turnup(9))
-    assert "10" in refused(s, Gn.knock(0, 5, 30, 11, 0), E.E_GIN_BONUS_MANY)
-    refused(s, Gn.gin(0, 30, 1, 0, 11), E.E_GIN_BONUS_MANY)
+    assert "10" in refused(s, Gn.knock(0, 5, 30, 11, 0), Gn.E_GIN_BONUS_MANY)
+    refused(s, Gn.gin(0, 30, 1, 0, 11), Gn.E_GIN_BONUS_MANY)
     ok(s, Gn.knock(0, 5, 30, 10, 10))
 
 
@@ -214,12 +214,12 @@ def test_skarney_gin_drawout_the_lower_total_scores_the_difference():
 
 def test_skarney_gin_refusals():
     s = sitting("skarney-gin")
-    assert "no turn-up" in refused(s, Gn.turnup(5), E.E_GIN_NO_TURNUP)
-    assert "knocking" in refused(s, Gn.knock(0, 5, 20), E.E_GIN_NO_KNOCK)
-    refused(s, Gn.drawout(), E.E_GIN_TOTALS)
-    assert "396" in refused(s, Gn.gin(0, 397), E.E_GIN_TOTAL)
-    refused(s, Gn.drawout(397, 2), E.E_GIN_TOTAL)
-    refused(s, Gn.gin(0, 30, 1, 1, 1), E.E_GIN_BONUS_OFF)
+    assert "no turn-up" in refused(s, Gn.turnup(5), Gn.E_GIN_NO_TURNUP)
+    assert "knocking" in refused(s, Gn.knock(0, 5, 20), Gn.E_GIN_NO_KNOCK)
+    refused(s, Gn.drawout(), Gn.E_GIN_TOTALS)
+    assert "396" in refused(s, Gn.gin(0, 397), Gn.E_GIN_TOTAL)
+    refused(s, Gn.drawout(397, 2), Gn.E_GIN_TOTAL)
+    refused(s, Gn.gin(0, 30, 1, 1, 1), Gn.E_GIN_BONUS_OFF)
     ok(s, Gn.gin(1, 396))
     assert s.score(1) == 416
 
