@@ -48,21 +48,29 @@ def draw(app, fb):
     fb.hline(0, y - 1, w, BLACK)
     y += 2
     dealer = app.names[s.dealer()]
+    n = D.cols(fb)
     if s.phase() == Gn.TURNUP:
         t = GD.TURNUP_WORDS[app.cur - 1]
         if app.fields[GD.SPADE]:
             t += " spade"
-        line = "turn-up < %s >  knock at %d" % (t, app.cur)
+        line = _fit(n, "turn-up < %s >  knock at %d" % (t, app.cur), "turn-up < %s >" % t)
         info = "%s deals, game to %d" % (dealer, s.rules.target)
     else:
         line = "< %s >" % GD.ending_words(app)
         if s.row[G.TURNUP]:
-            info = "knock limit %d, %s dealt, to %d" % (s.limit(), dealer, s.rules.target)
+            info = _fit(n, "knock limit %d, %s dealt, to %d" % (s.limit(), dealer,
+                                                               s.rules.target),
+                        "limit %d, %s dealt, to %d" % (s.limit(), dealer, s.rules.target))
         else:
             info = "%s dealt, game to %d" % (dealer, s.rules.target)
-    D.center(fb, line[:D.cols(fb)], y)
-    D.center(fb, info[:D.cols(fb)], y + D.LINE)
+    D.center(fb, line[:n], y)
+    D.center(fb, info[:n], y + D.LINE)
     D.help(fb, hp)
+
+
+def _fit(n, long, short):
+    # The long wording when the panel has room for it (n columns), else the short one.
+    return long if len(long) <= n else short
 
 
 def _move(app, d):

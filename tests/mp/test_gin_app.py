@@ -156,3 +156,17 @@ def test_gin_option_errors_are_the_reloaded_options_modules():
         assert str(e) == "option bonus does not apply to oklahoma-gin"
     else:
         assert False, "not refused"
+
+
+def test_gin_screens_fit_other_panels():
+    for w, h in ((250, 122), (200, 200)):
+        a = boot(width=w, height=h)
+        press(a, "next", "ok", "prev", "prev", "prev", "ok")
+        start(a)
+        assert "turn-up < 10 J Q K >" in text(a)
+        press(a, "prev", "prev", "ok")
+        assert "limit 8, N dealt, to 100" in text(a) and "< S knocks 8 >" in text(a)
+        press(a, "prev", "prev", "ok", "prev", "prev")
+        assert "knock stands: S +23" in text(a)
+        press(a, "ok")
+        assert a.s.score(1) == 23 and a.screen == A.HOME
