@@ -205,14 +205,20 @@ def _how(info, ev, names):
             return "draw-out %d-%d" % (Gn.drawout_total(arg, 0), Gn.drawout_total(arg, 1))
         return "draw-out"
     who = names[info["seat"]]
+    bonus = ""
+    if Gn.has_bonus(arg):
+        at = 12 if ev >> 24 == EV_GIN else 16
+        bonus = ", bonus %d-%d" % (arg >> at & 15, arg >> (at + 4) & 15)
     if end == "gin":
-        extra = "" if ev >> 24 != EV_GIN or not Gn.gin_no_contract(arg) else ", no contract"
-        return "%s gin, %d left%s" % (who, Gn.gin_opponent(arg), extra)
+        if "turnup" in info:
+            return "%s gin, %d left%s" % (who, Gn.gin_opponent(arg), bonus)
+        extra = ", no contract" if Gn.gin_no_contract(arg) else ""
+        return "%s gin, %d in hand%s" % (who, Gn.gin_opponent(arg), extra)
     k = Gn.knocker_total(arg)
     d = Gn.knock_opponent(arg)
     if end == "knock":
-        return "%s knocks %d v %d" % (who, k, d)
-    return "%s knocks %d v %d, undercut" % (who, k, d)
+        return "%s knocks %d v %d%s" % (who, k, d, bonus)
+    return "%s knocks %d v %d, undercut%s" % (who, k, d, bonus)
 
 
 def scoresheet(header, events, names):
@@ -222,7 +228,7 @@ def scoresheet(header, events, names):
     if header.extra.get("id"):
         title = "%s  (%s)" % (title, header.extra["id"])
     lines.append(title)
-    opts = ["%s %s" % (k, v) for k, v in rules.to_dict().items()
+    opts = [k if v is True else "%s %s" % (k, v) for k, v in rules.to_dict().items()
             if k != "target" and v not in (False, 0, "alternate")]
     if opts:
         lines.append("Options: " + ", ".join(opts))

@@ -225,3 +225,15 @@ def test_cpython_and_micropython_agree_on_random_gin_logs(tmp_path):
     got = [json.loads(line) for line in proc.stdout.splitlines()]
     assert got == expected
     assert any("error" in e for e in expected) and any(e.get("over") for e in expected)
+
+
+def test_the_scoresheet_shows_bonus_cards_options_and_skarney_hands():
+    text = L.scoresheet(L.replay(log(head("sequence-gin", bonus=True, spade_doubles=True),
+                                     up("J", True), knock(0, 7, 30, bonus=[0, 3]))))
+    assert "Options: spade_doubles, bonus" in text
+    assert "10 spade Ann knocks 7 v 30, bonus 0-3" in text and " 54 " in text
+    sk = L.scoresheet(L.replay(log(head("skarney-gin", box_bonus=25),
+                                   gin(1, 120, contract=False),
+                                   {"type": "drawout", "totals": [12, 40]})))
+    assert "Turn-up" not in sk and "Bob gin, 120 in hand, no contract" in sk
+    assert "draw-out 12-40" in sk and "Next: how the hand ended, dealer Ann" in sk
