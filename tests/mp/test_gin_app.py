@@ -170,3 +170,20 @@ def test_gin_screens_fit_other_panels():
         assert "knock stands: S +23" in text(a)
         press(a, "ok")
         assert a.s.score(1) == 23 and a.screen == A.HOME
+
+
+def test_taking_a_gin_event_allocates_nothing():
+    # The scorer's event path (check, code, journal, apply) under heap_lock.
+    import micropython
+    a = gin_sitting()
+    s = a.s
+    up = Gn.turnup(8)
+    end = Gn.knock(1, 6, 23)
+    micropython.heap_lock()
+    try:
+        ok = a.take(up)
+        ok2 = a.take(end)
+    finally:
+        micropython.heap_unlock()
+    assert ok and ok2 and s.score(1) == 23
+    assert same_state(s, on_flash(a))
