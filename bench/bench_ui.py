@@ -2,6 +2,7 @@
 # on the MicroPython unix port with the sim's 110K heap (bench/mp_ui_probe.py does the
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
 #   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
+#   ui.presses_per_hand.gin_typical  Oklahoma Gin: turn-up 8, a knock with 6 against 23
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
@@ -154,6 +155,7 @@ def main():
     print("ui.presses_per_hand.typical: %s presses" % got["presses_typical"])
     print("ui.presses_per_hand.any_trump_mean: %.1f presses"
           % (int(got["presses_any_trump_x100"]) / 100))
+    print("ui.presses_per_hand.gin_typical: %s presses" % got["presses_gin_typical"])
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
     print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))
     print("firmware.import_ms: %s ms" % got["imports_ms"])
