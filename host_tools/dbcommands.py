@@ -11,9 +11,9 @@ from host_tools import stats as T
 from host_tools.cli import CommandError
 
 
-def _open(args, create=True):
+def _open(args, create=True, readonly=False):
     try:
-        return D.open_db(args.db, create=create)
+        return D.open_db(args.db, create=create, readonly=readonly)
     except D.DbError as e:
         raise CommandError(str(e))
 
@@ -93,7 +93,7 @@ def _sources(args):
                     args.sitting, ", ".join(i for i, _ in logs) or "none"))
             return picked
         return logs
-    with _open(args, create=False) as database:
+    with _open(args, readonly=True) as database:
         try:
             ids = [database.resolve(args.sitting)] if args.sitting else database.ids()
         except D.DbError as e:
@@ -184,7 +184,7 @@ def _export_parser(sub):
 # ---- stats ----
 
 def cmd_stats(args):
-    with _open(args, create=False) as database:
+    with _open(args, readonly=True) as database:
         players, unnamed = T.collect(database)
     if args.player:
         p = T.find_player(players, args.player)
@@ -207,7 +207,7 @@ def _stats_parser(sub):
 # ---- sittings ----
 
 def cmd_sittings(args):
-    with _open(args, create=False) as database:
+    with _open(args, readonly=True) as database:
         rows = database.sittings()
     if args.json:
         for r in rows:
@@ -240,4 +240,53 @@ def _sittings_parser(sub):
     p.set_defaults(func=cmd_sittings)
 
 
-PARSERS = [_import_parser, _export_parser, _stats_parser, _sittings_parser]
+# ---- delete, rename ----
+
+def cmd_delete(args):
+    with _open(args, create=False) as database:
+        for sid in args.ids:
+            try:
+                database.delete(sid)
+            except D.DbError as e:
+                raise CommandError(str(e))
+            sys.stdout.write("deleted sitting %s\n" % L.printable(sid))
+    return 0
+
+
+def _delete_parser(sub):
+    p = sub.add_parser("delete", help="remove stored sittings from the database",
+                       description="Remove stored sittings (their whole logs) from the "
+                                   "database. Give each id in full, as `tally42 sittings` "
+                                   "lists it.")
+    p.add_argument("ids", nargs="+", metavar="ID", help="a sitting's id")
+    _add_db(p)
+    p.set_defaults(func=cmd_delete)
+
+
+def cmd_rename(args):
+    with _open(args, create=False) as database:
+        try:
+            database.rename(args.id, args.new_id)
+        except D.DbError as e:
+            raise CommandError(str(e))
+        except L.LogError as e:
+            raise CommandError("sitting %s: its stored log is refused now (line %d: %s)"
+                               % (L.printable(args.id), e.line, e.message))
+    sys.stdout.write("renamed sitting %s to %s\n" % (L.printable(args.id),
+                                                      L.printable(args.new_id)))
+    return 0
+
+
+def _rename_parser(sub):
+    p = sub.add_parser("rename", help="give a stored sitting another id",
+                       description="Give a stored sitting another id (its log's header "
+                                   "id changes with it): for a sitting that a sync reports "
+                                   "in conflict, rename the stored one and sync again.")
+    p.add_argument("id", metavar="ID", help="the sitting's id, in full")
+    p.add_argument("new_id", metavar="NEW_ID", help="its new id")
+    _add_db(p)
+    p.set_defaults(func=cmd_rename)
+
+
+PARSERS = [_import_parser, _export_parser, _stats_parser, _sittings_parser, _delete_parser,
+           _rename_parser]

@@ -108,6 +108,7 @@ def test_import_from_standard_input(tmp_path, capsys, monkeypatch):
 def test_a_database_from_a_newer_tally42_is_refused(tmp_path, capsys):
     db = tmp_path / "new.db"
     conn = sqlite3.connect(str(db))
+    conn.execute("PRAGMA application_id = %d" % D.APPLICATION_ID)
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     good = tmp_path / "good.jsonl"

@@ -106,13 +106,27 @@ def test_synced_sittings_export_to_logs_that_replay_to_the_scores_played(rig, tm
 def test_names_settings_and_clock_reach_the_scorer_and_a_refusal_is_named(rig, capsys):
     r = rig(1)
     assert r.sync("--players", "Ann,Bo Jo,Zoë,D%*~", "--teams", "Us,Them",
-                  "--set", "target=7", "--set", "house=no sevens", "--no-clock") == 0
+                  "--set", "target=7", "--set", "nello_doubles=low,suit", "--no-clock") == 0
     assert r.recorded() == ["names p Ann|Bo Jo|Zoë|D%*~", "names t Us|Them",
-                            "settings target=7 house=no sevens"]
-    capsys.readouterr()
-    assert r.sync("--players", "a,b,c,d,e,f,g") == 2
-    err = capsys.readouterr().err
-    assert err == "tally42: the scorer refused the names: at most 6 names\n"
+                            "settings target=7 nello_doubles=low,suit"]
+    out = capsys.readouterr().out
+    assert "players set on the scorer: Ann, Bo Jo, Zoë, D%*~\n" in out
+    assert "teams set on the scorer: Us, Them\n" in out
+    # Names and settings the scorer could not take are refused on the PC, before any
+    # word goes to the scorer.
+    for args, why in ((("--players", "a,b,c,d,e,f,g"), "--players: 4 names"),
+                      (("--players", "Ann,B\x1b[2J,C,D"), "has a control character"),
+                      (("--players", "Ann,Bartholomew Jr,C,D"), "longer than the 12"),
+                      (("--set", "bogus=1"), "--set bogus: unknown option"),
+                      (("--set", "scoring=banana"), "option scoring must be one of"),
+                      (("--set", "variant=moon", "--set", "nello=true"),
+                       "option nello does not apply to moon"),
+                      (("--set", "tracker=maybe"), "on or off")):
+        assert r.sync(*args) == 2, args
+        err = capsys.readouterr().err
+        assert err.startswith("tally42: ") and why in err, err
+        assert "\x1b" not in err
+    assert len(r.recorded()) == 3
 
 
 def test_devices_names_the_scorer_on_a_port(rig, capsys):
@@ -234,14 +248,15 @@ def test_a_damaged_sitting_is_not_stored_nor_acknowledged_and_is_named(rig, caps
     err = capsys.readouterr().err
     assert err.startswith("tally42: sitting 3 from the scorer does not replay (line 2: ")
     assert err.rstrip().endswith("not stored, the scorer keeps it")
-    assert sorted(r.stored()) == ["T42-SIM001-1", "T42-SIM001-2"]
-    assert r.synced() == [1, 2]
+    # The others are stored and acknowledged: one bad sitting stops no sync.
+    assert sorted(r.stored()) == ["T42-SIM001-%d" % i for i in (1, 2, 4, 5)]
+    assert r.synced() == [1, 2, 4, 5]
     # A length byte that is not one: the stream itself is damaged.
     r.cable.rewrite = _damage(r, 3, 1 + hlen, 9)
     assert r.sync() == 2
     assert "sitting 3 from the scorer is damaged (byte %d is not an event's length)" % (
         1 + hlen) in capsys.readouterr().err
-    assert r.synced() == [1, 2]
+    assert r.synced() == [1, 2, 4, 5]
     r.cable.rewrite = None
     assert r.sync() == 0
     assert len(r.stored()) == 5 and r.synced() == [1, 2, 3, 4, 5]

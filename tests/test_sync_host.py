@@ -37,7 +37,7 @@ def test_sync_auto_without_a_scorer_says_what_to_do(monkeypatch, tmp_path, capsy
 
 def test_a_port_where_nothing_answers(tmp_path, capsys):
     # loop:// hands the requests back: no reply frame ever comes.
-    assert cli.main(["devices", "--port", "loop://", "--timeout", "0.2"]) == 0
+    assert cli.main(["devices", "--port", "loop://", "--timeout", "0.2"]) == 2     # the port asked for has no scorer
     out = capsys.readouterr().out
     assert out.startswith("loop://  given: no scorer (no scorer answered on loop:// (is it on, "
                           "showing a screen?")
