@@ -181,7 +181,7 @@ def _number(kind, lo, hi, what):
         except ValueError:
             v = None
         if v is None or (kind is float and not math.isfinite(v)) or not lo <= v <= hi:
-            raise argparse.ArgumentTypeError("%s must be a number from %g to %g, not %s"
+            raise argparse.ArgumentTypeError("%s must be a number from %s to %s, not %s"
                                              % (what, lo, hi, text))
         return v
     return parse
