@@ -18,6 +18,22 @@ def _open(args, create=True, readonly=False):
         raise CommandError(str(e))
 
 
+def _damage_refused(func):
+    # A database damaged on disk (or by hand) fails in SQLite, or in what it holds: text
+    # that is not UTF-8, JSON columns that are not JSON.
+    import functools
+    import sqlite3
+
+    @functools.wraps(func)
+    def run(args):
+        try:
+            return func(args)
+        except (sqlite3.DatabaseError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise CommandError("%s: the database is damaged (%s)" % (
+                args.db or D.default_path(), e))
+    return run
+
+
 def _add_db(p):
     p.add_argument("--db", metavar="PATH",
                    help="the database file (default: %s)" % D.default_path())
@@ -72,7 +88,7 @@ def _import_parser(sub):
     p = sub.add_parser("import", help="check sitting logs with the engine and store them")
     p.add_argument("logs", nargs="+", metavar="LOG", help="sitting log files (- for stdin)")
     _add_db(p)
-    p.set_defaults(func=cmd_import)
+    p.set_defaults(func=_damage_refused(cmd_import))
 
 
 # ---- export ----
@@ -178,7 +194,7 @@ def _export_parser(sub):
     p.add_argument("--from-image", metavar="FILE",
                    help="export the sittings of a device flash image instead of the database")
     _add_db(p)
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=_damage_refused(cmd_export))
 
 
 # ---- stats ----
@@ -201,7 +217,7 @@ def _stats_parser(sub):
     p = sub.add_parser("stats", help="player statistics over the stored sittings")
     p.add_argument("--player", metavar="NAME", help="everything about one player")
     _add_db(p)
-    p.set_defaults(func=cmd_stats)
+    p.set_defaults(func=_damage_refused(cmd_stats))
 
 
 # ---- sittings ----
@@ -237,7 +253,7 @@ def _sittings_parser(sub):
     p = sub.add_parser("sittings", help="list the stored sittings")
     p.add_argument("--json", action="store_true", help="one JSON object a sitting")
     _add_db(p)
-    p.set_defaults(func=cmd_sittings)
+    p.set_defaults(func=_damage_refused(cmd_sittings))
 
 
 # ---- delete, rename ----
@@ -260,7 +276,7 @@ def _delete_parser(sub):
                                    "lists it.")
     p.add_argument("ids", nargs="+", metavar="ID", help="a sitting's id")
     _add_db(p)
-    p.set_defaults(func=cmd_delete)
+    p.set_defaults(func=_damage_refused(cmd_delete))
 
 
 def cmd_rename(args):
@@ -285,7 +301,7 @@ def _rename_parser(sub):
     p.add_argument("id", metavar="ID", help="the sitting's id, in full")
     p.add_argument("new_id", metavar="NEW_ID", help="its new id")
     _add_db(p)
-    p.set_defaults(func=cmd_rename)
+    p.set_defaults(func=_damage_refused(cmd_rename))
 
 
 PARSERS = [_import_parser, _export_parser, _stats_parser, _sittings_parser, _delete_parser,

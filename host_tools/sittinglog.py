@@ -115,7 +115,7 @@ def bid_code(rules, value):
 def to_event(rules, obj):
     """The engine event for a log event line (a dict); LogError(0, ...) if malformed."""
     kind = obj.get("type")
-    if kind not in EVENT_FIELDS:
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         if kind == "sitting":
             raise LogError(0, "a second sitting header (one sitting a log)")
         raise LogError(0, "unknown event type %s" % _show(kind))
@@ -154,7 +154,7 @@ def _contract(obj):
         if not 0 <= t <= 8:
             raise LogError(0, "trump %d is not a suit (0 to 8)" % t)
         return t
-    if t in NAMED_CONTRACTS:
+    if isinstance(t, str) and t in NAMED_CONTRACTS:
         return NAMED_CONTRACTS[t]
     if t == "nello":
         mode = obj.get("doubles")
@@ -641,6 +641,15 @@ def from_device(header_bytes, event_bytes, extra=None):
     are not a sitting."""
     from engine_core import codec
     rules, dealer, names = codec.decode_header(header_bytes)
+    try:
+        # The device trusts its flash; here a damaged header must not pass for rules.
+        checked = O.resolve(rules.name, rules.to_dict())
+    except (IndexError, O.OptionError):
+        checked = None
+    if checked is None or checked.to_dict() != rules.to_dict():
+        raise ValueError("the sitting header holds options that are no game's")
+    if not 0 <= dealer < rules.row[V.SEATS]:
+        raise ValueError("the sitting header's dealer is no seat")
     extra = dict(extra or {})
     stamp = codec.header_stamp(header_bytes)
     if stamp and stamp[1] and "started" not in extra:
