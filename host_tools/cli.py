@@ -1,6 +1,5 @@
 """The `tally42` command: one main(), a table of subcommands, errors as `tally42: message`."""
 import argparse
-import json
 import sys
 
 
@@ -25,7 +24,7 @@ def cmd_replay(args):
         sys.stderr.write("%s:%d: %s\n" % (args.log, e.line, e.message))
         return 2
     if args.json:
-        sys.stdout.write(json.dumps(L.report(rp), ensure_ascii=False) + "\n")
+        sys.stdout.write(L.json_line(L.report(rp)))
     else:
         sys.stdout.write(L.scoresheet(rp))
     return 0

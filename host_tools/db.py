@@ -376,7 +376,7 @@ class Database:
         if not new_id or len(new_id) > 100 or L.printable(new_id) != new_id:
             problem = "an id is a line of text of 1 to 100 characters"
         if problem:
-            raise DbError("%s: %s" % (new_id, problem))
+            raise DbError("%s: %s" % (L.printable(new_id), problem))
         if self.conn.execute("SELECT 1 FROM sittings WHERE id = ?", (new_id,)).fetchone():
             raise DbError("%s is taken: there is a sitting of that id in %s" % (new_id,
                                                                               self.path))
@@ -397,7 +397,7 @@ class Database:
             row = conn.execute("SELECT * FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
             if row is None:
                 raise DbError("no sitting %s in %s (`tally42 sittings` lists them)"
-                              % (sitting_id, self.path))
+                              % (L.printable(sitting_id), self.path))
             conn.execute("DELETE FROM sittings WHERE id = ?", (sitting_id,))
             then(row)
             conn.execute("COMMIT")
@@ -430,8 +430,9 @@ class Database:
         if len(found) == 1:
             return found[0]
         if not found:
-            raise DbError("no sitting %s in %s" % (given, self.path))
-        raise DbError("%s could be any of %s: give more of the id" % (given, ", ".join(found)))
+            raise DbError("no sitting %s in %s" % (L.printable(given), self.path))
+        raise DbError("%s could be any of %s: give more of the id" % (
+            L.printable(given), L.printable(", ".join(found))))
 
     def log(self, sitting_id):
         row = self.conn.execute("SELECT log FROM sittings WHERE id = ?",

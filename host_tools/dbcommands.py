@@ -206,7 +206,8 @@ def cmd_stats(args):
         p = T.find_player(players, args.player)
         if p is None:
             raise CommandError("no sittings with a player named %s (players: %s)" % (
-                args.player, ", ".join(sorted(players)) or "none"))
+                L.printable(args.player),
+                ", ".join(L.printable(n) for n in sorted(players)) or "none"))
         sys.stdout.write(T.player_report(p))
     else:
         sys.stdout.write(T.summary(players, unnamed))
@@ -231,7 +232,7 @@ def cmd_sittings(args):
             for key in ("options", "players", "score", "games"):
                 d[key] = None if d[key] is None else json.loads(d[key])
             d["over"] = bool(d["over"])
-            sys.stdout.write(json.dumps(d, ensure_ascii=False) + "\n")
+            sys.stdout.write(L.json_line(d))
         return 0
     if not rows:
         sys.stdout.write("No sittings stored yet.\n")
@@ -243,7 +244,7 @@ def cmd_sittings(args):
         state = "over" if r["over"] else "in progress"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
         out.append([r["id"], r["variant"], r["started"] or "", r["hands"], score, state,
-                    source, players])
+                    source, players])       # the table escapes control characters
     sys.stdout.write(T.table(["id", "variant", "started", "hands", "score", "state",
                               "source", "players"], out))
     return 0

@@ -121,7 +121,8 @@ def to_event(rules, obj):
         raise LogError(0, "unknown event type %s" % _show(kind))
     for key in obj:
         if key not in EVENT_FIELDS[kind]:
-            raise LogError(0, "unknown field %s in a %s event" % (_show(key), kind))
+            raise LogError(0, "unknown field %s in %s %s event" % (
+                _show(key), "an" if kind[0] in "aeiou" else "a", kind))
     if kind == "bid":
         if "bid" not in obj:
             raise LogError(0, "a bid event needs bid")
@@ -136,8 +137,11 @@ def to_event(rules, obj):
         count = obj.get("count", 0)
         if not _is_int(winner) or not 0 <= winner < rules.row[V.SEATS]:
             raise LogError(0, "winner must be a seat from 0 to %d" % (rules.row[V.SEATS] - 1))
-        if not _is_int(count) or count < 0 or count > 255:
+        if not _is_int(count):
             raise LogError(0, "count must be a whole number of points")
+        if count < 0 or count > 255:
+            raise LogError(0, "count %d is not a trick's count (a multiple of 5, from 0 to "
+                              "the hand's count)" % count)
         return C.event(C.EV_TRICK, winner << 8 | count)
     if kind == "result":
         return _result(rules, obj)
@@ -310,6 +314,15 @@ def _control(c):
     # C0 and C1 controls, DEL, the line separators, and lone surrogates.
     o = ord(c)
     return o < 32 or 127 <= o < 160 or o in (0x2028, 0x2029) or 0xD800 <= o <= 0xDFFF
+
+
+def json_line(obj):
+    """One line of JSON for a terminal or a pipe: UTF-8 text as it is, but every control
+    character (and lone surrogate) as a \\u escape, which JSON readers take back."""
+    text = json.dumps(obj, ensure_ascii=False)
+    if any(_control(c) for c in text):
+        text = "".join("\\u%04x" % ord(c) if _control(c) else c for c in text)
+    return text + "\n"
 
 
 def name_problem(name):

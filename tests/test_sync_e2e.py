@@ -295,3 +295,27 @@ def test_the_scorer_read_like_an_esp32_stdin_syncs_too(rig, capsys):
     r = rig(6, "--stream")
     assert r.sync() == 0
     assert len(r.stored()) == 6 and r.synced() == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_conflicting_sitting_is_named_and_the_others_are_stored(rig, capsys, tmp_path):
+    # Sitting 3 of this scorer (an older firmware's id, by journal number) is stored
+    # already with another game: a true conflict. The sync stores the rest, names it,
+    # and once the stored one is renamed the next sync stores it too.
+    r = rig(5)
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"type": "sitting", "variant": "moon", "id": "T42-SIM001-3"}\n')
+    assert cli.main(["import", str(other), "--db", r.db]) == 0
+    capsys.readouterr()
+    assert r.sync() == 2
+    out, err = capsys.readouterr()
+    assert err == ("tally42: sitting T42-SIM001-3 is already stored with another header: "
+                   "not stored, the scorer keeps it (`tally42 rename T42-SIM001-3 NEW_ID` "
+                   "the stored one, then sync again)\n")
+    assert "4 new, 0 updated, 0 already stored, 1 not stored" in out
+    assert sorted(r.stored()) == ["T42-SIM001-%d" % i for i in range(1, 6)]
+    assert r.synced() == [1, 2, 4, 5]
+    assert cli.main(["rename", "T42-SIM001-3", "moon-3", "--db", r.db]) == 0
+    assert r.sync() == 0
+    assert "stored sitting T42-SIM001-3 " in capsys.readouterr().out
+    assert r.synced() == [1, 2, 3, 4, 5]
+    assert json.loads(r.stored()["moon-3"].splitlines()[0])["variant"] == "moon"
