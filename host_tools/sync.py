@@ -190,7 +190,11 @@ class Client:
             self.reader.feed(data)
 
     def _link_down(self):
-        # The port went away (a pulled cable): open it again until `wait` runs out.
+        # The port went away (a pulled cable): open it again until `wait` runs out. Before
+        # the scorer has ever answered there is no transfer to resume: fail at once.
+        if self._first:
+            raise SyncError("lost the link to the scorer on %s before it answered (was the "
+                            "cable pulled?)" % self.link.url)
         self._silence()
         try:
             self.link.reopen(max(0.0, self._alive + self.wait - time.monotonic()))
