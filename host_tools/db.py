@@ -304,21 +304,27 @@ class Database:
     def store_facts(self, facts, text, source, device):
         if source not in ("import", "sync"):
             raise ValueError("source must be import or sync")
-        conn = self.conn
         sid = facts.id
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            row = conn.execute("SELECT log FROM sittings WHERE id = ?", (sid,)).fetchone()
+
+        def store(row):
             if row is None:
                 now = _now()
                 self._insert(facts, text, source, device, now, now)
-                result = Stored("stored", sid, facts)
-            else:
-                result = self._restore(facts, text, row["log"])
+                return Stored("stored", sid, facts)
+            return self._restore(facts, text, row["log"])
+        return self._transaction("store", sid, store)
+
+    def _transaction(self, what, sitting_id, work):
+        # work(the sitting's row or None) in one transaction: all of it or nothing.
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            row = conn.execute("SELECT * FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
+            result = work(row)
             conn.execute("COMMIT")
         except sqlite3.Error as e:
             _rollback(conn)
-            raise DbError("%s: cannot store sitting %s: %s" % (self.path, sid, e))
+            raise DbError("%s: cannot %s sitting %s: %s" % (self.path, what, sitting_id, e))
         except BaseException:
             _rollback(conn)
             raise
@@ -391,22 +397,13 @@ class Database:
 
     def _change(self, sitting_id, then):
         # One transaction: the sitting's row goes, then(row) may store it again.
-        conn = self.conn
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            row = conn.execute("SELECT * FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
+        def change(row):
             if row is None:
                 raise DbError("no sitting %s in %s (`tally42 sittings` lists them)"
                               % (L.printable(sitting_id), self.path))
-            conn.execute("DELETE FROM sittings WHERE id = ?", (sitting_id,))
+            self.conn.execute("DELETE FROM sittings WHERE id = ?", (sitting_id,))
             then(row)
-            conn.execute("COMMIT")
-        except sqlite3.Error as e:
-            _rollback(conn)
-            raise DbError("%s: cannot change sitting %s: %s" % (self.path, sitting_id, e))
-        except BaseException:
-            _rollback(conn)
-            raise
+        self._transaction("change", sitting_id, change)
 
     # -- reading --
     def ids(self):

@@ -36,7 +36,8 @@ def _damage_refused(func):
 
 def _add_db(p):
     p.add_argument("--db", metavar="PATH",
-                   help="the database file (default: %s)" % D.default_path())
+                   help="the database file (default: $TALLY42_DB, else %s)"
+                        % D.default_path())
 
 
 def _write_stdout(text):

@@ -315,16 +315,28 @@ def cmd_devices(args):
 
 def _sync_parser(sub):
     from host_tools import db as D
-    p = sub.add_parser("sync", help="store the scorer's finished sittings in the database")
+    p = sub.add_parser(
+        "sync", help="store the scorer's finished sittings in the database",
+        description="Copy the scorer's finished sittings into the database (checked by the "
+                    "engine, stored whole), then mark them synced on the scorer; set its "
+                    "clock, so that new sittings carry their date; and send it player or "
+                    "team names and house options for the sittings set up next. A "
+                    "sitting the PC cannot store is named and stays on the scorer; the "
+                    "exit status is then 2.")
     p.add_argument("--port", default="auto",
                    help="serial port or pyserial URL of the scorer (default: auto, the one "
                         "ESP32 USB serial port a scorer answers on)")
     p.add_argument("--db", metavar="PATH",
-                   help="the database file (default: %s)" % D.default_path())
-    p.add_argument("--players", metavar="A,B,C,D", help="player names to send to the scorer")
-    p.add_argument("--teams", metavar="A,B", help="team names to send to the scorer")
+                   help="the database file (default: $TALLY42_DB, else %s)"
+                        % D.default_path())
+    p.add_argument("--players", metavar="A,B,C,D",
+                   help="player names for the sittings set up next (3, 4 or 6; at most 12 "
+                        "characters each)")
+    p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="a scorer setting to send (repeatable)")
+                   help="a house option for the sittings set up next (variant=moon, "
+                        "scoring=points, target=250, nello=true, ...; tracker=on); "
+                        "repeatable")
     p.add_argument("--no-clock", action="store_true", help="leave the scorer's clock alone")
     p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
     p.add_argument("--timeout", type=_TIMEOUT, default=1.0, metavar="S",
@@ -335,7 +347,9 @@ def _sync_parser(sub):
 
 
 def _devices_parser(sub):
-    p = sub.add_parser("devices", help="list connected scorers with their id and version")
+    p = sub.add_parser("devices", help="list connected scorers with their id and version",
+                       description="Ask each ESP32 USB serial port (or --port) for a "
+                                   "scorer. Exit status 2 when --port has none.")
     p.add_argument("--port", help="ask only this port (a device or pyserial URL)")
     p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
     p.add_argument("--timeout", type=_TIMEOUT, default=PROBE_TIMEOUT, metavar="S",

@@ -162,3 +162,10 @@ def test_trick_counts_and_field_names_read_well(tmp_path, capsys):
     code, out, err = run(capsys, "replay", log(tmp_path, HEADER % "" + '{"type": "undo", '
                                                '"x": 1}\n'))
     assert code == 2 and 'unknown field "x" in an undo event' in err
+
+
+def test_a_long_list_of_ids_is_summarised():
+    from host_tools.synccommands import _summary
+    ids = ["T42-A-%d" % i for i in range(1, 13)]
+    assert _summary(ids) == "T42-A-1, T42-A-2, T42-A-3, T42-A-4 and 8 more"
+    assert _summary(ids[:5]) == ", ".join(ids[:5])
