@@ -244,11 +244,20 @@ def cmd_sittings(args):
         score = "-".join(str(x) for x in json.loads(r["score"]))
         state = "over" if r["over"] else "in progress"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
-        out.append([r["id"], r["variant"], r["started"] or "", r["hands"], score, state,
+        out.append([r["id"], r["variant"], _when(r["started"]), r["hands"], score, state,
                     source, players])       # the table escapes control characters
     sys.stdout.write(T.table(["id", "variant", "started", "hands", "score", "state",
                               "source", "players"], out))
     return 0
+
+
+def _when(started):
+    # An ISO 8601 start as its day and minute, in the time zone it was written in.
+    import datetime
+    try:
+        return datetime.datetime.fromisoformat(started).strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return started or ""
 
 
 def _sittings_parser(sub):
