@@ -160,7 +160,8 @@ def test_sim_scripts_take_any_bytes(tmp_path, capsys):
 
 @pytest.mark.parametrize("command", [["sittings"], ["stats"], ["export", "--all"],
                                      ["import", "examples/sitting.jsonl"], ["delete", "x"],
-                                     ["rename", "x", "y"]])
+                                     ["rename", "x", "y"],
+                                     ["sync", "--port", "loop://", "--wait", "1"]])
 def test_a_database_of_any_bytes_is_refused(tmp_path, capsys, command):
     rnd = random.Random(len(command[0]))
     path = tmp_path / "x.db"

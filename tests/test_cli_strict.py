@@ -169,3 +169,16 @@ def test_a_long_list_of_ids_is_summarised():
     ids = ["T42-A-%d" % i for i in range(1, 13)]
     assert _summary(ids) == "T42-A-1, T42-A-2, T42-A-3, T42-A-4 and 8 more"
     assert _summary(ids[:5]) == ", ".join(ids[:5])
+
+
+def test_the_scoresheet_stays_aligned_past_hand_9(tmp_path, capsys):
+    code, out, err = run(capsys, "replay", log(tmp_path, HEADER % "" + HAND * 10))
+    assert code == 0, err
+    lines = out.splitlines()
+    heads = [ln for ln in lines if ln.startswith("Hand")]
+    assert heads[0].startswith("Hand  1  dealer") and heads[9].startswith("Hand 10  dealer")
+    assert len({ln.index("dealer") for ln in heads}) == 1
+    # Each result line starts under the dealer's "d", after "Hand NN  ".
+    results = [ln for ln in lines if " bid 30, contract 5" in ln]
+    assert len(results) == 10
+    assert all(ln.startswith(" " * 9) and ln[9] != " " for ln in results)
