@@ -214,12 +214,13 @@ def cmd_sync(args):
         names.append(("t", _names(args.teams, "teams")))
     pairs = _settings(args.set)
     url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
+    link = _open_link(url, args.baud)
     try:
         database = D.open_db(args.db)
     except D.DbError as e:
+        link.close()
         raise CommandError(str(e))
     progress = _Progress(sys.stderr)
-    link = _open_link(url, args.baud)
     report = None
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
