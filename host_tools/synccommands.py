@@ -222,18 +222,18 @@ def cmd_sync(args):
         raise CommandError(str(e))
     progress = _Progress(sys.stderr)
     report = None
+    refusals = []       # what the scorer would not take: said at the end, exit 2
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
         if not args.no_clock:
-            _optional(client.set_clock, "clock")
+            _optional(client.set_clock, "clock", refusals)
         for kind, ns in names:
-            client.push_names(kind, ns)
-            print("%s set on the scorer: %s" % ("players" if kind == "p" else "teams",
-                                                ", ".join(ns)))
-        if pairs:
-            client.push_settings(pairs)
+            what = "players" if kind == "p" else "teams"
+            if _optional(lambda: client.push_names(kind, ns), what, refusals):
+                print("%s set on the scorer: %s" % (what, ", ".join(ns)))
+        if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
         report = Y.Report(info)
         Y.sync(client, _db_store(database), progress, report)
@@ -249,19 +249,25 @@ def cmd_sync(args):
         link.close()
         database.close()
     _print_report(report, database.path)
-    for number, why in report.refused:
+    for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
-    return 2 if report.refused else 0
+    return 2 if refusals or report.refused else 0
 
 
-def _optional(step, what):
-    # A scorer without a clock says so; that is no reason to stop syncing.
+def _optional(step, what, refusals):
+    # A scorer without a clock says so, one may refuse names or settings: no reason to
+    # stop syncing. True when the scorer took them.
     try:
         step()
+        return True
     except Y.DeviceError as e:
-        if e.code != Y.E_UNSUPPORTED:
+        if e.code == Y.E_REFUSED:
+            refusals.append(str(e))
+        elif e.code == Y.E_UNSUPPORTED:
+            print("(the scorer has no %s to set)" % what)
+        else:
             raise
-        print("(the scorer has no %s to set)" % what)
+    return False
 
 
 def _print_stored(r):

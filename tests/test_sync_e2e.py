@@ -127,6 +127,11 @@ def test_names_settings_and_clock_reach_the_scorer_and_a_refusal_is_named(rig, c
         assert err.startswith("tally42: ") and why in err, err
         assert "\x1b" not in err
     assert len(r.recorded()) == 3
+    # What the scorer refuses is said at the end; the sync goes on all the same.
+    assert r.sync("--players", "Ann,Nobody,Cy,Di", "--no-clock") == 2
+    out, err = capsys.readouterr()
+    assert err == "tally42: the scorer refused the names: nobody is called Nobody\n"
+    assert "players set on the scorer" not in out and "scorer journal free" in out
 
 
 def test_devices_names_the_scorer_on_a_port(rig, capsys):
