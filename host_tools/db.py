@@ -472,14 +472,7 @@ def open_db(path=None, create=True, readonly=False):
         raise DbError("no database at %s (import or sync some sittings first)" % path)
     if readonly:
         conn = _connect(path, readonly=True)
-        try:
-            have = check_ours(conn, path)
-        except sqlite3.DatabaseError as e:
-            conn.close()
-            raise DbError("%s: cannot use the database (%s)" % (path, e))
-        except DbError:
-            conn.close()
-            raise
+        have = _checked(conn, path, lambda: check_ours(conn, path))
         if have == SCHEMA_VERSION:
             return Database(conn, path)
         conn.close()
@@ -492,16 +485,24 @@ def open_db(path=None, create=True, readonly=False):
     except OSError as e:
         raise DbError("%s: cannot open the database: %s" % (path, e))
     conn = _connect(path)
-    try:
+
+    def setup():
         conn.execute("PRAGMA foreign_keys = ON")
         migrate(conn, path=path)
-    except sqlite3.DatabaseError as e:
+    _checked(conn, path, setup)
+    return Database(conn, path)
+
+
+def _checked(conn, path, step):
+    # step() on a new connection; on failure the connection is closed and a DbError said.
+    try:
+        return step()
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         conn.close()
         raise DbError("%s: cannot use the database (%s)" % (path, e))
     except DbError:
         conn.close()
         raise
-    return Database(conn, path)
 
 
 def _connect(path, readonly=False):
