@@ -159,15 +159,33 @@ def frame_at(buf, pos, end):
     return n
 
 
-# The sitting header: the variant, every option resolved, the first dealer, and
-# optionally the players' names. Byte 0 is the format version.
-HEADER_VERSION = const(1)
+# The sitting header: the variant, every option resolved, the first dealer, optionally
+# the players' names and (version 2) the sitting's stamp: a random id (30 bits, so that
+# sittings of a re-formatted journal never take an old one's name), its start on the
+# scorer's clock (seconds since 2024-01-01T00:00Z, 0 when the clock was not set: a
+# small int for 34 years) and the clock's UTC offset in quarter hours. Byte 0 is the
+# format version; version 1 (no stamp) is still read. A gin pad's header has the same
+# frame: byte 1 is _GIN_VARIANT0 + its variant (see _gin_header).
+HEADER_VERSION = const(2)
 _HEADER_FIXED = const(15)
+_STAMP = const(9)
+_NAME_MAX = const(32)           # bytes of one name
 _GIN_VARIANT0 = const(0x40)     # header byte 1 of a gin pad: 0x40 + its variant
 
 
-def encode_header(rules, dealer, names=None):
-    """The header bytes of a sitting (allocates: once per sitting)."""
+def _name_bytes(name):
+    # At most _NAME_MAX bytes, cut between characters.
+    b = name.encode("utf-8")
+    while len(b) > _NAME_MAX:
+        name = name[:-1]
+        b = name.encode("utf-8")
+    return b
+
+
+def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0):
+    """The header bytes of a sitting (allocates: once per sitting). uid: the sitting's
+    random id (< 2**30, 0 for none); started: seconds since 2024 (0: unknown); offset:
+    the clock's UTC offset in minutes."""
     if rules.family:
         vals = _gin_header(rules, dealer)
     else:
@@ -184,16 +202,49 @@ def encode_header(rules, dealer, names=None):
     if names:
         out[14] = len(names)
         for name in names:
-            b = name.encode("utf-8")[:32]
+            b = _name_bytes(name)
             out.append(len(b))
             out.extend(b)
+    for v in (uid, started):
+        for i in range(4):
+            out.append(v >> (8 * i) & 0xFF)
+    out.append((offset // 15) & 0xFF)
     return bytes(out)
+
+
+def _names_at(buf):
+    # (names or None, the position after them) of a header; ValueError if torn.
+    names = None
+    pos = _HEADER_FIXED
+    if buf[14]:
+        names = []
+        for _ in range(buf[14]):
+            if pos >= len(buf) or pos + 1 + buf[pos] > len(buf):
+                raise ValueError("torn names in a sitting header")
+            n = buf[pos]
+            names.append(bytes(buf[pos + 1:pos + 1 + n]).decode("utf-8"))
+            pos += 1 + n
+    if buf[0] > 1 and pos + _STAMP > len(buf):
+        raise ValueError("torn stamp in a sitting header")
+    return names, pos
+
+
+def header_stamp(buf):
+    """(uid, started, offset minutes) of a version 2 header, None for version 1; started
+    is seconds since 2024-01-01T00:00Z (0: unknown), uid 0 when the sitting has none."""
+    if buf[0] < 2:
+        return None
+    _, pos = _names_at(buf)
+    uid = buf[pos] | buf[pos + 1] << 8 | buf[pos + 2] << 16 | buf[pos + 3] << 24
+    started = buf[pos + 4] | buf[pos + 5] << 8 | buf[pos + 6] << 16 | buf[pos + 7] << 24
+    q = buf[pos + 8]
+    return uid, started, (q - 256 if q > 127 else q) * 15
 
 
 def decode_header(buf):
     """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
     from engine_core import variants as V
-    if len(buf) < _HEADER_FIXED or buf[0] != HEADER_VERSION:
+    if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= HEADER_VERSION:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
         rules = _gin_rules(buf)
@@ -201,18 +252,8 @@ def decode_header(buf):
         raise ValueError("not a sitting header")
     else:
         rules = _rules(buf)
-    dealer = buf[13]
-    names = None
-    if buf[14]:
-        names = []
-        pos = _HEADER_FIXED
-        for _ in range(buf[14]):
-            if pos >= len(buf) or pos + 1 + buf[pos] > len(buf):
-                raise ValueError("torn names in a sitting header")
-            n = buf[pos]
-            names.append(bytes(buf[pos + 1:pos + 1 + n]).decode("utf-8"))
-            pos += 1 + n
-    return rules, dealer, names
+    names, _ = _names_at(buf)
+    return rules, buf[13], names
 
 
 def _rules(buf):

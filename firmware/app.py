@@ -34,6 +34,7 @@ GIN_SCREENS = ("gin_score", None, None, "gin_totals", None, "gin_confirm", None,
 
 FIRMWARE = "0.1.0"
 _HEADER_MAX = const(255)
+_EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
 _SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
 
@@ -124,20 +125,36 @@ class App:
         self.hand_mode = 0
 
     def new_sitting(self, rules, dealer):
-        """Begin a sitting in the journal (finishing the open one) and show it."""
-        header = codec.encode_header(rules, dealer)
+        """Begin a sitting in the journal (finishing the open one) and show it. Its header
+        carries the player names set up (pushed from the PC), a random id and the clock."""
+        names = self.setup_names(rules)
+        setup = codec.encode_header(rules, dealer, names)
+        header = codec.encode_header(rules, dealer, names, _sitting_uid(), self.clock(),
+                                     self.utc_offset)
         try:
             self.journal.begin_sitting(header)
         except JournalError as e:
             self.banner = str(e)
             return False
-        self.start(rules, dealer)
-        if header != self.last_setup:
-            self.last_setup = header
+        self.start(rules, dealer, names)
+        if setup != self.last_setup:
+            self.last_setup = setup
             self.save_settings()
         self.follow()
         self.full = True
         return True
+
+    def setup_names(self, rules):
+        """The player names of the last setup when they fit the game's seats, else None."""
+        if not self.last_setup:
+            return None
+        try:
+            names = codec.decode_header(self.last_setup)[2]
+        except ValueError:
+            return None
+        if names and len(names) == rules.row[V.SEATS]:
+            return names
+        return None
 
     # ---- the event path ----
     def take(self, ev):
@@ -405,18 +422,29 @@ class App:
             forget(name)
 
     def _set_clock(self, unix_seconds, utc_offset_minutes):
+        # Kept as seconds since 2024: a small int on the ESP32 until 2058.
         from time import ticks_ms
-        self._clock = unix_seconds
+        since = unix_seconds - _EPOCH
+        if not 0 < since < 0x3FFFFFFF:
+            return "the clock must be set to a time from 2024 to 2057"
+        self._clock = since
         self._clock_at = ticks_ms()
         self.utc_offset = utc_offset_minutes
         return None
 
-    def now(self):
-        """The PC-set clock in Unix seconds (0 until a sync has set it)."""
+    def clock(self):
+        """The PC-set clock in seconds since 2024-01-01T00:00Z (0 until a sync set it).
+        ticks_ms wraps after about six days; the count stays right as long as the
+        scorer is synced or restarted within that."""
         if not self._clock:
             return 0
         from time import ticks_diff, ticks_ms
         return self._clock + ticks_diff(ticks_ms(), self._clock_at) // 1000
+
+    def now(self):
+        """The PC-set clock in Unix seconds (0 until a sync has set it), for the hello."""
+        t = self.clock()
+        return t + _EPOCH if t else 0
 
     def _set_names(self, kind, names):
         # Players: for the sitting on the table (on screen) and every new one; teams: on
@@ -507,6 +535,13 @@ _NOT_IN_SYNC = ("engine_core.options", "firmware.ui.walk", "firmware.ui.draw",
 def _no_kbd(*args):
     # The sim's line is not the REPL's: nothing to switch, nothing to interrupt.
     return None
+
+
+def _sitting_uid():
+    # A random id below 2**30 (never 0) from the chip's random number generator.
+    import os
+    b = os.urandom(4)
+    return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1
 
 
 def _value(text):

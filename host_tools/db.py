@@ -19,6 +19,10 @@ class DbError(Exception):
 class Conflict(DbError):
     """A sitting whose id is stored with a log that is neither a prefix nor an extension."""
 
+    def __init__(self, message, sitting_id):
+        super().__init__(message)
+        self.sitting_id = sitting_id
+
 
 def default_path():
     """tally42.db in the platform's user data directory (TALLY42_DB overrides it)."""
@@ -113,17 +117,39 @@ MIGRATIONS = [_m1_tables, _m2_games]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+# SQLite's application id of a tally42 database ("T422"): a file with another one, or
+# with tables but neither this id nor our schema, is somebody else's and left alone.
+APPLICATION_ID = 0x54343232
+
+
+def check_ours(conn, path="the database"):
+    """The schema version of a tally42 database (0: an empty file, ours to fill); DbError
+    when the file is another program's or from a newer tally42."""
+    app = conn.execute("PRAGMA application_id").fetchone()[0]
+    have = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    # Databases made before the application id have our schema and a version.
+    ours = app == APPLICATION_ID or (app == 0 and (
+        not tables if have == 0 else "sittings" in tables))
+    if not ours:
+        raise DbError("%s is not a tally42 database (another program's SQLite file): "
+                      "give another --db" % path)
+    if have > SCHEMA_VERSION:
+        raise DbError("%s is from a newer tally42 (schema %d; this one knows up to %d): "
+                      "upgrade tally42 to use it" % (path, have, SCHEMA_VERSION))
+    return have
+
+
 def migrate(conn, upto=SCHEMA_VERSION, path="the database"):
     """Bring a connection's schema up to version `upto`, all in one transaction."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        have = conn.execute("PRAGMA user_version").fetchone()[0]
-        if have > SCHEMA_VERSION:
-            raise DbError("%s is from a newer tally42 (schema %d; this one knows up to %d): "
-                          "upgrade tally42 to use it" % (path, have, SCHEMA_VERSION))
+        have = check_ours(conn, path)
         for n in range(have, upto):
             MIGRATIONS[n](conn)
             conn.execute("PRAGMA user_version = %d" % (n + 1))
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            conn.execute("PRAGMA application_id = %d" % APPLICATION_ID)
         conn.execute("COMMIT")
     except BaseException:
         _rollback(conn)
@@ -145,6 +171,7 @@ class Facts:
         self.header = header
         self.report = L.report(rp)
         canonical = L.dump_log(L.log_lines(header, [ev for _, ev in rp.events]))
+        self.log = canonical        # what is stored: comments and spacing are not kept
         self.log_hash = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
         self.id = header.extra.get("id") or "log-" + self.log_hash[:16]
         self.events = [ev for _, ev in rp.events]
@@ -266,12 +293,9 @@ class Database:
         """Check a log (bytes or text) with the engine and store it: a Stored.
         LogError when the engine refuses it, Conflict when its id holds another log."""
         if isinstance(data, str):
-            data = data.encode("utf-8")
+            data = data.encode("utf-8", "surrogatepass")
         facts = Facts(L.replay(data))
-        text = data.decode("utf-8")
-        if text.startswith("\ufeff"):
-            text = text[1:]     # a byte order mark is the editor's, not the log's
-        return self.store_facts(facts, text, source, device)
+        return self.store_facts(facts, facts.log, source, device)
 
     def store_lines(self, lines, source="sync", device=None):
         """Store a sitting given as log lines (dicts), as sittinglog.from_device makes them."""
@@ -280,21 +304,27 @@ class Database:
     def store_facts(self, facts, text, source, device):
         if source not in ("import", "sync"):
             raise ValueError("source must be import or sync")
-        conn = self.conn
         sid = facts.id
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            row = conn.execute("SELECT log FROM sittings WHERE id = ?", (sid,)).fetchone()
+
+        def store(row):
             if row is None:
                 now = _now()
                 self._insert(facts, text, source, device, now, now)
-                result = Stored("stored", sid, facts)
-            else:
-                result = self._restore(facts, text, row["log"])
+                return Stored("stored", sid, facts)
+            return self._restore(facts, text, row["log"])
+        return self._transaction("store", sid, store)
+
+    def _transaction(self, what, sitting_id, work):
+        # work(the sitting's row or None) in one transaction: all of it or nothing.
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            row = conn.execute("SELECT * FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
+            result = work(row)
             conn.execute("COMMIT")
         except sqlite3.Error as e:
             _rollback(conn)
-            raise DbError("%s: cannot store sitting %s: %s" % (self.path, sid, e))
+            raise DbError("%s: cannot %s sitting %s: %s" % (self.path, what, sitting_id, e))
         except BaseException:
             _rollback(conn)
             raise
@@ -304,12 +334,12 @@ class Database:
         sid = facts.id
         old = L.replay(old_log.encode("utf-8"))
         if old.header.to_json() != facts.header.to_json():
-            raise Conflict("sitting %s is already stored with another header" % sid)
+            raise Conflict("sitting %s is already stored with another header" % sid, sid)
         have = [ev for _, ev in old.events]
         new = facts.events
         if new[:len(have)] != have and have[:len(new)] != new:
             raise Conflict("sitting %s is already stored with a log that differs from event %d"
-                           % (sid, _first_difference(have, new) + 1))
+                           % (sid, _first_difference(have, new) + 1), sid)
         if len(new) <= len(have):
             return Stored("already stored", sid, Facts(old))
         conn = self.conn
@@ -342,6 +372,39 @@ class Database:
             conn.execute("INSERT INTO hands (%s) VALUES (%s)" % (
                 ", ".join(names), ", ".join(":" + n for n in names)), cols)
 
+    def delete(self, sitting_id):
+        """Remove a stored sitting (its hands and seats go with it)."""
+        self._change(sitting_id, lambda row: None)
+
+    def rename(self, sitting_id, new_id):
+        """Give a stored sitting another id (its log's header id changes with it)."""
+        problem = None if new_id.strip() == new_id else "an id has no space at either end"
+        if not new_id or len(new_id) > 100 or L.printable(new_id) != new_id:
+            problem = "an id is a line of text of 1 to 100 characters"
+        if problem:
+            raise DbError("%s: %s" % (L.printable(new_id), problem))
+        if self.conn.execute("SELECT 1 FROM sittings WHERE id = ?", (new_id,)).fetchone():
+            raise DbError("%s is taken: there is a sitting of that id in %s" % (new_id,
+                                                                              self.path))
+
+        def renamed(row):
+            rp = L.replay(row["log"].encode("utf-8"))
+            rp.header.extra["id"] = new_id
+            facts = Facts(rp)
+            self._insert(facts, facts.log, row["source"], row["device"], row["imported_at"],
+                         _now())
+        self._change(sitting_id, renamed)
+
+    def _change(self, sitting_id, then):
+        # One transaction: the sitting's row goes, then(row) may store it again.
+        def change(row):
+            if row is None:
+                raise DbError("no sitting %s in %s (`tally42 sittings` lists them)"
+                              % (L.printable(sitting_id), self.path))
+            self.conn.execute("DELETE FROM sittings WHERE id = ?", (sitting_id,))
+            then(row)
+        self._transaction("change", sitting_id, change)
+
     # -- reading --
     def ids(self):
         return [r[0] for r in self.conn.execute(
@@ -364,8 +427,9 @@ class Database:
         if len(found) == 1:
             return found[0]
         if not found:
-            raise DbError("no sitting %s in %s" % (given, self.path))
-        raise DbError("%s could be any of %s: give more of the id" % (given, ", ".join(found)))
+            raise DbError("no sitting %s in %s" % (L.printable(given), self.path))
+        raise DbError("%s could be any of %s: give more of the id" % (
+            L.printable(given), L.printable(", ".join(found))))
 
     def log(self, sitting_id):
         row = self.conn.execute("SELECT log FROM sittings WHERE id = ?",
@@ -399,25 +463,57 @@ def _first_difference(a, b):
     return i
 
 
-def open_db(path=None, create=True):
-    """Open (and create or upgrade) the database at path, or at default_path()."""
+def open_db(path=None, create=True, readonly=False):
+    """Open (and create or upgrade) the database at path, or at default_path().
+    readonly: for the commands that only read; the file is opened read-only and must be
+    a tally42 database already (an older schema is upgraded first, in its own open)."""
     path = path or default_path()
-    if not create and not os.path.exists(path):
+    if (readonly or not create) and not os.path.exists(path):
         raise DbError("no database at %s (import or sync some sittings first)" % path)
-    folder = os.path.dirname(os.path.abspath(path))
+    if readonly:
+        conn = _connect(path, readonly=True)
+        have = _checked(conn, path, lambda: check_ours(conn, path))
+        if have == SCHEMA_VERSION:
+            return Database(conn, path)
+        conn.close()
+        if have == 0:
+            raise DbError("%s holds no sittings yet (import or sync some first)" % path)
+        open_db(path).close()           # an older schema: upgrade it, then read
+        return open_db(path, readonly=True)
     try:
-        os.makedirs(folder, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=10, isolation_level=None)
-    except (OSError, sqlite3.Error) as e:
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    except OSError as e:
         raise DbError("%s: cannot open the database: %s" % (path, e))
-    conn.row_factory = sqlite3.Row
-    try:
+    conn = _connect(path)
+
+    def setup():
         conn.execute("PRAGMA foreign_keys = ON")
         migrate(conn, path=path)
-    except sqlite3.DatabaseError as e:
+    _checked(conn, path, setup)
+    return Database(conn, path)
+
+
+def _checked(conn, path, step):
+    # step() on a new connection; on failure the connection is closed and a DbError said.
+    try:
+        return step()
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         conn.close()
         raise DbError("%s: cannot use the database (%s)" % (path, e))
     except DbError:
         conn.close()
         raise
-    return Database(conn, path)
+
+
+def _connect(path, readonly=False):
+    try:
+        if readonly:
+            from urllib.request import pathname2url
+            conn = sqlite3.connect("file:%s?mode=ro" % pathname2url(os.path.abspath(path)),
+                                   timeout=10, isolation_level=None, uri=True)
+        else:
+            conn = sqlite3.connect(path, timeout=10, isolation_level=None)
+    except (OSError, sqlite3.Error) as e:
+        raise DbError("%s: cannot open the database: %s" % (path, e))
+    conn.row_factory = sqlite3.Row
+    return conn

@@ -11,16 +11,34 @@ from host_tools import stats as T
 from host_tools.cli import CommandError
 
 
-def _open(args, create=True):
+def _open(args, create=True, readonly=False):
     try:
-        return D.open_db(args.db, create=create)
+        return D.open_db(args.db, create=create, readonly=readonly)
     except D.DbError as e:
         raise CommandError(str(e))
 
 
+def _damage_refused(func):
+    # A database damaged on disk (or by hand) fails in SQLite, or in what it holds: text
+    # that is not UTF-8, JSON columns that are not JSON (TypeError: a number there).
+    import functools
+    import sqlite3
+
+    @functools.wraps(func)
+    def run(args):
+        try:
+            return func(args)
+        except (sqlite3.DatabaseError, UnicodeDecodeError, json.JSONDecodeError,
+                TypeError) as e:
+            raise CommandError("%s: the database is damaged (%s)" % (
+                args.db or D.default_path(), e))
+    return run
+
+
 def _add_db(p):
     p.add_argument("--db", metavar="PATH",
-                   help="the database file (default: %s)" % D.default_path())
+                   help="the database file (default: $TALLY42_DB, else %s)"
+                        % D.default_path())
 
 
 def _write_stdout(text):
@@ -72,7 +90,7 @@ def _import_parser(sub):
     p = sub.add_parser("import", help="check sitting logs with the engine and store them")
     p.add_argument("logs", nargs="+", metavar="LOG", help="sitting log files (- for stdin)")
     _add_db(p)
-    p.set_defaults(func=cmd_import)
+    p.set_defaults(func=_damage_refused(cmd_import))
 
 
 # ---- export ----
@@ -93,7 +111,7 @@ def _sources(args):
                     args.sitting, ", ".join(i for i, _ in logs) or "none"))
             return picked
         return logs
-    with _open(args, create=False) as database:
+    with _open(args, readonly=True) as database:
         try:
             ids = [database.resolve(args.sitting)] if args.sitting else database.ids()
         except D.DbError as e:
@@ -178,19 +196,20 @@ def _export_parser(sub):
     p.add_argument("--from-image", metavar="FILE",
                    help="export the sittings of a device flash image instead of the database")
     _add_db(p)
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=_damage_refused(cmd_export))
 
 
 # ---- stats ----
 
 def cmd_stats(args):
-    with _open(args, create=False) as database:
+    with _open(args, readonly=True) as database:
         players, unnamed = T.collect(database)
     if args.player:
         p = T.find_player(players, args.player)
         if p is None:
             raise CommandError("no sittings with a player named %s (players: %s)" % (
-                args.player, ", ".join(sorted(players)) or "none"))
+                L.printable(args.player),
+                ", ".join(L.printable(n) for n in sorted(players)) or "none"))
         sys.stdout.write(T.player_report(p))
     else:
         sys.stdout.write(T.summary(players, unnamed))
@@ -201,13 +220,13 @@ def _stats_parser(sub):
     p = sub.add_parser("stats", help="player statistics over the stored sittings")
     p.add_argument("--player", metavar="NAME", help="everything about one player")
     _add_db(p)
-    p.set_defaults(func=cmd_stats)
+    p.set_defaults(func=_damage_refused(cmd_stats))
 
 
 # ---- sittings ----
 
 def cmd_sittings(args):
-    with _open(args, create=False) as database:
+    with _open(args, readonly=True) as database:
         rows = database.sittings()
     if args.json:
         for r in rows:
@@ -215,7 +234,7 @@ def cmd_sittings(args):
             for key in ("options", "players", "score", "games"):
                 d[key] = None if d[key] is None else json.loads(d[key])
             d["over"] = bool(d["over"])
-            sys.stdout.write(json.dumps(d, ensure_ascii=False) + "\n")
+            sys.stdout.write(L.json_line(d))
         return 0
     if not rows:
         sys.stdout.write("No sittings stored yet.\n")
@@ -226,18 +245,76 @@ def cmd_sittings(args):
         score = "-".join(str(x) for x in json.loads(r["score"]))
         state = "over" if r["over"] else "in progress"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
-        out.append([r["id"], r["variant"], r["started"] or "", r["hands"], score, state,
-                    source, players])
+        out.append([r["id"], r["variant"], _when(r["started"]), r["hands"], score, state,
+                    source, players])       # the table escapes control characters
     sys.stdout.write(T.table(["id", "variant", "started", "hands", "score", "state",
                               "source", "players"], out))
     return 0
+
+
+def _when(started):
+    # An ISO 8601 start as its day and minute, in the time zone it was written in.
+    import datetime
+    try:
+        return datetime.datetime.fromisoformat(started).strftime("%Y-%m-%d %H:%M")
+    except (TypeError, ValueError):
+        return started or ""
 
 
 def _sittings_parser(sub):
     p = sub.add_parser("sittings", help="list the stored sittings")
     p.add_argument("--json", action="store_true", help="one JSON object a sitting")
     _add_db(p)
-    p.set_defaults(func=cmd_sittings)
+    p.set_defaults(func=_damage_refused(cmd_sittings))
 
 
-PARSERS = [_import_parser, _export_parser, _stats_parser, _sittings_parser]
+# ---- delete, rename ----
+
+def cmd_delete(args):
+    with _open(args, create=False) as database:
+        for sid in args.ids:
+            try:
+                database.delete(sid)
+            except D.DbError as e:
+                raise CommandError(str(e))
+            sys.stdout.write("deleted sitting %s\n" % L.printable(sid))
+    return 0
+
+
+def _delete_parser(sub):
+    p = sub.add_parser("delete", help="remove stored sittings from the database",
+                       description="Remove stored sittings (their whole logs) from the "
+                                   "database. Give each id in full, as `tally42 sittings` "
+                                   "lists it.")
+    p.add_argument("ids", nargs="+", metavar="ID", help="a sitting's id")
+    _add_db(p)
+    p.set_defaults(func=_damage_refused(cmd_delete))
+
+
+def cmd_rename(args):
+    with _open(args, create=False) as database:
+        try:
+            database.rename(args.id, args.new_id)
+        except D.DbError as e:
+            raise CommandError(str(e))
+        except L.LogError as e:
+            raise CommandError("sitting %s: its stored log is refused now (line %d: %s)"
+                               % (L.printable(args.id), e.line, e.message))
+    sys.stdout.write("renamed sitting %s to %s\n" % (L.printable(args.id),
+                                                      L.printable(args.new_id)))
+    return 0
+
+
+def _rename_parser(sub):
+    p = sub.add_parser("rename", help="give a stored sitting another id",
+                       description="Give a stored sitting another id (its log's header "
+                                   "id changes with it): for a sitting that a sync reports "
+                                   "in conflict, rename the stored one and sync again.")
+    p.add_argument("id", metavar="ID", help="the sitting's id, in full")
+    p.add_argument("new_id", metavar="NEW_ID", help="its new id")
+    _add_db(p)
+    p.set_defaults(func=_damage_refused(cmd_rename))
+
+
+PARSERS = [_import_parser, _export_parser, _stats_parser, _sittings_parser, _delete_parser,
+           _rename_parser]

@@ -246,10 +246,16 @@ def read_script(path):
     """The button codes of a script: one button a line (prev, next, ok, back, menu;
     `long ` before one for a long press); blank lines and # comments skipped."""
     try:
-        with open(path) as f:
-            lines = f.read().split("\n")
+        with open(path, "rb") as f:
+            data = f.read((1 << 20) + 1)
     except OSError as e:
         raise SimError("%s: cannot read: %s" % (path, e.strerror or e))
+    if len(data) > 1 << 20:
+        raise SimError("%s: not a script: over 1 MB" % path)
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        raise SimError("%s: not a script: not UTF-8 text" % path)
     codes = []
     for n, raw in enumerate(lines, 1):
         word = raw.split("#")[0].strip().lower()
@@ -261,7 +267,8 @@ def read_script(path):
             word = word[5:].strip()
         if word not in WORDS:
             raise SimError("%s: script line %d: unknown button %s (prev, next, ok, back, "
-                           "menu, with `long ` before one for a long press)" % (path, n, word))
+                           "menu, with `long ` before one for a long press)"
+                           % (path, n, ascii(word)[1:-1][:40]))
         codes.append(code | WORDS[word])
     return codes
 
@@ -349,22 +356,31 @@ class Terminal:
         self.height = height
         self.out = out or sys.stdout
         self._saved = None
+        self._stdin = -1
         self._pending = b""
 
     def open(self):
-        import termios
-        import tty
-        if sys.stdin.isatty():
-            self._saved = termios.tcgetattr(sys.stdin.fileno())
-            tty.setraw(sys.stdin.fileno())
+        self.raw(sys.stdin)
         self.out.write("\x1b[2J\x1b[?25l")
         self.out.flush()
 
-    def close(self):
+    def raw(self, stdin):
+        """Keys one at a time from a terminal on stdin (nothing to do for a pipe)."""
+        import termios
+        import tty
+        if stdin.isatty():
+            self._stdin = stdin.fileno()
+            self._saved = termios.tcgetattr(self._stdin)
+            tty.setraw(self._stdin)
+
+    def restore(self):
         if self._saved is not None:
             import termios
-            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, self._saved)
+            termios.tcsetattr(self._stdin, termios.TCSADRAIN, self._saved)
             self._saved = None
+
+    def close(self):
+        self.restore()
         self.out.write("\x1b[?25h\r\n")
         self.out.flush()
 
@@ -394,18 +410,60 @@ class Terminal:
         return out
 
 
+FLASH_SIZE = 16 * 4096      # boards/sim.py: FLASH_BLOCKS of 4 KB
+_JOURNAL_MAGIC = b"T42"      # firmware/journal.py: every block in use starts with it
+PANEL_MIN = (200, 120)
+PANEL_MAX = (400, 300)
+
+
+def check_flash(path):
+    """SimError unless path is the sim's flash image, or nothing yet: the sim formats
+    what it is given, and must not take another file for its flash."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return      # not there yet: the sim makes it
+    if os.path.isdir(path):
+        raise SimError("--flash %s: a folder, not a flash image" % path)
+    if size == 0:
+        return
+    if size != FLASH_SIZE:
+        raise SimError("--flash %s: not a flash image of the sim (%d bytes, not %d): give "
+                       "another file, or a name that does not exist yet" % (path, size,
+                                                                            FLASH_SIZE))
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise SimError("--flash %s: cannot read: %s" % (path, e.strerror or e))
+    blocks = [data[i:i + 4096] for i in range(0, size, 4096)]
+    if not any(b[:3] == _JOURNAL_MAGIC for b in blocks) and data.strip(b"\xff"):
+        raise SimError("--flash %s: not a flash image of the sim (no journal in it): give "
+                       "another file, or a name that does not exist yet" % path)
+
+
+def panel_size(panel):
+    """(width, height) of a --panel WxH; SimError when it is not a panel the firmware
+    can draw on."""
+    try:
+        width, height = (int(v) for v in panel.lower().split("x"))
+    except ValueError:
+        raise SimError("--panel wants WIDTHxHEIGHT, such as 250x122")
+    if not (PANEL_MIN[0] <= width <= PANEL_MAX[0] and PANEL_MIN[1] <= height <= PANEL_MAX[1]):
+        raise SimError("--panel %s: a panel from %dx%d to %dx%d" % (
+            panel, PANEL_MIN[0], PANEL_MIN[1], PANEL_MAX[0], PANEL_MAX[1]))
+    return width, height
+
+
 def run(script=None, screens=None, flash=None, hold=False, panel=None, text=False,
-        heap=HEAP, stdout=None):
+        heap=HEAP, stdout=None, stdin=None):
     """Run the sim; returns the firmware's exit status."""
     stdout = stdout or sys.stdout
-    width, height = WIDTH, HEIGHT
-    if panel:
-        try:
-            width, height = (int(v) for v in panel.lower().split("x"))
-        except ValueError:
-            raise SimError("--panel wants WIDTHxHEIGHT, such as 250x122")
+    stdin = stdin or sys.stdin
+    width, height = panel_size(panel) if panel else (WIDTH, HEIGHT)
     codes = read_script(script) if script else []
     flash = os.path.abspath(flash or default_flash())
+    check_flash(flash)
     os.makedirs(os.path.dirname(flash), exist_ok=True)
     if screens:
         os.makedirs(screens, exist_ok=True)
@@ -413,6 +471,9 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     link = SerialLink()
     headless = bool(script)     # with --hold it keeps running after the script
     term = None if headless else Terminal(width, height, stdout)
+    # After a script, --hold takes the keys (drawing only on a terminal).
+    keyboard = term or (Terminal(width, height, stdout) if hold else None)
+    drawn = term or (keyboard if hold and stdout.isatty() else None)
     frames = Frames(width, height)
     count = 0
     last = None
@@ -424,11 +485,14 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     try:
         if term:
             term.open()
+        elif keyboard:
+            keyboard.raw(stdin)
         child.stdin.write(bytes(codes))
         if headless and not hold:
             child.stdin.write(bytes([QUIT]))
         child.stdin.flush()
-        sources = [child.stdout.fileno()] + ([sys.stdin.fileno()] if term else [])
+        keys = stdin.fileno() if keyboard else None
+        sources = [child.stdout.fileno()] + ([keys] if keyboard else [])
         while True:
             ready, _, _ = select.select(sources, [], [])
             if child.stdout.fileno() in ready:
@@ -442,19 +506,24 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
                         path = os.path.join(screens, "%04d-%s.png" % (count, name or "screen"))
                         with open(path, "wb") as f:
                             f.write(png_1bit(width, height, frame))
-                    if term:
-                        term.draw(full, name, frame, count)
-            if term and sys.stdin.fileno() in ready:
-                data = os.read(sys.stdin.fileno(), 64)
-                keys = term.keys(data) if data else [QUIT]
+                    if drawn:
+                        drawn.draw(full, name, frame, count)
+            if keyboard and keys in ready:
+                data = os.read(keys, 64)
+                if not data and hold:
+                    sources.remove(keys)    # no more keys: run on until interrupted
+                    continue
+                pressed = keyboard.keys(data) if data else [QUIT]
                 try:
-                    child.stdin.write(bytes(keys))
+                    child.stdin.write(bytes(pressed))
                     child.stdin.flush()
                 except BrokenPipeError:
                     pass
     finally:
         if term:
             term.close()
+        elif keyboard:
+            keyboard.restore()
         try:
             child.stdin.close()
         except BrokenPipeError:

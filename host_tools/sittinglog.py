@@ -81,12 +81,19 @@ def parse_header(obj):
         if (not isinstance(players, list) or len(players) != seats
                 or not all(isinstance(p, str) for p in players)):
             raise LogError(0, "players must be a list of %d names for %s" % (seats, rules.name))
+        for p in players:
+            problem = name_problem(p)
+            if problem:
+                raise LogError(0, "players: %s" % problem)
     dealer = obj.get("dealer", 0)
     if not _is_int(dealer) or not 0 <= dealer < seats:
         raise LogError(0, "dealer must be a seat from 0 to %d" % (seats - 1))
     for key in ("id", "started"):
         if key in obj and not isinstance(obj[key], str):
             raise LogError(0, "%s must be a string" % key)
+        if key in obj and (len(obj[key]) > 100 or printable(obj[key]) != obj[key]
+                           or not obj[key].strip()):
+            raise LogError(0, "%s must be a line of text of 1 to 100 characters" % key)
     extra = {k: obj[k] for k in ("id", "started") if k in obj}
     return Header(rules, dealer, players, extra)
 
@@ -115,13 +122,14 @@ def to_event(rules, obj):
         except ginlog.GinLogError as e:
             raise LogError(0, str(e))
     kind = obj.get("type")
-    if kind not in EVENT_FIELDS:
+    if not isinstance(kind, str) or kind not in EVENT_FIELDS:
         if kind == "sitting":
             raise LogError(0, "a second sitting header (one sitting a log)")
         raise LogError(0, "unknown event type %s" % _show(kind))
     for key in obj:
         if key not in EVENT_FIELDS[kind]:
-            raise LogError(0, "unknown field %s in a %s event" % (_show(key), kind))
+            raise LogError(0, "unknown field %s in %s %s event" % (
+                _show(key), "an" if kind[0] in "aeiou" else "a", kind))
     if kind == "bid":
         if "bid" not in obj:
             raise LogError(0, "a bid event needs bid")
@@ -136,8 +144,11 @@ def to_event(rules, obj):
         count = obj.get("count", 0)
         if not _is_int(winner) or not 0 <= winner < rules.row[V.SEATS]:
             raise LogError(0, "winner must be a seat from 0 to %d" % (rules.row[V.SEATS] - 1))
-        if not _is_int(count) or count < 0 or count > 255:
+        if not _is_int(count):
             raise LogError(0, "count must be a whole number of points")
+        if count < 0 or count > 255:
+            raise LogError(0, "count %d is not a trick's count (a multiple of 5, from 0 to "
+                              "the hand's count)" % count)
         return C.event(C.EV_TRICK, winner << 8 | count)
     if kind == "result":
         return _result(rules, obj)
@@ -154,7 +165,7 @@ def _contract(obj):
         if not 0 <= t <= 8:
             raise LogError(0, "trump %d is not a suit (0 to 8)" % t)
         return t
-    if t in NAMED_CONTRACTS:
+    if isinstance(t, str) and t in NAMED_CONTRACTS:
         return NAMED_CONTRACTS[t]
     if t == "nello":
         mode = obj.get("doubles")
@@ -238,10 +249,48 @@ def nello_default(rules):
     return C.NELLO_HIGH + rules.nello_default()
 
 
+MAX_LINE = 4096        # bytes of one log line, comments included
+
+
+class _Duplicate(ValueError):
+    pass
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def _loads(text):
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except TypeError:   # MicroPython's json (tests/mp_replay.py) takes no hook
+        return json.loads(text)
+
+
+def _lone_surrogate(obj):
+    # JSON's \ud800 escapes make strings that are not Unicode text.
+    if isinstance(obj, str):
+        return any("\ud800" <= c <= "\udfff" for c in obj)
+    if isinstance(obj, dict):
+        return any(_lone_surrogate(k) or _lone_surrogate(v) for k, v in obj.items())
+    if isinstance(obj, list):
+        return any(_lone_surrogate(v) for v in obj)
+    return False
+
+
 def read_lines(data):
-    """(line number, dict) for every JSON line of a log's bytes; LogError on a bad line."""
+    """(line number, dict) for every JSON line of a log's bytes; LogError on a bad line
+    (not UTF-8, not a JSON object, a key given twice, longer than MAX_LINE bytes)."""
     out = []
     for n, raw in enumerate(data.split(b"\n"), 1):
+        if len(raw) > MAX_LINE:
+            raise LogError(n, "line of %d bytes: a log line has at most %d" % (len(raw),
+                                                                              MAX_LINE))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -252,15 +301,57 @@ def read_lines(data):
         if not text or text.startswith("#"):
             continue
         try:
-            obj = json.loads(text)
+            obj = _loads(text)
+        except _Duplicate as e:
+            raise LogError(n, "field %s given twice" % _show(e.args[0]))
         except ValueError as e:
             raise LogError(n, "not JSON (%s)" % e)
         except RecursionError:
             raise LogError(n, "not a sitting log line (nested too deep)")
         if not isinstance(obj, dict):
             raise LogError(n, "not a JSON object")
+        if _lone_surrogate(obj):
+            raise LogError(n, "a string with a lone surrogate escape (not Unicode text)")
         out.append((n, obj))
     return out
+
+
+MAX_NAME = 32           # characters of a player's name
+
+
+def _control(c):
+    # C0 and C1 controls, DEL, the line separators, and lone surrogates.
+    o = ord(c)
+    return o < 32 or 127 <= o < 160 or o in (0x2028, 0x2029) or 0xD800 <= o <= 0xDFFF
+
+
+def json_line(obj):
+    """One line of JSON for a terminal or a pipe: UTF-8 text as it is, but every control
+    character (and lone surrogate) as a \\u escape, which JSON readers take back."""
+    text = json.dumps(obj, ensure_ascii=False)
+    if any(_control(c) for c in text):
+        text = "".join("\\u%04x" % ord(c) if _control(c) else c for c in text)
+    return text + "\n"
+
+
+def name_problem(name):
+    """Why a player or team name cannot be taken (None when it can): empty, too long,
+    or with control characters (they would act on a terminal when printed)."""
+    if not name.strip():
+        return "an empty name"
+    if len(name) > MAX_NAME:
+        return "name %s is longer than %d characters" % (_show(name), MAX_NAME)
+    if any(_control(c) for c in name):
+        return "name %s has a control character" % printable(name)
+    return None
+
+
+def printable(text):
+    """Text safe to print on a terminal: control characters as escapes (\\x1b)."""
+    if not any(_control(c) for c in text):
+        return text
+    return "".join(("\\x%02x" % ord(c) if ord(c) < 256 else "\\u%04x" % ord(c))
+                   if _control(c) else c for c in text)
 
 
 class Replay:
@@ -475,16 +566,21 @@ def scoresheet(rp):
     """A readable scoresheet: one block a deal, with the running score."""
     header = rp.header
     rules = header.rules
-    names = seat_names(header)
+    names = [printable(n) for n in seat_names(header)]
     if rules.family:
         return ginlog.scoresheet(header, rp.events, names)
-    sides = side_names(header)
+    sides = [printable(n) for n in side_names(header)]
     unit = ("marks", "points", "points")[rules.scoring]
     lines = []
     title = "%s, %s to %d" % (rules.name, unit, rules.target)
     if header.extra.get("id"):
-        title = "%s  (%s)" % (title, header.extra["id"])
+        title = "%s  (%s)" % (title, printable(header.extra["id"]))
     lines.append(title)
+    if header.extra.get("started"):
+        lines.append("Started: %s" % printable(header.extra["started"]))
+    # Hand numbers take the width of the last one, so the lines stay aligned.
+    width = len(str(sum(1 for kind, _ in walk(header, rp.events) if kind == "hand")))
+    indent = " " * (width + 7)
     lines.append("Players: " + ", ".join("%s %s" % (i, n) for i, n in enumerate(names)))
     lines.append("")
     bids = []
@@ -499,8 +595,8 @@ def scoresheet(rp):
             number += 1
             dealer = names[info["dealer"]]
             if info.get("thrown_in"):
-                lines.append("Hand %d  dealer %s  bids: %s  -> all passed, thrown in"
-                             % (number, dealer, ", ".join(bids)))
+                lines.append("Hand %*d  dealer %s  bids: %s  -> all passed, thrown in"
+                             % (width, number, dealer, ", ".join(bids)))
             else:
                 for i, a in enumerate(info["award"]):
                     running[i] += a
@@ -508,9 +604,10 @@ def scoresheet(rp):
                 if "trump" in info:
                     contract = "%s, trump %s" % (contract, info["trump"])
                 pts = "" if info["points"] is None else ", took %d" % info["points"]
-                lines.append("Hand %d  dealer %s  bids: %s" % (number, dealer, ", ".join(bids)))
-                lines.append("        %s bid %s, contract %s: %s%s   score %s"
-                             % (names[info["bidder"]], info["bid"], contract,
+                lines.append("Hand %*d  dealer %s  bids: %s" % (width, number, dealer,
+                                                                ", ".join(bids)))
+                lines.append("%s%s bid %s, contract %s: %s%s   score %s"
+                             % (indent, names[info["bidder"]], info["bid"], contract,
                                 "made" if info["made"] else "set", pts,
                                 "  ".join("%s %d" % (n, v) for n, v in zip(sides, running))))
             bids = []
@@ -553,12 +650,47 @@ def dump_log(lines):
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
+# The scorer's clock counts seconds from here (engine_core.codec's header stamp).
+DEVICE_EPOCH = 1704067200       # 2024-01-01T00:00:00Z
+
+
+def device_time(seconds, offset_minutes):
+    """ISO 8601 local time (with its UTC offset) of a time on the scorer's clock."""
+    import datetime
+    zone = datetime.timezone(datetime.timedelta(minutes=offset_minutes))
+    return datetime.datetime.fromtimestamp(DEVICE_EPOCH + seconds, zone).isoformat()
+
+
+def device_sitting_id(device_id, number, header_bytes):
+    """A synced sitting's id: the scorer's id and the sitting's random id (hex) from its
+    header; headers of version 1 have none, and take the journal's number instead."""
+    from engine_core import codec
+    stamp = codec.header_stamp(header_bytes)
+    if stamp and stamp[0]:
+        return "%s-%08X" % (device_id, stamp[0])
+    return "%s-%d" % (device_id, number)
+
+
 def from_device(header_bytes, event_bytes, extra=None):
-    """A sitting as the device stores it (codec header + event bytes) as log lines.
-    ValueError when the bytes are not a sitting."""
+    """A sitting as the device stores it (codec header + event bytes) as log lines, its
+    start time in the header when the scorer's clock was set. ValueError when the bytes
+    are not a sitting."""
     from engine_core import codec
     rules, dealer, names = codec.decode_header(header_bytes)
-    header = Header(rules, dealer, names, dict(extra or {}))
+    try:
+        # The device trusts its flash; here a damaged header must not pass for rules.
+        checked = O.resolve(rules.name, rules.to_dict())
+    except (IndexError, O.OptionError):
+        checked = None
+    if checked is None or checked.to_dict() != rules.to_dict():
+        raise ValueError("the sitting header holds options that are no game's")
+    if not 0 <= dealer < rules.row[V.SEATS]:
+        raise ValueError("the sitting header's dealer is no seat")
+    extra = dict(extra or {})
+    stamp = codec.header_stamp(header_bytes)
+    if stamp and stamp[1] and "started" not in extra:
+        extra["started"] = device_time(stamp[1], stamp[2])
+    header = Header(rules, dealer, names, extra)
     if rules.family:
         from engine_core import gincodec as codec
     events = []

@@ -4,6 +4,7 @@ import json
 
 from engine_core import variants as V
 from host_tools import ginstats
+from host_tools.sittinglog import printable
 
 UNITS = {"marks": "marks", "points": "points", "tricks": "moon", "gin": "gin"}  # unit shown
 SPECIALS = ("nello", "sevens", "plunge", "splash")
@@ -26,6 +27,7 @@ class Player:
         self.specials = {}      # nello/sevens/plunge/splash -> times called
         self.defence_sets = 0   # hands the player's side set the bidders
         self.gin = None         # ginstats.GinFigures once the player has a gin sitting
+        self.dates = []         # the days of the sittings that carry a start time
 
     @property
     def bids(self):
@@ -78,8 +80,8 @@ def collect(database):
     players = {}
     unnamed = 0
     info = {}
-    for sid, variant, options, over, winner in conn.execute(
-            "SELECT id, variant, options, over, winner FROM sittings"):
+    for sid, variant, options, over, winner, started in conn.execute(
+            "SELECT id, variant, options, over, winner, started FROM sittings"):
         if ginstats.is_gin(variant):
             scoring = "gin"
         else:
@@ -92,6 +94,8 @@ def collect(database):
         for name, team in named:
             p = players.setdefault(name, Player(name))
             p.sittings += 1
+            if started:
+                p.dates.append(started[:10])
             p.score.setdefault(UNITS[scoring], [0, 0])
             if over:
                 p.finished += 1
@@ -157,7 +161,7 @@ def table(headers, rows):
 
 
 def _cell(c):
-    return "" if c is None else str(c)
+    return "" if c is None else printable(str(c))
 
 
 def _units(players):
@@ -194,7 +198,12 @@ def summary(players, unnamed=0):
 def player_report(p):
     """Everything about one player."""
     out = ["%s: %d sitting%s played (%d finished), %d won" % (
-        p.name, p.sittings, "" if p.sittings == 1 else "s", p.finished, p.won), ""]
+        printable(p.name), p.sittings, "" if p.sittings == 1 else "s", p.finished, p.won)]
+    if p.dates:
+        first, last = min(p.dates), max(p.dates)
+        out.append("Played on %s" % first if first == last else
+                   "Played from %s to %s" % (first, last))
+    out.append("")
     out.append(table(["score", "for", "against"],
                      [[u] + p.score[u] for u in _units([p])]))
     levels = sorted(p.levels.items(), key=lambda kv: (V.index(kv[0][0]), kv[0][1][0]))

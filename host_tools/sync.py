@@ -47,6 +47,11 @@ _MEANING = {
 }
 
 
+class Refused(SyncError):
+    """One sitting the PC will not store (it does not replay, or its id is stored with
+    another log): reported, left on the scorer, and the sync goes on."""
+
+
 class Silent(SyncError):
     """The scorer stopped answering (or never did)."""
 
@@ -185,7 +190,11 @@ class Client:
             self.reader.feed(data)
 
     def _link_down(self):
-        # The port went away (a pulled cable): open it again until `wait` runs out.
+        # The port went away (a pulled cable): open it again until `wait` runs out. Before
+        # the scorer has ever answered there is no transfer to resume: fail at once.
+        if self._first:
+            raise SyncError("lost the link to the scorer on %s before it answered (was the "
+                            "cable pulled?)" % self.link.url)
         self._silence()
         try:
             self.link.reopen(max(0.0, self._alive + self.wait - time.monotonic()))
@@ -491,14 +500,16 @@ def split_stream(data):
 
 
 def sitting_lines(device_id, entry, data):
-    """The log lines of a fetched sitting, its id "<device id>-<sitting id>"; SyncError
-    if the bytes are not a sitting."""
+    """The log lines of a fetched sitting, its id "<device id>-<random id>" (or
+    "<device id>-<journal number>" from older firmware); SyncError if the bytes are not
+    a sitting."""
     try:
         header, events = split_stream(data)
-        return L.from_device(header, events, {"id": "%s-%d" % (device_id, entry.sid)})
+        sid = L.device_sitting_id(device_id, entry.sid, header)
+        return L.from_device(header, events, {"id": sid})
     except ValueError as e:
-        raise SyncError("sitting %d from the scorer is damaged (%s): not stored"
-                        % (entry.sid, e))
+        raise Refused("sitting %d from the scorer is damaged (%s): not stored, the scorer "
+                      "keeps it" % (entry.sid, e))
 
 
 class Report:
@@ -508,6 +519,7 @@ class Report:
         self.stored = []        # (sitting id, what) stored new
         self.updated = []
         self.already = []       # were on the PC already (an acknowledge that got lost)
+        self.refused = []       # (sitting number on the scorer, why): left on the scorer
         self.acked = 0
         self.free = info.free
         self.payload = 0        # sitting bytes fetched
@@ -517,8 +529,10 @@ def sync(client, store, progress=None, report=None):
     """Store every finished sitting the scorer has not synced, acknowledging each batch
     once it is stored. store(lines, device_id) -> (status, sitting id, description) with
     status "stored", "updated" or "already stored"; it checks the sitting with the engine
-    (sittinglog.LogError when refused) and stores all of it or nothing. Returns the
-    Report (pass one in to keep what was done when sync fails half way)."""
+    (sittinglog.LogError when refused) and stores all of it or nothing, raising Refused
+    for a sitting it will not store. A refused sitting is reported (report.refused),
+    not acknowledged, and the others go on. Returns the Report (pass one in to keep what
+    was done when sync fails half way)."""
     info = client.info
     report = report or Report(info)
     if not info.unsynced:
@@ -541,8 +555,11 @@ def sync(client, store, progress=None, report=None):
         acked = []
         try:
             while i < len(entries) and len(data[i]) >= entries[i].length:
-                _store_one(report, store, entries[i], data[i])
-                acked.append(entries[i].sid)
+                try:
+                    _store_one(report, store, entries[i], data[i])
+                    acked.append(entries[i].sid)
+                except Refused as e:
+                    report.refused.append((entries[i].sid, str(e)))
                 data[i] = None
                 i += 1
         except BaseException:
@@ -565,7 +582,7 @@ def _store_one(report, store, entry, data):
     try:
         status, sid, what = store(lines, report.info.device_id)
     except L.LogError as err:
-        raise SyncError("sitting %d from the scorer does not replay (line %d: %s): not stored, "
-                        "the scorer keeps it" % (entry.sid, err.line, err.message))
+        raise Refused("sitting %d from the scorer does not replay (line %d: %s): not stored, "
+                      "the scorer keeps it" % (entry.sid, err.line, err.message))
     {"stored": report.stored, "updated": report.updated}.get(
         status, report.already).append((sid, what))

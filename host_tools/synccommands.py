@@ -82,22 +82,114 @@ class _Progress:
             self.shown = False
 
 
+# What the scorer shows of a name: player names on the score screen, team names.
+_SHOWN = {"players": 12, "teams": 8}
+
+
 def _names(text, what):
+    from host_tools import sittinglog as L
     names = [n.strip() for n in text.split(",")]
-    if not all(names):
-        raise CommandError("--%s: an empty name in %r (names are separated by commas)"
-                           % (what, text))
+    for n in names:
+        problem = L.name_problem(n) if n else "an empty name (names are separated by commas)"
+        if not problem and len(n) > _SHOWN[what]:
+            problem = "name %s is longer than the %d characters the scorer shows" % (
+                n, _SHOWN[what])
+        if problem:
+            raise CommandError("--%s: %s" % (what, problem))
+    if what == "teams" and len(names) != 2:
+        raise CommandError("--teams: 2 team names, not %d" % len(names))
+    if what == "players" and len(names) not in (3, 4, 6):
+        raise CommandError("--players: 4 names (3 for Moon, 6 for Seventy-Nine and "
+                           "Eighty-Eight), not %d" % len(names))
     return names
 
 
+_TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
+
+
+def setting_value(text):
+    """A pushed setting's value as the scorer reads it (firmware.app._value): a number,
+    true/false, a list of names (comma-separated), or a word."""
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    return text.split(",") if "," in text else text
+
+
 def _settings(pairs):
+    # Checked here with the engine's option rules, as the scorer checks them: each key
+    # an option of some game (or variant, tracker), each value one that option takes.
+    from engine_core import options as O
+    from engine_core import variants as V
     out = []
+    options = {}
+    variant = None
     for p in pairs or ():
         key, eq, value = p.partition("=")
+        key = key.strip()
         if not eq or not key:
             raise CommandError("--set %s: give KEY=VALUE" % p)
+        if key == "tracker":
+            if value not in _TRACKER:
+                raise CommandError("--set tracker=%s: on or off" % value)
+        elif key == "variant":
+            if V.index(value) < 0:
+                raise CommandError("--set variant=%s: unknown variant (one of %s)"
+                                   % (value, ", ".join(V.NAMES)))
+            variant = value
+        else:
+            options[key] = setting_value(value)
         out.append((key, value))
+    names = [variant] if variant else [n for n in V.NAMES]
+    for key, value in options.items():
+        where = [n for n in names if key in O.APPLIES[V.index(n)]]
+        if not where:
+            if variant:
+                raise CommandError("--set %s: option %s does not apply to %s"
+                                   % (key, key, variant))
+            raise CommandError("--set %s: unknown option (the options: %s, variant, "
+                               "tracker)" % (key, ", ".join(O.APPLIES[0] + ("match_games",))))
+        problem = None
+        for name in where:
+            try:
+                O.resolve(name, {key: value})
+                problem = None
+                break
+            except O.OptionError as e:
+                problem = problem or str(e)
+        if problem:
+            raise CommandError("--set %s: %s" % (key, problem))
+    if variant and options:
+        try:
+            O.resolve(variant, options)
+        except O.OptionError as e:
+            raise CommandError("--set: %s" % e)
     return out
+
+
+def _number(kind, lo, hi, what):
+    """An argparse type: a number from lo to hi (finite), with a message saying so."""
+    import argparse
+    import math
+
+    def parse(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            v = None
+        if v is None or (kind is float and not math.isfinite(v)) or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError("%s must be a number from %s to %s, not %s"
+                                             % (what, lo, hi, text))
+        return v
+    return parse
+
+
+_TIMEOUT = _number(float, 0.1, 60, "seconds")
+_WAIT = _number(float, 1, 3600, "seconds")
+_BAUD = _number(int, 300, 4000000, "the line speed")
 
 
 def _db_store(database):
@@ -106,6 +198,9 @@ def _db_store(database):
     def store(lines, device_id):
         try:
             st = database.store_lines(lines, source="sync", device=device_id)
+        except D.Conflict as e:
+            raise Y.Refused("%s: not stored, the scorer keeps it (`tally42 rename %s NEW_ID` "
+                            "the stored one, then sync again)" % (e, e.sitting_id))
         except D.DbError as e:
             raise Y.SyncError(str(e))
         return st.status, st.id, st.describe()
@@ -119,23 +214,27 @@ def cmd_sync(args):
         names.append(("t", _names(args.teams, "teams")))
     pairs = _settings(args.set)
     url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
+    link = _open_link(url, args.baud)
     try:
         database = D.open_db(args.db)
     except D.DbError as e:
+        link.close()
         raise CommandError(str(e))
     progress = _Progress(sys.stderr)
-    link = _open_link(url, args.baud)
     report = None
+    refusals = []       # what the scorer would not take: said at the end, exit 2
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
         if not args.no_clock:
-            _optional(client.set_clock, "clock")
+            _optional(client.set_clock, "clock", refusals)
         for kind, ns in names:
-            client.push_names(kind, ns)
-        if pairs:
-            client.push_settings(pairs)
+            what = "players" if kind == "p" else "teams"
+            if _optional(lambda: client.push_names(kind, ns), what, refusals):
+                print("%s set on the scorer: %s" % (what, ", ".join(ns)))
+        if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
+            print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
         report = Y.Report(info)
         Y.sync(client, _db_store(database), progress, report)
         progress.end()
@@ -150,17 +249,25 @@ def cmd_sync(args):
         link.close()
         database.close()
     _print_report(report, database.path)
-    return 0
+    for why in refusals + [why for _, why in report.refused]:
+        sys.stderr.write("tally42: %s\n" % why)
+    return 2 if refusals or report.refused else 0
 
 
-def _optional(step, what):
-    # A scorer without a clock says so; that is no reason to stop syncing.
+def _optional(step, what, refusals):
+    # A scorer without a clock says so, one may refuse names or settings: no reason to
+    # stop syncing. True when the scorer took them.
     try:
         step()
+        return True
     except Y.DeviceError as e:
-        if e.code != Y.E_UNSUPPORTED:
+        if e.code == Y.E_REFUSED:
+            refusals.append(str(e))
+        elif e.code == Y.E_UNSUPPORTED:
+            print("(the scorer has no %s to set)" % what)
+        else:
             raise
-        print("(the scorer has no %s to set)" % what)
+    return False
 
 
 def _print_stored(r):
@@ -168,15 +275,28 @@ def _print_stored(r):
         print(what)
 
 
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def _summary(ids, most=5):
+    # A few ids, then how many more.
+    if len(ids) <= most:
+        return ", ".join(ids)
+    return "%s and %d more" % (", ".join(ids[:most - 1]), len(ids) - most + 1)
+
+
 def _print_report(r, path):
     if not r.listed:
         print("nothing new on the scorer: every finished sitting is on the PC already")
     _print_stored(r)
     if r.already:
-        print("already on the PC: %s (the scorer now knows)" % ", ".join(s for s, _ in r.already))
+        print("already on the PC: %s (the scorer now knows)"
+              % _summary([s for s, _ in r.already]))
     if r.listed:
-        print("%d new, %d updated, %d already stored, into %s" % (
-            len(r.stored), len(r.updated), len(r.already), path))
+        refused = ", %d not stored" % len(r.refused) if r.refused else ""
+        print("%d new, %d updated, %d already stored%s, into %s" % (
+            len(r.stored), len(r.updated), len(r.already), refused, path))
     print("scorer journal free: %s" % _kb(r.free))
 
 
@@ -185,43 +305,61 @@ def cmd_devices(args):
     if not ports:
         print("no ESP32 USB serial port is connected")
         return 0
+    found = 0
     for device, description in ports:
         info, error = _probe(device, args.baud, args.timeout)
         if info is None:
             print("%s  %s: no scorer (%s)" % (device, description, error))
         else:
-            print("%s  %s  firmware %s  protocol %d.%d  %d sittings to sync  free %s" % (
+            print("%s  %s  firmware %s  protocol %d.%d  %s to sync  free %s" % (
                 device, info.device_id, info.firmware, info.version, info.minor,
-                info.unsynced, _kb(info.free)))
+                _plural(info.unsynced, "sitting"), _kb(info.free)))
+            found += 1
+    if args.port and not found:
+        return 2        # the port asked for has no scorer
     return 0
 
 
 def _sync_parser(sub):
     from host_tools import db as D
-    p = sub.add_parser("sync", help="store the scorer's finished sittings in the database")
+    p = sub.add_parser(
+        "sync", help="store the scorer's finished sittings in the database",
+        description="Copy the scorer's finished sittings into the database (checked by the "
+                    "engine, stored whole), then mark them synced on the scorer; set its "
+                    "clock, so that new sittings carry their date; and send it player or "
+                    "team names and house options for the sittings set up next. A "
+                    "sitting the PC cannot store is named and stays on the scorer; the "
+                    "exit status is then 2.")
     p.add_argument("--port", default="auto",
                    help="serial port or pyserial URL of the scorer (default: auto, the one "
                         "ESP32 USB serial port a scorer answers on)")
     p.add_argument("--db", metavar="PATH",
-                   help="the database file (default: %s)" % D.default_path())
-    p.add_argument("--players", metavar="A,B,C,D", help="player names to send to the scorer")
-    p.add_argument("--teams", metavar="A,B", help="team names to send to the scorer")
+                   help="the database file (default: $TALLY42_DB, else %s)"
+                        % D.default_path())
+    p.add_argument("--players", metavar="A,B,C,D",
+                   help="player names for the sittings set up next (3, 4 or 6; at most 12 "
+                        "characters each)")
+    p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
-                   help="a scorer setting to send (repeatable)")
+                   help="a house option for the sittings set up next (variant=moon, "
+                        "scoring=points, target=250, nello=true, ...; tracker=on); "
+                        "repeatable")
     p.add_argument("--no-clock", action="store_true", help="leave the scorer's clock alone")
-    p.add_argument("--baud", type=int, default=BAUDRATE, help=_BAUD_HELP)
-    p.add_argument("--timeout", type=float, default=1.0, metavar="S",
+    p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
+    p.add_argument("--timeout", type=_TIMEOUT, default=1.0, metavar="S",
                    help="seconds to wait for a reply before asking again (default 1)")
-    p.add_argument("--wait", type=float, default=30.0, metavar="S",
+    p.add_argument("--wait", type=_WAIT, default=30.0, metavar="S",
                    help="seconds to wait for a silent or unplugged scorer (default 30)")
     p.set_defaults(func=cmd_sync)
 
 
 def _devices_parser(sub):
-    p = sub.add_parser("devices", help="list connected scorers with their id and version")
+    p = sub.add_parser("devices", help="list connected scorers with their id and version",
+                       description="Ask each ESP32 USB serial port (or --port) for a "
+                                   "scorer. Exit status 2 when --port has none.")
     p.add_argument("--port", help="ask only this port (a device or pyserial URL)")
-    p.add_argument("--baud", type=int, default=BAUDRATE, help=_BAUD_HELP)
-    p.add_argument("--timeout", type=float, default=PROBE_TIMEOUT, metavar="S",
+    p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
+    p.add_argument("--timeout", type=_TIMEOUT, default=PROBE_TIMEOUT, metavar="S",
                    help="seconds to wait for each port's answer (default 1)")
     p.set_defaults(func=cmd_devices)
 

@@ -1,5 +1,6 @@
 """The serial link to a scorer: a small class around pyserial's `serial_for_url`, so that
 tests can use a pseudo-terminal or `loop://`, and the list of ports that may be one."""
+import os
 import time
 
 import serial
@@ -48,10 +49,14 @@ class SerialLink:
         self._port = port
 
     def reopen(self, wait):
-        """Try to open the port again for up to `wait` seconds (a cable plugged back)."""
+        """Try to open the port again for up to `wait` seconds (a cable plugged back). A
+        port whose device file is gone (the USB cable pulled out) fails at once: when it
+        comes back it often has another name, so waiting for this one would be in vain."""
         self.close()
         deadline = time.monotonic() + wait
         while True:
+            if self.gone():
+                raise LinkError("%s is gone (was the cable pulled out?)" % self.url)
             try:
                 self.open()
                 return
@@ -59,6 +64,11 @@ class SerialLink:
                 if time.monotonic() >= deadline:
                     raise
                 time.sleep(0.25)
+
+    def gone(self):
+        """True when the port is a device file that no longer exists."""
+        return "://" not in self.url and self.url.startswith("/") and not os.path.exists(
+            self.url)
 
     def close(self):
         if self._port is not None:

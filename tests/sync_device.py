@@ -49,6 +49,8 @@ class Recorder:
         self._line("names %s %s" % (kind, "|".join(names)))
         if len(names) > 6:
             return "at most 6 names"
+        if "Nobody" in names:
+            return "nobody is called Nobody"
 
     def settings(self, pairs):
         self._line("settings " + " ".join("%s=%s" % kv for kv in pairs))

@@ -3,6 +3,7 @@ game over, synced with `tally42 sync` over the sim's serial port, exported, and 
 exported log replays to the score played; the gin figures appear in `tally42 stats`."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -55,9 +56,10 @@ def test_each_gin_game_played_in_the_sim_syncs_exports_and_replays(tmp_path, hel
     out = _run("sync", "--port", held_sim, "--db", db, "--wait", "30")
     assert out.returncode == 0, out.stderr
     names = ("oklahoma-gin", "sequence-gin", "skarney-gin")
-    for k, (game, (_, _, score)) in enumerate(zip(names, GAMES)):
-        sid = "T42-SIM-%d" % (k + 1)
-        assert "stored sitting %s" % sid in out.stdout, out.stdout
+    # Synced sittings are named by the scorer and each sitting's random id.
+    stored = re.findall(r"stored sitting (T42-SIM-[0-9A-F]{8}) \(([a-z-]+),", out.stdout)
+    assert [game for _, game in stored] == list(names), out.stdout
+    for (sid, game), (_, _, score) in zip(stored, GAMES):
         log = tmp_path / ("%s.jsonl" % sid)
         ex = _run("export", "--db", db, "--sitting", sid, "--out", str(log))
         assert ex.returncode == 0, ex.stderr

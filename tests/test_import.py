@@ -108,6 +108,7 @@ def test_import_from_standard_input(tmp_path, capsys, monkeypatch):
 def test_a_database_from_a_newer_tally42_is_refused(tmp_path, capsys):
     db = tmp_path / "new.db"
     conn = sqlite3.connect(str(db))
+    conn.execute("PRAGMA application_id = %d" % D.APPLICATION_ID)
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     good = tmp_path / "good.jsonl"
@@ -131,8 +132,8 @@ def test_sittings_lists_what_is_stored(tmp_path, capsys):
     lines = out.splitlines()
     assert lines[0].split() == ["id", "variant", "started", "hands", "score", "state",
                                 "source", "players"]
-    assert lines[2].split() == ["=evil()", "42", "2025-03-01T19:00:00", "1", "0-1",
-                                "in", "progress", "import", "Ann,", "Bob,", "Cy,", "Di"]
+    assert lines[2].split() == ["=evil()", "42", "2025-03-01", "19:00", "1",
+                                "0-1", "in", "progress", "import", "Ann,", "Bob,", "Cy,", "Di"]
     code, out, err = run(capsys, "sittings", "--json", "--db", str(db))
     d = json.loads(out)
     assert d["id"] == "=evil()" and d["players"] == ["Ann", "Bob", "Cy", "Di"]

@@ -225,3 +225,50 @@ def test_the_firmware_runs_from_its_romfs_image_with_110k_of_heap(tmp_path):
     os.utime(rom, (before, before))     # as if fonts.py was recompiled after the image
     sim.write_rom(out)
     assert os.path.getmtime(rom) > before
+
+
+def test_a_file_that_is_not_a_flash_image_is_refused_and_left_alone(tmp_path, capfd):
+    log = tmp_path / "s.jsonl"
+    log.write_text('{"type": "sitting", "variant": "42"}\n')
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"\x00" * sim.FLASH_SIZE)
+    for path, why in ((log, "not a flash image of the sim (37 bytes"),
+                      (big, "not a flash image of the sim (no journal in it)"),
+                      (tmp_path, "a folder")):
+        before = path.read_bytes() if path.is_file() else None
+        rc, out, err = _sim(capfd, "--script", _script(tmp_path, "s.txt", ["ok"]),
+                            "--flash", path)
+        assert rc == 2 and err.startswith("tally42: --flash ") and why in err, err
+        assert before is None or path.read_bytes() == before
+
+
+def test_a_script_that_is_not_text_and_a_panel_it_cannot_draw_are_refused(tmp_path, capfd):
+    binary = tmp_path / "b.txt"
+    binary.write_bytes(bytes(range(256)) * 4)
+    rc, out, err = _sim(capfd, "--script", binary, "--flash", tmp_path / "f.bin")
+    assert rc == 2 and err == "tally42: %s: not a script: not UTF-8 text\n" % binary
+    for panel in ("0x0", "10x10", "5000x128", "-296x128", "x"):
+        rc, out, err = _sim(capfd, "--panel", panel, "--flash", tmp_path / "f.bin")
+        assert rc == 2 and err.startswith("tally42: ") and "--panel" in err, (panel, err)
+    assert not (tmp_path / "f.bin").exists()
+
+
+def test_hold_takes_the_keyboard_after_the_script(tmp_path):
+    import subprocess
+    flash = tmp_path / "h.bin"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "sim", "--script",
+         _script(tmp_path, "h.txt", ["ok"]), "--hold", "--flash", str(flash)],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout.readline().startswith(b"serial: /dev/")
+        # A hand on the keys (Enter is OK): new hand, a bid, 3 passes, trump, made; q.
+        proc.stdin.write(b"\r" * 7 + b"q")
+        proc.stdin.flush()
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    logs = image.read_image(str(flash))
+    assert len(logs) == 1 and [ln["type"] for ln in logs[0][1]].count("result") == 1

@@ -109,13 +109,32 @@ def test_synced_sittings_export_to_logs_that_replay_to_the_scores_played(rig, tm
 def test_names_settings_and_clock_reach_the_scorer_and_a_refusal_is_named(rig, capsys):
     r = rig(1)
     assert r.sync("--players", "Ann,Bo Jo,Zoë,D%*~", "--teams", "Us,Them",
-                  "--set", "target=7", "--set", "house=no sevens", "--no-clock") == 0
+                  "--set", "target=7", "--set", "nello_doubles=low,suit", "--no-clock") == 0
     assert r.recorded() == ["names p Ann|Bo Jo|Zoë|D%*~", "names t Us|Them",
-                            "settings target=7 house=no sevens"]
-    capsys.readouterr()
-    assert r.sync("--players", "a,b,c,d,e,f,g") == 2
-    err = capsys.readouterr().err
-    assert err == "tally42: the scorer refused the names: at most 6 names\n"
+                            "settings target=7 nello_doubles=low,suit"]
+    out = capsys.readouterr().out
+    assert "players set on the scorer: Ann, Bo Jo, Zoë, D%*~\n" in out
+    assert "teams set on the scorer: Us, Them\n" in out
+    # Names and settings the scorer could not take are refused on the PC, before any
+    # word goes to the scorer.
+    for args, why in ((("--players", "a,b,c,d,e,f,g"), "--players: 4 names"),
+                      (("--players", "Ann,B\x1b[2J,C,D"), "has a control character"),
+                      (("--players", "Ann,Bartholomew Jr,C,D"), "longer than the 12"),
+                      (("--set", "bogus=1"), "--set bogus: unknown option"),
+                      (("--set", "scoring=banana"), "option scoring must be one of"),
+                      (("--set", "variant=moon", "--set", "nello=true"),
+                       "option nello does not apply to moon"),
+                      (("--set", "tracker=maybe"), "on or off")):
+        assert r.sync(*args) == 2, args
+        err = capsys.readouterr().err
+        assert err.startswith("tally42: ") and why in err, err
+        assert "\x1b" not in err
+    assert len(r.recorded()) == 3
+    # What the scorer refuses is said at the end; the sync goes on all the same.
+    assert r.sync("--players", "Ann,Nobody,Cy,Di", "--no-clock") == 2
+    out, err = capsys.readouterr()
+    assert err == "tally42: the scorer refused the names: nobody is called Nobody\n"
+    assert "players set on the scorer" not in out and "scorer journal free" in out
 
 
 def test_devices_names_the_scorer_on_a_port(rig, capsys):
@@ -238,14 +257,15 @@ def test_a_damaged_sitting_is_not_stored_nor_acknowledged_and_is_named(rig, caps
     err = capsys.readouterr().err
     assert err.startswith("tally42: sitting 3 from the scorer does not replay (line 2: ")
     assert err.rstrip().endswith("not stored, the scorer keeps it")
-    assert sorted(r.stored()) == ["T42-SIM001-1", "T42-SIM001-2"]
-    assert r.synced() == [1, 2]
+    # The others are stored and acknowledged: one bad sitting stops no sync.
+    assert sorted(r.stored()) == ["T42-SIM001-%d" % i for i in (1, 2, 4, 5)]
+    assert r.synced() == [1, 2, 4, 5]
     # A length byte that is not one: the stream itself is damaged.
     r.cable.rewrite = _damage(r, 3, 1 + hlen, 9)
     assert r.sync() == 2
     assert "sitting 3 from the scorer is damaged (byte %d is not an event's length)" % (
         1 + hlen) in capsys.readouterr().err
-    assert r.synced() == [1, 2]
+    assert r.synced() == [1, 2, 4, 5]
     r.cable.rewrite = None
     assert r.sync() == 0
     assert len(r.stored()) == 5 and r.synced() == [1, 2, 3, 4, 5]
@@ -284,3 +304,27 @@ def test_the_scorer_read_like_an_esp32_stdin_syncs_too(rig, capsys):
     r = rig(6, "--stream")
     assert r.sync() == 0
     assert len(r.stored()) == 6 and r.synced() == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_conflicting_sitting_is_named_and_the_others_are_stored(rig, capsys, tmp_path):
+    # Sitting 3 of this scorer (an older firmware's id, by journal number) is stored
+    # already with another game: a true conflict. The sync stores the rest, names it,
+    # and once the stored one is renamed the next sync stores it too.
+    r = rig(5)
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"type": "sitting", "variant": "moon", "id": "T42-SIM001-3"}\n')
+    assert cli.main(["import", str(other), "--db", r.db]) == 0
+    capsys.readouterr()
+    assert r.sync() == 2
+    out, err = capsys.readouterr()
+    assert err == ("tally42: sitting T42-SIM001-3 is already stored with another header: "
+                   "not stored, the scorer keeps it (`tally42 rename T42-SIM001-3 NEW_ID` "
+                   "the stored one, then sync again)\n")
+    assert "4 new, 0 updated, 0 already stored, 1 not stored" in out
+    assert sorted(r.stored()) == ["T42-SIM001-%d" % i for i in range(1, 6)]
+    assert r.synced() == [1, 2, 4, 5]
+    assert cli.main(["rename", "T42-SIM001-3", "moon-3", "--db", r.db]) == 0
+    assert r.sync() == 0
+    assert "stored sitting T42-SIM001-3 " in capsys.readouterr().out
+    assert r.synced() == [1, 2, 3, 4, 5]
+    assert json.loads(r.stored()["moon-3"].splitlines()[0])["variant"] == "moon"

@@ -37,7 +37,7 @@ def test_sync_auto_without_a_scorer_says_what_to_do(monkeypatch, tmp_path, capsy
 
 def test_a_port_where_nothing_answers(tmp_path, capsys):
     # loop:// hands the requests back: no reply frame ever comes.
-    assert cli.main(["devices", "--port", "loop://", "--timeout", "0.2"]) == 0
+    assert cli.main(["devices", "--port", "loop://", "--timeout", "0.2"]) == 2     # the port asked for has no scorer
     out = capsys.readouterr().out
     assert out.startswith("loop://  given: no scorer (no scorer answered on loop:// (is it on, "
                           "showing a screen?")
@@ -97,3 +97,27 @@ def test_fetch_items_fit_the_scorer_limits():
     es = [Y.Entry(16000000 + 2 * k, 1, 10) for k in range(100)]
     args, _, _ = _client()._fetch_args(es, data, 0)
     assert len(wire.request(0xFFFF, 254, "F", args)) <= wire.MAX_REQUEST
+
+
+def test_a_port_that_is_gone_fails_at_once(tmp_path):
+    # A USB serial port is a device file that goes with the cable: the sync stops at once
+    # instead of waiting out --wait for a name the port may not come back under.
+    import os
+    import pty
+
+    from host_tools.transport import LinkError, SerialLink
+    master, slave = pty.openpty()
+    port = tmp_path / "ttyUSB9"
+    os.symlink(os.ttyname(slave), str(port))
+    link = SerialLink(str(port))
+    os.remove(str(port))
+    t = time.monotonic()
+    try:
+        link.reopen(30)
+        raise AssertionError("opened a port that is gone")
+    except LinkError as e:
+        assert "is gone (was the cable pulled out?)" in str(e)
+    assert time.monotonic() - t < 1
+    link.close()
+    os.close(master)
+    os.close(slave)

@@ -3,6 +3,7 @@
 score played."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -42,34 +43,57 @@ def _pushed_setup(flash):
     return codec.decode_header(data[7:7 + n])
 
 
+class Sim:
+    """`tally42 sim --script F --hold` in its own process: the serial port it offers, and
+    keys on its standard input."""
+
+    def __init__(self, script, flash, keys=False):
+        self.proc = subprocess.Popen(
+            TALLY + ["sim", "--script", str(script), "--flash", str(flash), "--hold"],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.PIPE if keys else subprocess.DEVNULL)
+        first = self.proc.stdout.readline().decode()
+        assert first.startswith("serial: /dev/"), first
+        self.port = first.split()[1]
+
+    def keys(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
 @pytest.fixture
 def held_sim(tmp_path):
     script = tmp_path / "sitting.txt"
     _script(script)
-    proc = subprocess.Popen(TALLY + ["sim", "--script", str(script), "--flash",
-                                     str(tmp_path / "flash.bin"), "--hold"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    first = proc.stdout.readline()
-    assert first.startswith("serial: /dev/"), first
-    yield first.split()[1]
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    sim = Sim(script, tmp_path / "flash.bin")
+    yield sim.port
+    sim.stop()
+
+
+def _stored_id(out):
+    m = re.search(r"stored sitting (T42-SIM-[0-9A-F]{8}) ", out)
+    assert m, out
+    return m.group(1)
 
 
 def test_a_sitting_played_in_the_sim_syncs_exports_and_replays(tmp_path, held_sim):
     db = str(tmp_path / "t.db")
     first = _run("sync", "--port", held_sim, "--db", db, "--wait", "30")
     assert first.returncode == 0, first.stderr
-    assert "stored sitting T42-SIM-1" in first.stdout
+    sid = _stored_id(first.stdout)
     again = _run("sync", "--port", held_sim, "--db", db)
     assert again.returncode == 0, again.stderr
     assert "nothing new" in again.stdout
     log = tmp_path / "s.jsonl"
-    out = _run("export", "--db", db, "--sitting", "T42-SIM-1", "--format", "jsonl",
+    out = _run("export", "--db", db, "--sitting", sid, "--format", "jsonl",
                "--out", str(log))
     assert out.returncode == 0, out.stderr
     report = _run("replay", str(log), "--json")
@@ -77,9 +101,9 @@ def test_a_sitting_played_in_the_sim_syncs_exports_and_replays(tmp_path, held_si
     r = json.loads(report.stdout)
     assert r["score"] == [0, 7] and r["over"] and r["winner"] == 1
     assert len(r["hands"]) == 7
-    csv = _run("export", "--db", db, "--sitting", "T42-SIM-1", "--format", "csv")
+    csv = _run("export", "--db", db, "--sitting", sid, "--format", "csv")
     assert csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 8
-    text = _run("export", "--db", db, "--sitting", "T42-SIM-1", "--format", "text")
+    text = _run("export", "--db", db, "--sitting", sid, "--format", "text")
     assert text.returncode == 0 and "Hand 7" in text.stdout
 
 
@@ -93,7 +117,7 @@ def test_garbage_on_the_line_leaves_the_scorer_scoring_and_syncing(tmp_path, hel
     db = str(tmp_path / "t.db")
     out = _run("sync", "--port", held_sim, "--db", db, "--wait", "30")
     assert out.returncode == 0, out.stderr
-    assert "stored sitting T42-SIM-1" in out.stdout
+    _stored_id(out.stdout)
 
 
 def test_names_and_house_options_pushed_by_the_pc_set_up_the_next_sitting(tmp_path, held_sim):
@@ -110,3 +134,64 @@ def test_names_and_house_options_pushed_by_the_pc_set_up_the_next_sitting(tmp_pa
         time.sleep(0.1)
     assert names == ["Ann", "Bob", "Cy", "Di"]
     assert rules.to_dict()["scoring"] == "points" and rules.target == 300
+
+
+def _keys_of_the_script():
+    # The sitting of _script() as keys: Enter is OK, the right arrow NEXT.
+    keys = b"\r"
+    for h in range(7):
+        keys += b"\r" * 7 if h % 2 == 0 else b"\r" * 6 + b"\x1b[C\r"
+    return keys
+
+
+def _played_and_synced(tmp_path, name, db, players=None):
+    # A sim on a new flash file (a scorer with an empty journal): names pushed first when
+    # given, the sitting of _script() played on the keys, then a sync. The sync's stdout.
+    script = tmp_path / "none.txt"
+    script.write_text("# buttons come from the keys\n")
+    sim = Sim(script, tmp_path / name, keys=True)
+    try:
+        if players:
+            out = _run("sync", "--port", sim.port, "--db", db, "--players", players)
+            assert out.returncode == 0, out.stderr
+            assert "players set on the scorer: %s" % players.replace(",", ", ") in out.stdout
+            time.sleep(1)
+            sim.keys(b"\r")        # OK: the sync screen steps aside for the setup
+        sim.keys(_keys_of_the_script())
+        time.sleep(2)
+        out = _run("sync", "--port", sim.port, "--db", db, "--wait", "30")
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+    finally:
+        sim.stop()
+
+
+def test_names_pushed_from_the_pc_and_the_date_reach_the_database_and_stats(tmp_path):
+    db = str(tmp_path / "t.db")
+    out = _played_and_synced(tmp_path, "a.bin", db, "Ann,Bob,Cy,Dé")
+    sid = _stored_id(out)
+    rows = _run("sittings", "--db", db, "--json")
+    assert rows.returncode == 0, rows.stderr
+    row = json.loads(rows.stdout)
+    assert row["id"] == sid and row["players"] == ["Ann", "Bob", "Cy", "Dé"]
+    # Its date: the scorer's clock, set by the first sync, in this PC's time zone.
+    import datetime
+    started = datetime.datetime.fromisoformat(row["started"])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    assert datetime.timedelta(0) <= now - started < datetime.timedelta(minutes=2), row
+    stats = _run("stats", "--db", db, "--player", "Bob")
+    assert stats.returncode == 0, stats.stderr
+    assert "Bob" in stats.stdout and "1 sitting" in stats.stdout, stats.stdout
+    listed = _run("sittings", "--db", db)
+    assert started.strftime("%Y-%m-%d") in listed.stdout
+
+
+def test_a_scorer_with_an_emptied_journal_syncs_beside_its_old_sittings(tmp_path):
+    # The same scorer (T42-SIM) re-flashed: its journal numbers sittings from 1 again.
+    db = str(tmp_path / "t.db")
+    first = _stored_id(_played_and_synced(tmp_path, "a.bin", db))
+    out = _played_and_synced(tmp_path, "b.bin", db)
+    second = _stored_id(out)
+    assert second != first and "conflict" not in out
+    ids = _run("sittings", "--db", db, "--json").stdout.splitlines()
+    assert sorted(json.loads(line)["id"] for line in ids) == sorted([first, second])

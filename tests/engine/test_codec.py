@@ -80,3 +80,32 @@ def test_header_round_trips_rules_dealer_and_names():
         raise AssertionError("accepted a bad header")
     except ValueError:
         pass
+
+
+def test_header_version_2_carries_a_stamp_and_version_1_is_still_read():
+    rules = O.resolve("42")
+    data = codec.encode_header(rules, 1, ["Ann", "Bob", "Cy", "Di"], (1 << 30) - 1,
+                               92045555, -330)
+    assert data[0] == 2
+    assert codec.header_stamp(data) == ((1 << 30) - 1, 92045555, -330)
+    back, dealer, names = codec.decode_header(data)
+    assert dealer == 1 and names == ["Ann", "Bob", "Cy", "Di"]
+    # Version 1 (before the stamp): the same fields, no stamp.
+    old = bytearray(codec.encode_header(rules, 2)[:15])
+    old[0] = 1
+    back, dealer, names = codec.decode_header(bytes(old))
+    assert back.to_dict() == rules.to_dict() and dealer == 2 and names is None
+    assert codec.header_stamp(bytes(old)) is None
+    # A version 2 header cut before its stamp is torn.
+    try:
+        codec.decode_header(data[:-1])
+        raise AssertionError("accepted a torn header")
+    except ValueError:
+        pass
+
+
+def test_a_long_name_is_cut_between_characters():
+    name = "\u00e9" * 20      # 40 bytes of UTF-8
+    data = codec.encode_header(O.resolve("42"), 0, [name, "B", "C", "D"])
+    names = codec.decode_header(data)[2]
+    assert names[0] == "\u00e9" * 16 and names[1:] == ["B", "C", "D"]

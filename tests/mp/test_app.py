@@ -3,7 +3,9 @@
 import micropython
 
 from apphelp import boot, flash, on_flash, press, same_state, start, text
+from engine_core import codec
 from engine_core import codes as C
+from engine_core import options as O
 from engine_core import sitting as S
 from engine_core import variants as V
 from firmware import app as A
@@ -257,6 +259,44 @@ def test_game_over_then_a_new_sitting():
     press(a, "ok", "ok")            # new sitting, same game
     assert a.s is not s and a.s.hands() == 0 and a.journal.open_sitting() != first
     assert [x[1] for x in a.journal.sittings()] == [True, False]
+
+
+def _header_on_flash(a, sid):
+    j = a.journal
+    buf = bytearray(256)
+    n = j.next_event(j.cursor(sid), buf)
+    return bytes(buf[:n])
+
+
+def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
+    a = boot()
+    assert a._set_names("p", ["Ann", "Bob", "Cy", "Dé"]) is None     # as a sync does
+    press(a, "ok")                  # start: 42, marks to 7
+    head = _header_on_flash(a, a.journal.open_sitting())
+    assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
+    assert a.names == ("Ann", "Bob", "Cy", "Dé")
+    assert "Ann deals, Bob bids first" in text(a)
+    # The next sitting set up keeps them; a game of 3 seats has none.
+    press(a, "menu", "prev", "ok")
+    assert a.screen == A.SETUP
+    press(a, "ok")
+    head = _header_on_flash(a, a.journal.open_sitting())
+    assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
+    assert a.setup_names(O.resolve("moon")) is None
+
+
+def test_a_new_sitting_carries_a_random_id_and_the_clock():
+    a = boot()
+    press(a, "ok")
+    uid, started, offset = codec.header_stamp(_header_on_flash(a, a.journal.open_sitting()))
+    assert 0 < uid < 1 << 30 and started == 0 and offset == 0    # no clock set yet
+    assert a._set_clock(1796112755, -300) is None
+    assert a._set_clock(1000, 0) is not None        # before 2024: refused
+    press(a, "menu", "prev", "ok", "ok")
+    uid2, started, offset = codec.header_stamp(_header_on_flash(a, a.journal.open_sitting()))
+    assert uid2 != uid and 0 < uid2 < 1 << 30
+    assert 0 <= started - (1796112755 - 1704067200) <= 2 and offset == -300
+    assert 0 <= a.now() - 1796112755 <= 2
 
 
 def test_history_lists_each_hand():
