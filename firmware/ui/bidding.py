@@ -1,6 +1,8 @@
-# Bidding: the seat in turn picks among its legal bids only. The cursor starts on the
-# likelier answer: the lowest bid when none stands (or the dealer is forced), else pass.
+# Bidding: the seat in turn picks among its legal bids only. The cursor starts on pass
+# whenever passing is legal (OK out of habit never records a bid), else on the lowest
+# bid (a forced dealer). OK held takes the bid and passes for the seats after it.
 from engine_core import codes as C
+from engine_core import sitting as S
 from engine_core import variants as V
 from firmware import fonts
 from firmware.display import BLACK
@@ -8,17 +10,24 @@ from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose  OK bid  BACK undo"
+HELP = "<> choose  hold <>: 5 a step\nOK bid  hold OK: the rest pass"
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
+_PASS = C.event(C.EV_BID, C.PASS)
 
 
 def enter(app):
+    app.cur = walk.first(app.s)
+
+
+def headline(app):
+    """The line over the choice: the standing bid, or that none stands yet."""
     s = app.s
-    j = walk.first(s)
-    if s.high_bid() < 0 and s.legal_at(j) == C.PASS:
-        k = s.next_legal(j)
-        if k >= 0:
-            j = k
-    app.cur = j
+    h = s.high_bid()
+    if h >= 0:
+        return "high bid: %s (%s)" % (D.bid_words(s, h), app.names[s.bidder()])
+    if s.check(_PASS):
+        return "no bid yet: dealer must bid"
+    return "no bid yet"
 
 
 def draw(app, fb):
@@ -26,12 +35,7 @@ def draw(app, fb):
     w = fb.width
     D.top(app, fb)
     y = D.LINE + 3
-    h = s.high_bid()
-    if h >= 0:
-        line = "high bid: %s (%s)" % (D.bid_words(s, h), app.names[s.bidder()])
-    else:
-        line = "no bid yet"
-    fb.text(line, 0, y, BLACK)
+    fb.text(headline(app), 0, y, BLACK)
     code = s.legal_at(app.cur)
     if code != C.PASS and s.row[V.MARK] and code >= C.MARKS and code < C.GAME:
         D.right(fb, "%d marks" % (code - C.MARKS), y)
@@ -48,8 +52,10 @@ def draw(app, fb):
         D.center(fb, who, y, 2)
         y += 20
         _value(s, fb, code, y, big, 0)
-    n = s.legal_count()
-    D.right(fb, "%d choices" % n, bottom - 9)
+    # Where the arrows lead: the mark bids are one or two presses of < from pass.
+    around = "< %s   %s >" % (D.bid_words(s, s.legal_at(walk.step(s, app.cur, -1))),
+                              D.bid_words(s, s.legal_at(walk.step(s, app.cur, 1))))
+    D.right(fb, around, bottom - 9)
     D.help(fb, HELP)
 
 
@@ -63,14 +69,31 @@ def _value(s, fb, code, y, big, x0):
     D.choice(fb, x0, y, word, number, big)
 
 
+def rest_pass(app):
+    """Pass for the seats after the one that just bid, while passing is legal and the
+    auction lasts (a forced dealer is left to bid)."""
+    s = app.s
+    hands = s.hands()
+    n = s.seats
+    while n and s.phase() == S.BIDDING and s.hands() == hands and not s.check(_PASS):
+        if not app.take(_PASS):
+            return
+        n -= 1
+
+
 def press(app, key):
     s = app.s
     if key == NEXT or key == PREV:
         app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
     elif key == LONG | NEXT or key == LONG | PREV:
-        app.cur = walk.step(s, app.cur, 5 if key == LONG | NEXT else -5)
-    elif key == OK:
+        n = 5 if key == LONG | NEXT else -5
+        if n > 0 and s.legal_at(app.cur) == C.PASS:
+            n += 1      # counted from the lowest bid: 30 held up is 35, and so is pass
+        app.cur = walk.step(s, app.cur, n)
+    elif key == OK or key == LONG | OK:
         if app.take(C.event(C.EV_BID, s.legal_at(app.cur))):
+            if key != OK:
+                rest_pass(app)
             app.follow()
     elif key == BACK:
         app.undo()

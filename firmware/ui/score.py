@@ -46,7 +46,7 @@ def _side(app, fb, side, x, y, w, h, named):
     # One team (or seat): its name unless the top line has it, then its marks or points.
     s = app.s
     if named:
-        fb.text(app.side_name(side), x, y, BLACK)
+        fb.text(D.side_label(app, side), x, y, BLACK)
         y += D.LINE + 2
         h -= D.LINE + 2
     score = s.score(side)
@@ -105,8 +105,8 @@ def draw(app, fb):
         _side(app, fb, 0, 2, top, w - 4, bh - 2, True)
         _side(app, fb, 1, 2, top + bh, w - 4, bh - 2, True)
     elif n == 2:
-        fb.text(app.side_name(0), 2, 0, BLACK)
-        D.right(fb, app.side_name(1), 0)
+        fb.text(D.side_label(app, 0), 2, 0, BLACK)
+        D.right(fb, D.side_label(app, 1), 0)
         bw = w // 2
         _side(app, fb, 0, 2, top, bw - 4, area, False)
         _side(app, fb, 1, bw + 8, top, bw - 10, area, False)
