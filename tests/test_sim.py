@@ -22,8 +22,8 @@ HAVE_MP = os.path.exists(sim.tool("micropython")) and os.path.exists(sim.tool("m
 pytestmark = pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port is not set up")
 
 # Five hands of 42 for marks: Them (E, W) win hand 1, Us the next four: 4-1 to Us.
-NEW_HAND_MADE = ["ok", "next", "long ok", "ok", "ok"]     # new hand, 30 and the rest
-NEW_HAND_SET = ["ok", "next", "long ok", "ok", "next", "ok"]    # pass, trump, made; set
+NEW_HAND_MADE = ["next", "long ok", "ok", "ok"]     # on the score: 30 and the rest pass,
+NEW_HAND_SET = ["next", "long ok", "ok", "next", "ok"]    # trump, made; ... set
 SITTING = (["ok"] + NEW_HAND_MADE + NEW_HAND_MADE + NEW_HAND_SET + NEW_HAND_MADE
            + NEW_HAND_SET)
 
@@ -89,7 +89,7 @@ def test_screens_are_1bit_pngs_at_true_pixel_size(tmp_path, capfd):
 def test_resume_after_quitting_in_the_middle_of_a_hand(tmp_path, capfd):
     # Played in two runs, quitting after two bids of hand 3...
     flash = tmp_path / "two.bin"
-    cut = 1 + 5 + 5 + 3
+    cut = 1 + 4 + 4 + 2
     rc, _, err = _sim(capfd, "--script", _script(tmp_path, "a.txt", SITTING[:cut]),
                       "--flash", flash)
     assert rc == 0, err
@@ -166,7 +166,7 @@ def test_interactive_sim_in_a_terminal(tmp_path):
     frame = [line for line in text.split("\n") if "\u2502" in line]
     assert frame and max(len(line.strip("\r")) for line in frame) <= 80
     # The screen's words under the picture: the setup, then the score Enter started.
-    assert "start: 42, marks to 7" in text and "N deals, E bids first" in text
+    assert "start: 42, marks to 7" in text and "E bids < pass >" in text
     assert "Us N/S  hand 1  Them E/W" in text
     logs = image.read_image(str(tmp_path / "i.bin"))
     assert len(logs) == 1           # Enter started a sitting
@@ -176,20 +176,21 @@ def test_a_long_session_through_every_screen_fits_the_heap(tmp_path, capfd):
     # Every kind of screen, a tracked hand, undo across a hand, a second sitting for
     # points, the history of many hands: all on the 110K heap.
     tracked = ["menu", "next", "next", "ok", "menu",            # tracker on
-               "ok", "next", "long ok", "ok",                     # bid 30, passes, trump
+               "next", "long ok", "ok",                           # bid 30, passes, trump
                "next", "next", "ok", "next", "next", "ok", "next", "next", "ok",
                "ok",                                              # close: made
                "menu", "next", "next", "ok", "menu"]              # tracker off
     lines = ["ok"] + tracked + NEW_HAND_MADE + ["back", "back", "back", "ok"]
-    lines += ["ok"] + NEW_HAND_MADE + ["prev", "next", "prev", "ok"]           # history
+    lines += ["ok"] + NEW_HAND_MADE
+    lines += ["menu", "next", "ok", "prev", "next", "prev", "ok"]              # history
     lines += ["menu", "next", "next", "next", "ok", "back"]                    # sync
     for _ in range(5):
-        lines += NEW_HAND_MADE + ["prev", "ok"]             # a hand, then the history
+        lines += NEW_HAND_MADE + ["menu", "next", "ok", "ok"]   # a hand, then the history
     # A second sitting, for points (menu, new sitting), and 12 hands of it.
     lines += ["menu", "prev", "ok", "next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
     for k in range(12):
-        lines += ["ok", "next", "long ok", "ok"] + ["next"] * (k % 5) + ["ok"]
-    lines += ["prev"] + ["prev"] * 12 + ["ok", "menu", "prev", "ok", "back"]
+        lines += ["next", "long ok", "ok"] + ["next"] * (k % 5) + ["ok"]
+    lines += ["menu", "next", "ok"] + ["prev"] * 12 + ["ok", "menu", "prev", "ok", "back"]
     flash = tmp_path / "long.bin"
     rc, out, err = _sim(capfd, "--script", _script(tmp_path, "long.txt", lines),
                         "--flash", flash)
@@ -251,7 +252,7 @@ def _frame_of(tmp_path, capfd, presses):
 def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, capfd,
                                                                    monkeypatch):
     import io
-    words, frame = _frame_of(tmp_path, capfd, ["ok", "ok", "next"])
+    words, frame = _frame_of(tmp_path, capfd, ["ok", "ok", "next"])     # S's bid
     out = io.StringIO()
     term = sim.Terminal(296, 128, out)
     for columns, width in ((160, 150), (100, 76)):
@@ -265,7 +266,7 @@ def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, cap
         # Under the picture, the words a player reads on it, line by line.
         after = lines[lines.index("\u2514" + "\u2500" * (width - 2) + "\u2518") + 1:]
         assert after[:5] == ["  hand 1  N deals  Us 0-0 Them", "  no bid yet",
-                             "  E bids  <  30  >", "  < pass   31 >",
+                             "  S bids  <  30  >", "  < pass   31 >",
                              "  <> choose  hold <>: 5 a step"], after
 
 

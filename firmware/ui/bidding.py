@@ -2,11 +2,10 @@
 # whenever passing is legal (OK out of habit never records a bid), else on the lowest
 # bid (a forced dealer). OK held takes the bid and passes for the seats after it.
 from engine_core import codes as C
-from engine_core import sitting as S
 from engine_core import variants as V
 from firmware import fonts
 from firmware.display import BLACK
-from firmware.ui import BACK, LONG, NEXT, OK, PREV
+from firmware.ui import BACK
 from firmware.ui import draw as D
 from firmware.ui import walk
 
@@ -53,9 +52,7 @@ def draw(app, fb):
         y += 20
         _value(s, fb, code, y, big, 0)
     # Where the arrows lead: the mark bids are one or two presses of < from pass.
-    around = "< %s   %s >" % (D.bid_words(s, s.legal_at(walk.step(s, app.cur, -1))),
-                              D.bid_words(s, s.legal_at(walk.step(s, app.cur, 1))))
-    D.right(fb, around, bottom - 9)
+    D.right(fb, walk.around(s, app.cur, D.bid_words), bottom - 9)
     D.help(fb, HELP)
 
 
@@ -69,31 +66,6 @@ def _value(s, fb, code, y, big, x0):
     D.choice(fb, x0, y, word, number, big)
 
 
-def rest_pass(app):
-    """Pass for the seats after the one that just bid, while passing is legal and the
-    auction lasts (a forced dealer is left to bid)."""
-    s = app.s
-    hands = s.hands()
-    n = s.seats
-    while n and s.phase() == S.BIDDING and s.hands() == hands and not s.check(_PASS):
-        if not app.take(_PASS):
-            return
-        n -= 1
-
-
 def press(app, key):
-    s = app.s
-    if key == NEXT or key == PREV:
-        app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
-    elif key == LONG | NEXT or key == LONG | PREV:
-        n = 5 if key == LONG | NEXT else -5
-        if n > 0 and s.legal_at(app.cur) == C.PASS:
-            n += 1      # counted from the lowest bid: 30 held up is 35, and so is pass
-        app.cur = walk.step(s, app.cur, n)
-    elif key == OK or key == LONG | OK:
-        if app.take(C.event(C.EV_BID, s.legal_at(app.cur))):
-            if key != OK:
-                rest_pass(app)
-            app.follow()
-    elif key == BACK:
+    if not walk.bid_press(app, key) and key == BACK:
         app.undo()

@@ -1,13 +1,18 @@
 # Home: the score, big enough to read across the table. Marks to 7 are drawn as the
-# strokes of "ALL" (A: 3 strokes, L: 2, L: 2); other scores as big digits. Below: who
-# deals and who bids first, the bid and contract of a hand in play.
+# strokes of "ALL" (A: 3 strokes, L: 2, L: 2); other scores as big digits. Below, at a
+# fresh deal: who deals, and the first seat's bid, taken here (a hand starts on the
+# score without a press to leave it); in the middle of a hand, the bid and contract.
 from engine_core import sitting as S
 from engine_core import variants as V
 from firmware import fonts
 from firmware.app import BID, HISTORY
 from firmware.display import BLACK
-from firmware.ui import BACK, NEXT, OK, PREV
+from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
+from firmware.ui import walk
+
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
+_BIDS = "<> bid  hold <>: 5 a step  M menu\nOK bid  hold OK: rest pass  BACK undo"
 
 
 def strokes(fb, n, x, y, h):
@@ -77,12 +82,22 @@ def _side(app, fb, side, x, y, w, h, named):
     fonts.number(fb, score, x + 2, y + (h - ds * fonts.DIGIT_H) // 2, ds, BLACK)
 
 
+def _bidding(app):
+    # A fresh deal: the first seat bids here.
+    return app.s.phase() == S.BIDDING and app.fresh_deal()
+
+
+def enter(app):
+    if _bidding(app):
+        app.cur = walk.first(app.s)
+
+
 def _help(app):
     s = app.s
     if s.phase() == S.OVER:
         return "OK game over  < history  M menu"
-    if app.fresh_deal():
-        return "OK new hand  < history  M menu"
+    if _bidding(app):
+        return _BIDS
     return "OK go on  < history  M menu"
 
 
@@ -91,7 +106,8 @@ def draw(app, fb):
     w = fb.width
     hp = _help(app)
     bottom = D.help_top(fb, hp)
-    info = 2 * D.LINE + 2
+    bidding = _bidding(app)
+    info = 2 * D.LINE + 2 if not bidding else D.LINE + 20
     n = s.sides
     label = "hand %d" % (s.hands() + 1)
     if s.games():
@@ -120,7 +136,9 @@ def draw(app, fb):
     y = bottom - info
     fb.hline(0, y - 2, w, BLACK)
     seats = s.seats
-    if s.phase() == S.OVER:
+    if bidding:
+        _first_bid(app, fb, y)
+        return
         line = "game over: %s won" % app.side_name(s.winner())
     elif app.fresh_deal():
         line = "%s deals, %s bids first" % (app.names[s.dealer()],
@@ -140,7 +158,30 @@ def draw(app, fb):
     D.help(fb, hp)
 
 
+def _first_bid(app, fb, y):
+    # Who deals and the game, where the arrows lead; the first seat's bid in big type.
+    s = app.s
+    rules = s.rules
+    line = "%s deals, %s to %d" % (app.names[s.dealer()],
+                                   ("marks", "points", "points")[rules.scoring],
+                                   rules.target)
+    fb.text(line, 0, y, BLACK)
+    arrows = walk.around(s, app.cur, D.bid_words)
+    if len(line) + len(arrows) < D.cols(fb):
+        D.right(fb, arrows, y)
+    y += D.LINE + 1
+    t = "%s bids < %s >" % (app.names[s.seat()], D.bid_words(s, s.legal_at(app.cur)))
+    fonts.text(fb, t, 0, y, 2 if len(t) * 16 <= fb.width else 1, BLACK)
+    D.help(fb, _BIDS)
+
+
 def press(app, key):
+    if _bidding(app):
+        if not walk.bid_press(app, key) and key == BACK:
+            app.undo()
+        return
+    if key == LONG | OK:
+        key = OK
     if key == OK:
         s = app.s
         if s.phase() == S.BIDDING:
