@@ -9,7 +9,7 @@ from firmware.ui import BACK
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose  hold <>: 5 a step\nOK bid  hold OK: the rest pass"
+HELP = "<> choose (hold: 5 a step)\nOK (hold: rest pass)  BACK undo"
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 _PASS = C.event(C.EV_BID, C.PASS)
 

@@ -8,7 +8,7 @@ from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose  hold <>: 3 a step\nOK name it  BACK undo"
+HELP = "<> choose (hold: 3 a step)\nOK name it  BACK undo"
 
 
 def _last(s):

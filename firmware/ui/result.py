@@ -48,7 +48,7 @@ def _help(mode):
     if mode == 2:
         return "<> tricks  OK next seat  BACK undo"
     if mode == 1:
-        return "<> choose  hold <>: 5 a step\nOK take it  BACK undo"
+        return "<> choose (hold: 5 a step)\nOK take it  BACK undo"
     return "<> choose  OK take it  BACK undo"
 
 

@@ -12,7 +12,7 @@ from firmware.ui import draw as D
 from firmware.ui import walk
 
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
-_BIDS = "<> bid  hold <>: 5 a step  M menu\nOK bid  hold OK: rest pass  BACK undo"
+_BIDS = "<> bid (hold: 5 a step)  M menu\nOK (hold: rest pass)  BACK undo"
 
 
 def strokes(fb, n, x, y, h):
@@ -107,11 +107,19 @@ def draw(app, fb):
     hp = _help(app)
     bottom = D.help_top(fb, hp)
     bidding = _bidding(app)
-    info = 2 * D.LINE + 2 if not bidding else D.LINE + 20
+    info = 2 * D.LINE + 2 if not bidding else 18
     n = s.sides
     label = "hand %d" % (s.hands() + 1)
     if s.games():
         label = "game %d, hand %d" % (s.games() + 1, s.hands() + 1)
+    if bidding:
+        # Who deals goes on the top line, where it fits between the sides' names.
+        deals = "%s, %s deals" % (label, app.names[s.dealer()])
+        side = 0
+        if n == 2 and w >= 240:
+            side = max(len(D.side_label(app, 0)), len(D.side_label(app, 1))) + 1
+        if (D.cols(fb) - len(deals)) // 2 >= side:
+            label = deals
     D.center(fb, label, 0)
     top = D.LINE + 2
     area = bottom - info - 2 - top
@@ -159,19 +167,14 @@ def draw(app, fb):
 
 
 def _first_bid(app, fb, y):
-    # Who deals and the game, where the arrows lead; the first seat's bid in big type.
+    # The first seat's bid in big type, and where the arrows lead when there is room.
     s = app.s
-    rules = s.rules
-    line = "%s deals, %s to %d" % (app.names[s.dealer()],
-                                   ("marks", "points", "points")[rules.scoring],
-                                   rules.target)
-    fb.text(line, 0, y, BLACK)
-    arrows = walk.around(s, app.cur, D.bid_words)
-    if len(line) + len(arrows) < D.cols(fb):
-        D.right(fb, arrows, y)
-    y += D.LINE + 1
     t = "%s bids < %s >" % (app.names[s.seat()], D.bid_words(s, s.legal_at(app.cur)))
-    fonts.text(fb, t, 0, y, 2 if len(t) * 16 <= fb.width else 1, BLACK)
+    big = 2 if len(t) * 16 <= fb.width else 1
+    fonts.text(fb, t, 0, y, big, BLACK)
+    arrows = walk.around(s, app.cur, D.bid_words)
+    if (len(t) * 2 + 1 + len(arrows)) * 8 <= fb.width:
+        D.right(fb, arrows, y + 4)
     D.help(fb, _BIDS)
 
 

@@ -125,7 +125,7 @@ def change(app, key, d):
 
 def _help(editing, key=None):
     if editing:
-        return "<> change  hold <>: 5 a step  OK done"
+        return "<> change (hold: 5 a step)  OK done"
     if key == "start":
         return "<> choose  OK start  BACK leave"
     return "<> choose  OK change  BACK leave"
