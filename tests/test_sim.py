@@ -167,7 +167,7 @@ def test_interactive_sim_in_a_terminal(tmp_path):
     assert frame and max(len(line.strip("\r")) for line in frame) <= 80
     # The screen's words under the picture: the setup, then the score Enter started.
     assert "start: 42, marks to 7" in text and "E bids < pass >" in text
-    assert "Us N/S  hand 1  Them E/W" in text
+    assert "Us N/S  hand 1, N deals  Them E/W" in text
     logs = image.read_image(str(tmp_path / "i.bin"))
     assert len(logs) == 1           # Enter started a sitting
 
