@@ -9,6 +9,7 @@ import gc
 from time import ticks_diff, ticks_ms, ticks_us
 
 # Logical buttons (firmware.buttons).
+PREV = 1
 NEXT = 2
 OK = 3
 
@@ -33,6 +34,40 @@ def make(path, hands):
         a.take(C.event(C.EV_TRUMP, k % 7))
         a.take(C.event(C.EV_POINTS, 20 + k % 22))
     b.close()
+
+
+def gin_typical_hand(a):
+    # Oklahoma Gin from the score screen before a hand: turn-up 8, seat 1 knocks with 6,
+    # seat 0 is left with 23. Each press is the one the cursor on show asks for (the
+    # short way round for the turn-up; a held arrow for a step of 10).
+    from firmware import app as A
+    from firmware.ui import LONG
+    from firmware.ui import gin_draw as GD
+    s = a.s
+    f = a.fields
+    hands = s.hands()
+    n = 0
+    while s.hands() == hands:
+        if a.screen == A.HOME and s.phase() == 4:           # the turn-up
+            d = (8 - a.cur) % 10
+            key = OK if d == 0 else (NEXT if d <= 5 else PREV)
+        elif a.screen == A.HOME:                            # how the hand ended
+            if f[GD.MODE] or f[GD.SEAT] != 1:
+                key = LONG | NEXT
+            else:
+                key = OK if f[GD.K] == 6 else (PREV if f[GD.K] > 6 else NEXT)
+        else:                                               # the opponent's total
+            d = 23 - a.cur
+            if d == 0:
+                key = OK
+            elif d >= 10 or d <= -10:
+                key = LONG | (NEXT if d > 0 else PREV)
+            else:
+                key = NEXT if d > 0 else PREV
+        a.press(key)
+        n += 1
+    assert s.score(1) == 23 and a.screen == A.HOME
+    return n
 
 
 def measure(path):
@@ -76,6 +111,11 @@ def measure(path):
             count += 1
     print("render_us", total // count)
     print("screens", count // 3)
+    # Presses: a typical hand of Oklahoma Gin (the 42 family's: presses(), by search).
+    from engine_core import options as O
+    a.new_sitting(O.resolve("oklahoma-gin"), 0)
+    a.render()
+    print("presses_gin_typical", gin_typical_hand(a))
     b.close()
 
 

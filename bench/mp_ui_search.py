@@ -38,6 +38,12 @@ class FakeJournal:
     def sittings(self):
         return []
 
+    def walk(self, w):
+        return None
+
+    def walk_next(self, w):
+        return False
+
     def free_bytes(self):
         return 0
 

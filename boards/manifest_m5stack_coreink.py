@@ -1,3 +1,3 @@
 # Freeze Tally 42 for the m5stack_coreink board: make BOARD=ESP32_GENERIC FROZEN_MANIFEST=.../boards/manifest_m5stack_coreink.py
-include("$(MPY_DIR)/../tally42/manifest.py")
-module("boards/m5stack_coreink.py", base_path="$(MPY_DIR)/../tally42")
+include("../manifest.py")
+module("boards/m5stack_coreink.py", base_path="..")

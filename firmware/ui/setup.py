@@ -33,7 +33,9 @@ def enter(app):
 def rows(app):
     r = app.draft
     out = ["start", "game"]
-    for key in O.APPLIES[r.variant]:
+    if r.family:
+        out.extend(_gin().rows(r))
+    for key in () if r.family else O.APPLIES[r.variant]:
         if _applies(r, key):
             out.append(key)
     out.append("dealer")
@@ -70,11 +72,13 @@ def _scroll(app, n):
 def value(app, key):
     r = app.draft
     if key == "game":
-        return V.NAMES[r.variant]
+        return r.name
     if key == "dealer":
         return seat_name(r.row[V.SEATS], app.draft_dealer)
     if key == "start":
         return ""
+    if r.family:
+        return _gin().value(r, key)
     v = r._value(key)
     if key in _BOOL:
         return "on" if v else "off"
@@ -99,9 +103,10 @@ def change(app, key, d):
     """Move the value of `key` by d steps (wrapping for choices)."""
     r = app.draft
     if key == "game":
-        v = (r.variant + d) % len(V.NAMES)
-        app.draft = O.Rules(v)
+        app.draft = _gin().step_game(r, d)
         app.draft_dealer = app.draft_dealer % app.draft.row[V.SEATS]
+    elif key != "dealer" and r.family:
+        _gin().change(r, key, d)
     elif key == "dealer":
         app.draft_dealer = (app.draft_dealer + d) % r.row[V.SEATS]
     elif key == "scoring":
@@ -175,6 +180,8 @@ def seats_line(app):
     r = app.draft
     seats = r.row[V.SEATS]
     first = seat_name(seats, app.draft_dealer) + " deals first"
+    if seats == 2:
+        return first
     if not r.row[V.TEAMS]:
         return "clockwise %s; %s" % (" ".join(seat_name(seats, i) for i in range(seats)),
                                      first)
@@ -196,11 +203,21 @@ def _label(key):
 
 
 def seat_name(seats, i):
+    if seats == 2:
+        return "NS"[i]
     return ("NESW", "NEW", "123456")[0 if seats == 4 else (1 if seats == 3 else 2)][i]
+
+
+def _gin():
+    # The gin pads' rows (their own module, loaded with this screen when needed).
+    from firmware.ui import gin_setup
+    return gin_setup
 
 
 def _summary(app):
     r = app.draft
+    if r.family:
+        return _gin().summary(r)
     unit = ("marks", "points", "points")[r.scoring]
     return "%s, %s to %d" % (r.name, unit, r.target)
 
