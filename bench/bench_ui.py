@@ -2,6 +2,9 @@
 # on the MicroPython unix port with the sim's 110K heap (bench/mp_ui_probe.py does the
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
 #   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
+#   ui.presses_per_hand.sitting_mean a corpus of realistic sittings (mp_ui_search.py);
+#                                    each hand's fewest presses found by a search over
+#                                    the screens
 #   ui.presses_per_hand.gin_typical  Oklahoma Gin: turn-up 8, a knock with 6 against 23
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
@@ -27,6 +30,8 @@ sys.path.insert(0, ROOT)
 from host_tools import sim  # noqa: E402
 
 HANDS = 50
+SITTINGS = 4        # the corpus of ui.presses_per_hand.sitting_mean (about 45 hands)
+SEED = 7
 
 
 def probe(out, args, heap):
@@ -137,8 +142,9 @@ def print_heap(suffix, mem):
 
 def main():
     out = sim.build()
-    subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, "mp_ui_probe.mpy"),
-                    os.path.join(ROOT, "bench", "mp_ui_probe.py")], check=True)
+    for name in ("mp_ui_probe", "mp_ui_search"):
+        subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
+                        os.path.join(ROOT, "bench", name + ".py")], check=True)
     sim.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
     tmp = tempfile.mkdtemp(prefix="tally42-bench-")
     try:
@@ -146,6 +152,8 @@ def main():
         probe(out, ["make", flash, HANDS], "2M")
         mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in builds()]
         got = probe(out, ["measure", flash], sim.HEAP)
+        # The search keeps every screen state it has seen: a PC's heap, not the device's.
+        got.update(probe(out, ["presses", SITTINGS, SEED], "16M"))
     finally:
         shutil.rmtree(tmp)
     for suffix, mem in mems:
@@ -155,6 +163,9 @@ def main():
     print("ui.presses_per_hand.typical: %s presses" % got["presses_typical"])
     print("ui.presses_per_hand.any_trump_mean: %.1f presses"
           % (int(got["presses_any_trump_x100"]) / 100))
+    print("ui.presses_per_hand.sitting_mean: %.2f presses (%s hands in %d sittings, "
+          "at most %s)" % (int(got["corpus_presses"]) / int(got["corpus_hands"]),
+                           got["corpus_hands"], SITTINGS, got["corpus_most"]))
     print("ui.presses_per_hand.gin_typical: %s presses" % got["presses_gin_typical"])
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
     print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))

@@ -2,6 +2,8 @@
 # the sim's 110K heap). Not a bench on its own.
 #   make FLASH HANDS    a sitting of HANDS hands on FLASH
 #   measure FLASH       boot on it; print the figures
+#   presses N SEED      presses a hand (mp_ui_search.py): the typical hand, each trump,
+#                       N sittings of the corpus from SEED
 # (arguments after the launcher's name: see bench_ui.py)
 import gc
 from time import ticks_diff, ticks_ms, ticks_us
@@ -32,61 +34,6 @@ def make(path, hands):
         a.take(C.event(C.EV_TRUMP, k % 7))
         a.take(C.event(C.EV_POINTS, 20 + k % 22))
     b.close()
-
-
-def typical_hand(a):
-    # From the score screen at a fresh deal: the first seat bids the lowest bid (where
-    # the cursor starts), the others pass, trump where the cursor starts, made. The
-    # presses are counted as the UI asks for them, screen by screen.
-    from firmware import app as A
-    s = a.s
-    hands = s.hands()
-    n = 0
-    while s.hands() == hands:
-        if a.screen == A.HOME:
-            a.press(OK)
-        elif a.screen == A.BID:
-            code = s.legal_at(a.cur)
-            want = 0 if s.high_bid() >= 0 else s.rules.min_bid
-            a.press(OK if code == want else NEXT)
-        else:
-            a.press(OK)
-        n += 1
-    return n
-
-
-def trump_hand(a, trump):
-    # The same hand naming `trump`: the cursor moved the short way round.
-    from firmware import app as A
-    s = a.s
-    hands = s.hands()
-    n = 0
-    while s.hands() == hands:
-        if a.screen == A.CONTRACT and s.legal_at(a.cur) != trump:
-            at = 0
-            j = s.next_legal(-1)
-            pos = -1
-            count = 0
-            while j >= 0:
-                if j == a.cur:
-                    at = count
-                if s.legal_at(j) == trump:
-                    pos = count
-                count += 1
-                j = s.next_legal(j)
-            fwd = (pos - at) % count
-            a.press(NEXT if fwd <= count - fwd else PREV)
-            n += 1
-            continue
-        if a.screen == A.HOME:
-            a.press(OK)
-        elif a.screen == A.BID:
-            want = 0 if s.high_bid() >= 0 else s.rules.min_bid
-            a.press(OK if s.legal_at(a.cur) == want else NEXT)
-        else:
-            a.press(OK)
-        n += 1
-    return n
 
 
 def gin_typical_hand(a):
@@ -164,25 +111,44 @@ def measure(path):
             count += 1
     print("render_us", total // count)
     print("screens", count // 3)
-    # Presses: a typical hand of 42 for marks, and the same hand naming each trump.
+    # Presses: a typical hand of Oklahoma Gin (the 42 family's: presses(), by search).
     from engine_core import options as O
-    a.new_sitting(O.resolve("42"), 0)
-    a.render()
-    print("presses_typical", typical_hand(a))
-    n = 0
-    k = 0
-    for trump in (0, 1, 2, 3, 4, 5, 6, 9, 10):
-        n += trump_hand(a, trump)
-        k += 1
-    print("presses_any_trump_x100", 100 * n // k)
     a.new_sitting(O.resolve("oklahoma-gin"), 0)
     a.render()
     print("presses_gin_typical", gin_typical_hand(a))
     b.close()
 
 
+def presses(sittings, seed):
+    # The fewest presses a hand takes, found by searching the screens (mp_ui_search):
+    # the typical hand, the same naming each trump, and a corpus of realistic sittings.
+    from boards import sim
+    from engine_core import codes as C
+    from engine_core import options as O
+    import mp_ui_search as M
+    d = sim.SimDisplay()
+    rules = O.resolve("42")
+    bid = C.event(C.EV_BID, 30)
+    npass = C.event(C.EV_BID, C.PASS)
+    made = C.event(C.EV_MADE, 1)
+    a = M.make_app(d, rules)
+    print("presses_typical", M.fewest(a, (bid, npass, npass, npass, C.event(C.EV_TRUMP, 6),
+                                          made)))
+    n = 0
+    for trump in M.TRUMPS:
+        a = M.make_app(d, rules)
+        n += M.fewest(a, (bid, npass, npass, npass, C.event(C.EV_TRUMP, trump), made))
+    print("presses_any_trump_x100", 100 * n // len(M.TRUMPS))
+    hands, total, most = M.corpus_mean(d, sittings, seed)
+    print("corpus_hands", hands)
+    print("corpus_presses", total)
+    print("corpus_most", most)
+
+
 def main(argv):
     if argv[0] == "make":
         make(argv[1], int(argv[2]))
+    elif argv[0] == "presses":
+        presses(int(argv[1]), int(argv[2]))
     else:
         measure(argv[1])

@@ -2,8 +2,9 @@
 #
 # WIRING (what stands in for the hardware)
 #   display   a framebuf panel (296x128 MONO_HLSB, 1 = white): each refresh is sent to
-#             `tally42 sim` on stdout, which draws it in the terminal in Unicode braille
-#             or saves it as a PNG (that work is done on the PC side, off this heap)
+#             `tally42 sim` on stdout, with the words on it, and drawn in the terminal in
+#             Unicode braille with the words under it, or saved as a PNG (that work is
+#             done on the PC side, off this heap)
 #   buttons   one byte a logical button on stdin (the firmware.buttons codes, LONG or-ed
 #             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
 #   flash     the journal's NOR partition, kept in a file (--flash)
@@ -89,8 +90,10 @@ class FileFlash:
 
 class SimDisplay(framebuf.FrameBuffer):
     """A framebuf panel. show() counts refreshes and sends each to `out` (a binary
-    stream) as FRAME, full (0/1), the screen's name (a length byte, then ASCII), then
-    the frame bytes. record=True keeps the 8x8 text of the frame, for tests."""
+    stream) as FRAME, full (0/1), the screen's name (a length byte, then ASCII), the
+    screen's words (two length bytes, big-endian, then one `x y height colour words`
+    line for each text drawn, in the 8x8 font or in big type), then the frame bytes.
+    record=True keeps the words of the frame (else none are sent)."""
 
     def __init__(self, width=WIDTH, height=HEIGHT, out=None, record=False):
         self.width = width
@@ -101,14 +104,19 @@ class SimDisplay(framebuf.FrameBuffer):
         self.frames = 0
         self.fulls = 0
         self.name = ""
-        self._head = bytearray(3)
+        self._head = bytearray(5)
         self.texts = [] if record else None
         self.fill(WHITE)
 
     def text(self, s, x, y, c=0):
         if self.texts is not None:
-            self.texts.append(s)
+            self.texts.append((x, y, 8, c, s))
         super().text(s, x, y, c)
+
+    def note(self, x, y, words, height, c):
+        # firmware.fonts: words (or a number) drawn in big type
+        if self.texts is not None:
+            self.texts.append((x, y, height, c, str(words)))
 
     def fill(self, c):
         if self.texts is not None and c == WHITE:
@@ -124,12 +132,19 @@ class SimDisplay(framebuf.FrameBuffer):
             self.fulls += 1
         out = self.out
         if out is not None:
+            words = b""
+            if self.texts:
+                words = "\n".join("%d %d %d %d %s" % t for t in self.texts).encode()
             h = self._head
             h[0] = FRAME
             h[1] = 1 if full else 0
             h[2] = len(self.name)
-            out.write(h)
+            out.write(h[:3])
             out.write(self.name)
+            h[3] = len(words) >> 8
+            h[4] = len(words) & 0xFF
+            out.write(h[3:])
+            out.write(words)
             out.write(self._buf)
             out.flush()
 
@@ -143,8 +158,8 @@ class SimDisplay(framebuf.FrameBuffer):
         pass
 
     def screen_text(self):
-        """Every 8x8 string of the frame on show, one a line (record=True)."""
-        return "\n".join(self.texts or ())
+        """Every string of the frame on show, one a line, as drawn (record=True)."""
+        return "\n".join(t[4] for t in self.texts or ())
 
 
 class Keys:
@@ -241,7 +256,7 @@ def main(argv):
     app.warm()      # before the board's buffers: see app.warm
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
     board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
-                  Keys(sys.stdin.buffer), serial)
+                  Keys(sys.stdin.buffer), serial, record=True)
     try:
         app.run(board)
     finally:

@@ -12,7 +12,7 @@ from engine_core import variants as V
 from engine_core.games import new_sitting
 from firmware.display import WHITE
 from firmware.journal import Journal, JournalError
-from firmware.ui import LONG, MENU, NEXT, PREV
+from firmware.ui import LONG, MENU, NEXT, OK, PREV
 
 # Screens, in the order of their modules under firmware/ui/.
 HOME = const(0)
@@ -272,8 +272,10 @@ class App:
     def press(self, key):
         """Handle one logical button (LONG or-ed in for a long press), then redraw."""
         self.banner = None
-        if key & LONG and key & 0xF != PREV and key & 0xF != NEXT:
-            key &= 0xF      # only the arrows have a long meaning; OK held is OK
+        if key & LONG and key & 0xF != PREV and key & 0xF != NEXT and not (
+                key & 0xF == OK and self._entered
+                and hasattr(self.module(self.screen), "HOLD_OK")):
+            key &= 0xF      # the arrows have a long meaning, OK where a screen says so
         if key == MENU and self.screen != MENU_SCREEN and self.screen != SETUP:
             self.go(MENU_SCREEN)
         elif self._entered:

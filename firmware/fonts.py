@@ -66,6 +66,8 @@ def digits_width(n, s):
 
 def number(fb, n, x, y, s, c):
     """Draw integer n with its left edge at x; returns the x after it."""
+    if fb.note is not None:
+        fb.note(x, y, n, DIGIT_H * s, c)
     w = digits_width(n, s)
     if n < 0:
         _glyph(fb, _MINUS, x, y, s, c)
@@ -86,6 +88,8 @@ def text(fb, t, x, y, s, c):
     if s == 1:
         fb.text(t, x, y, c)
         return
+    if fb.note is not None:
+        fb.note(x, y, t, 8 * s, c)
     i = 0
     n = len(t)
     while i < n:

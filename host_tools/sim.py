@@ -69,8 +69,10 @@ WORDS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
 KEYS = {b"\x1b[D": PREV, b"\x1b[A": PREV, b"\x1b[C": NEXT, b"\x1b[B": NEXT,
         b"\x1bOD": PREV, b"\x1bOA": PREV, b"\x1bOC": NEXT, b"\x1bOB": NEXT,
         b"\x1b[5~": LONG | PREV, b"\x1b[6~": LONG | NEXT, b"\r": OK, b"\n": OK,
-        b"\x7f": BACK, b"\x08": BACK, b"m": MENU, b"M": MENU, b"q": QUIT, b"Q": QUIT}
-HELP = "arrows prev/next  Enter ok  Backspace back  m menu  PgUp/PgDn long  q quit"
+        b"\x7f": BACK, b"\x08": BACK, b"m": MENU, b"M": MENU, b"q": QUIT, b"Q": QUIT,
+        b"\t": LONG | OK}
+HELP = ("arrows prev/next  Enter ok  Backspace back  m menu  q quit\n"
+        "held down: PgUp/PgDn prev/next, Tab ok")
 
 
 class SimError(Exception):
@@ -276,7 +278,8 @@ def read_script(path):
 # ---- frames from the board ----
 
 class Frames:
-    """Splits the board's stdout into refreshes: (full, name, frame bytes)."""
+    """Splits the board's stdout into refreshes: (full, name, words, frame bytes), words
+    being (x, y, height, colour, text) for each text on the screen."""
 
     def __init__(self, width, height):
         self.size = (width + 7) // 8 * height
@@ -290,20 +293,48 @@ class Frames:
                 raise SimError("the board wrote something that is not a frame: %r"
                                % self._buf[:40])
             n = self._buf[2]
-            end = 3 + n + self.size
+            if len(self._buf) < 5 + n:
+                break
+            k = self._buf[3 + n] << 8 | self._buf[4 + n]
+            end = 5 + n + k + self.size
             if len(self._buf) < end:
                 break
+            words = []
+            for line in self._buf[5 + n:5 + n + k].decode("utf-8", "replace").split("\n"):
+                parts = line.split(" ", 4)
+                if len(parts) == 5 and all(p.lstrip("-").isdigit() for p in parts[:4]):
+                    words.append(tuple(int(p) for p in parts[:4]) + (parts[4],))
             out.append((self._buf[1], self._buf[3:3 + n].decode("ascii", "replace"),
-                        self._buf[3 + n:end]))
+                        words, self._buf[5 + n + k:end]))
             self._buf = self._buf[end:]
         return out
 
 
-def braille(frame, width, height):
+def words_lines(words):
+    """The words of a screen as lines of text, top to bottom, left to right: a text
+    whose middle is level with a line's texts joins that line. White on black (a
+    cursor, a refusal) is shown [in brackets]."""
+    lines = []      # [top, bottom, [(x, text)]]
+    for x, y, h, c, text in sorted(words, key=lambda w: (w[1], w[0])):
+        if c:
+            text = "[%s]" % text
+        mid = y + h // 2
+        for line in lines:
+            if line[0] <= mid < line[1]:
+                line[2].append((x, text))
+                break
+        else:
+            lines.append([y, y + h, [(x, text)]])
+    return ["  ".join(t for _, t in sorted(items)) for _, _, items in lines]
+
+
+def braille(frame, width, height, scale=None):
     """A frame (MONO_HLSB, 1 = white) as lines of Unicode braille in a box: 2x4 dots a
-    character, a dot black when any pixel it covers is; 76x34 characters for 296x128."""
-    sx = (width + 155) // 156
-    sy = (height + 143) // 144
+    character, a dot black when any pixel it covers is. `scale` pixels a dot each way:
+    1 is full size (150x34 characters in all for 296x128); by default half size for
+    panels wider than 156 pixels (76x34 characters for 296x128)."""
+    sx = scale or (width + 155) // 156
+    sy = scale or (height + 143) // 144
     stride = (width + 7) // 8
     cols = (width + 2 * sx - 1) // (2 * sx)
     rows = (height + 4 * sy - 1) // (4 * sy)
@@ -384,11 +415,21 @@ class Terminal:
         self.out.write("\x1b[?25h\r\n")
         self.out.flush()
 
-    def draw(self, full, name, frame, count):
-        lines = braille(frame, self.width, self.height)
-        lines.append(HELP)
+    def columns(self):
+        try:
+            return os.get_terminal_size(self.out.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            return 80
+
+    def draw(self, full, name, words, frame, count):
+        # Full size when the terminal has the room (150 columns for 296 pixels), else
+        # half as wide; the screen's words under it, readable in any terminal.
+        scale = 1 if self.columns() >= (self.width + 1) // 2 + 2 else None
+        lines = braille(frame, self.width, self.height, scale)
+        lines += ["  " + line for line in words_lines(words)]
+        lines += HELP.split("\n")
         lines.append("%-12s %s refresh %d" % (name, "full" if full else "partial", count))
-        self.out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K")
+        self.out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
         self.out.flush()
 
     def keys(self, data):
@@ -477,6 +518,7 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     frames = Frames(width, height)
     count = 0
     last = None
+    last_words = []
     if headless:
         stdout.write("serial: %s\n" % link.name)
         stdout.flush()
@@ -499,15 +541,16 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
                 data = os.read(child.stdout.fileno(), 65536)
                 if not data:
                     break
-                for full, name, frame in frames.feed(data):
+                for full, name, words, frame in frames.feed(data):
                     count += 1
                     last = frame
+                    last_words = words
                     if screens:
                         path = os.path.join(screens, "%04d-%s.png" % (count, name or "screen"))
                         with open(path, "wb") as f:
                             f.write(png_1bit(width, height, frame))
                     if drawn:
-                        drawn.draw(full, name, frame, count)
+                        drawn.draw(full, name, words, frame, count)
             if keyboard and keys in ready:
                 data = os.read(keys, 64)
                 if not data and hold:
@@ -531,5 +574,5 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
         rc = child.wait()
         link.close()
     if text and last is not None:
-        stdout.write("\n".join(braille(last, width, height)) + "\n")
+        stdout.write("\n".join(braille(last, width, height) + words_lines(last_words)) + "\n")
     return rc

@@ -30,7 +30,7 @@ def held_sim(tmp_path):
     script = tmp_path / "gin.txt"
     lines = []
     for setup, hands, _ in GAMES:
-        lines += setup + hands + ["ok"]     # game over: OK, a new sitting
+        lines += setup + hands + ["long ok"]    # game over: OK held, a new sitting
     script.write_text("\n".join(lines) + "\n")
     proc = subprocess.Popen(TALLY + ["sim", "--script", str(script), "--flash",
                                      str(tmp_path / "flash.bin"), "--hold"],

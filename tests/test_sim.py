@@ -24,8 +24,8 @@ pytestmark = [pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port 
               pytest.mark.mp32]
 
 # Five hands of 42 for marks: Them (E, W) win hand 1, Us the next four: 4-1 to Us.
-NEW_HAND_MADE = ["ok"] * 7                      # new hand, a bid, 3 passes, trump, made
-NEW_HAND_SET = ["ok"] * 6 + ["next", "ok"]      # ... set
+NEW_HAND_MADE = ["next", "long ok", "ok", "ok"]     # on the score: 30 and the rest pass,
+NEW_HAND_SET = ["next", "long ok", "ok", "next", "ok"]    # trump, made; ... set
 SITTING = (["ok"] + NEW_HAND_MADE + NEW_HAND_MADE + NEW_HAND_SET + NEW_HAND_MADE
            + NEW_HAND_SET)
 
@@ -91,7 +91,7 @@ def test_screens_are_1bit_pngs_at_true_pixel_size(tmp_path, capfd):
 def test_resume_after_quitting_in_the_middle_of_a_hand(tmp_path, capfd):
     # Played in two runs, quitting after two bids of hand 3...
     flash = tmp_path / "two.bin"
-    cut = 1 + 7 + 7 + 3
+    cut = 1 + 4 + 4 + 2
     rc, _, err = _sim(capfd, "--script", _script(tmp_path, "a.txt", SITTING[:cut]),
                       "--flash", flash)
     assert rc == 0, err
@@ -167,6 +167,9 @@ def test_interactive_sim_in_a_terminal(tmp_path):
     assert "Enter ok" in text       # the help line under the screen
     frame = [line for line in text.split("\n") if "\u2502" in line]
     assert frame and max(len(line.strip("\r")) for line in frame) <= 80
+    # The screen's words under the picture: the setup, then the score Enter started.
+    assert "start: 42, marks to 7" in text and "E bids < pass >" in text
+    assert "Us N/S  hand 1, N deals  Them E/W" in text
     logs = image.read_image(str(tmp_path / "i.bin"))
     assert len(logs) == 1           # Enter started a sitting
 
@@ -175,20 +178,21 @@ def test_a_long_session_through_every_screen_fits_the_heap(tmp_path, capfd):
     # Every kind of screen, a tracked hand, undo across a hand, a second sitting for
     # points, the history of many hands: all on the 110K heap.
     tracked = ["menu", "next", "next", "ok", "menu",            # tracker on
-               "ok", "ok", "ok", "ok", "ok", "ok",                # bid 30, passes, trump
+               "next", "long ok", "ok",                           # bid 30, passes, trump
                "next", "next", "ok", "next", "next", "ok", "next", "next", "ok",
                "ok",                                              # close: made
                "menu", "next", "next", "ok", "menu"]              # tracker off
     lines = ["ok"] + tracked + NEW_HAND_MADE + ["back", "back", "back", "ok"]
-    lines += ["ok"] + NEW_HAND_MADE + ["prev", "next", "prev", "ok"]           # history
+    lines += ["ok"] + NEW_HAND_MADE
+    lines += ["menu", "next", "ok", "prev", "next", "prev", "ok"]              # history
     lines += ["menu", "next", "next", "next", "ok", "back"]                    # sync
     for _ in range(5):
-        lines += NEW_HAND_MADE + ["prev", "ok"]             # a hand, then the history
+        lines += NEW_HAND_MADE + ["menu", "next", "ok", "ok"]   # a hand, then the history
     # A second sitting, for points (menu, new sitting), and 12 hands of it.
     lines += ["menu", "prev", "ok", "next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
     for k in range(12):
-        lines += ["ok", "ok", "ok", "ok", "ok", "ok"] + ["next"] * (k % 5) + ["ok"]
-    lines += ["prev"] + ["prev"] * 12 + ["ok", "menu", "prev", "ok", "back"]
+        lines += ["next", "long ok", "ok"] + ["next"] * (k % 5) + ["ok"]
+    lines += ["menu", "next", "ok"] + ["prev"] * 12 + ["ok", "menu", "prev", "ok", "back"]
     flash = tmp_path / "long.bin"
     rc, out, err = _sim(capfd, "--script", _script(tmp_path, "long.txt", lines),
                         "--flash", flash)
@@ -262,8 +266,9 @@ def test_hold_takes_the_keyboard_after_the_script(tmp_path):
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert proc.stdout.readline().startswith(b"serial: /dev/")
-        # A hand on the keys (Enter is OK): new hand, a bid, 3 passes, trump, made; q.
-        proc.stdin.write(b"\r" * 7 + b"q")
+        # A hand on the keys: setup (Enter is OK), the first seat bids 30 (right arrow)
+        # and the rest pass (Tab: OK held), trump, made; q.
+        proc.stdin.write(b"\r\x1b[C\t\r\rq")
         proc.stdin.flush()
         assert proc.wait(60) == 0
     finally:
@@ -272,3 +277,49 @@ def test_hold_takes_the_keyboard_after_the_script(tmp_path):
             proc.wait()
     logs = image.read_image(str(flash))
     assert len(logs) == 1 and [ln["type"] for ln in logs[0][1]].count("result") == 1
+
+def _frame_of(tmp_path, capfd, presses):
+    # The last refresh of a scripted run, as the board sent it: (words, frame bytes).
+    got = []
+    real = sim.Frames.feed
+
+    def feed(self, data):
+        out = real(self, data)
+        got.extend(out)
+        return out
+
+    sim.Frames.feed = feed
+    try:
+        rc, _, err = _sim(capfd, "--script", _script(tmp_path, "w.txt", presses),
+                          "--flash", tmp_path / "w.bin")
+    finally:
+        sim.Frames.feed = real
+    assert rc == 0, err
+    return got[-1][2], got[-1][3]
+
+
+def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, capfd,
+                                                                   monkeypatch):
+    import io
+    words, frame = _frame_of(tmp_path, capfd, ["ok", "ok", "next"])     # S's bid
+    out = io.StringIO()
+    term = sim.Terminal(296, 128, out)
+    for columns, width in ((160, 150), (100, 76)):
+        monkeypatch.setattr(term, "columns", lambda c=columns: c)
+        out.seek(0)
+        out.truncate()
+        term.draw(False, "bidding", words, frame, 3)
+        lines = out.getvalue().replace("\x1b[K", "").replace("\x1b[J", "")[3:].split("\r\n")
+        box = [line for line in lines if line.startswith("\u2502")]
+        assert len(box) == 32 and {len(line) for line in box} == {width}
+        # Under the picture, the words a player reads on it, line by line.
+        after = lines[lines.index("\u2514" + "\u2500" * (width - 2) + "\u2518") + 1:]
+        assert after[:5] == ["  hand 1  N deals  Us 0-0 Them", "  no bid yet",
+                             "  S bids  <  30  >", "  < pass   31 >",
+                             "  <> choose (hold: 5 a step)"], after
+
+
+def test_words_lines_join_texts_level_with_each_other():
+    words = [(0, 0, 8, 0, "hand 1"), (200, 0, 8, 0, "Them"), (20, 27, 36, 0, "30"),
+             (2, 37, 16, 0, "E bids"), (0, 60, 8, 1, "made")]
+    assert sim.words_lines(words) == ["hand 1  Them", "E bids  30", "[made]"]

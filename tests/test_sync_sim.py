@@ -24,7 +24,8 @@ def _script(path):
     # ones, so team 1 (E and W) takes every mark: 7-0 after seven hands.
     lines = ["ok"]
     for h in range(7):
-        lines += ["ok"] * 7 if h % 2 == 0 else ["ok"] * 6 + ["next", "ok"]
+        hand = ["next", "long ok", "ok"]       # on the score: 30, the rest pass; trump
+        lines += hand + (["ok"] if h % 2 == 0 else ["next", "ok"])     # made, or set
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -137,10 +138,10 @@ def test_names_and_house_options_pushed_by_the_pc_set_up_the_next_sitting(tmp_pa
 
 
 def _keys_of_the_script():
-    # The sitting of _script() as keys: Enter is OK, the right arrow NEXT.
+    # The sitting of _script() as keys: Enter is OK, Tab OK held, the right arrow NEXT.
     keys = b"\r"
     for h in range(7):
-        keys += b"\r" * 7 if h % 2 == 0 else b"\r" * 6 + b"\x1b[C\r"
+        keys += b"\x1b[C\t\r" + (b"\r" if h % 2 == 0 else b"\x1b[C\r")
     return keys
 
 

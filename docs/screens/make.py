@@ -12,8 +12,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 from host_tools import sim  # noqa: E402
 
-HAND = ["ok"] * 7                   # new hand, a bid, three passes, trump, made
-HAND_SET = ["ok"] * 6 + ["next", "ok"]
+HAND = ["next", "long ok", "ok", "ok"]          # on the score: 30, OK held (the rest
+HAND_SET = ["next", "long ok", "ok", "next", "ok"]      # pass), trump, made (or set)
 
 # Each tour: (panel, [button or ("shot", name)]). A shot keeps the screen on show after
 # the presses before it (the sim draws one refresh a press, after the boot screen).
@@ -22,41 +22,47 @@ TOURS = [
         ("shot", "setup"),
         "ok", ("shot", "score-new-sitting"),
         "back", ("shot", "refusal"),
-        "ok", ("shot", "bidding"),
-        "next", "next", "next", "next", "next", "ok", ("shot", "bidding-after-a-bid"),
-        "ok", "ok", "ok", ("shot", "contract"),
+        "ok", ("shot", "bidding"),                          # E passed: S to bid
+        "next", "next", "next", "next", "next", "next", "ok", ("shot", "bidding-after-a-bid"),
+        "long ok", ("shot", "contract"),                    # W and N pass
         "next", "ok", ("shot", "result-marks"),
         "ok",
-    ] + HAND + HAND_SET + HAND + HAND_SET + [
+        "next", "long ok", ("shot", "contract-last-trump"), "ok", "ok",
+    ] + HAND_SET + HAND + HAND_SET + [
         ("shot", "score-marks-all"),
         "back", ("shot", "confirm-undo-hand"),
-        "back", "prev", ("shot", "history"),
+        "back", "menu", "next", "ok", ("shot", "history"),
         "ok", "menu", ("shot", "menu"),
         "next", "next", "next", "ok", ("shot", "sync"),
-        "back", "ok", "ok", "ok", "ok", "back", ("shot", "bidding-undone"),
+        "back", "next", "ok", "ok", "ok", "back", ("shot", "bidding-undone"),
     ]),
     (None, [
         "ok", "menu", "next", "next", "ok", "menu",         # the trick tracker on
-        "ok", "ok", "ok", "ok", "ok", "ok",
+        "next", "long ok", "ok",
         "next", "next", "ok", ("shot", "tracker"),
         "next", "next", "ok", "next", "next", "ok", ("shot", "tracker-decided"),
         "ok", "menu", "next", "next", "ok", "menu",
-    ] + ["ok", "prev", "prev", "ok", "ok", "ok", "ok", "ok", "ok"] * 6 + [
+    ] + ["prev", "long ok", "ok", "ok"] * 6 + [
         ("shot", "game-over"),
+        "ok", ("shot", "game-over-ok"),
     ]),
     (None, [
-        "next", "next", "ok", "next", "ok", "prev", "prev", ("shot", "setup-points"),
-        "ok", "ok", "ok", "ok", "ok", "ok", "ok", "next", ("shot", "result-points"),
-        "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", ("shot", "score-points"),
-    ]),
+        "next", "next", "ok", "next", "ok", ("shot", "setup-points"),
+        "prev", "prev", "ok",
+        "long ok", ("shot", "bidding-forced"),              # E, S and W pass
+        "ok", "ok", "next", ("shot", "result-points"),
+        "ok",
+    ] + HAND + [("shot", "score-points")]),
     (None, [
-        "next", "ok", "next", "next", "ok", "prev", ("shot", "setup-moon"),
-        "ok", "ok", "ok", "ok", "ok", "ok", "next", "ok", ("shot", "result-moon"),
+        "next", "ok", "next", "next", "ok", ("shot", "setup-moon"),
+        "prev", "ok",
+        "next", "long ok", "ok", "next", "ok", ("shot", "result-moon"),
         "ok", ("shot", "score-moon"),
     ]),
-    ("250x122", ["ok"] + HAND + HAND + HAND_SET + [("shot", "score-250x122")]),
+    ("250x122", ["ok"] + HAND + HAND + HAND_SET + [("shot", "score-250x122"),
+                                                   "ok", ("shot", "bidding-250x122")]),
     ("200x200", ["ok"] + HAND + HAND + HAND_SET + [("shot", "score-200x200"),
-                                                   "ok", "ok", ("shot", "bidding-200x200")]),
+                                                   "ok", ("shot", "bidding-200x200")]),
 ]
 
 

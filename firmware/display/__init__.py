@@ -8,6 +8,8 @@
 #   disp.ready()                True when the panel is idle (or asleep)
 #   disp.wait_until_ready(ms)   block until idle; False on timeout
 #   disp.sleep()                deep-sleep the panel; the next show() wakes it (reset)
+#   disp.note                   None; the sim's display: note(x, y, words, height,
+#                               colour) is told what firmware.fonts draws in big type
 #
 # show() does not wait for the refresh to finish: it returns once the panel has started,
 # so buttons can be polled meanwhile. The next show() or sleep() waits for it. Drawing

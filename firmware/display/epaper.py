@@ -12,6 +12,8 @@ _RESET_MS = const(10)  # RES# low, then settle (10 ms in the SSD1680 and JD79653
 
 
 class EPaper(framebuf.FrameBuffer):
+    note = None     # firmware.fonts: no one to tell what big type says (the sim has)
+
     def __init__(self, spi, cs, dc, rst, busy, width, height, fmt, nbytes, busy_level,
                  full_every):
         # The frame the UI draws into, and what the panel shows now (the "old" image a

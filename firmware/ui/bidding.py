@@ -1,24 +1,32 @@
-# Bidding: the seat in turn picks among its legal bids only. The cursor starts on the
-# likelier answer: the lowest bid when none stands (or the dealer is forced), else pass.
+# Bidding: the seat in turn picks among its legal bids only. The cursor starts on pass
+# whenever passing is legal (OK out of habit never records a bid), else on the lowest
+# bid (a forced dealer). OK held takes the bid and passes for the seats after it.
 from engine_core import codes as C
 from engine_core import variants as V
 from firmware import fonts
 from firmware.display import BLACK
-from firmware.ui import BACK, LONG, NEXT, OK, PREV
+from firmware.ui import BACK
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose  OK bid  BACK undo"
+HELP = "<> choose (hold: 5 a step)\nOK (hold: rest pass)  BACK undo"
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
+_PASS = C.event(C.EV_BID, C.PASS)
 
 
 def enter(app):
+    app.cur = walk.first(app.s)
+
+
+def headline(app):
+    """The line over the choice: the standing bid, or that none stands yet."""
     s = app.s
-    j = walk.first(s)
-    if s.high_bid() < 0 and s.legal_at(j) == C.PASS:
-        k = s.next_legal(j)
-        if k >= 0:
-            j = k
-    app.cur = j
+    h = s.high_bid()
+    if h >= 0:
+        return "high bid: %s (%s)" % (D.bid_words(s, h), app.names[s.bidder()])
+    if s.check(_PASS):
+        return "no bid yet: dealer must bid"
+    return "no bid yet"
 
 
 def draw(app, fb):
@@ -26,12 +34,7 @@ def draw(app, fb):
     w = fb.width
     D.top(app, fb)
     y = D.LINE + 3
-    h = s.high_bid()
-    if h >= 0:
-        line = "high bid: %s (%s)" % (D.bid_words(s, h), app.names[s.bidder()])
-    else:
-        line = "no bid yet"
-    fb.text(line, 0, y, BLACK)
+    fb.text(headline(app), 0, y, BLACK)
     code = s.legal_at(app.cur)
     if code != C.PASS and s.row[V.MARK] and code >= C.MARKS and code < C.GAME:
         D.right(fb, "%d marks" % (code - C.MARKS), y)
@@ -48,8 +51,8 @@ def draw(app, fb):
         D.center(fb, who, y, 2)
         y += 20
         _value(s, fb, code, y, big, 0)
-    n = s.legal_count()
-    D.right(fb, "%d choices" % n, bottom - 9)
+    # Where the arrows lead: the mark bids are one or two presses of < from pass.
+    D.right(fb, walk.around(s, app.cur, D.bid_words), bottom - 9)
     D.help(fb, HELP)
 
 
@@ -64,13 +67,5 @@ def _value(s, fb, code, y, big, x0):
 
 
 def press(app, key):
-    s = app.s
-    if key == NEXT or key == PREV:
-        app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
-    elif key == LONG | NEXT or key == LONG | PREV:
-        app.cur = walk.step(s, app.cur, 5 if key == LONG | NEXT else -5)
-    elif key == OK:
-        if app.take(C.event(C.EV_BID, s.legal_at(app.cur))):
-            app.follow()
-    elif key == BACK:
+    if not walk.bid_press(app, key) and key == BACK:
         app.undo()

@@ -1,5 +1,6 @@
 # The contract: the bid winner (the partner after plunge or splash) names trump among
-# the legal names only. The cursor starts on the last hand's trump, else sixes.
+# the legal names only. The cursor starts on the last hand's trump (and says so), else
+# sixes.
 from engine_core import codes as C
 from engine_core import sitting as S
 from firmware.display import BLACK
@@ -7,14 +8,19 @@ from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose  OK name it  BACK undo"
+HELP = "<> choose (hold: 3 a step)\nOK name it  BACK undo"
+
+
+def _last(s):
+    # The position of the last hand's trump, when it may be named again; else -1.
+    if s.hands() and not s.last(S.LAST_THROWN):
+        return walk.find(s, s.last(S.LAST_CONTRACT))
+    return -1
 
 
 def enter(app):
     s = app.s
-    j = -1
-    if s.hands() and not s.last(S.LAST_THROWN):
-        j = walk.find(s, s.last(S.LAST_CONTRACT))
+    j = _last(s)
     if j < 0:
         j = walk.find(s, 6)
     if j < 0:
@@ -56,13 +62,15 @@ def draw(app, fb):
     fb.text(line, x, y, BLACK)
     k = len(_short(c))
     fb.rect(x + at * 8 - 2, y - 2, k * 8 + 3, 12, BLACK)
+    if app.cur == _last(s):
+        D.center(fb, "the last hand's trump", y + D.LINE + 3)
     D.help(fb, HELP)
 
 
 def _short(c):
     if c <= 8:
         return str(c)
-    return ("dbl", "fm", "nel", "nlo", "nsu", "7s")[c - C.DOUBLES]
+    return ("doubles", "follow-me", "nello", "nel-lo", "nel-su", "sevens")[c - C.DOUBLES]
 
 
 # Like bidding's press(): a shared one would sit in the resident walk module, which

@@ -24,28 +24,40 @@ def right(fb, t, y, c=BLACK):
     fb.text(t, fb.width - len(t) * 8, y, c)
 
 
+def help_lines(fb, t):
+    """The lines of a help strip: t split at its newline, else at a double space near
+    its middle when it is too long for one line; each cut to the panel's width."""
+    n = cols(fb)
+    if "\n" in t:
+        parts = t.split("\n")
+    elif len(t) <= n:
+        return (t,)
+    else:
+        cut = t.find("  ", len(t) // 2 - 4)
+        if cut < 0:
+            cut = n
+        parts = (t[:cut], t[cut:])
+    out = []
+    for p in parts:
+        out.extend(wrap(p.strip(), n))
+    return out
+
+
 def help(fb, t):
-    """The help strip: what the buttons do, on the bottom line (two when narrow)."""
+    """The help strip: what the buttons do, on the bottom lines, a rule above them."""
+    lines = help_lines(fb, t)
     w = fb.width
     h = fb.height
-    n = cols(fb)
-    if len(t) <= n:
-        fb.hline(0, h - LINE - 1, w, BLACK)
-        fb.text(t, (w - len(t) * 8) // 2, h - 8, BLACK)
-        return
-    cut = t.find("  ", len(t) // 2 - 4)
-    if cut < 0:
-        cut = n
-    a = t[:cut].strip()
-    b = t[cut:].strip()
-    fb.hline(0, h - 2 * LINE - 1, w, BLACK)
-    fb.text(a[:n], 0, h - LINE - 8, BLACK)
-    fb.text(b[:n], 0, h - 8, BLACK)
+    fb.hline(0, h - len(lines) * LINE - 1, w, BLACK)
+    y = h - len(lines) * LINE + 2
+    for line in lines:
+        fb.text(line, (w - len(line) * 8) // 2, y, BLACK)
+        y += LINE
 
 
 def help_top(fb, t):
     """The y just above the help strip that help(fb, t) draws."""
-    return fb.height - (LINE if len(t) <= cols(fb) else 2 * LINE) - 2
+    return fb.height - len(help_lines(fb, t)) * LINE - 2
 
 
 def banner(fb, msg):
@@ -84,6 +96,27 @@ def score_text(app):
     for i in range(s.sides):
         out += "%s%s %d" % (" " if i else "", app.names[i], s.score(i))
     return out
+
+
+def seats_of(app, side):
+    """A team's seats, `N/S`; "" where each seat plays alone, or where the team is named
+    after its players already."""
+    s = app.s
+    if not s.row[V.TEAMS] or "/" in app.teams[side]:
+        return ""
+    out = ""
+    i = side
+    while i < s.seats:
+        out += ("/" if out else "") + app.names[i]
+        i += 2
+    return out
+
+
+def side_label(app, side):
+    """A side's name with its seats, `Us N/S`, so that nobody wonders which team is Us."""
+    seats = seats_of(app, side)
+    name = app.side_name(side)
+    return name + " " + seats if seats else name
 
 
 def top(app, fb):

@@ -50,29 +50,46 @@ def collect(app, top, rows):
 
 
 def line(app, s, k, ev=0):
+    """Hand k as (what was played, the score after it), the score in the order of the
+    header's `Us-Them`."""
     if s.last(S.LAST_THROWN):
-        return "%2d %s dealt, all passed" % (k, app.names[s.last(S.LAST_DEALER)])
-    out = "%2d %s %s %s %s" % (k, app.names[s.last(S.LAST_BIDDER)],
-                               D.bid_words(s, s.last(S.LAST_BID)),
-                               D.contract_words(s.last(S.LAST_CONTRACT)),
-                               "made" if s.last(S.LAST_MADE) == 1 else "set")
+        out = "%2d %s dealt, all passed" % (k, app.names[s.last(S.LAST_DEALER)])
+    else:
+        out = "%2d %s %s %s %s" % (k, app.names[s.last(S.LAST_BIDDER)],
+                                   D.bid_words(s, s.last(S.LAST_BID)),
+                                   D.contract_words(s.last(S.LAST_CONTRACT)),
+                                   "made" if s.last(S.LAST_MADE) == 1 else "set")
     sc = ""
     i = 0
     while i < s.sides:
         sc += ("-" if i else "") + str(s.score(i))
         i += 1
-    return out + " " + sc
+    return out, sc
+
+
+def _sides(app):
+    out = ""
+    i = 0
+    while i < app.s.sides:
+        out += ("-" if i else "") + app.side_name(i)
+        i += 1
+    return out
 
 
 def draw(app, fb):
     n = app.s.hands()
-    fb.text("Hand history: %d hand%s" % (n, "" if n == 1 else "s"), 0, 0, BLACK)
+    fb.text("History: %d hand%s" % (n, "" if n == 1 else "s"), 0, 0, BLACK)
+    if not app.gin:
+        D.right(fb, _sides(app), 0)
     fb.hline(0, D.LINE, fb.width, BLACK)
     y = 14
     lines = app.lines or ()
     for t in lines:
-        if t:
-            fb.text(t[:D.cols(fb)], 0, y, BLACK)
+        if isinstance(t, tuple):
+            D.right(fb, t[1], y)
+            fb.text(t[0][:D.cols(fb) - len(t[1]) - 1], 0, y, BLACK)
+        elif t:
+            fb.text(t[:D.cols(fb)], 0, y, BLACK)    # a gin pad's line (gin_draw)
         y += D.LINE
     if not n:
         fb.text("no hand finished yet", 0, y - len(lines) * D.LINE, BLACK)

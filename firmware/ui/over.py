@@ -1,13 +1,15 @@
-# Game over: who won, the final score, and the way on (a new sitting, or BACK to undo
-# the last hand and play on).
+# Game over: who won, the final score, and the way on: BACK undoes the last hand (and
+# the game plays on); a new sitting, which ends this one for good, takes OK held down
+# (or MENU, new sitting), never the OK pressed out of habit.
 from engine_core import variants as V
 from firmware import fonts
 from firmware.app import HISTORY, SETUP
 from firmware.display import BLACK
-from firmware.ui import BACK, NEXT, OK, PREV
+from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-HELP = "OK new sitting  < history  BACK undo"
+HELP = "hold OK: new sitting  BACK undo\n< > history  M menu"
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
 def draw(app, fb):
@@ -16,7 +18,8 @@ def draw(app, fb):
     D.center(fb, "game over", 2)
     win = s.winner()
     name = app.side_name(win)
-    D.center(fb, name + (" wins" if not s.row[V.TEAMS] or len(name) > 4 else " win"), 14, 2)
+    line = name + (" wins" if not s.row[V.TEAMS] or len(name) > 4 else " win")
+    D.center(fb, line, 14, 2 if len(line) * 16 <= w else 1)
     y = 36
     n = s.sides
     big = 3 if n == 2 else 2
@@ -26,7 +29,7 @@ def draw(app, fb):
         sc = s.score(i)
         x = i * bw + (bw - fonts.digits_width(sc, big)) // 2
         fonts.number(fb, sc, x, y + 10, big, BLACK)
-        t = app.side_name(i)
+        t = D.side_label(app, i)
         fb.text(t, i * bw + (bw - len(t) * 8) // 2, y, BLACK)
         i += 1
     y += 12 + fonts.DIGIT_H * big + 4
@@ -38,8 +41,11 @@ def draw(app, fb):
 
 
 def press(app, key):
-    if key == OK:
+    if key == LONG | OK:
         app.go(SETUP)
+    elif key == OK:
+        app.banner = ("a new sitting ends this one (no more undo): hold OK, or MENU "
+                      "and new sitting")
     elif key == PREV or key == NEXT:
         app.go(HISTORY)
     elif key == BACK:

@@ -47,6 +47,8 @@ def enter(app):
 def _help(mode):
     if mode == 2:
         return "<> tricks  OK next seat  BACK undo"
+    if mode == 1:
+        return "<> choose (hold: 5 a step)\nOK take it  BACK undo"
     return "<> choose  OK take it  BACK undo"
 
 
@@ -58,8 +60,8 @@ def draw(app, fb):
     fb.text(D.contract_line(app), 0, y, BLACK)
     y += D.LINE + 4
     if mode == 0:
-        who = app.side_name(s.side_of(s.bidder()))
-        D.center(fb, who + ":", y, 2)
+        who = D.side_label(app, s.side_of(s.bidder()))
+        D.center(fb, who + ":", y, 2 if len(who) * 16 + 16 <= fb.width else 1)
         y += 22
         word = _MARKS[app.cur]
         D.choice(fb, 0, y, word, 0, 2)
@@ -72,7 +74,7 @@ def draw(app, fb):
         else:
             D.center(fb, "one trick at a time", y)
     elif mode == 1:
-        who = app.side_name(s.side_of(s.bidder())) + " took"
+        who = D.side_label(app, s.side_of(s.bidder())) + " took"
         if fb.width >= 240:
             fb.text(who, 0, y + 10, BLACK)
         else:

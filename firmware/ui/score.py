@@ -1,13 +1,18 @@
 # Home: the score, big enough to read across the table. Marks to 7 are drawn as the
-# strokes of "ALL" (A: 3 strokes, L: 2, L: 2); other scores as big digits. Below: who
-# deals and who bids first, the bid and contract of a hand in play.
+# strokes of "ALL" (A: 3 strokes, L: 2, L: 2); other scores as big digits. Below, at a
+# fresh deal: who deals, and the first seat's bid, taken here (a hand starts on the
+# score without a press to leave it); in the middle of a hand, the bid and contract.
 from engine_core import sitting as S
 from engine_core import variants as V
 from firmware import fonts
 from firmware.app import BID, HISTORY
 from firmware.display import BLACK
-from firmware.ui import BACK, NEXT, OK, PREV
+from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
+from firmware.ui import walk
+
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
+_BIDS = "<> bid (hold: 5 a step)  M menu\nOK (hold: rest pass)  BACK undo"
 
 
 def strokes(fb, n, x, y, h):
@@ -46,7 +51,7 @@ def _side(app, fb, side, x, y, w, h, named):
     # One team (or seat): its name unless the top line has it, then its marks or points.
     s = app.s
     if named:
-        fb.text(app.side_name(side), x, y, BLACK)
+        fb.text(D.side_label(app, side), x, y, BLACK)
         y += D.LINE + 2
         h -= D.LINE + 2
     score = s.score(side)
@@ -77,12 +82,22 @@ def _side(app, fb, side, x, y, w, h, named):
     fonts.number(fb, score, x + 2, y + (h - ds * fonts.DIGIT_H) // 2, ds, BLACK)
 
 
+def _bidding(app):
+    # A fresh deal: the first seat bids here.
+    return app.s.phase() == S.BIDDING and app.fresh_deal()
+
+
+def enter(app):
+    if _bidding(app):
+        app.cur = walk.first(app.s)
+
+
 def _help(app):
     s = app.s
     if s.phase() == S.OVER:
         return "OK game over  < history  M menu"
-    if app.fresh_deal():
-        return "OK new hand  < history  M menu"
+    if _bidding(app):
+        return _BIDS
     return "OK go on  < history  M menu"
 
 
@@ -91,11 +106,20 @@ def draw(app, fb):
     w = fb.width
     hp = _help(app)
     bottom = D.help_top(fb, hp)
-    info = 2 * D.LINE + 2
+    bidding = _bidding(app)
+    info = 2 * D.LINE + 2 if not bidding else 18
     n = s.sides
     label = "hand %d" % (s.hands() + 1)
     if s.games():
         label = "game %d, hand %d" % (s.games() + 1, s.hands() + 1)
+    if bidding:
+        # Who deals goes on the top line, where it fits between the sides' names.
+        deals = "%s, %s deals" % (label, app.names[s.dealer()])
+        side = 0
+        if n == 2 and w >= 240:
+            side = max(len(D.side_label(app, 0)), len(D.side_label(app, 1))) + 1
+        if (D.cols(fb) - len(deals)) // 2 >= side:
+            label = deals
     D.center(fb, label, 0)
     top = D.LINE + 2
     area = bottom - info - 2 - top
@@ -105,8 +129,8 @@ def draw(app, fb):
         _side(app, fb, 0, 2, top, w - 4, bh - 2, True)
         _side(app, fb, 1, 2, top + bh, w - 4, bh - 2, True)
     elif n == 2:
-        fb.text(app.side_name(0), 2, 0, BLACK)
-        D.right(fb, app.side_name(1), 0)
+        fb.text(D.side_label(app, 0), 2, 0, BLACK)
+        D.right(fb, D.side_label(app, 1), 0)
         bw = w // 2
         _side(app, fb, 0, 2, top, bw - 4, area, False)
         _side(app, fb, 1, bw + 8, top, bw - 10, area, False)
@@ -120,7 +144,9 @@ def draw(app, fb):
     y = bottom - info
     fb.hline(0, y - 2, w, BLACK)
     seats = s.seats
-    if s.phase() == S.OVER:
+    if bidding:
+        _first_bid(app, fb, y)
+        return
         line = "game over: %s won" % app.side_name(s.winner())
     elif app.fresh_deal():
         line = "%s deals, %s bids first" % (app.names[s.dealer()],
@@ -140,7 +166,25 @@ def draw(app, fb):
     D.help(fb, hp)
 
 
+def _first_bid(app, fb, y):
+    # The first seat's bid in big type, and where the arrows lead when there is room.
+    s = app.s
+    t = "%s bids < %s >" % (app.names[s.seat()], D.bid_words(s, s.legal_at(app.cur)))
+    big = 2 if len(t) * 16 <= fb.width else 1
+    fonts.text(fb, t, 0, y, big, BLACK)
+    arrows = walk.around(s, app.cur, D.bid_words)
+    if (len(t) * 2 + 1 + len(arrows)) * 8 <= fb.width:
+        D.right(fb, arrows, y + 4)
+    D.help(fb, _BIDS)
+
+
 def press(app, key):
+    if _bidding(app):
+        if not walk.bid_press(app, key) and key == BACK:
+            app.undo()
+        return
+    if key == LONG | OK:
+        key = OK
     if key == OK:
         s = app.s
         if s.phase() == S.BIDDING:

@@ -1,6 +1,7 @@
-# A new sitting: the game (every variant), its scoring and target, every house option that
-# applies, and the first dealer. It starts from the last sitting's choices with the cursor
-# on "start", so the same game again is one press.
+# A new sitting: "start" first (the cursor's place, so the same game again is one press),
+# then the game (every variant), its scoring and target, the house options that apply
+# to that game and scoring (a special's marks only while it is on), and the first
+# dealer. It starts from the last sitting's choices, plain 42 on a new device.
 from engine_core import codec
 from engine_core import options as O
 from engine_core import variants as V
@@ -25,27 +26,39 @@ def enter(app):
             dealer = 0
         app.draft = rules
         app.draft_dealer = dealer
-    keys = rows(app)
-    app.cur = len(keys) - 1
-    _scroll(app, len(keys))
+    app.cur = 0
+    app.top = 0
 
 
 def rows(app):
     r = app.draft
-    out = ["game"]
+    out = ["start", "game"]
     if r.family:
         out.extend(_gin().rows(r))
     for key in () if r.family else O.APPLIES[r.variant]:
-        if r.scoring == V.POINTS and key in O.SPECIAL:
-            continue
-        out.append(key)
+        if _applies(r, key):
+            out.append(key)
     out.append("dealer")
-    out.append("start")
     return out
 
 
+def _applies(r, key):
+    # Options that mean nothing with the others as they are stay out of sight.
+    if r.scoring == V.POINTS and key in O.SPECIAL:
+        return False    # special contracts are played for marks
+    if key == "made_scores":
+        return r.scoring == V.POINTS
+    if key == "nello_doubles":
+        return r.nello
+    if key == "plunge_marks":
+        return r.plunge
+    if key == "splash_marks":
+        return r.splash
+    return True
+
+
 def _visible(fb):
-    return (D.help_top(fb, _help(False)) - 16) // D.LINE
+    return (D.help_top(fb, _help(False)) - 16 - D.LINE) // D.LINE
 
 
 def _scroll(app, n):
@@ -115,13 +128,19 @@ def change(app, key, d):
         setattr(r, key, v)
 
 
-def _help(editing):
-    return "<> change  OK done" if editing else "<> choose  OK change  BACK leave"
+def _help(editing, key=None):
+    if editing:
+        return "<> change (hold: 5 a step)  OK done"
+    if key == "start":
+        return "<> choose  OK start  BACK leave"
+    return "<> choose  OK change  BACK leave"
 
 
 def draw(app, fb):
     fb.text("New sitting", 0, 0, BLACK)
-    D.right(fb, "defaults: last game", 0)
+    note = "choices: as last game" if app.last_setup else "choices: plain 42"
+    if len(note) + 12 <= D.cols(fb):
+        D.right(fb, note, 0)
     fb.hline(0, D.LINE, fb.width, BLACK)
     keys = rows(app)
     y = 14
@@ -151,7 +170,26 @@ def draw(app, fb):
             fb.text(v, fb.width - len(v) * 8 - 4, y, c)
         y += D.LINE
         i += 1
-    D.help(fb, _help(app.edit))
+    hp = _help(app.edit, keys[app.cur])
+    fb.text(seats_line(app)[:D.cols(fb)], 0, D.help_top(fb, hp) - D.LINE + 1, BLACK)
+    D.help(fb, hp)
+
+
+def seats_line(app):
+    """Who plays with whom, and who deals first: `Us: N+S  Them: E+W, N deals first`."""
+    r = app.draft
+    seats = r.row[V.SEATS]
+    first = seat_name(seats, app.draft_dealer) + " deals first"
+    if seats == 2:
+        return first
+    if not r.row[V.TEAMS]:
+        return "clockwise %s; %s" % (" ".join(seat_name(seats, i) for i in range(seats)),
+                                     first)
+    out = ""
+    for side in (0, 1):
+        out += "%s%s: %s" % ("  " if side else "", app.teams[side],
+                             "+".join(seat_name(seats, i) for i in range(side, seats, 2)))
+    return out + ", " + first
 
 
 def _label(key):

@@ -10,7 +10,7 @@ from firmware.display import BLACK
 from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-HELP = "<> winner, count  OK take  BACK undo"
+HELP = "<> winner, count (hold: side)\nOK take  BACK undo"
 _COL = const(96)     # pixels a trick's entry takes: "11 Them 30" and a gap
 _CLOSE = -1
 _RESULT = -2

@@ -42,14 +42,10 @@ def start(a, *setup):
     assert a.screen == A.SETUP, a.screen
     press(a, *setup)
     while a.screen == A.SETUP:
-        # back to the start row (the last one)
+        # back to the start row (the first one)
         if a.edit:
             press(a, "ok")
-        keys = __import__("firmware.ui.setup", None, None, ("rows",)).rows(a)
-        if a.cur == len(keys) - 1:
-            press(a, "ok")
-        else:
-            press(a, "prev")
+        press(a, "ok" if a.cur == 0 else "prev")
 
 
 def on_flash(a):

@@ -4,6 +4,12 @@ import micropython
 
 from apphelp import boot, flash, on_flash, press, same_state, start, text
 from engine_core import codec
+
+
+# From the score at a fresh deal: new hand, the first seat bids 30 (one step from pass)
+# and the rest pass (OK held), trump where the cursor starts, made.
+HAND = ("next", "long ok", "ok", "ok")
+HAND_SET = ("next", "long ok", "ok", "next", "ok")
 from engine_core import codes as C
 from engine_core import options as O
 from engine_core import sitting as S
@@ -20,35 +26,65 @@ def test_first_boot_offers_plain_42_for_marks_to_7():
     assert s.rules.name == "42" and s.rules.scoring == V.MARKS and s.rules.target == 7
     assert a.screen == A.HOME
     assert a.journal.open_sitting() is not None
-    assert "N deals, E bids first" in text(a)
+    assert "hand 1, N deals" in text(a) and "E bids < pass >" in text(a)
 
 
-def test_typical_marks_hand_takes_at_most_7_presses():
+def test_typical_marks_hand_takes_4_presses():
     a = boot()
     press(a, "ok")
     fulls = a.fb.fulls
-    # new hand, E bids 30, S W N pass, trump (the cursor's), made
-    n = press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok")
+    # new hand, E bids 30 and S W N pass (OK held), trump (the cursor's), made
+    n = press(a, *HAND)
     s = a.s
-    assert n <= 7
+    assert n == 4
     assert s.hands() == 1 and s.score(1) == 1 and s.score(0) == 0
     assert s.last(S.LAST_BID) == 30 and s.last(S.LAST_MADE) == 1
     assert a.screen == A.HOME
     assert a.fb.fulls == fulls + 1      # the hand ended with a full refresh
+    # Every pass is an event of its own on flash, as if passed one at a time.
+    b = boot()
+    press(b, "ok", "next", "ok", "ok", "ok", "ok", "ok", "ok")
+    assert same_state(on_flash(a), on_flash(b))
     # The next hand, with another trump: one move more, the contract chosen shown.
-    n = press(a, "ok", "ok", "ok", "ok", "ok", "next", "ok", "ok")
-    assert n == 8 and s.hands() == 2
+    n = press(a, "next", "long ok", "next", "ok", "ok")
+    assert n == 5 and s.hands() == 2
     assert s.last(S.LAST_CONTRACT) == C.DOUBLES
 
 
-def test_bid_cursor_starts_on_the_likelier_choice_and_offers_only_legal_bids():
+def test_the_first_seat_bids_on_the_score():
     a = boot()
-    press(a, "ok", "ok")
+    press(a, "ok")
+    s = a.s
+    assert a.screen == A.HOME and "E bids < pass >" in text(a) and "<> bid" in text(a)
+    press(a, "next")
+    assert a.screen == A.HOME and "E bids < 30 >" in text(a) and s.hlen == 0
+    press(a, "ok")
+    assert a.screen == A.BID and s.high_value() == 30 and s.seat() == 2
+    press(a, "back")            # E's bid undone: the score again, the cursor on pass
+    assert a.screen == A.HOME and s.high_bid() < 0 and s.legal_at(a.cur) == C.PASS
+
+
+def test_ok_out_of_habit_passes_before_the_opening_bid():
+    # The trap: the cursor was on 30 before anyone bid, so OK to pass recorded a 30.
+    a = boot()
+    press(a, "ok", "ok")            # start, OK at E's bid on the score
+    s = a.s
+    assert s.high_bid() < 0 and s.seat() == 2 and a.screen == A.BID
+    assert s.legal_at(a.cur) == C.PASS and "< 84   30 >" in text(a)
+    f = on_flash(a)
+    assert f.high_bid() < 0 and f.seat() == 2
+
+
+def test_bid_cursor_starts_on_pass_and_offers_only_legal_bids():
+    a = boot()
+    press(a, "ok", "ok")            # start, E passes
     s = a.s
     assert a.screen == A.BID
-    # No bid stands: the cursor is on the lowest bid.
+    # No bid stands, passing is legal: the cursor is on pass, 30 one step on.
+    assert s.legal_at(a.cur) == C.PASS and "no bid yet" in text(a)
+    press(a, "next")
     assert s.legal_at(a.cur) == 30
-    press(a, "next", "next", "next", "next", "next", "ok")     # E bids 35
+    press(a, "next", "next", "next", "next", "next", "ok")     # S bids 35
     assert s.high_value() == 35
     # A bid stands: the cursor is on pass, and every choice is legal.
     assert s.legal_at(a.cur) == C.PASS
@@ -63,18 +99,21 @@ def test_bid_cursor_starts_on_the_likelier_choice_and_offers_only_legal_bids():
             break
     assert len(seen) == s.legal_count()
     assert 31 not in seen and 36 in seen and C.MARKS + 2 in seen and C.MARKS + 3 not in seen
+    assert "< 84   36 >" in text(a)     # the screen says where each arrow leads
     press(a, "prev")
     assert s.legal_at(a.cur) == C.MARKS + 2     # wraps to the top bid, 84
-    assert "high bid: 35 (E)" in text(a)
+    assert "high bid: 35 (S)" in text(a) and "2 marks" in text(a)
 
 
-def test_forced_dealer_gets_no_pass():
+def test_forced_dealer_gets_no_pass_and_is_told_so():
     a = boot()
-    press(a, "ok", "ok")
+    press(a, "ok")
     s = a.s
-    press(a, "prev", "ok", "prev", "ok", "prev", "ok")     # E, S, W pass
+    assert "dealer must bid" not in text(a)
+    press(a, "ok", "ok", "ok")     # E, S, W pass
     assert s.seat() == 0 and s.phase() == S.BIDDING
     assert s.legal_at(a.cur) == 30
+    assert "dealer must bid" in text(a)
     j = s.next_legal(-1)
     while j >= 0:
         assert s.legal_at(j) != C.PASS
@@ -99,7 +138,7 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")     # trick tracker on
     assert a.tracker == 1
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok")     # E 30, passes, sixes
+    press(a, "next", "long ok", "ok")     # E 30, passes, sixes
     assert a.screen == A.TRACKER
     s = a.s
     # Opponents (N/S, "Us") take two tricks with 10 each: 22 points.
@@ -123,7 +162,7 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
 def test_trick_tracker_closes_the_hand_once_decided():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok")     # E 30 (Them), sixes
+    press(a, "next", "long ok", "ok")     # E 30 (Them), sixes
     s = a.s
     # Them (the bidders) take 3 tricks with 10: 33 >= 30: made.
     for _ in range(3):
@@ -139,7 +178,7 @@ def test_trick_tracker_closes_the_hand_once_decided():
 def test_trick_tracker_says_set_with_the_opponents_count():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok")
+    press(a, "next", "long ok", "ok")
     s = a.s
     press(a, "long next", "next", "next", "ok")     # Us +10: 11
     press(a, "long next", "ok")                     # Us +0: 12
@@ -153,7 +192,7 @@ def test_trick_tracker_says_set_with_the_opponents_count():
 def test_undo_across_hands_asks_first():
     a = boot()
     press(a, "ok")
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok")
+    press(a, *HAND)
     s = a.s
     assert s.hands() == 1 and a.screen == A.HOME
     press(a, "back")
@@ -184,16 +223,16 @@ def test_screen_never_shows_what_is_not_on_flash():
         show(full)
 
     a.fb.show = checking_show
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok")
-    press(a, "ok", "next", "ok", "ok", "ok", "ok", "back", "back", "ok", "ok", "ok")
-    assert checked[0] >= 18
+    press(a, "ok", *HAND)
+    press(a, "next", "next", "ok", "long ok", "ok", "back", "back", "ok", "ok", "ok")
+    assert checked[0] >= 15
 
 
 def test_resume_after_a_restart_at_the_exact_state():
     nor = flash()
     a = boot(nor)
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok")    # hand 1
-    press(a, "ok", "next", "ok", "ok")                          # hand 2: S 31, W passes
+    press(a, "ok", *HAND)                                       # hand 1
+    press(a, "next", "next", "ok", "ok")                         # hand 2: S 31, W passes
     b = boot(nor)
     assert same_state(a.s, b.s)
     assert b.screen == A.BID and b.s.seat() == 0 and b.s.high_value() == 31
@@ -206,7 +245,7 @@ def test_resume_after_a_restart_at_the_exact_state():
 def test_resume_keeps_undone_events_undone():
     nor = flash()
     a = boot(nor)
-    press(a, "ok", "ok", "ok", "ok", "back", "back")
+    press(a, "ok", "next", "ok", "ok", "back", "back")
     assert a.s.seat() == 1 and a.s.high_bid() < 0
     b = boot(nor)
     assert same_state(a.s, b.s) and b.screen == A.HOME
@@ -217,7 +256,7 @@ def test_points_result_starts_at_the_bid_and_says_made_or_set():
     start(a, "next", "next", "ok", "next", "ok")        # scoring: points
     s = a.s
     assert s.rules.scoring == V.POINTS and s.rules.target == 250
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok")     # E 30, passes, sixes
+    press(a, "next", "long ok", "ok")     # E 30, passes, sixes
     assert a.screen == A.RESULT and a.cur == 30
     assert "bid 30: made" in text(a)
     press(a, "prev")
@@ -231,7 +270,7 @@ def test_moon_tricks_entry_refuses_a_wrong_total():
     start(a, "next", "ok", "next", "next", "ok")    # game: moon
     s = a.s
     assert s.rules.name == "moon" and s.seats == 3
-    press(a, "ok", "ok", "ok", "ok", "ok")      # E bids 4, W N pass, sixes
+    press(a, "next", "long ok", "ok")     # E bids 4, W N pass, sixes
     assert a.screen == A.RESULT and a.fields[1] == 4
     press(a, "ok", "next", "next", "next", "next", "ok")     # E 4, W 4: N would have -1
     assert a.banner is not None and "add up to 8, not 7" in a.banner
@@ -247,7 +286,7 @@ def test_game_over_then_a_new_sitting():
     s = a.s
     # Hands of 84 (2 marks) made by the opener's team, until one team has 7.
     while not s.over() and s.hands() < 8:
-        press(a, "ok", "prev", "prev", "ok", "ok", "ok", "ok", "ok", "ok")
+        press(a, "prev", "long ok", "ok", "ok")
     assert s.over() and a.screen == A.OVER
     assert s.score(s.winner()) >= 7
     assert "game over" in text(a)
@@ -256,7 +295,16 @@ def test_game_over_then_a_new_sitting():
     press(a, "back")
     assert a.screen == A.OVER
     first = a.journal.open_sitting()
-    press(a, "ok", "ok")            # new sitting, same game
+    # The trap: OK pressed out of habit started a new sitting, and the last hand could no
+    # longer be undone. It only says how to start one now.
+    press(a, "ok")
+    assert a.screen == A.OVER and a.s is s and a.journal.open_sitting() == first
+    assert "hold OK" in a.banner and "no more undo" in a.banner
+    press(a, "back")                # the last hand can still be undone
+    assert a.screen == A.CONFIRM
+    press(a, "back")
+    assert "hold OK: new sitting" in text(a)
+    press(a, "long ok", "ok")       # new sitting (OK held), same game
     assert a.s is not s and a.s.hands() == 0 and a.journal.open_sitting() != first
     assert [x[1] for x in a.journal.sittings()] == [True, False]
 
@@ -275,7 +323,7 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     head = _header_on_flash(a, a.journal.open_sitting())
     assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
     assert a.names == ("Ann", "Bob", "Cy", "Dé")
-    assert "Ann deals, Bob bids first" in text(a)
+    assert "Ann deals" in text(a) and "Bob bids" in text(a)
     # The next sitting set up keeps them; a game of 3 seats has none.
     press(a, "menu", "prev", "ok")
     assert a.screen == A.SETUP
@@ -299,16 +347,17 @@ def test_a_new_sitting_carries_a_random_id_and_the_clock():
     assert 0 <= a.now() - 1796112755 <= 2
 
 
-def test_history_lists_each_hand():
+def test_history_lists_each_hand_with_the_sides_of_its_score():
     a = boot()
     press(a, "ok")
-    press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok")
-    press(a, "ok", "ok", "ok", "ok", "ok", "next", "ok", "next", "ok")
-    press(a, "prev")
+    press(a, *HAND)
+    press(a, "next", "long ok", "next", "ok", "next", "ok")
+    press(a, "menu", "next", "ok")
     assert a.screen == A.HISTORY
-    t = text(a)
-    assert " 1 E 30 sixes made 0-1" in t, t
-    assert " 2 S 30 doubles set 0-2" in t, t
+    t = text(a).split("\n")
+    assert "Us-Them" in t, t
+    assert t.index(" 1 E 30 sixes made") == t.index("0-1") + 1, t
+    assert t.index(" 2 S 30 doubles set") == t.index("0-2") + 1, t
     press(a, "ok")
     assert a.screen == A.HOME
 
@@ -362,13 +411,13 @@ def test_every_variant_can_be_set_up_and_played_a_hand():
 def test_layouts_fit_other_panels():
     for w, h in ((250, 122), (200, 200)):
         a = boot(width=w, height=h)
-        press(a, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "prev", "ok")
+        press(a, "ok", "next", "long ok", "ok", "ok")
         assert a.s.hands() == 1 and a.screen == A.HOME
 
 
 def test_event_path_allocates_nothing():
     a = boot()
-    press(a, "ok", "ok")
+    press(a, "ok")
     s = a.s
     ev = C.event(C.EV_BID, 30)
     micropython.heap_lock()
@@ -415,5 +464,116 @@ def test_a_long_press_of_ok_back_or_menu_acts_as_a_short_one():
     assert a.screen == A.MENU_SCREEN
     press(a, "long back")
     assert a.screen == A.HOME
-    press(a, "ok", "long next")     # five bids up from 30
+    press(a, "long next")     # five bids up from 30 (and from pass), on the score
     assert a.s.legal_at(a.cur) == 35
+
+
+def test_hold_ok_passes_for_the_rest_and_leaves_a_forced_dealer_to_bid():
+    a = boot()
+    press(a, "ok")
+    s = a.s
+    assert "OK (hold: rest pass)" in text(a)
+    press(a, "long ok")             # E passes, and S and W; N (the dealer) must bid
+    assert s.seat() == 0 and s.phase() == S.BIDDING and a.screen == A.BID
+    assert a.banner is None and "dealer must bid" in text(a)
+    assert s.legal_at(a.cur) == 30
+    press(a, "next", "ok")          # N 31: the auction is over
+    assert s.phase() == S.TRUMP and s.bidder() == 0 and s.high_value() == 31
+    assert same_state(s, on_flash(a))
+
+
+def test_hold_ok_with_all_pass_redeal_throws_the_hand_in():
+    a = boot()
+    start(a, "next", "next", "next", "next", "next", "ok", "next", "ok")    # all pass: redeal
+    s = a.s
+    assert s.rules.all_pass == V.REDEAL
+    press(a, "long ok")
+    assert s.hands() == 1 and s.last(S.LAST_THROWN) and a.screen == A.HOME
+
+
+def test_setup_opens_at_the_top_with_start_and_only_the_options_that_apply():
+    # The trap: setup opened scrolled to its bottom ("made scores ... points" in a marks
+    # game, "scoring: marks" six rows up), saying "defaults: last game" on a new device.
+    from firmware.ui import setup
+    a = boot()
+    assert a.cur == 0 and a.top == 0
+    t = text(a).split("\n")
+    assert t[0] == "New sitting" and t[1] == "choices: plain 42"
+    assert t[2] == "start: 42, marks to 7" and t[3] == "game" and t[5] == "scoring"
+    assert "made scores" not in t and "nello doubles" not in t and "plunge marks" not in t
+    assert "Us: N+S  Them: E+W, N deals first" in t
+    keys = setup.rows(a)
+    press(a, "next", "next", "ok", "next", "ok")        # scoring: points
+    assert "made_scores" in setup.rows(a) and "nello" not in setup.rows(a)
+    press(a, "ok", "prev", "ok")                        # back to marks
+    assert setup.rows(a) == keys
+    nello = keys.index("nello")
+    press(a, *(["next"] * (nello - 2)))
+    press(a, "ok", "next", "ok")                        # nello on: its doubles rule shows
+    assert setup.rows(a)[nello + 1] == "nello_doubles"
+    press(a, *(["prev"] * nello))
+    assert a.cur == 0
+    press(a, "ok")
+    assert a.s.rules.nello == 1
+
+
+def test_setup_after_a_sitting_says_its_choices_are_the_last_games():
+    path = "/tmp/tally42-test-settings-last"
+    import os
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    a = boot(settings=path)
+    press(a, "ok", "menu", "prev", "ok")        # menu, new sitting
+    assert a.screen == A.SETUP and "choices: as last game" in text(a)
+    os.remove(path)
+
+
+def test_score_and_result_say_which_seats_each_side_is():
+    # The trap: "Us 0-0 Them" and "N deals" but nothing said Us = N/S.
+    a = boot()
+    press(a, "ok")
+    t = text(a).split("\n")
+    assert "Us N/S" in t and "Them E/W" in t
+    press(a, "next", "long ok", "ok")
+    assert a.screen == A.RESULT and "Them E/W:" in text(a)
+
+
+def test_pushed_names_replace_the_seats_in_the_labels():
+    a = boot()
+    press(a, "ok")
+    assert a._set_names("p", ["Ann", "Bob", "Cy", "Di"]) is None
+    a.render()
+    t = text(a).split("\n")
+    assert "Ann/Cy" in t and "Bob/Di" in t
+    a._set_names("t", ["Reds", "Blues"])
+    a.render()
+    t = text(a).split("\n")
+    assert "Reds Ann/Cy" in t and "Blues Bob/Di" in t
+
+
+def test_contract_names_the_last_hands_trump_and_spells_follow_me():
+    a = boot()
+    press(a, "ok", "next", "long ok")
+    assert "the last hand's trump" not in text(a) and "follow-me" in text(a)
+    assert "fm" not in text(a).split()
+    press(a, "next", "next", "ok", "ok")    # follow-me, made
+    press(a, "next", "long ok")
+    assert a.s.legal_at(a.cur) == C.FOLLOW_ME and "the last hand's trump" in text(a)
+    press(a, "next")
+    assert "the last hand's trump" not in text(a)
+
+
+def test_every_long_press_is_named_on_its_screen():
+    a = boot()
+    press(a, "next", "next", "ok")          # setup: editing the scoring
+    assert "(hold: 5 a step)" in text(a)
+    press(a, "ok", "prev", "prev", "ok")
+    assert a.screen == A.HOME and "<> bid (hold: 5 a step)" in text(a)
+    press(a, "next", "long ok")
+    assert a.screen == A.CONTRACT and "(hold: 3 a step)" in text(a)
+    press(a, "back", "back", "back", "back")     # to E's bid again
+    press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on
+    press(a, "next", "long ok", "ok")
+    assert a.screen == A.TRACKER and "(hold: side)" in text(a)

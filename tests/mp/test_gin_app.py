@@ -127,7 +127,9 @@ def test_skarney_gin_to_game_over_then_a_new_game():
     press(a, "ok", "long next", "long next", "long next", "long next", "long next",
           "long next", "long next", "long next", "ok", "ok")   # S gin, 105, meld down
     assert a.s.over() and a.s.score(1) == 95 + 125
-    press(a, "ok")
+    press(a, "ok")                  # out of habit: nothing but how to start one
+    assert a.screen == A.OVER and "hold OK" in a.banner
+    press(a, "long ok")
     assert a.screen == A.SETUP and "skarney-gin" in text(a)
 
 

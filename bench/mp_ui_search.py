@@ -1,0 +1,264 @@
+# The fewest presses that enter a hand, found by a breadth-first search over the real
+# screens (firmware.app and firmware.ui, on the sim board's display): from the screen the
+# last hand left on show, every button (short and held) is tried, and a press path counts
+# only when the events it makes are the hand's, in order. MicroPython only; run by
+# bench/mp_ui_probe.py (and tests/mp/test_search.py on a small corpus).
+#
+# The journal is a stand-in that keeps nothing (FakeJournal): which screen follows which
+# press does not depend on what flash holds, and the search makes thousands of presses.
+from array import array
+
+from engine_core import codes as C
+from engine_core import sitting as S
+from firmware import app as A
+from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
+
+KEYS = (OK, NEXT, PREV, BACK, MENU, LONG | NEXT, LONG | PREV, LONG | OK)
+_NOWHERE = (A.SETUP, A.SYNC)    # screens that cannot lead to the hand's next event
+
+
+class FakeJournal:
+    """A journal that takes every event and keeps none: one sitting, always open."""
+
+    def mount(self):
+        return None
+
+    def begin_sitting(self, header):
+        return 1
+
+    def append(self, event):
+        return None
+
+    def finish(self):
+        return None
+
+    def open_sitting(self):
+        return 1
+
+    def sittings(self):
+        return []
+
+    def walk(self, w):
+        return None
+
+    def walk_next(self, w):
+        return False
+
+    def free_bytes(self):
+        return 0
+
+    def cursor(self, sid, cur=None):
+        return None
+
+    def next_event(self, cur, buf):
+        return -1
+
+
+class SearchApp(A.App):
+    """The scorer, refusing (and marking) any event that is not the hand's next one."""
+
+    want = ()
+    k = 0
+    wrong = False
+
+    def take(self, ev):
+        if self.k >= len(self.want) or ev != self.want[self.k]:
+            self.wrong = True
+            return False
+        if not A.App.take(self, ev):
+            self.wrong = True
+            return False
+        self.k += 1
+        return True
+
+
+def make_app(display, rules, dealer=0):
+    from firmware.nor import NorFlash
+    a = SearchApp(display, NorFlash(2, 4096))
+    a.journal = FakeJournal()
+    a.start(rules, dealer)
+    a.follow()
+    a.render()
+    return a
+
+
+def snapshot(a):
+    s = a.s
+    return (a.k, a.screen, a.cur, a.top, a.edit, a.hand_mode, a.tracker, bytes(a.fields),
+            array("h", s.st), array("h", s._base), bytes(s.hist), s.hlen, s.dropped)
+
+
+def _copy(dst, src):
+    i = 0
+    n = len(src)
+    while i < n:
+        dst[i] = src[i]
+        i += 1
+
+
+def restore(a, snap):
+    (a.k, a.screen, a.cur, a.top, a.edit, a.hand_mode, a.tracker, fields,
+     st, base, hist, hlen, dropped) = snap
+    s = a.s
+    _copy(a.fields, fields)
+    _copy(s.st, st)
+    _copy(s._base, base)
+    s.hist[:] = hist
+    s.hlen = hlen
+    s.dropped = dropped
+    a.banner = None
+    a.lines = None
+    a.draft = None
+    a.wrong = False
+    a._entered = True
+
+
+def _key(snap):
+    # A screen state: the events taken, the screen, its cursor and fields (the sitting
+    # follows from the events taken).
+    return snap[:8]
+
+
+def fewest(a, want, limit=40000):
+    """The fewest presses from a's state that take exactly the events `want`; a is left
+    at the state they reach. Returns -1 (a unchanged) when none is found in `limit`
+    presses tried."""
+    a.want = want
+    a.k = 0
+    start = snapshot(a)
+    seen = {_key(start): 1}
+    level = [start]
+    depth = 0
+    tried = 0
+    while level and tried < limit:
+        depth += 1
+        nxt = []
+        for snap in level:
+            for key in KEYS:
+                restore(a, snap)
+                a.press(key)
+                tried += 1
+                if a.wrong or a.screen in _NOWHERE:
+                    continue
+                got = snapshot(a)
+                if a.k == len(want):
+                    a.want = ()
+                    return depth
+                kk = _key(got)
+                if kk in seen:
+                    continue
+                seen[kk] = 1
+                nxt.append(got)
+        level = nxt
+    restore(a, start)
+    a.want = ()
+    return -1
+
+
+# ---- a corpus of realistic sittings of 42 for marks ----
+
+class Rand:
+    """A small deterministic generator (the same numbers on every port)."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) % 2147483648
+        return (self.x >> 8) % n
+
+    def chance(self, percent):
+        return self.below(100) < percent
+
+    def pick(self, weighted):
+        total = 0
+        for _, w in weighted:
+            total += w
+        r = self.below(total)
+        for v, w in weighted:
+            if r < w:
+                return v
+            r -= w
+        return weighted[-1][0]
+
+
+# Opening bids as tables bid them: mostly 30 to 32, 35 and the one-mark 42, the others
+# less often, 84 now and then.
+OPENING = ((30, 24), (31, 14), (32, 10), (33, 5), (34, 5), (35, 8), (36, 4), (37, 2),
+           (38, 2), (39, 2), (40, 2), (41, 1), (42, 12), (C.MARKS + 2, 9))
+TRUMPS = (0, 1, 2, 3, 4, 5, 6, C.DOUBLES, C.FOLLOW_ME)
+OPEN_PERCENT = 45       # a seat opens the bidding when none stands
+RAISE_PERCENT = 25      # a seat raises a standing bid
+MADE_PERCENT = 70
+UNDO_RESULT_PERCENT = 8     # a result keyed wrong, undone, keyed right
+UNDO_BID_PERCENT = 4        # a bid keyed wrong, undone, keyed right
+
+
+def _bid(code):
+    return C.event(C.EV_BID, code)
+
+
+def hand_events(s, rnd):
+    """The events of a realistic hand from sitting s at a fresh deal (s is not
+    changed): every seat's bid or pass, the trump, the result, now and then an undo."""
+    from engine_core.sitting import Sitting
+    t = Sitting(s.rules, s.dealer())
+    _copy(t.st, s.st)
+    out = []
+    while t.phase() == S.BIDDING:
+        h = t.high_bid()
+        code = C.PASS
+        if h < 0:
+            if t.check(_bid(C.PASS)):
+                code = 30 + rnd.below(3)                # the forced dealer
+            elif rnd.chance(OPEN_PERCENT):
+                code = rnd.pick(OPENING)
+        elif rnd.chance(RAISE_PERCENT):
+            v = t.high_value()
+            if v < 41:
+                code = rnd.pick(((v + 1, 50), (v + 2, 20), (42, 20), (C.MARKS + 2, 10)))
+            elif v < 84:
+                code = C.MARKS + 2
+        if t.check(_bid(code)):
+            code = C.PASS
+        if code != C.PASS and rnd.chance(UNDO_BID_PERCENT):
+            wrong = code + 1 if t.check(_bid(code + 1)) == 0 else C.PASS
+            out.append(_bid(wrong))
+            out.append(C.event(C.EV_UNDO))
+        out.append(_bid(code))
+        t.apply(_bid(code))
+    ev = C.event(C.EV_TRUMP, TRUMPS[rnd.below(len(TRUMPS))])
+    out.append(ev)
+    t.apply(ev)
+    made = 1 if rnd.chance(MADE_PERCENT) else 0
+    if rnd.chance(UNDO_RESULT_PERCENT):
+        out.append(C.event(C.EV_MADE, 1 - made))
+        out.append(C.event(C.EV_UNDO))
+    out.append(C.event(C.EV_MADE, made))
+    return out
+
+
+def corpus_mean(display, sittings, seed, hands=None):
+    """Presses a hand over `sittings` sittings of 42 to 7 marks (the first dealer
+    moving round), each hand's presses found by fewest(). Returns (hands, presses,
+    the largest of one hand)."""
+    from engine_core import options as O
+    rnd = Rand(seed)
+    n = 0
+    total = 0
+    most = 0
+    k = 0
+    while k < sittings:
+        a = make_app(display, O.resolve("42"), k % 4)
+        s = a.s
+        while not s.over() and (hands is None or n < hands):
+            want = hand_events(s, rnd)
+            p = fewest(a, want)
+            if p < 0:
+                raise ValueError("no press path for %r" % (want,))
+            n += 1
+            total += p
+            if p > most:
+                most = p
+        k += 1
+    return n, total, most

@@ -1,0 +1,71 @@
+# The press search of bench/mp_ui_search.py (ui.presses_per_hand.*): the fewest presses
+# it finds are real paths through the screens. MicroPython only: run with tests/mp_run.py.
+import sys
+
+sys.path.insert(0, "bench")
+
+import mp_ui_search as M  # noqa: E402
+from boards.sim import SimDisplay  # noqa: E402
+from engine_core import codes as C  # noqa: E402
+from engine_core import options as O  # noqa: E402
+from engine_core import sitting as S  # noqa: E402
+from firmware import app as A  # noqa: E402
+
+BID30 = C.event(C.EV_BID, 30)
+PASS = C.event(C.EV_BID, C.PASS)
+MADE = C.event(C.EV_MADE, 1)
+SET = C.event(C.EV_MADE, 0)
+UNDO = C.event(C.EV_UNDO)
+
+
+def _app():
+    return M.make_app(SimDisplay(), O.resolve("42"))
+
+
+def test_typical_hand_is_4_presses_and_ends_on_the_score():
+    a = _app()
+    # next (30), OK held (and the rest pass), OK (sixes), OK (made)
+    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 6), MADE)) == 4
+    s = a.s
+    assert s.hands() == 1 and s.score(1) == 1 and a.screen == A.HOME
+
+
+def test_a_trump_away_from_the_cursor_costs_the_moves_to_it():
+    a = _app()
+    # Threes are three steps back from sixes, one step held down.
+    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 5
+    assert a.s.last(S.LAST_CONTRACT) == 3
+
+
+def test_forced_dealer_and_an_undone_result_are_found():
+    a = _app()
+    want = (PASS, PASS, PASS, C.event(C.EV_BID, 31), C.event(C.EV_TRUMP, 6), SET, UNDO,
+            MADE)
+    # OK held (three passes), next, OK (31), OK (sixes), next, OK (set), BACK (asks),
+    # OK (undone), OK (made).
+    assert M.fewest(a, want) == 9
+    s = a.s
+    assert s.hands() == 1 and s.score(0) == 1 and s.last(S.LAST_BID) == 31
+
+
+def test_an_impossible_hand_is_reported_not_counted():
+    a = _app()
+    before = a.s.hlen
+    assert M.fewest(a, (C.event(C.EV_BID, 29),), limit=300) == -1
+    assert a.s.hlen == before and a.screen == A.HOME
+
+
+def test_corpus_hands_are_legal_and_varied():
+    rnd = M.Rand(7)
+    a = _app()
+    s = a.s
+    kinds = set()
+    k = 0
+    while k < 3:
+        want = M.hand_events(s, rnd)
+        for ev in want:
+            kinds.add(ev >> 24)
+        assert M.fewest(a, want) > 0
+        k += 1
+    assert s.hands() == 3
+    assert C.EV_BID in kinds and C.EV_TRUMP in kinds and C.EV_MADE in kinds
