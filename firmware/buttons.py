@@ -124,8 +124,23 @@ class Buttons:
                 self._done[i] = _SWALLOWED
 
     def pressed(self):
-        # True while any button is down (debounced): the firmware stays awake meanwhile.
+        # True while any button is down (debounced).
         for i in range(self._n):
             if self._state[i]:
+                return True
+        return False
+
+    def busy(self):
+        # True while any button is down or settling (its level not debounced yet): the
+        # firmware stays awake meanwhile, rather than sleep through a press.
+        for i in range(self._n):
+            if self._state[i] or self._raw[i]:
+                return True
+        return False
+
+    def held(self):
+        # True while any button reads pressed now (no debouncing): safe mode at boot.
+        for i in range(self._n):
+            if self._read[i]():
                 return True
         return False
