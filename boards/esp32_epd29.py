@@ -17,7 +17,8 @@ import gc
 
 from machine import SPI, Pin
 
-from boards import Board, UsbSerial, deep_sleep_on, journal_partition, restart
+from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, light_sleep_on,
+                    restart)
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
 
 NAME = "esp32_epd29"
@@ -41,4 +42,5 @@ def open():
     wake = (prev, nxt, ok, back, menu)
     return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                  deep_sleep=deep_sleep_on(display, high=wake), restart=restart,
+                 light_sleep=light_sleep_on(high=wake),
                  wake_pins=wake)

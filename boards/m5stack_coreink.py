@@ -16,7 +16,8 @@ import gc
 
 from machine import SPI, Pin
 
-from boards import Board, UsbSerial, deep_sleep_on, journal_partition, restart
+from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, light_sleep_on,
+                    restart)
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons, active_low
 
 NAME = "m5stack_coreink"
@@ -47,4 +48,5 @@ def open():
                        (active_low(power), MENU)])
     return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                  deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
+                 light_sleep=light_sleep_on(low=mid),
                  restart=restart, wake_pins=(mid,))

@@ -12,7 +12,7 @@
 #   idle PANEL_SLEEP_MS: the panel to deep sleep, the CPU to SLOW_HZ
 #   idle AWAKE_MS: light sleep, a button wakes it (that press counts)
 #   idle DEEP_SLEEP_MS: the score drawn, then deep sleep (its wake press only wakes)
-# light_ms and slow_ms count the time spent each way, for the current model in
+# light_ms, slow_ms and deep_ms count the time spent each way, for the current model in
 # bench/bench_power.py.
 from micropython import const
 from time import ticks_diff
@@ -39,6 +39,7 @@ class Power:
         self._slow = False
         self.light_ms = 0       # time spent in light sleep
         self.slow_ms = 0        # time awake at SLOW_HZ
+        self.deep_ms = 0        # time in a deep sleep that returned (fake boards)
         self.light_sleeps = 0
         self.deep_sleeps = 0
 
@@ -66,8 +67,12 @@ class Power:
             app.rest()          # the e-ink keeps the score while the board sleeps
             self._display.sleep()
             self.deep_sleeps += 1
+            t0 = self._ticks()
             self._deep()
-            self.touch(self._ticks())   # a board whose deep sleep returns (the fakes)
+            slept = ticks_diff(self._ticks(), t0)     # a deep sleep that returns: fakes
+            self.deep_ms += slept
+            self.slow_ms -= slept
+            self.touch(self._ticks())
             return
         if self._light is not None and idle >= AWAKE_MS:
             left = DEEP_SLEEP_MS - idle if self._deep is not None else 60000

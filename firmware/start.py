@@ -112,7 +112,9 @@ def crash(fb, e):
         msg = "%s: %s" % (type(e).__name__, e)
         n = draw.cols(fb)
         y = 24
-        lines = draw.wrap(msg, n)[:4] + draw.wrap("safe mode: hold a button at power-on", n)
+        lines = draw.wrap(msg, n)[:5]
+        if "safe mode" not in msg:
+            lines += draw.wrap("safe mode: hold a button at power-on", n)
         for line in lines:
             fb.text(line, 0, y, 0)
             y += draw.LINE

@@ -19,17 +19,16 @@ BOARDS = ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink")
 # Modules the device never needs (the PC or the sim use them).
 HOST_ONLY = ("firmware/nor.py",)
 
-MAIN_PY = """# Tally 42 on the {board} board (written by tally42 deploy).
-import boards.{board} as wiring
-from firmware import app
-app.run(wiring.open())
+MAIN_PY = """# Tally 42 on the {board} board (written by tally42 deploy). All of the boot, opening
+# the board included, runs inside the firmware's crash handler (firmware/start.py).
+from firmware import start
+start.main("{board}")
 """
 MAIN_ROMFS_PY = """# Tally 42 on the {board} board, its modules in the romfs partition (tally42 deploy --romfs).
 import sys
 sys.path.insert(0, "/rom")
-import boards.{board} as wiring
-from firmware import app
-app.run(wiring.open())
+from firmware import start
+start.main("{board}")
 """
 ROMFS_NAME = "tally42.romfs"
 # Modules copied by an earlier deploy without --romfs, removed so the image's are used.

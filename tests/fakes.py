@@ -157,9 +157,25 @@ class FakeMachine:
         self.SPI = _FakeSPIClass
         self.slept = 0
         self.resets = 0
+        self.light = []     # the ms of each lightsleep
+        self.hz = None
+        self.cause = 1      # PWRON_RESET
+
+    DEEPSLEEP_RESET = 4
 
     def deepsleep(self, ms=None):
         self.slept += 1
+
+    def lightsleep(self, ms=None):
+        self.light.append(ms)
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self.hz or 160000000
+        self.hz = hz
+
+    def reset_cause(self):
+        return self.cause
 
     def reset(self):
         self.resets += 1

@@ -46,7 +46,7 @@ def test_build_compiles_every_device_module(tmp_path, board):
     for f in files:
         assert (tmp_path / f).stat().st_size > 0
     main = (tmp_path / "main.py").read_text()
-    assert "boards.%s" % board in main and "app.run" in main
+    assert 'start.main("%s")' % board in main
 
 
 def test_mpremote_plan_makes_folders_before_copying(tmp_path):

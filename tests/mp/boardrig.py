@@ -20,12 +20,12 @@ def script(names, every_ms, t0=START_MS + 500):
 
 
 def fake_board(presses, stop_ms, nor=None, partial_ms=600, full_ms=2500, light=False,
-               deep=False):
+               deep=False, hold_ms=70):
     """A sim board over `nor` whose panel refreshes in partial_ms/full_ms and whose
     buttons follow `presses`; its buttons say stop at stop_ms. light/deep: the board
     can light-sleep (until the next press) and deep-sleep (counted in board.deep)."""
     clock = FakeClock(START_MS)
-    fp = FakePresses(clock, presses)
+    fp = FakePresses(clock, presses, hold_ms)
     b = Board(nor or NorFlash(8, 4096), record=True)
     b.display = fake_panel(clock, partial_ms, full_ms)
     keys = Buttons([(fp.reader(i), code) for i, code in enumerate(ORDER)])
@@ -44,6 +44,8 @@ def fake_board(presses, stop_ms, nor=None, partial_ms=600, full_ms=2500, light=F
             b.deep.append(clock.t)
             clock.t += 1000     # off for a second, then a press (the test's) wakes it
         b.deep_sleep = sleep_deep
+    b.restarts = []
+    b.restart = lambda: b.restarts.append(clock.t)
     return b
 
 

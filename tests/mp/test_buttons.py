@@ -293,3 +293,23 @@ def test_board_button_maps():
                     assert rest == 1 or m.pins[gpio].pull == m.Pin.PULL_DOWN, gpio
         finally:
             undo()
+
+
+def test_boards_light_sleep_on_their_wake_buttons_and_know_a_wake():
+    from fakes import install_fake_hardware
+
+    for name, table in _MAPS.items():
+        m, e, undo = install_fake_hardware()
+        try:
+            board = __import__("boards." + name, None, None, ["open"]).open()
+            board.light_sleep(5000)
+            assert m.light == [5000], name
+            armed = (e.ext1[0] if e.ext1 else ()) + ((e.ext0[0],) if e.ext0 else ())
+            assert armed and set(armed) <= set(board.wake_pins), name
+            board.cpu_freq(80000000)
+            assert m.hz == 80000000
+            assert not board.woke()
+            m.cause = m.DEEPSLEEP_RESET
+            assert board.woke()
+        finally:
+            undo()
