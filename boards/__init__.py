@@ -28,6 +28,9 @@
 #   woke()         True when this boot is a wake from deep sleep (the wake press is
 #                  still held: no safe mode)
 #   restart()      machine.reset()
+#   rtc            the time of day kept in the ESP32's RTC, which runs through deep
+#                  sleep: set(unix_seconds, utc_offset_minutes), now() -> (unix seconds,
+#                  offset), unix 0 when never set (see RtcClock)
 #   name, wake_pins
 #
 # main.py on a device is two lines (the board is opened inside the crash handler):
@@ -59,6 +62,7 @@ class Board:
         self.light_sleep = light_sleep
         self.cpu_freq = cpu_freq
         self.woke = woke
+        self.rtc = RtcClock()
         self.ticks_ms = ticks_ms
         self.sleep_ms = sleep_ms
 
@@ -84,6 +88,45 @@ def restart():
     import machine
 
     machine.reset()
+
+
+_SET_AFTER = 1600000000     # an RTC earlier than Sept. 2020 was never set (it starts at 2000)
+
+
+class RtcClock:
+    # The PC's time (tally42 sync sets it) kept in machine.RTC: it runs on through deep
+    # sleep, so sittings begun after a wake still carry their date. The UTC offset sits
+    # in the RTC's memory, which deep sleep keeps too.
+    def _epoch(self):
+        import time
+
+        return time.mktime((1970, 1, 1, 0, 0, 0, 0, 0))    # 0, or -946684800 (2000 epoch)
+
+    def set(self, unix_seconds, utc_offset_minutes=0):
+        import time
+
+        import machine
+
+        t = time.gmtime(unix_seconds + self._epoch())
+        rtc = machine.RTC()
+        rtc.datetime((t[0], t[1], t[2], t[6], t[3], t[4], t[5], 0))
+        rtc.memory(b"%d" % utc_offset_minutes)
+
+    def now(self):
+        import time
+
+        import machine
+
+        rtc = machine.RTC()
+        y, mo, d, wd, h, mi, s, _ = rtc.datetime()
+        unix = time.mktime((y, mo, d, h, mi, s, 0, 0)) - self._epoch()
+        if unix < _SET_AFTER:
+            return 0, 0
+        try:
+            offset = int(rtc.memory() or b"0")
+        except ValueError:
+            offset = 0
+        return unix, offset
 
 
 def cpu_freq(hz):

@@ -40,7 +40,8 @@ _TEAMS = ("Us", "Them")
 class App:
     """The scorer: a sitting, its journal, the screen on show and its cursor."""
 
-    def __init__(self, display, flash, settings_path=None, link=None, device_id=None):
+    def __init__(self, display, flash, settings_path=None, link=None, device_id=None,
+                 rtc=None):
         self.fb = display
         self.journal = Journal(flash)
         self.settings_path = settings_path
@@ -79,6 +80,7 @@ class App:
         self._clock = 0
         self._clock_at = 0
         self.utc_offset = 0
+        self.rtc = rtc              # the board's clock (boards.RtcClock), or None
 
     # ---- boot and resume ----
     def boot(self, safe=False):
@@ -412,10 +414,18 @@ class App:
         self._clock = unix_seconds
         self._clock_at = ticks_ms()
         self.utc_offset = utc_offset_minutes
+        if self.rtc is not None:
+            self.rtc.set(unix_seconds, utc_offset_minutes)
         return None
 
     def now(self):
-        """The PC-set clock in Unix seconds (0 until a sync has set it)."""
+        """The PC-set clock in Unix seconds (0 until a sync has set it). A board's RTC
+        keeps it through deep sleep and restarts."""
+        if not self._clock and self.rtc is not None:
+            self._clock, self.utc_offset = self.rtc.now()
+            if self._clock:
+                from time import ticks_ms
+                self._clock_at = ticks_ms()
         if not self._clock:
             return 0
         from time import ticks_diff, ticks_ms

@@ -47,7 +47,7 @@ def run(board):
         safe = safe_mode(board)
         app = A.App(board.display, board.flash, getattr(board, "settings_path", None),
                     getattr(board, "serial", None), getattr(board, "device_id", None)
-                    or A.device_id())
+                    or A.device_id(), getattr(board, "rtc", None))
         app.boot(safe)
         app.render()
         return loop.run(board, app)

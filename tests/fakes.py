@@ -148,6 +148,22 @@ class _FakeSPIClass:
         self.written += len(buf)
 
 
+class _FakeRTCClass:
+    # machine.RTC(): every instance is the one clock (as on the chip), starting at
+    # 2000-01-01 as an ESP32's does at power-on; memory() is the RTC's user memory.
+    state = None
+
+    def datetime(self, t=None):
+        if t is None:
+            return _FakeRTCClass.state["datetime"]
+        _FakeRTCClass.state["datetime"] = tuple(t)
+
+    def memory(self, data=None):
+        if data is None:
+            return _FakeRTCClass.state["memory"]
+        _FakeRTCClass.state["memory"] = bytes(data)
+
+
 class FakeMachine:
     # Stands in for the machine module (see install_fake_hardware).
     def __init__(self):
@@ -155,6 +171,8 @@ class FakeMachine:
         _FakePinClass.registry = self.pins
         self.Pin = _FakePinClass
         self.SPI = _FakeSPIClass
+        _FakeRTCClass.state = {"datetime": (2000, 1, 1, 5, 0, 0, 0, 0), "memory": b""}
+        self.RTC = _FakeRTCClass
         self.slept = 0
         self.resets = 0
         self.light = []     # the ms of each lightsleep
