@@ -129,6 +129,21 @@ class RtcClock:
         return unix, offset
 
 
+def latch_presses(buttons, pins):
+    # Arm a pin IRQ on each button's press edge: pins[i] = (Pin, trigger) for the i-th
+    # entry of `buttons` (Pin.IRQ_RISING for active-high, Pin.IRQ_FALLING for active-low).
+    # A press shorter than the main loop's busiest moment is then still counted.
+    from time import ticks_ms
+
+    for i in range(len(pins)):
+        pin, trigger = pins[i]
+
+        def pressed(p, i=i):
+            buttons.edge(i, ticks_ms())
+
+        pin.irq(handler=pressed, trigger=trigger)
+
+
 def cpu_freq(hz):
     import machine
 

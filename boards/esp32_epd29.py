@@ -17,8 +17,8 @@ import gc
 
 from machine import SPI, Pin
 
-from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, light_sleep_on,
-                    restart)
+from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
+                    light_sleep_on, restart)
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
 
 NAME = "esp32_epd29"
@@ -39,6 +39,7 @@ def open():
                       full_every=10)
     prev, nxt, ok, back, menu = [Pin(n, Pin.IN, Pin.PULL_DOWN) for n in BUTTON_PINS]
     buttons = Buttons([(prev, PREV), (nxt, NEXT), (ok, OK), (back, BACK), (menu, MENU)])
+    latch_presses(buttons, [(p, Pin.IRQ_RISING) for p in (prev, nxt, ok, back, menu)])
     wake = (prev, nxt, ok, back, menu)
     return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                  deep_sleep=deep_sleep_on(display, high=wake), restart=restart,

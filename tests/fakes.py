@@ -111,8 +111,16 @@ class _FakePinClass(FakePin):
     OPEN_DRAIN = 7
     PULL_UP = 1
     PULL_DOWN = 2
+    IRQ_FALLING = 1
+    IRQ_RISING = 2
 
     registry = None
+    irq_handler = None
+    irq_trigger = 0
+
+    def irq(self, handler=None, trigger=3):
+        self.irq_handler = handler
+        self.irq_trigger = trigger
 
     def __init__(self, id, mode=-1, pull=-1, value=None, hold=None):
         FakePin.__init__(self, 1 if pull == self.PULL_UP else 0)
