@@ -5,12 +5,13 @@
 #   firmware.heap_bytes.main_loop    gc.mem_alloc() after gc.collect(), with the Loop,
 #                                    its Power and the USB line's HelloGate made
 import os
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from bench_ui import probe  # noqa: E402
 from host_tools import sim  # noqa: E402
 
 CODE = """from boards import sim
@@ -33,15 +34,10 @@ print("main_loop", gc.mem_alloc() - before)
 def main():
     out = sim.build()
     with tempfile.TemporaryDirectory() as tmp:
-        sim.write_script(out, "mainloopheap.py", CODE % os.path.join(tmp, "flash.bin"))
-        r = subprocess.run(sim.command(out, [], sim.HEAP, "mainloopheap.py"), cwd=out,
-                           capture_output=True, text=True)
-    if r.returncode:
-        sys.stderr.write(r.stdout + r.stderr)
-        raise SystemExit("bench_mainloop_heap: the probe failed")
-    got = dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
+        # bench_ui's probe runs probemain.py: here, this measure.
+        sim.write_script(out, "probemain.py", CODE % os.path.join(tmp, "flash.bin"))
+        got = probe(out, [], sim.HEAP)
     print("firmware.heap_bytes.main_loop: %s bytes" % got["main_loop"].strip())
-
 
 if __name__ == "__main__":
     main()
