@@ -95,14 +95,24 @@ def test_noise_on_the_line_changes_nothing_on_the_table():
 
 
 def test_a_game_over_is_not_finished_by_noise():
+    # A sitting played out stays open (BACK can still take its last hand back) until the
+    # PC's hello; noise used to finish it, with two full refreshes.
     a = boot()
-    line = FakeLine(b"hello?\r\n" * 4)
+    press(a, "ok")
+    while not a.s.over() and a.s.hands() < 8:
+        press(a, "ok", "prev", "prev", "ok", "ok", "ok", "ok", "ok", "ok")
+    assert a.s.over() and a.screen == A.OVER
+    line = FakeLine(b"hello?\r\n" * 4 + b"\x00\x13\x11")
     a, calls = _app_on(line, a)
     j = a.journal
     sid = j.open_sitting()
+    fulls = a.fb.fulls
     for _ in range(10):
         a.poll_link()
-    assert j.open_sitting() == sid and a.screen == A.SETUP
+    assert j.open_sitting() == sid and a.screen == A.OVER and a.fb.fulls == fulls
+    line.arrive(HELLO_LINE)
+    a.poll_link()
+    assert j.open_sitting() is None     # the hello: now it goes to the PC
 
 
 def test_ctrl_c_outside_a_session_stays_in_the_game_unless_a_repl_tool_asks():
