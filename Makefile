@@ -3,6 +3,8 @@
 #   make test    the whole test suite (CPython, MicroPython unix port, lint, mpy-cross)
 #   make bench   benchmarks that print figures
 #   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1] [FORCE=1]
+#   make mp32    the 32-bit MicroPython unix port (stock and firmware-frozen), the
+#                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
 
 PYTHON ?= python3
 VENV := .venv
@@ -11,9 +13,12 @@ MP := $(VENV)/bin/micropython
 MPYCROSS := $(VENV)/bin/mpy-cross
 STAMP := $(VENV)/.installed
 HEAP := 110K
+MP32 := build/mp32/micropython-stock
+# Under CI a 32-bit suite that cannot be built fails the run; elsewhere it is skipped.
+MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 DEVICE_DIRS := engine_core firmware boards
 
-.PHONY: setup test lint typecheck pytest mptest mpycheck bench sim deploy clean
+.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mpycheck bench sim deploy clean
 
 setup: $(STAMP)
 
@@ -23,10 +28,10 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-test: setup lint typecheck mpycheck pytest mptest
+test: setup lint typecheck mpycheck pytest mptest mptest32
 
 lint: setup
-	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench
+	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
 
 # Every module that runs on the device must compile for MicroPython.
 mpycheck: setup
@@ -52,7 +57,22 @@ mptest: setup
 	$(MP) tests/mp_run.py tests/engine
 	@if [ -d tests/mp ]; then $(MP) tests/mp_run.py tests/mp; fi
 
-bench: setup
+# The 32-bit unix port, stock and with the firmware frozen (tools/mp32.py; cached in
+# build/mp32: a second run rebuilds only what changed).
+mp32: setup
+	$(PY) tools/mp32.py $(MP32_FLAGS) stock frozen
+
+# The engine and device suites again on the 32-bit build, then the sim end-to-end tests
+# on it (TALLY42_MICROPYTHON picks the interpreter the sim board runs on).
+mptest32: setup
+	@rc=0; $(PY) tools/mp32.py $(MP32_FLAGS) stock frozen > /dev/null || rc=$$?; \
+	if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit $$rc; fi; \
+	set -e; echo "32-bit MicroPython ($(MP32)):"; \
+	$(MP32) tests/mp_run.py tests/engine; \
+	$(MP32) tests/mp_run.py tests/mp; \
+	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) $(PY) -m pytest -m mp32 tests
+
+bench: mp32
 	$(PY) bench/run.py
 
 sim: setup

@@ -9,10 +9,13 @@ from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
 from engine_core import options as O  # noqa: E402
+from engine_core import ginrules as G  # noqa: E402
 from engine_core import variants as V  # noqa: E402
 from engine_core.codes import EV_BID, EV_TRUMP, EV_MADE, event  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
+from engine_core.games import new_sitting  # noqa: E402
+from ginrand import RandomGinPlayer  # noqa: E402
 
 MICRO = sys.implementation.name == "micropython"
 SITTINGS = 60
@@ -38,18 +41,20 @@ else:
 def corpus(variant, undo_rate):
     """Random sittings of a variant as (dealer, events array, count)."""
     rules = O.resolve(variant)
-    s = Sitting(rules)
+    s = new_sitting(rules)
+    gin = rules.family
     out = []
     buf = array("l", bytes(8 * 3000))
     for k in range(SITTINGS):
         s.restart(k % s.seats)
-        n = play(s, RandomPlayer(k * 31 + 7, undo_rate=undo_rate), buf, 3000)
+        p = (RandomGinPlayer if gin else RandomPlayer)(k * 31 + 7, undo_rate=undo_rate)
+        n = play(s, p, buf, 3000)
         out.append((k % s.seats, buf[:n], n))
     return rules, out
 
 
 def events_per_s(rules, sittings):
-    s = Sitting(rules)
+    s = new_sitting(rules)
     total = 0
     t0 = now_us()
     for dealer, buf, n in sittings:
@@ -64,27 +69,30 @@ def events_per_s(rules, sittings):
 
 
 def bytes_per_hand(rules, sittings):
-    """Framed bytes a hand: the header frame once a sitting, then a frame a deal."""
-    s = Sitting(rules)
+    """Framed bytes a hand: each deal's frame (its event bytes + 2 framing). The sitting
+    header's frame, once a sitting, is counted apart: (per hand, header bytes)."""
+    s = new_sitting(rules)
+    ev_codec = s.codec
     scratch = bytearray(codec.MAX_EVENT_BYTES)
     total = 0
+    header = 0
     hands = 0
     for dealer, buf, n in sittings:
         s.restart(dealer)
-        total += len(codec.encode_header(rules, dealer)) + 2
+        header += len(codec.encode_header(rules, dealer)) + 2
         pending = 0     # event bytes of the deal in progress
         i = 0
         while i < n:
             h = s.hands()
             s.apply(buf[i])
-            pending += codec.encode_into(buf[i], scratch, 0)
+            pending += ev_codec.encode_into(buf[i], scratch, 0)
             if s.hands() != h:
                 total += pending + 2
                 pending = 0
             i += 1
         total += pending + 2 if pending else 0
         hands += s.hands()
-    return total / max(1, hands)
+    return total / max(1, hands), header / max(1, len(sittings))
 
 
 def typical_hand_bytes():
@@ -96,9 +104,19 @@ def typical_hand_bytes():
     return codec.frame_into(s.hist, 0, s.hlen, out, 0)
 
 
+def typical_gin_hand_bytes():
+    # Oklahoma Gin: the turn-up 8, a knock with 6 against 23, in one frame.
+    from engine_core import gin as Gn
+    s = new_sitting(O.resolve("oklahoma-gin"))
+    s.apply(Gn.turnup(8))
+    s.apply(Gn.knock(1, 6, 23))
+    out = bytearray(16)
+    return codec.frame_into(s.hist, 0, s.hlen, out, 0)
+
+
 def micro_only(rules, sittings):
     # Allocation a event, with the collector off, and the heap one sitting holds.
-    s = Sitting(rules)
+    s = new_sitting(rules)
     gc.collect()
     gc.disable()
     total = 0
@@ -114,7 +132,7 @@ def micro_only(rules, sittings):
     gc.enable()
     gc.collect()
     base = gc.mem_alloc()
-    held = Sitting(rules)
+    held = new_sitting(rules)
     gc.collect()
     state = gc.mem_alloc() - base
     del held
@@ -129,16 +147,24 @@ def main():
         per_event, state = micro_only(rules, sittings)
         print("engine.alloc_bytes_per_event: %s bytes" % per_event)
         print("engine.state_bytes: %d bytes" % state)
-        for name in V.NAMES:
+        for name in V.NAMES + G.NAMES:
             r, c = corpus(name, 40)
             print("engine.events_per_s.micropython.%s: %d events/s" % (name, events_per_s(r, c)))
+        for name in G.NAMES:
+            r, c = corpus(name, 40)
+            per_event, state = micro_only(r, c)
+            print("engine.alloc_bytes_per_event.%s: %s bytes" % (name, per_event))
+            print("engine.state_bytes.%s: %d bytes" % (name, state))
         return
     print("codec.bytes_per_hand.typical: %d bytes" % typical_hand_bytes())
     _, clean = corpus("42", 0)
-    print("codec.bytes_per_hand.mean: %.2f bytes" % bytes_per_hand(rules, clean))
-    for name in V.NAMES:
+    print("codec.bytes_per_hand.mean: %.2f bytes" % bytes_per_hand(rules, clean)[0])
+    print("codec.bytes_per_hand.typical.oklahoma-gin: %d bytes" % typical_gin_hand_bytes())
+    for name in V.NAMES + G.NAMES:
         r, c = corpus(name, 0)
-        print("codec.bytes_per_hand.mean.%s: %.2f bytes" % (name, bytes_per_hand(r, c)))
+        per_hand, header = bytes_per_hand(r, c)
+        print("codec.bytes_per_hand.mean.%s: %.2f bytes" % (name, per_hand))
+        print("codec.header_bytes.%s: %d bytes" % (name, header))
     import os
     import subprocess
     mp = os.path.join(".venv", "bin", "micropython")

@@ -2,12 +2,18 @@
 # on the MicroPython unix port with the sim's 110K heap (bench/mp_ui_probe.py does the
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
 #   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
-#   firmware.heap_after_boot_bytes   gc.mem_alloc() after gc.collect(), booted on a
-#                                    50-hand sitting, the score on screen, in a process
+#   ui.presses_per_hand.gin_typical  Oklahoma Gin: turn-up 8, a knock with 6 against 23
+#   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
+#                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
-#                                    the ROMFS image the modules run from (see
-#                                    host_tools/sim.py); .name_table and .frame_buffer
-#                                    are two parts of it
+#                                    what the prelude of the form used (host_tools/sim.py:
+#                                    the ROMFS image and its mount). FORM: romfs_64 (the
+#                                    PyPI 64-bit port), stock_32 (.mpy files loaded into
+#                                    RAM, as `make deploy` on a stock flash), romfs_32,
+#                                    frozen_32 (the 32-bit builds of tools/mp32.py: the
+#                                    ESP32's object sizes); .name_table and .frame_buffer
+#                                    are two parts of it, .step.* the boot step by step
+#   firmware.heap_free_after_boot_bytes.FORM   gc.mem_free() then
 #   firmware.boot_ms.50_hands        journal scan + replay of 50 hands + first screen
 #   render.ms_per_screen             drawing one screen into the frame buffer
 import os
@@ -78,26 +84,55 @@ step("App.boot")
 """
 
 
-def heap(out, flash):
+def heap(out, flash, form="romfs", micropython=None):
     # In a process of its own, started as the sim starts (boards/sim.py's main), with
     # nothing else loaded: the firmware's heap after boot, the score on screen.
-    sim.write_script(out, "heapmain.py", HEAP_MAIN % flash)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapmain.py"), cwd=out,
-                       capture_output=True, text=True)
+    sim.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
+    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapmain.py", form, micropython),
+                       cwd=out, capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
-        raise SystemExit("bench_ui: the heap probe failed")
+        raise SystemExit("bench_ui: the heap probe failed (%s)" % form)
     got = dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
     # The interned-name table: its pools are in the heap; the names' text is in the
     # ROMFS image (names made at run time are few and short).
     pools = dict(kv.split("=") for kv in got["qstr"].split(": ", 1)[1].split(", "))
     got["names"] = pools["n_qstr"]
     got["name_table"] = int(pools["n_total_bytes"]) - int(pools["n_str_data_bytes"])
-    sim.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash))
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py"), cwd=out,
-                       capture_output=True, text=True, check=True)
+    sim.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
+    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py", form, micropython),
+                       cwd=out, capture_output=True, text=True, check=True)
     got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
     return got
+
+
+# The heap after boot in each form the firmware can run in (host_tools/sim.py FORMS), on
+# the 64-bit PyPI port and on the 32-bit builds of tools/mp32.py (the ESP32's object
+# sizes): name suffix, interpreter, form.
+def builds():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import mp32
+    out = [("romfs_64", None, "romfs")]
+    stock, frozen = mp32.path("stock"), mp32.path("frozen")
+    if stock:
+        out += [("stock_32", stock, "files"), ("romfs_32", stock, "romfs")]
+    if frozen:
+        out.append(("frozen_32", frozen, "frozen"))
+    if not (stock and frozen):
+        print("bench_ui: no 32-bit MicroPython (make mp32): 32-bit figures left out",
+              file=sys.stderr)
+    return out
+
+
+def print_heap(suffix, mem):
+    print("firmware.heap_after_boot_bytes.%s: %s bytes" % (suffix, mem["heap_after_boot"]))
+    print("firmware.heap_free_after_boot_bytes.%s: %s bytes" % (suffix, mem["heap_free"]))
+    print("firmware.heap_after_boot_bytes.%s.name_table: %s bytes (%s names)"
+          % (suffix, mem["name_table"], mem["names"]))
+    print("firmware.heap_after_boot_bytes.%s.frame_buffer: %s bytes"
+          % (suffix, mem["frame_buffer"]))
+    for name, size in mem["steps"]:
+        print("firmware.heap_after_boot_bytes.%s.%s: %s bytes" % (suffix, name, size))
 
 
 def main():
@@ -109,21 +144,18 @@ def main():
     try:
         flash = os.path.join(tmp, "flash.bin")
         probe(out, ["make", flash, HANDS], "2M")
-        mem = heap(out, flash)
+        mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in builds()]
         got = probe(out, ["measure", flash], sim.HEAP)
     finally:
         shutil.rmtree(tmp)
-    assert int(got["hands"]) == HANDS == int(mem["hands"]), (got, mem)
+    for suffix, mem in mems:
+        assert int(mem["hands"]) == HANDS, (suffix, mem)
+        print_heap(suffix, mem)
+    assert int(got["hands"]) == HANDS, got
     print("ui.presses_per_hand.typical: %s presses" % got["presses_typical"])
     print("ui.presses_per_hand.any_trump_mean: %.1f presses"
           % (int(got["presses_any_trump_x100"]) / 100))
-    print("firmware.heap_after_boot_bytes: %s bytes" % mem["heap_after_boot"])
-    print("firmware.heap_after_boot_bytes.name_table: %s bytes (%s names)"
-          % (mem["name_table"], mem["names"]))
-    print("firmware.heap_after_boot_bytes.frame_buffer: %s bytes" % mem["frame_buffer"])
-    for name, size in mem["steps"]:
-        print("firmware.heap_after_boot_bytes.%s: %s bytes" % (name, size))
-    print("firmware.heap_free_after_boot_bytes: %s bytes" % mem["heap_free"])
+    print("ui.presses_per_hand.gin_typical: %s presses" % got["presses_gin_typical"])
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
     print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))
     print("firmware.import_ms: %s ms" % got["imports_ms"])

@@ -89,6 +89,40 @@ def trump_hand(a, trump):
     return n
 
 
+def gin_typical_hand(a):
+    # Oklahoma Gin from the score screen before a hand: turn-up 8, seat 1 knocks with 6,
+    # seat 0 is left with 23. Each press is the one the cursor on show asks for (the
+    # short way round for the turn-up; a held arrow for a step of 10).
+    from firmware import app as A
+    from firmware.ui import LONG
+    from firmware.ui import gin_draw as GD
+    s = a.s
+    f = a.fields
+    hands = s.hands()
+    n = 0
+    while s.hands() == hands:
+        if a.screen == A.HOME and s.phase() == 4:           # the turn-up
+            d = (8 - a.cur) % 10
+            key = OK if d == 0 else (NEXT if d <= 5 else PREV)
+        elif a.screen == A.HOME:                            # how the hand ended
+            if f[GD.MODE] or f[GD.SEAT] != 1:
+                key = LONG | NEXT
+            else:
+                key = OK if f[GD.K] == 6 else (PREV if f[GD.K] > 6 else NEXT)
+        else:                                               # the opponent's total
+            d = 23 - a.cur
+            if d == 0:
+                key = OK
+            elif d >= 10 or d <= -10:
+                key = LONG | (NEXT if d > 0 else PREV)
+            else:
+                key = NEXT if d > 0 else PREV
+        a.press(key)
+        n += 1
+    assert s.score(1) == 23 and a.screen == A.HOME
+    return n
+
+
 def measure(path):
     t0 = ticks_ms()
     from boards import sim      # the order of boards/sim.py's main
@@ -141,6 +175,9 @@ def measure(path):
         n += trump_hand(a, trump)
         k += 1
     print("presses_any_trump_x100", 100 * n // k)
+    a.new_sitting(O.resolve("oklahoma-gin"), 0)
+    a.render()
+    print("presses_gin_typical", gin_typical_hand(a))
     b.close()
 
 

@@ -163,18 +163,22 @@ def frame_at(buf, pos, end):
 # optionally the players' names. Byte 0 is the format version.
 HEADER_VERSION = const(1)
 _HEADER_FIXED = const(15)
+_GIN_VARIANT0 = const(0x40)     # header byte 1 of a gin pad: 0x40 + its variant
 
 
 def encode_header(rules, dealer, names=None):
     """The header bytes of a sitting (allocates: once per sitting)."""
-    flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
-    order = len(rules.nello_order)
-    for i, mode in enumerate(rules.nello_order):
-        order |= mode << (2 + 2 * i)
+    if rules.family:
+        vals = _gin_header(rules, dealer)
+    else:
+        flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
+        order = len(rules.nello_order)
+        for i, mode in enumerate(rules.nello_order):
+            order |= mode << (2 + 2 * i)
+        vals = (HEADER_VERSION, rules.variant, rules.scoring, rules.target & 0xFF,
+                rules.target >> 8, rules.min_bid, rules.all_pass, rules.made_scores, flags,
+                order, rules.plunge_marks, rules.splash_marks, rules.match_games, dealer, 0)
     out = bytearray(_HEADER_FIXED)
-    vals = (HEADER_VERSION, rules.variant, rules.scoring, rules.target & 0xFF, rules.target >> 8,
-            rules.min_bid, rules.all_pass, rules.made_scores, flags, order,
-            rules.plunge_marks, rules.splash_marks, rules.match_games, dealer, 0)
     for i in range(_HEADER_FIXED):
         out[i] = vals[i]
     if names:
@@ -188,10 +192,31 @@ def encode_header(rules, dealer, names=None):
 
 def decode_header(buf):
     """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
-    from engine_core.rules import Rules
     from engine_core import variants as V
-    if len(buf) < _HEADER_FIXED or buf[0] != HEADER_VERSION or buf[1] >= len(V.TABLE):
+    if len(buf) < _HEADER_FIXED or buf[0] != HEADER_VERSION:
         raise ValueError("not a sitting header")
+    if buf[1] >= _GIN_VARIANT0:
+        rules = _gin_rules(buf)
+    elif buf[1] >= len(V.TABLE):
+        raise ValueError("not a sitting header")
+    else:
+        rules = _rules(buf)
+    dealer = buf[13]
+    names = None
+    if buf[14]:
+        names = []
+        pos = _HEADER_FIXED
+        for _ in range(buf[14]):
+            if pos >= len(buf) or pos + 1 + buf[pos] > len(buf):
+                raise ValueError("torn names in a sitting header")
+            n = buf[pos]
+            names.append(bytes(buf[pos + 1:pos + 1 + n]).decode("utf-8"))
+            pos += 1 + n
+    return rules, dealer, names
+
+
+def _rules(buf):
+    from engine_core.rules import Rules
     rules = Rules(buf[1])
     rules.scoring = buf[2]
     rules.target = buf[3] | buf[4] << 8
@@ -218,15 +243,32 @@ def decode_header(buf):
     rules.plunge_marks = buf[10]
     rules.splash_marks = buf[11]
     rules.match_games = buf[12]
-    dealer = buf[13]
-    names = None
-    if buf[14]:
-        names = []
-        pos = _HEADER_FIXED
-        for _ in range(buf[14]):
-            if pos >= len(buf) or pos + 1 + buf[pos] > len(buf):
-                raise ValueError("torn names in a sitting header")
-            n = buf[pos]
-            names.append(bytes(buf[pos + 1:pos + 1 + n]).decode("utf-8"))
-            pos += 1 + n
-    return rules, dealer, names
+    return rules
+
+
+# A gin pad's header: byte 1 is _GIN_VARIANT0 + the gin variant; then the target, the
+# game and box bonuses (2 bytes each), the flags (spade_doubles, shutout_doubles, bonus)
+# and deal.
+
+
+def _gin_header(rules, dealer):
+    flags = rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
+    return (HEADER_VERSION, _GIN_VARIANT0 + rules.variant, 0, rules.target & 0xFF,
+            rules.target >> 8, rules.game_bonus & 0xFF, rules.game_bonus >> 8,
+            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, 0, 0, dealer, 0)
+
+
+def _gin_rules(buf):
+    from engine_core import ginrules as G
+    v = buf[1] - _GIN_VARIANT0
+    if v >= len(G.TABLE) or buf[10] >= len(G.DEAL_NAMES) or buf[13] > 1:
+        raise ValueError("not a sitting header")
+    rules = G.GinRules(v)
+    rules.target = buf[3] | buf[4] << 8
+    rules.game_bonus = buf[5] | buf[6] << 8
+    rules.box_bonus = buf[7] | buf[8] << 8
+    rules.spade_doubles = buf[9] & 1
+    rules.shutout_doubles = buf[9] >> 1 & 1
+    rules.bonus = buf[9] >> 2 & 1
+    rules.deal = buf[10]
+    return rules

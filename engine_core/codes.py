@@ -17,7 +17,8 @@ EV_TRICK = const(3)    # arg: winner seat << 8 | count caught in the trick
 EV_MADE = const(4)     # arg: 1 made, 0 set
 EV_POINTS = const(5)   # arg: points (or team tricks) | claim << 8 (claim: 0 none, 1 set, 2 made)
 EV_TRICKS = const(6)   # arg: each seat's tricks, 4 bits a seat, seat 0 lowest
-EV_UNDO = const(7)
+EV_UNDO = const(7)      # every family
+# Kinds 8 to 11 are the gin pads' (gincodec.py), so that no event means two things.
 
 # Bid codes: 0 pass; 1..95 a bid of that many points (or tricks); MARKS + k a bid of k
 # marks (k >= 2, so 84 is MARKS + 2 in 42); then the named bids.

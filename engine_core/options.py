@@ -38,10 +38,16 @@ def _show(value):
 
 
 def resolve(variant, options=None):
-    """Rules for a variant name and an options dict; OptionError says what is wrong."""
+    """Rules for a variant name and an options dict; OptionError says what is wrong.
+    The gin pads' variants resolve to GinRules (ginoptions.py)."""
+    from engine_core import ginrules as G
+    if isinstance(variant, str) and G.index(variant) >= 0:
+        from engine_core import ginoptions
+        return ginoptions.resolve(variant, options)
     v = V.index(variant) if isinstance(variant, str) else -1
     if v < 0:
-        raise OptionError("unknown variant %s (one of %s)" % (_show(variant), ", ".join(V.NAMES)))
+        raise OptionError("unknown variant %s (one of %s)" % (
+            _show(variant), ", ".join(V.NAMES + G.NAMES)))
     options = options or {}
     if not isinstance(options, dict):
         raise OptionError("options must be an object")
@@ -50,7 +56,7 @@ def resolve(variant, options=None):
     applies = APPLIES[v]
     for key in options:
         if key not in applies:
-            known = key in _FULL or key == "match_games"
+            known = key in _FULL or key == "match_games" or key in G.APPLIES[1]
             if known:
                 raise OptionError("option %s does not apply to %s" % (key, variant))
             raise OptionError("unknown option %s" % _show(key))

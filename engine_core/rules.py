@@ -21,6 +21,8 @@ SPECIAL = ("nello", "nello_doubles", "sevens", "plunge", "plunge_marks", "splash
 class Rules:
     """A variant with every house option resolved to a small int."""
 
+    family = 0      # the 42 family (ginrules.GIN: the gin pads)
+
     def __init__(self, variant=0):
         row = V.TABLE[variant]
         self.variant = variant

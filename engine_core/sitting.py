@@ -7,10 +7,11 @@ from engine_core.compat import const
 from engine_core import codec
 from engine_core import variants as V
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
-                               EV_UNDO, PASS, MAX_NUMBER, MARKS, MAX_MARKS, GAME, PLUNGE,
+                               PASS, MAX_NUMBER, MARKS, MAX_MARKS, GAME, PLUNGE,
                                SPLASH, DOUBLES, FOLLOW_ME, NELLO_HIGH, NELLO_SUIT, SEVENS)
 from engine_core import errors as E
 from engine_core.errors import OK
+from engine_core.history import History
 
 
 # Phases.
@@ -21,7 +22,7 @@ OVER = const(3)
 
 # Slots of the state array. Sitting-level first, then the last finished deal, then the
 # deal in progress.
-_DEALER = const(0)
+_DEALER = const(0)       # slots 0-3 as every family has them (history.py)
 _HANDS = const(1)        # deals finished (scored or thrown in)
 _OVER = const(2)
 _WINNER = const(3)       # team (seat in Moon), -1 none
@@ -65,8 +66,9 @@ _ALL_DOUBLES = const(7)
 _HISTORY = const(384)    # bytes of coded events kept for undo (compacted when full)
 
 
-class Sitting:
-    """The state of one sitting. Feed it events with apply(); it returns 0 or a refusal."""
+class Sitting(History):
+    """The state of one sitting. Feed it events with apply() (history.py: apply, check,
+    undo); it returns 0 or a refusal."""
 
     def __init__(self, rules, dealer=0, history=_HISTORY):
         self.rules = rules
@@ -76,9 +78,8 @@ class Sitting:
         self.sides = V.sides(r)
         self.st = array("h", bytes(2 * N_SLOTS))
         self._base = array("h", bytes(2 * N_SLOTS))   # state where the history starts
-        self.hist = bytearray(history)
-        self.hlen = 0
-        self.dropped = 0        # hands compacted out of the history
+        self.codec = codec
+        self._init_history(history)
         self.restart(dealer)
 
     def restart(self, dealer=0):
@@ -88,19 +89,14 @@ class Sitting:
         while i < N_SLOTS:
             st[i] = 0
             i += 1
-        self.hlen = 0
-        self.dropped = 0
         st[_DEALER] = dealer % self.seats
         self._new_game_state()
         self._new_deal()
-        self._copy(st, self._base)
+        self._clear_history()
 
     # ---- reading the state (no allocation) ----
     def phase(self):
         return self.st[_PHASE]
-
-    def dealer(self):
-        return self.st[_DEALER]
 
     def seat(self):
         """Whose action it is: the bidder in turn, who names the contract, or the leader."""
@@ -116,15 +112,6 @@ class Sitting:
 
     def score(self, side):
         return self.st[_SCORE + side]
-
-    def over(self):
-        return self.st[_OVER] == 1
-
-    def winner(self):
-        return self.st[_WINNER]
-
-    def hands(self):
-        return self.st[_HANDS] + self.dropped
 
     def games(self):
         return self.st[_GAMES]
@@ -188,97 +175,6 @@ class Sitting:
     def marks_of(self, value):
         m = self.row[V.MARK]
         return value // m if value >= m else 1
-
-    # ---- the event path ----
-    def apply(self, ev):
-        """Apply one event; 0 when taken, else a refusal code and nothing changed."""
-        if ev >> 24 == EV_UNDO:
-            return self.undo()
-        err = self._check(ev)
-        if err:
-            return err
-        pos = self.hlen
-        if pos + codec.MAX_EVENT_BYTES > len(self.hist):
-            err = self._compact()
-            if err:
-                return err
-            pos = self.hlen
-        end = codec.encode_into(ev, self.hist, pos)
-        if end < 0:
-            return E.E_BAD_EVENT
-        self._do(ev)
-        self.hlen = end
-        return OK
-
-    def check(self, ev):
-        """The refusal apply(ev) would give, without applying it."""
-        if ev >> 24 == EV_UNDO:
-            return OK if self.hlen else E.E_UNDO
-        return self._check(ev)
-
-    def undo(self):
-        """Take back the last event: the state becomes what replaying all but it gives."""
-        hist = self.hist
-        end = self.hlen
-        if not end:
-            return E.E_UNDO
-        pos = 0
-        last = 0
-        while pos < end:
-            last = pos
-            pos += codec.length_at(hist, pos)
-        self._replay(last)
-        return OK
-
-    def _replay(self, end):
-        self._copy(self._base, self.st)
-        hist = self.hist
-        pos = 0
-        while pos < end:
-            self._do(codec.decode_at(hist, pos))
-            pos += codec.length_at(hist, pos)
-        self.hlen = end
-
-    def _compact(self):
-        # The history is full: start it at the latest finished deal before its end, so
-        # the deals before that can no longer be undone (a sitting this long is rare).
-        hist = self.hist
-        end = self.hlen
-        self._copy(self._base, self.st)
-        pos = 0
-        cut = 0
-        hands = self.st[_HANDS]
-        cut_hands = hands
-        while pos < end:
-            self._do(codec.decode_at(hist, pos))
-            pos += codec.length_at(hist, pos)
-            if self.st[_HANDS] != hands and self.st[_PHASE] != OVER:
-                hands = self.st[_HANDS]
-                cut = pos
-                cut_hands = hands
-        if not cut:
-            return E.E_FULL
-        # Replay up to the cut to take its state as the new base.
-        self._copy(self._base, self.st)
-        pos = 0
-        while pos < cut:
-            self._do(codec.decode_at(hist, pos))
-            pos += codec.length_at(hist, pos)
-        self.dropped += cut_hands - self._base[_HANDS]
-        self.st[_HANDS] = 0
-        self._copy(self.st, self._base)
-        i = cut
-        while i < end:
-            hist[i - cut] = hist[i]
-            i += 1
-        self._replay(end - cut)
-        return OK
-
-    def _copy(self, src, dst):
-        i = 0
-        while i < N_SLOTS:
-            dst[i] = src[i]
-            i += 1
 
     # ---- checks: return a refusal code, change nothing ----
     def _check(self, ev):

@@ -11,6 +11,9 @@
 #   The CRC-32 covers kind, seq, len and payload. 0xFE never occurs in UTF-8 text, so a
 #   reply is easy to find among whatever else the device prints.
 import binascii
+import sys
+
+from array import array
 
 from engine_core.compat import const
 
@@ -37,9 +40,76 @@ BAD = const(2)              # a line that began with "~" but is not a request
 
 
 def crc32(buf, start, end):
-    """CRC-32 (zlib's) of buf[start:end]. Pass a memoryview on the device: the slice is
-    then a view, not a copy."""
-    return binascii.crc32(buf[start:end]) & 0xFFFFFFFF
+    """CRC-32 (zlib's) of buf[start:end] as one int: for the host and for tests. On a
+    32-bit device most CRC-32 values are 2**30 or more, heap objects: the device's paths
+    use crc32_halves, crc32_put and crc32_matches, which never make one."""
+    crc32_halves(buf, start, end)
+    return CRC[0] << 16 | CRC[1]
+
+
+# The CRC-32 as two 16-bit halves, CRC[0] high and CRC[1] low, in an array made once.
+CRC = array("H", (0, 0))
+_table = None               # MicroPython: 256 low halves, then 256 high halves
+_BINASCII = sys.implementation.name != "micropython"
+
+
+def _make_table():
+    # The reflected polynomial 0xEDB88320 a half at a time, so that no value reaches 2**30.
+    t = array("H", bytes(1024))
+    n = 0
+    while n < 256:
+        hi = 0
+        lo = n
+        k = 0
+        while k < 8:
+            if lo & 1:
+                lo = (lo >> 1 | (hi & 1) << 15) ^ 0x8320
+                hi = hi >> 1 ^ 0xEDB8
+            else:
+                lo = lo >> 1 | (hi & 1) << 15
+                hi >>= 1
+            k += 1
+        t[n] = lo
+        t[256 + n] = hi
+        n += 1
+    return t
+
+
+def crc32_halves(buf, start, end):
+    """CRC-32 of buf[start:end] into CRC (high half, low half); allocates nothing on
+    MicroPython once the table is made (the first call makes it: 1 KB)."""
+    global _table
+    if _BINASCII:
+        c = binascii.crc32(buf[start:end])
+        CRC[0] = c >> 16
+        CRC[1] = c & 0xFFFF
+        return
+    t = _table
+    if t is None:
+        t = _table = _make_table()
+    hi = 0xFFFF
+    lo = 0xFFFF
+    i = start
+    while i < end:
+        k = (lo ^ buf[i]) & 0xFF
+        lo = (lo >> 8 | (hi & 0xFF) << 8) ^ t[k]
+        hi = hi >> 8 ^ t[256 + k]
+        i += 1
+    CRC[0] = hi ^ 0xFFFF
+    CRC[1] = lo ^ 0xFFFF
+
+
+def crc32_put(buf, pos, start, end):
+    """Write the CRC-32 of buf[start:end] at buf[pos:pos + 4], little-endian."""
+    crc32_halves(buf, start, end)
+    put_u16(buf, pos, CRC[1])
+    put_u16(buf, pos + 2, CRC[0])
+
+
+def crc32_matches(buf, pos, start, end):
+    """True when buf[pos:pos + 4] holds the CRC-32 of buf[start:end], little-endian."""
+    crc32_halves(buf, start, end)
+    return get_u16(buf, pos) == CRC[1] and get_u16(buf, pos + 2) == CRC[0]
 
 
 # Little-endian integers in byte buffers ------------------------------------------------
@@ -85,7 +155,7 @@ def reply_into(buf, kind, seq, n):
     buf[2] = kind
     buf[3] = seq
     put_u16(buf, 4, n)
-    put_u32(buf, HEAD + n, crc32(buf, 2, HEAD + n))
+    crc32_put(buf, HEAD + n, 2, HEAD + n)
     return HEAD + n + TAIL
 
 
@@ -119,7 +189,7 @@ def scan_reply(buf, start, end):
                 keep = i
             i += 1
             continue
-        if crc32(buf, i + 2, i + HEAD + n) == get_u32(buf, i + HEAD + n):
+        if crc32_matches(buf, i + HEAD + n, i + 2, i + HEAD + n):
             return i, total
         i += 1
     return (keep if keep >= 0 else end), 0
@@ -218,7 +288,6 @@ class RequestReader:
 
     def __init__(self):
         self.buf = bytearray(MAX_REQUEST)
-        self._mv = memoryview(self.buf)
         self._n = -1            # bytes of the line so far; -1: waiting for "~"
         self.session = 0
         self.seq = 0
@@ -259,8 +328,8 @@ class RequestReader:
         lo = _hex_at(b, star + 5, 4)
         if hi < 0 or lo < 0:
             return False
-        crc = crc32(self._mv, 1, star)
-        if crc >> 16 != hi or crc & 0xFFFF != lo:
+        crc32_halves(b, 1, star)
+        if CRC[0] != hi or CRC[1] != lo:
             return False
         session = _hex_at(b, 1, 4)
         seq = _hex_at(b, 5, 2)

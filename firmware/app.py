@@ -9,7 +9,7 @@ from engine_core import codec
 from engine_core import codes as C
 from engine_core import sitting as S
 from engine_core import variants as V
-from engine_core.sitting import Sitting
+from engine_core.games import new_sitting
 from firmware.display import WHITE
 from firmware.journal import Journal, JournalError
 from firmware.ui import LONG, MENU, NEXT, PREV
@@ -28,12 +28,15 @@ SETUP = const(9)
 MENU_SCREEN = const(10)
 SCREEN_NAMES = ("score", "bidding", "contract", "result", "tracker", "confirm", "over",
                 "history", "sync", "setup", "menu")
+# The gin pads bring their own modules for these screens (HOME, RESULT, CONFIRM).
+GIN_SCREENS = ("gin_score", None, None, "gin_totals", None, "gin_confirm", None, None,
+               None, None, None)
 
 FIRMWARE = "0.1.0"
 _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
 _HEADER_MAX = const(255)
-_SEATS = {3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
+_SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
 
 
@@ -51,13 +54,14 @@ class App:
         self.sync = None            # the sync endpoint (firmware.sync), once attached
         self.sync_status = "idle"
         self.s = None
+        self.gin = 0                # 1: the sitting is a gin pad's (screens: GIN_SCREENS)
         self.names = None           # seat names
         self.teams = _TEAMS
         self.screen = HOME
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)
         self.top = 0                # first line shown of a list
         self.edit = False           # setup: a value being changed
-        self.fields = bytearray(8)  # Moon tricks by seat
+        self.fields = bytearray(12)  # Moon tricks by seat; a gin hand being keyed in
         self.hand_mode = 0          # this hand: 0 as settings say, 1 track tricks, 2 result
         self.banner = None          # a refusal, shown until the next press
         self.full = True            # the next show is a full refresh
@@ -125,13 +129,16 @@ class App:
             n = j.next_event(cur, buf)
             if n < 0:
                 break
-            if s.apply(codec.decode_at(buf, 0)):
+            if s.apply(s.codec.decode_at(buf, 0)):
                 refused += 1
         return refused
 
     def start(self, rules, dealer, names=None):
         self.s = None
-        self.s = Sitting(rules, dealer)
+        if self.gin != rules.family:
+            self._forget_screens()      # the other family's screen modules
+        self.gin = rules.family
+        self.s = new_sitting(rules, dealer)
         self.first_dealer = dealer
         seats = rules.row[V.SEATS]
         self.names = tuple(names) if names and len(names) == seats else _SEATS[seats]
@@ -168,7 +175,7 @@ class App:
         if self.journal.open_sitting() is None:
             self.banner = "sent to the PC: MENU for a new sitting"
             return False
-        n = codec.encode_into(ev, self._ev, 0)
+        n = s.codec.encode_into(ev, self._ev, 0)
         out = self._evs[n]
         i = 0
         while i < n:
@@ -202,6 +209,8 @@ class App:
     def hand_closed(self):
         """The last event finished a hand (or the sitting)."""
         s = self.s
+        if self.gin:
+            return s.over() or (s.fresh_hand() and s.hands() > 0)
         return s.phase() == S.OVER or (self.fresh_deal() and s.hands() > 0)
 
     def fresh_deal(self):
@@ -218,10 +227,17 @@ class App:
         if m is None:
             self._forget_screens()
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
+            forget("engine_core.ginoptions")
             gc.collect()
-            m = __import__("firmware.ui." + SCREEN_NAMES[screen], None, None, ("draw",))
+            m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
             self._mods[screen] = m
         return m
+
+    def screen_name(self, screen):
+        """The module name of a screen for the sitting's family."""
+        if self.gin and GIN_SCREENS[screen]:
+            return GIN_SCREENS[screen]
+        return SCREEN_NAMES[screen]
 
     def go(self, screen):
         """Show `screen` next; its module loads (and sets its cursor) at the next render,
@@ -249,6 +265,8 @@ class App:
         p = s.phase()
         if p == S.OVER:
             self.go(OVER)
+        elif self.gin:
+            self.go(HOME)       # the gin score screen asks for the turn-up and the ending
         elif p == S.BIDDING:
             self.go(HOME if self.fresh_deal() else BID)
         elif p == S.TRUMP:
@@ -293,7 +311,7 @@ class App:
             draw.banner(fb, self.banner)
             forget("engine_core.messages")
         if self._label is not None:
-            self._label(SCREEN_NAMES[self.screen])
+            self._label(self.screen_name(self.screen))
         fb.show(self.full)
         self.full = False
 
@@ -314,20 +332,24 @@ class App:
         port = self._link_port()
         if port is None:
             return False
-        if self.sync is None:
-            from time import ticks_ms
-            what = self._gate.poll(port, ticks_ms())
-            if what == _REPL:
-                self.to_repl()
-            if what != _HELLO:
-                return False
-            self._open_sync(port, self._gate.n)
-        busy = self.sync.poll()
-        # The panel keeps the sync screen drawn when the session opened (its modules are
-        # out of the heap meanwhile); the outcome is drawn when the session ends.
-        self.sync_status = self.sync.status
-        if not busy:
-            self._close_sync()
+        try:
+            if self.sync is None:
+                from time import ticks_ms
+                what = self._gate.poll(port, ticks_ms())
+                if what == _REPL:
+                    self.to_repl()
+                if what != _HELLO:
+                    return False
+                self._open_sync(port, self._gate.n)
+            busy = self.sync.poll()
+            # The panel keeps the sync screen drawn when the session opened (its modules
+            # are out of the heap meanwhile); the outcome is drawn when the session ends.
+            self.sync_status = self.sync.status
+            if not busy:
+                self._close_sync()
+        except MemoryError:
+            self._sync_failed()
+            return False
         return busy
 
     def _link_port(self):
@@ -371,13 +393,33 @@ class App:
             clock=self._set_clock, names=self._set_names, settings=self._set_settings,
             now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
 
+    def _sync_failed(self):
+        # No room for the endpoint or a reply: close the session (which gives Ctrl-C
+        # back), unload it and go back to scoring. The PC's sync times out and says so;
+        # what it asks for again is refused the same way until the heap has room.
+        sync = self.sync
+        self.sync = None
+        self._unload_sync()
+        if sync is not None:
+            sync.close()
+        sync = None
+        gc.collect()
+        self.sync_status = "failed: not enough memory"
+        self.banner = "sync failed: not enough memory"
+        self.go(HOME if self.s is not None else SETUP)
+        self.full = True
+        self.render()
+
+    def _unload_sync(self):
+        for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
+            forget(name)
+
     def _close_sync(self):
         sync = self.sync
         served = sync.requests
         self.sync_status = "done, %d sent to the PC" % sync.acked if served else "idle"
         self.sync = sync = None
-        for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
-            forget(name)
+        self._unload_sync()
         gc.collect()
         if self._pending:
             refusal = self._update_setup(self._pending, None)
@@ -399,6 +441,8 @@ class App:
             if self._mods[i] is not None:
                 self._mods[i] = None
                 forget("firmware.ui." + SCREEN_NAMES[i])
+                if GIN_SCREENS[i]:
+                    forget("firmware.ui." + GIN_SCREENS[i])
             i += 1
 
     def _drop_screens(self):

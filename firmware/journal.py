@@ -67,6 +67,27 @@ class Cursor:
         self.header_done = False
 
 
+class Walk:
+    """A position among the journal's sittings, oldest first, for Journal.walk and
+    Journal.walk_next (reusable): the fields describe the sitting last stepped onto."""
+
+    def __init__(self):
+        self.sid = 0
+        self.flags = 0xFF       # of its BEGIN record: bits cleared when finished, synced
+        self.pos = 0            # block * block_size + offset of its BEGIN record
+        self.length = 0         # byte length of its stream (see Journal.read)
+        self._blk = -1          # where the search for the next BEGIN goes on
+        self._off = 0
+
+    @property
+    def finished(self):
+        return self.flags & _F_FINISHED == 0
+
+    @property
+    def synced(self):
+        return self.flags & _F_SYNCED == 0
+
+
 class Journal:
     def __init__(self, bdev):
         self._bdev = bdev
@@ -85,6 +106,7 @@ class Journal:
         self._rec = bytearray(_BEGIN_FIXED + _MAX_HEADER)
         self._item = bytearray(_MAX_HEADER)  # read(): the logical item being copied
         self._rcur = Cursor()
+        self._walk = Walk()     # lookups by id (cursor, mark_synced, reclaiming)
         self._roff = 0
         self._ilen = -1
         self._ipos = 0
@@ -142,19 +164,23 @@ class Journal:
     # Mount -----------------------------------------------------------------------
 
     def mount(self):
-        """Scan the partition, drop a torn tail, rebuild the sittings; formats a blank or
-        garbage partition. Returns the open sitting's id or None."""
+        """Scan the partition, drop a torn tail, find the newest sitting; formats a blank
+        or garbage partition. Returns the open sitting's id or None. What it keeps is a
+        few numbers a block and the newest sitting, however many sittings the journal
+        holds: the others are found by walking the records (walk, cursor)."""
         n = self._n
         seqs = [-1] * n
-        self._carry = [0] * n
-        self._hi = [0] * n  # newest sitting id begun at or before the end of each block
-        self._s_id = []
-        self._s_pos = []  # block * block_size + offset of the BEGIN record
-        self._s_len = []  # byte length of the sitting's stream (see read())
-        self._s_flags = []
-        self._open = -1  # index of the open sitting in the lists above
+        self._carry = [0] * n  # the sitting open when each block was started (0: none)
+        self._lo = [0] * n  # the next sitting id then: those begun in the block are >= it
+        self._ok = bytearray(n)  # reclaimable: 0 not known yet, 1 yes, 2 no
+        self._last = 0  # the newest sitting: id, BEGIN position, stream length, flags
+        self._last_pos = 0
+        self._last_len = 0
+        self._last_flags = 0
+        self._open = 0  # id of the open sitting, 0 when none (it is always the newest)
         self._wblk = -1
         self._rcur.sid = 0
+        self._walk._blk = -1
         next_sid = 1
         head = -1
         try:
@@ -162,7 +188,8 @@ class Journal:
                 seqs[b] = s = self._read_header(b)
                 if s >= 0:
                     self._carry[b] = struct.unpack_from("<I", self._hdr, 12)[0]
-                    next_sid = max(next_sid, struct.unpack_from("<I", self._hdr, 8)[0])
+                    self._lo[b] = struct.unpack_from("<I", self._hdr, 8)[0]
+                    next_sid = max(next_sid, self._lo[b])
                     if head < 0 or s > seqs[head]:
                         head = b
             if head < 0:
@@ -191,10 +218,10 @@ class Journal:
             self._head_dirty = end < self._bs and not self._blank_from(head, end)
         except OSError:
             raise JournalError("flash read failed")
-        if self._s_id:
-            next_sid = max(next_sid, self._s_id[-1] + 1)
-            if self._s_flags[-1] & _F_FINISHED:  # bit still erased: not finished
-                self._open = len(self._s_id) - 1
+        if self._last:
+            next_sid = max(next_sid, self._last + 1)
+            if self._last_flags & _F_FINISHED:  # bit still erased: not finished
+                self._open = self._last
         self._next_sid = next_sid
         self._mounted = True
         return self.open_sitting()
@@ -207,14 +234,10 @@ class Journal:
         return True
 
     def _scan_block(self, b):
-        # Adds the block's sittings and event lengths; returns where its records end.
+        # Follows the newest sitting through the block; returns where its records end.
         bs = self._bs
         carry = self._carry[b]
-        self._hi[b] = carry
-        cur = -1
-        if carry and self._s_id and self._s_id[-1] == carry:
-            cur = len(self._s_id) - 1
-        last = self._s_id[-1] if self._s_id else 0
+        counting = carry != 0 and self._last == carry  # records before a BEGIN are its
         off = _HDR
         while off < bs:
             k = _kind(self._rd(b, off))
@@ -223,22 +246,21 @@ class Journal:
             if k < _K_BEGIN:
                 if off + 1 + k > bs:
                     break
-                if cur >= 0:
-                    self._s_len[cur] += 1 + k
+                if counting:
+                    self._last_len += 1 + k
                 off += 1 + k
                 continue
             if off + _BEGIN_FIXED > bs:
                 break
             sid = self._rd(b, off + 2) | self._rd(b, off + 3) << 8 | self._rd(b, off + 4) << 16
             hlen = self._rd(b, off + 5)
-            if off + _BEGIN_FIXED + hlen > bs or sid <= last:
+            if off + _BEGIN_FIXED + hlen > bs or sid <= self._last:
                 break
-            self._s_id.append(sid)
-            self._s_pos.append(b * bs + off)
-            self._s_len.append(1 + hlen)
-            self._s_flags.append(self._rd(b, off + 1))
-            cur = len(self._s_id) - 1
-            self._hi[b] = last = sid
+            self._last = sid
+            self._last_pos = b * bs + off
+            self._last_len = 1 + hlen
+            self._last_flags = self._rd(b, off + 1)
+            counting = True
             off += _BEGIN_FIXED + hlen
         return off
 
@@ -261,26 +283,45 @@ class Journal:
             self._erase(b)
         h = self._hdr
         h[0:4] = _MAGIC
-        carry = self._s_id[self._open] if self._open >= 0 else 0
+        carry = self._open
         struct.pack_into("<IIII", h, 4, seq, self._next_sid, carry, 0)
         struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
         self._prog(b, h, 0)
         self._carry[b] = carry
-        self._hi[b] = carry
+        self._lo[b] = self._next_sid
+        self._ok[b] = 0
         self._head = b
         self._seq = seq
 
     # Space -----------------------------------------------------------------------
 
     def _reclaimable(self, b):
-        # The oldest block may go when every sitting that has records in it is synced.
-        hi = self._hi[b]
-        i = 0
-        ids = self._s_id
-        while i < len(ids) and ids[i] <= hi:
-            if self._s_flags[i] & _F_SYNCED or i == self._open:  # bit erased: not synced
+        # A block may go when every sitting that has records in it is synced: the one
+        # carried into it and each one begun in it. Known once, until a sitting changes.
+        if not self._ok[b]:
+            self._ok[b] = 1 if self._all_synced(b) else 2
+        return self._ok[b] == 1
+
+    def _all_synced(self, b):
+        carry = self._carry[b]
+        if carry:
+            if carry == self._open:
                 return False
-            i += 1
+            # Its BEGIN is in an older block, or gone with it: then it was synced.
+            if carry >= self._lo[self._tail] and not self._find(carry).synced:
+                return False
+        end = self._head_off if b == self._head else self._bs
+        off = _HDR
+        while off < end:
+            k = _kind(self._rd(b, off))
+            if k == 0 or off + 1 + k > end:
+                break
+            if k < _K_BEGIN:
+                off += 1 + k
+                continue
+            if self._rd(b, off + 1) & _F_SYNCED:  # bit erased: not synced
+                return False
+            off += _BEGIN_FIXED + self._rd(b, off + 5)
         return True
 
     def _next_block(self):
@@ -288,17 +329,6 @@ class Journal:
         if nb == self._tail and self._count == self._n:
             if not self._reclaimable(nb):
                 raise JournalFull("journal full: sync finished sittings to free space")
-            hi = self._hi[nb]
-            k = 0
-            while k < len(self._s_id) and self._s_id[k] <= hi:
-                k += 1
-            if k:
-                del self._s_id[:k]
-                del self._s_pos[:k]
-                del self._s_len[:k]
-                del self._s_flags[:k]
-                if self._open >= 0:
-                    self._open -= k
             self._tail = (nb + 1) % self._n
             self._count -= 1
         self._start_block(nb, self._seq + 1)
@@ -332,7 +362,7 @@ class Journal:
         if hlen > _MAX_HEADER or _BEGIN_FIXED + hlen > self._bs - _HDR:
             raise JournalError("sitting header too long")
         self._room(_BEGIN_FIXED + hlen)  # first: a refused begin changes nothing
-        if self._open >= 0:
+        if self._open:
             self.finish()
         sid = self._next_sid
         if sid > 0xFFFFFF:  # 3 bytes on flash: sixteen million sittings
@@ -351,12 +381,11 @@ class Journal:
         self._tag[0] = _T_BEGIN
         self._prog(b, self._tag, off)
         self._head_off = off + _BEGIN_FIXED + hlen
-        self._s_id.append(sid)
-        self._s_pos.append(b * self._bs + off)
-        self._s_len.append(1 + hlen)
-        self._s_flags.append(0xFF)
-        self._open = len(self._s_id) - 1
-        self._hi[b] = sid
+        self._last = self._open = sid
+        self._last_pos = b * self._bs + off
+        self._last_len = 1 + hlen
+        self._last_flags = 0xFF
+        self._ok[b] = 2
         self._next_sid = sid + 1
         return sid
 
@@ -365,7 +394,7 @@ class Journal:
         n = len(event)
         if n < 1 or n > 4:
             raise JournalError("event must be 1 to 4 bytes")
-        if self._open < 0:
+        if not self._open:
             raise JournalError("no sitting open")
         self._room(1 + n)
         b = self._head
@@ -374,59 +403,147 @@ class Journal:
         self._tag[0] = _EV_TAGS[n]
         self._prog(b, self._tag, off)
         self._head_off = off + 1 + n
-        self._s_len[self._open] += 1 + n
+        self._last_len += 1 + n
+        self._ok[b] = 2
 
-    def _set_flag(self, i, bit):
-        pos = self._s_pos[i]
+    def _set_flag(self, pos, bit):
         self._flag[0] = 0xFF ^ bit
         self._prog(pos // self._bs, self._flag, pos % self._bs + 1)
-        self._s_flags[i] &= 0xFF ^ bit
+        if pos == self._last_pos:
+            self._last_flags &= 0xFF ^ bit
 
     def finish(self):
         """Mark the open sitting finished (a bit cleared in place: needs no space)."""
-        if self._open < 0:
+        if not self._open:
             raise JournalError("no sitting open")
-        self._set_flag(self._open, _F_FINISHED)
-        self._open = -1
+        self._set_flag(self._last_pos, _F_FINISHED)
+        self._open = 0
 
     def mark_synced(self, sid):
         """Record that the host holds sitting `sid`; it may then be reclaimed."""
-        i = self._index(sid)
-        if i == self._open:
+        if sid == self._open:
             raise JournalError("finish the sitting before syncing it")
-        if self._s_flags[i] & _F_SYNCED:
-            self._set_flag(i, _F_SYNCED)
+        w = self._find(sid)
+        if w.flags & _F_SYNCED:
+            self._set_flag(w.pos, _F_SYNCED)
+            self._forget_reclaimable()
+
+    def _forget_reclaimable(self):
+        i = 0
+        while i < self._n:
+            self._ok[i] = 0
+            i += 1
 
     # Reading ---------------------------------------------------------------------
 
-    def _index(self, sid):
-        ids = self._s_id
-        i = len(ids) - 1
-        while i >= 0:
-            if ids[i] == sid:
-                return i
-            i -= 1
-        raise JournalError("no sitting %d in the journal" % sid)
+    def walk(self, w):
+        """Put Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
+        w._blk = self._tail
+        w._off = _HDR
+        w.sid = 0
+
+    def walk_next(self, w):
+        """Step `w` onto the next sitting (its id, flags, position, length): False after
+        the newest. Reads the records from flash; allocates nothing."""
+        if not self._next_begin(w):
+            return False
+        b = w._blk
+        off = w._off
+        sid = w.sid
+        w.pos = b * self._bs + off
+        w.length = 1 + self._rd(b, off + 5)
+        off += _BEGIN_FIXED + w.length - 1
+        while True:
+            end = self._head_off if b == self._head else self._bs
+            while off < end:
+                k = _kind(self._rd(b, off))
+                if k == 0 or k == _K_BEGIN or off + 1 + k > end:
+                    break
+                w.length += 1 + k
+                off += 1 + k
+            if off < end and _kind(self._rd(b, off)) == _K_BEGIN:
+                break
+            if b == self._head:
+                off = end
+                break
+            b = (b + 1) % self._n
+            off = _HDR
+            if self._carry[b] != sid:
+                break
+        w._blk = b
+        w._off = off
+        return True
+
+    def _next_begin(self, w):
+        # Move w to the next BEGIN record at or after its position, and read its id and
+        # flags: False when there is none.
+        b = w._blk
+        if b < 0:
+            return False
+        off = w._off
+        while True:
+            end = self._head_off if b == self._head else self._bs
+            while off < end:
+                k = _kind(self._rd(b, off))
+                if k == 0 or off + 1 + k > end:
+                    break
+                if k == _K_BEGIN:
+                    w._blk = b
+                    w._off = off
+                    w.sid = (self._rd(b, off + 2) | self._rd(b, off + 3) << 8
+                             | self._rd(b, off + 4) << 16)
+                    w.flags = self._rd(b, off + 1)
+                    return True
+                off += 1 + k
+            if b == self._head:
+                w._blk = -1
+                return False
+            b = (b + 1) % self._n
+            off = _HDR
+
+    def find(self, sid, w):
+        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it. From
+        where w is when sid lies ahead of it (a fetch walks the ids upwards), else from
+        the block the sitting began in."""
+        if not (w._blk >= 0 and w.sid and w.sid < sid):
+            if sid < self._lo[self._tail] or sid > self._last:
+                return False
+            b = self._head
+            while b != self._tail and self._lo[b] > sid:
+                b = (b - 1) % self._n
+            w._blk = b
+            w._off = _HDR
+            w.sid = 0
+        while self.walk_next(w):
+            if w.sid >= sid:
+                return w.sid == sid
+        return False
+
+    def _find(self, sid):
+        w = self._walk
+        w._blk = -1
+        if not self.find(sid, w):
+            raise JournalError("no sitting %d in the journal" % sid)
+        return w
 
     def open_sitting(self):
-        return self._s_id[self._open] if self._open >= 0 else None
+        return self._open or None
 
     def sittings(self):
-        """[(id, finished, synced, byte length)], oldest first."""
+        """[(id, finished, synced, byte length)], oldest first: for the PC and the tests
+        (the device walks them one at a time instead, with walk and walk_next)."""
         out = []
-        for i in range(len(self._s_id)):
-            f = self._s_flags[i]
-            synced = f & _F_SYNCED == 0
-            finished = i != self._open
-            out.append((self._s_id[i], finished, synced, self._s_len[i]))
+        w = Walk()
+        self.walk(w)
+        while self.walk_next(w):
+            out.append((w.sid, w.finished, w.synced, w.length))
         return out
 
     def cursor(self, sid, cur=None):
         """A cursor at sitting `sid`'s header (pass `cur` to reuse one)."""
-        i = self._index(sid)
+        pos = self._last_pos if sid == self._last else self._find(sid).pos
         if cur is None:
             cur = Cursor()
-        pos = self._s_pos[i]
         cur.sid = sid
         cur.blk = pos // self._bs
         cur.off = pos % self._bs

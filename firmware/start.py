@@ -54,9 +54,7 @@ def run(board):
     except Exception as e:  # a bug or a hardware fault: say so on the panel
         if app is not None:
             app.sync = None     # room to draw the fault
-            from firmware.app import forget
-            for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
-                forget(name)
+            app._unload_sync()
         app = None
         gc.collect()
         crash(board.display, e)

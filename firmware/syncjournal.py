@@ -4,7 +4,7 @@
 from micropython import const
 
 from engine_core import wire
-from firmware.journal import JournalError
+from firmware.journal import JournalError, Walk
 
 # Error codes it reports (docs/sync-protocol.md); 0: none.
 E_BAD_ARGS = const(5)
@@ -32,9 +32,11 @@ class SyncJournal:
         self._tx = tx
         self._chunk = chunk
         self._state = _IDLE
-        self._list = None       # the journal's sittings while listing or sending
-        self._li = 0
-        self._hint = 0
+        # Where a list or fetch is among the journal's sittings: walked one at a time
+        # from flash, so that RAM does not grow with the sittings the journal holds.
+        self._w = Walk()
+        self._more = False      # listing: the walk stands on a sitting not sent yet
+        self._unsynced = False  # listing: "L u", finished sittings not synced only
         # A fetch or acknowledge: items as (first id, last id, offset of the first).
         self._first = [0] * _MAX_ITEMS
         self._last = [0] * _MAX_ITEMS
@@ -59,7 +61,6 @@ class SyncJournal:
 
     def stop(self):
         self._state = _IDLE
-        self._list = None
 
     def _fail(self, code, detail, msg):
         self.err_code = code
@@ -72,12 +73,14 @@ class SyncJournal:
         """(free bytes, finished sittings not synced, their bytes); zeros if unreadable."""
         count = 0
         size = 0
+        w = self._w
         try:
             free = self._j.free_bytes()
-            for sid, finished, synced, length in self._j.sittings():
-                if finished and not synced:
+            self._j.walk(w)
+            while self._j.walk_next(w):
+                if w.finished and not w.synced:
                     count += 1
-                    size += length
+                    size += w.length
         except JournalError:
             return 0, 0, 0
         return free, count, size
@@ -94,32 +97,37 @@ class SyncJournal:
     def start_list(self, buf, start, end):
         """0, or an error code."""
         s, e = wire.token(buf, start, end)
-        unsynced = e - s == 1 and buf[s] == 0x75      # "u"
-        try:
-            lst = self._j.sittings()
-        except JournalError:
-            return self._fail(E_JOURNAL, 0, b"journal unreadable")
-        if unsynced:
-            lst = [x for x in lst if x[1] and not x[2]]
-        self._list = lst
-        self._li = 0
+        self._unsynced = e - s == 1 and buf[s] == 0x75      # "u"
+        self._j.walk(self._w)
         self._state = _LISTING
-        return 0
+        return 0 if self._step_list() else E_JOURNAL
+
+    def _step_list(self):
+        # Onto the next sitting the list shows; False if the journal cannot be read.
+        w = self._w
+        try:
+            while True:
+                self._more = self._j.walk_next(w)
+                if not (self._more and self._unsynced and (w.synced or not w.finished)):
+                    return True
+        except JournalError:
+            self._fail(E_JOURNAL, 0, b"journal unreadable")
+            return False
 
     def _list_frame(self):
         t = self._tx
-        lst = self._list
+        w = self._w
         p = wire.HEAD
         stop = wire.HEAD + (self._chunk // _ENTRY) * _ENTRY
-        while self._li < len(lst) and p < stop:
-            sid, finished, synced, length = lst[self._li]
-            wire.put_u24(t, p, sid)
-            t[p + 3] = (1 if finished else 0) | (2 if synced else 0)
-            wire.put_u24(t, p + 4, length)
+        while self._more and p < stop:
+            wire.put_u24(t, p, w.sid)
+            t[p + 3] = (1 if w.finished else 0) | (2 if w.synced else 0)
+            wire.put_u24(t, p + 4, w.length)
             p += _ENTRY
-            self._li += 1
+            if not self._step_list():
+                return KIND_ERROR
         self.n = p - wire.HEAD
-        if self._li >= len(lst):
+        if not self._more:
             self.stop()
             return 0x4C     # L: the last
         return 0x6C         # l
@@ -164,42 +172,31 @@ class SyncJournal:
         self._off0[n] = off
         return True
 
-    def _find(self, sid):
-        # The journal's entry for sid, or None; from where the last search ended, as a
-        # fetch walks the ids upwards.
-        lst = self._list
-        n = len(lst)
-        k = self._hint
-        if k >= n or lst[k][0] > sid:
-            k = 0
-        while k < n and lst[k][0] < sid:
-            k += 1
-        self._hint = k
-        return lst[k] if k < n and lst[k][0] == sid else None
-
     def _check_items(self, n):
         # Every id named must be a finished sitting in the journal (an offset within it):
-        # 0 or an error code. The journal's ids increase, so a range is a run of entries:
-        # the work is bounded by the journal, whatever range a request names.
+        # 0 or an error code. A range is a run of consecutive sittings, walked from its
+        # first: the work is bounded by the journal, whatever range a request names.
+        w = self._w
+        w._blk = -1     # the journal may have changed since the last request
+        i = 0
         try:
-            self._list = lst = self._j.sittings()
+            while i < n:
+                sid = self._first[i]
+                found = self._j.find(sid, w)
+                while True:
+                    if not found:
+                        return self._fail(E_NOT_FOUND, sid, b"no such sitting")
+                    if not w.finished:
+                        return self._fail(E_OPEN, sid, b"sitting not finished")
+                    if sid == self._first[i] and self._off0[i] > w.length:
+                        return self._fail(E_BAD_ARGS, sid, b"offset past the end")
+                    if sid >= self._last[i]:
+                        break
+                    sid += 1
+                    found = self._j.walk_next(w) and w.sid == sid
+                i += 1
         except JournalError:
             return self._fail(E_JOURNAL, 0, b"journal unreadable")
-        i = 0
-        while i < n:
-            sid = self._first[i]
-            self._find(sid)
-            k = self._hint
-            while sid <= self._last[i]:
-                if k >= len(lst) or lst[k][0] != sid:
-                    return self._fail(E_NOT_FOUND, sid, b"no such sitting")
-                if not lst[k][1]:
-                    return self._fail(E_OPEN, sid, b"sitting not finished")
-                if sid == self._first[i] and self._off0[i] > lst[k][3]:
-                    return self._fail(E_BAD_ARGS, sid, b"offset past the end")
-                sid += 1
-                k += 1
-            i += 1
         return 0
 
     # ---- fetch: "F count item..." ----
@@ -226,7 +223,7 @@ class SyncJournal:
     def _enter(self, sid, off):
         self._sid = sid
         self._off = off
-        self._len = self._find(sid)[3]
+        self._len = self._w.length if self._j.find(sid, self._w) else 0
 
     def _next_sitting(self):
         # Move on to the next sitting of the fetch; False at its end.
@@ -286,7 +283,6 @@ class SyncJournal:
         if n <= 0:
             return self._fail(E_BAD_ARGS, 0, b"ack: items")
         err = self._check_items(n)
-        self._list = None
         if err:
             return err
         marked = 0

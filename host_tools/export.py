@@ -5,6 +5,7 @@ import importlib
 import io
 import re
 
+from host_tools import ginstats
 from host_tools import sittinglog as L
 from host_tools.db import Facts
 
@@ -48,7 +49,9 @@ def csv_rows(rp):
         thrown = bool(h.get("thrown_in"))
         row = [facts.id, header.rules.name, header.extra.get("started", ""), h["game"],
                h["number"], names[h["dealer"]]]
-        if thrown:
+        if header.rules.family:
+            row += ginstats.csv_cells(names, h)
+        elif thrown:
             row += ["", "", "", "", "", "", "yes"]
         else:
             row += [names[h["bidder"]], h["bid"], h["contract"], h.get("trump", ""),

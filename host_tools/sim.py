@@ -19,14 +19,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEVICE_DIRS = romfs.PACKAGES
 HEAP = "110K"
 ROM = "tally42.rom"
-# Every script run on the sim board starts with this. The firmware's modules are one
-# ROMFS image, mounted at /rom and imported from there: the bytecode and its strings run
-# in place, as on a device whose modules are frozen into its firmware or sit in a ROMFS
-# partition, both mapped from flash. The unix port has no flash to map, so the image
-# sits at the bottom of the heap, and the heap is made bigger by the image's size: the
-# firmware has the ESP32's 110K above it. FIRMWARE_BASE is the heap in use before the
-# firmware's first import (the image and its mount): the firmware's heap is the rest.
-# FIRMWARE_FREE is what it has to start with (as in a plain 110K heap).
+# Every script run on the sim board starts with a prelude that says where the firmware's
+# modules come from, as on a device; FIRMWARE_BASE is the heap in use before the
+# firmware's first import, so that the firmware's heap is the rest, and FIRMWARE_FREE
+# what it has to start with. The forms:
+# romfs   (the sim's own) the modules are one ROMFS image, mounted at /rom and imported
+#         from there: bytecode and strings run in place, as on a device whose modules sit
+#         in a ROMFS partition mapped from flash. The unix port has no flash to map, so the
+#         image sits at the bottom of the heap, and the heap is made bigger by the image's
+#         size: the firmware has the ESP32's 110K above it.
+# files   the .mpy files from the file system, loaded into the heap: a stock MicroPython
+#         flash with `make deploy`.
+# frozen  the modules frozen into the interpreter (tools/mp32.py frozen): a custom build.
+FORMS = ("romfs", "files", "frozen")
 PRELUDE = """import gc, os, sys, vfs
 def _mount(path):
     rom = bytearray(os.stat(path)[6])
@@ -36,7 +41,14 @@ def _mount(path):
     sys.path[:] = ["/rom", path[:path.rfind("/") + 1] or "."]
 _mount(%r)
 del _mount
-gc.collect()
+"""
+PRELUDE_FILES = """import gc, sys
+sys.path[:] = [%r]
+"""
+PRELUDE_FROZEN = """import gc, sys
+sys.path[:] = [".frozen", %r]
+"""
+PRELUDE_END = """gc.collect()
 FIRMWARE_BASE = gc.mem_alloc()
 FIRMWARE_FREE = gc.mem_free()
 """
@@ -66,7 +78,11 @@ class SimError(Exception):
 
 
 def tool(name):
-    """A tool of the virtual environment this Python runs in, else one on PATH."""
+    """A tool of the virtual environment this Python runs in, else one on PATH. The
+    MicroPython the sim board runs on can be chosen with TALLY42_MICROPYTHON (the tests
+    run the sim on a 32-bit build that way)."""
+    if name == "micropython" and os.environ.get("TALLY42_MICROPYTHON"):
+        return os.environ["TALLY42_MICROPYTHON"]
     here = os.path.join(os.path.dirname(sys.executable), name)
     if os.path.exists(here):
         return here
@@ -137,26 +153,47 @@ def write_rom(out):
     return rom
 
 
-def write_script(out, name, body):
-    """A script for the sim board in `out`: PRELUDE (the firmware's ROMFS), then body."""
+def write_script(out, name, body, form="romfs"):
+    """A script for the sim board in `out`: the prelude of `form` (see FORMS), then body."""
+    if form == "romfs":
+        head = PRELUDE % os.path.join(out, ROM)
+    else:
+        head = (PRELUDE_FILES if form == "files" else PRELUDE_FROZEN) % out
     path = os.path.join(out, name)
     with open(path, "w") as f:
-        f.write(PRELUDE % os.path.join(out, ROM) + body)
+        f.write(head + PRELUDE_END + body)
     return path
 
 
-def heap_option(out, heap=HEAP):
-    """-X heapsize for the sim board: `heap` for the firmware plus the ROMFS image, its
-    share of the collector's tables and its mount (tests/test_sim.py checks the sum)."""
+_word_bytes = {}
+
+
+def word_bytes(micropython):
+    """4 on a 32-bit MicroPython (the ESP32's), 8 on a 64-bit one."""
+    if micropython not in _word_bytes:
+        r = subprocess.run([micropython, "-c", "import sys; print(sys.maxsize > 2**31)"],
+                           capture_output=True, text=True)
+        _word_bytes[micropython] = 8 if r.stdout.strip() == "True" else 4
+    return _word_bytes[micropython]
+
+
+def heap_option(out, heap=HEAP, form="romfs", micropython=None):
+    """-X heapsize for the sim board: `heap` for the firmware, plus (romfs) the image, its
+    share of the collector's tables (3 bits a block of 4 words) and its mount
+    (tests/test_sim.py checks the sum)."""
     size = int(heap[:-1]) * {"K": 1024, "M": 1024 * 1024}[heap[-1].upper()]
-    rom = os.path.getsize(os.path.join(out, ROM))
-    return "heapsize=%d" % (size + rom + rom // 64 + 512)
+    if form == "romfs":
+        rom = os.path.getsize(os.path.join(out, ROM))
+        block = 4 * word_bytes(micropython or tool("micropython"))
+        size += rom + rom * 3 // (8 * block) + 512
+    return "heapsize=%d" % size
 
 
-def command(out, args, heap=HEAP, script="simmain.py"):
-    """The micropython command line that runs `script` on the sim board with `args`
-    (simmain.py: FLASH WIDTH HEIGHT [SERIAL LINK])."""
-    return ([tool("micropython"), "-X", heap_option(out, heap), os.path.join(out, script)]
+def command(out, args, heap=HEAP, script="simmain.py", form="romfs", micropython=None):
+    """The micropython command line that runs `script` (written for `form`) on the sim
+    board with `args` (simmain.py: FLASH WIDTH HEIGHT [SERIAL LINK])."""
+    mp = micropython or tool("micropython")
+    return ([mp, "-X", heap_option(out, heap, form, mp), os.path.join(out, script)]
             + [str(a) for a in args])
 
 

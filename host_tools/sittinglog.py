@@ -6,9 +6,11 @@ from engine_core import codes as C
 from engine_core import options as O
 from engine_core import sitting as S
 from engine_core import variants as V
+from engine_core.games import new_sitting
 from engine_core.messages import contract_name
+from host_tools import ginlog
 
-SEAT_NAMES = {3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
+SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 PHASES = ("bidding", "trump", "play", "over")
 HEADER_FIELDS = ("type", "variant", "options", "players", "dealer", "id", "started")
 EVENT_FIELDS = {
@@ -107,6 +109,11 @@ def bid_code(rules, value):
 
 def to_event(rules, obj):
     """The engine event for a log event line (a dict); LogError(0, ...) if malformed."""
+    if rules.family:
+        try:
+            return ginlog.to_event(rules, obj)
+        except ginlog.GinLogError as e:
+            raise LogError(0, str(e))
     kind = obj.get("type")
     if kind not in EVENT_FIELDS:
         if kind == "sitting":
@@ -190,6 +197,8 @@ def _result(rules, obj):
 
 def event_json(rules, ev):
     """The log line (a dict) for an engine event."""
+    if rules.family:
+        return ginlog.event_json(rules, ev)
     kind = ev >> 24
     arg = ev & 0xFFFFFF
     if kind == C.EV_BID:
@@ -281,7 +290,7 @@ def replay(data):
 
 
 def replay_events(header, lines):
-    s = S.Sitting(header.rules, header.dealer)
+    s = new_sitting(header.rules, header.dealer)
     events = []
     for n, obj in lines:
         try:
@@ -339,7 +348,12 @@ def contract_json(c):
 
 def walk(header, events):
     """Replay the standing events in a fresh sitting, yielding (kind, info) as deals finish:
-    ("bid", (seat, code)) for each bid, ("hand", dict) for each deal, ("game", dict)."""
+    ("bid", (seat, code)) for each bid, ("hand", dict) for each deal, ("game", dict);
+    ("end", sitting) last."""
+    if header.rules.family:
+        for kind, info, _, _ in ginlog.walk(header, events):
+            yield kind, info
+        return
     s = S.Sitting(header.rules, header.dealer)
     for n, ev in effective(events):
         hands = s.hands()
@@ -396,6 +410,8 @@ def legal_json(s):
 def report(rp):
     """The replay report of spec/event-log.md as a dict."""
     header = rp.header
+    if header.rules.family:
+        return _report_head(header, ginlog.report_body(header, rp.events))
     hands = []
     games = []
     s = None
@@ -406,13 +422,7 @@ def report(rp):
             games.append(info)
         elif kind == "end":
             s = info
-    out = {"variant": header.rules.name, "options": header.rules.to_dict()}
-    for key in ("id", "started"):
-        if key in header.extra:
-            out[key] = header.extra[key]
-    if header.players is not None:
-        out["players"] = list(header.players)
-    out["hands"] = hands
+    out = _report_head(header, {"hands": hands})
     out["score"] = [s.score(i) for i in range(s.sides)]
     if header.rules.variant == V.index("partnership-moon"):
         out["games"] = games
@@ -420,6 +430,17 @@ def report(rp):
     out["over"] = s.over()
     out["winner"] = s.winner() if s.over() else None
     out["next"] = next_json(s)
+    return out
+
+
+def _report_head(header, body):
+    out = {"variant": header.rules.name, "options": header.rules.to_dict()}
+    for key in ("id", "started"):
+        if key in header.extra:
+            out[key] = header.extra[key]
+    if header.players is not None:
+        out["players"] = list(header.players)
+    out.update(body)
     return out
 
 
@@ -455,6 +476,8 @@ def scoresheet(rp):
     header = rp.header
     rules = header.rules
     names = seat_names(header)
+    if rules.family:
+        return ginlog.scoresheet(header, rp.events, names)
     sides = side_names(header)
     unit = ("marks", "points", "points")[rules.scoring]
     lines = []
@@ -536,6 +559,8 @@ def from_device(header_bytes, event_bytes, extra=None):
     from engine_core import codec
     rules, dealer, names = codec.decode_header(header_bytes)
     header = Header(rules, dealer, names, dict(extra or {}))
+    if rules.family:
+        from engine_core import gincodec as codec
     events = []
     pos = 0
     while pos < len(event_bytes):

@@ -3,8 +3,9 @@ made and set by level and by contract, special contracts called, sets on defence
 import json
 
 from engine_core import variants as V
+from host_tools import ginstats
 
-UNITS = {"marks": "marks", "points": "points", "tricks": "moon"}   # scoring -> unit shown
+UNITS = {"marks": "marks", "points": "points", "tricks": "moon", "gin": "gin"}  # unit shown
 SPECIALS = ("nello", "sevens", "plunge", "splash")
 SUIT_NAMES = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes",
               "sevens (suit)", "eights")
@@ -24,6 +25,7 @@ class Player:
         self.contracts = {}     # contract label -> [made, set]
         self.specials = {}      # nello/sevens/plunge/splash -> times called
         self.defence_sets = 0   # hands the player's side set the bidders
+        self.gin = None         # ginstats.GinFigures once the player has a gin sitting
 
     @property
     def bids(self):
@@ -78,8 +80,11 @@ def collect(database):
     info = {}
     for sid, variant, options, over, winner in conn.execute(
             "SELECT id, variant, options, over, winner FROM sittings"):
-        scoring = json.loads(options).get("scoring") or (
-            "tricks" if V.TABLE[V.index(variant)][V.SCORING] == V.TRICKS else "marks")
+        if ginstats.is_gin(variant):
+            scoring = "gin"
+        else:
+            scoring = json.loads(options).get("scoring") or (
+                "tricks" if V.TABLE[V.index(variant)][V.SCORING] == V.TRICKS else "marks")
         info[sid] = (variant, UNITS[scoring])
         named = [(n, t) for n, t in seats.get(sid, {}).values() if n is not None]
         if not named:
@@ -96,6 +101,10 @@ def collect(database):
                             "FROM hands WHERE thrown_in = 0"):
         sid, bidder, bid, bid_name, contract, made, award = row
         variant, unit = info[sid]
+        if unit == "gin":
+            # The gin pads keep no bids: their score here, their figures from the logs.
+            _gin_score(players, seats.get(sid, {}), unit, json.loads(award))
+            continue
         award = json.loads(award)
         by_seat = seats.get(sid, {})
         bidding_side = by_seat[bidder][1]
@@ -114,7 +123,16 @@ def collect(database):
                     p.specials[special] = p.specials.get(special, 0) + 1
             elif team != bidding_side and not made:
                 p.defence_sets += 1
+    ginstats.collect_into(conn, players, Player)
     return players, unnamed
+
+
+def _gin_score(players, by_seat, unit, award):
+    for seat, (name, team) in by_seat.items():
+        if name is not None:
+            p = players[name]
+            p.score[unit][0] += award[seat]
+            p.score[unit][1] += sum(award) - award[seat]
 
 
 def _tally(table, key, made):
@@ -143,7 +161,7 @@ def _cell(c):
 
 
 def _units(players):
-    return [u for u in ("marks", "points", "moon") if any(u in p.score for p in players)]
+    return [u for u in ("marks", "points", "moon", "gin") if any(u in p.score for p in players)]
 
 
 def summary(players, unnamed=0):
@@ -164,6 +182,9 @@ def summary(players, unnamed=0):
             r += [p.bids, p.made, p.set, sum(p.specials.values()), p.defence_sets]
             rows.append(r)
         text = table(headers, rows)
+    gin = [p for p in players.values() if p.gin is not None]
+    if gin:
+        text += "\nGin pads:\n" + table(ginstats.HEADERS, ginstats.rows(gin))
     if unnamed:
         text += "(%d sitting%s without player names not counted)\n" % (
             unnamed, "" if unnamed == 1 else "s")
@@ -194,6 +215,10 @@ def player_report(p):
     out.append("Special contracts called: %d%s" % (
         sum(p.specials.values()), " (%s)" % called if called else ""))
     out.append("Sets delivered on defence: %d" % p.defence_sets)
+    if p.gin is not None:
+        out.append("")
+        out.append("Gin pads:")
+        out.append(table(ginstats.HEADERS[1:], [r[1:] for r in ginstats.rows([p])]))
     return "\n".join(out) + "\n"
 
 

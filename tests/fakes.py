@@ -384,3 +384,29 @@ class StopAfter:
 
     def skip_held(self, now):
         self.buttons.skip_held(now)
+
+
+class FakeLine:
+    # The REPL's stdin as the firmware polls it: readinto() takes what has arrived, one
+    # byte at a time; pending() says whether a byte waits. arrive() adds bytes.
+    def __init__(self, data=b""):
+        self.data = bytearray(data)
+        self.out = bytearray()
+
+    def arrive(self, data):
+        self.data.extend(data)
+
+    def pending(self):
+        return len(self.data) > 0
+
+    def readinto(self, buf):
+        n = 0
+        while n < len(buf) and self.data:
+            buf[n] = self.data[0]
+            self.data = self.data[1:]
+            n += 1
+        return n
+
+    def write(self, data):
+        self.out.extend(data)
+        return len(data)

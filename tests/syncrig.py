@@ -25,7 +25,9 @@ from firmware.journal import Journal  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
-MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+from host_tools.sim import tool  # noqa: E402
+
+MICROPYTHON = tool("micropython")
 BLOCKS = 16
 NAMES = ("Ann", "Bob", "Cy", "Di")
 

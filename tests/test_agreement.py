@@ -9,13 +9,17 @@ import pytest
 
 from engine_core import options as O
 from engine_core.sitting import Sitting
+from host_tools import sim
 from host_tools import sittinglog as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from randsit import SETUPS, RandomPlayer, play  # noqa: E402
 
+# Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
+pytestmark = pytest.mark.mp32
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+MICROPYTHON = sim.tool("micropython")
 
 
 def random_log(k):

@@ -174,7 +174,7 @@ def test_the_same_sitting_retyped_is_the_same_sitting():
 
 
 def test_a_longer_log_updates_the_sitting_it_continues():
-    header, events = random_sitting(11, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "dev-7"})
+    header, events = random_sitting(12, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "dev-7"})
     assert len(events) > 40
     short = L.dump_log(L.log_lines(header, events[:20]))
     full = L.dump_log(L.log_lines(header, events))

@@ -221,13 +221,12 @@ def test_the_coreink_gets_a_boot_py_that_sets_its_power_latch_first(tmp_path):
 def test_frozen_manifests_carry_the_main_py_deploy_writes(board):
     import os
     manifest = open(os.path.join(deploy.ROOT, "boards", "manifest_%s.py" % board)).read()
-    assert 'module("main.py", base_path="$(MPY_DIR)/../tally42/boards/main/%s")' % board in manifest
+    assert 'module("main.py", base_path="main/%s")' % board in manifest
     main = open(os.path.join(deploy.ROOT, "boards", "main", board, "main.py")).read()
     assert main == deploy.MAIN_PY.format(board=board)
     boot = os.path.join(deploy.ROOT, "boards", "main", board, "boot.py")
     if board in deploy.BOOT_PY:
         assert open(boot).read() == deploy.BOOT_PY[board]
-        assert 'module("boot.py", base_path="$(MPY_DIR)/../tally42/boards/main/%s")' % board \
-            in manifest
+        assert 'module("boot.py", base_path="main/%s")' % board in manifest
     else:
         assert not os.path.exists(boot)

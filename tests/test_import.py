@@ -76,7 +76,7 @@ def test_malformed_unreadable_and_empty_logs(tmp_path, capsys):
 
 def test_a_longer_log_updates_and_a_different_one_is_refused(tmp_path, capsys):
     db = tmp_path / "t.db"
-    header, events = random_sitting(33, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "T-9"})
+    header, events = random_sitting(34, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "T-9"})
     assert len(events) > 60
     short = tmp_path / "short.jsonl"
     short.write_text(L.dump_log(L.log_lines(header, events[:30])))

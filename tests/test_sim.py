@@ -19,7 +19,9 @@ from host_tools.cli import main as tally42
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HAVE_MP = os.path.exists(sim.tool("micropython")) and os.path.exists(sim.tool("mpy-cross"))
-pytestmark = pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port is not set up")
+# Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
+pytestmark = [pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port is not set up"),
+              pytest.mark.mp32]
 
 # Five hands of 42 for marks: Them (E, W) win hand 1, Us the next four: 4-1 to Us.
 NEW_HAND_MADE = ["ok"] * 7                      # new hand, a bid, 3 passes, trump, made

@@ -218,3 +218,23 @@ def test_little_endian_helpers():
         put(buf, 0, v)
         assert get(buf, 0) == v
     assert bytes(buf) == b"\xef\xbe\xad\xde"
+
+
+@given(st.binary(max_size=300), st.integers(0, 20))
+def test_the_devices_crc32_in_halves_is_zlibs(data, start):
+    # MicroPython computes the CRC-32 from a table of 16-bit halves (a 32-bit device boxes
+    # most CRC-32 values); here the same code is forced on CPython and checked against zlib.
+    import zlib
+    start = min(start, len(data))
+    saved = wire._BINASCII
+    wire._BINASCII = False
+    try:
+        assert wire.crc32(data, start, len(data)) == zlib.crc32(data[start:])
+        buf = bytearray(data) + bytes(4)
+        wire.crc32_put(buf, len(data), start, len(data))
+        assert wire.get_u32(buf, len(data)) == zlib.crc32(data[start:])
+        assert wire.crc32_matches(buf, len(data), start, len(data))
+        buf[len(data)] ^= 1
+        assert not wire.crc32_matches(buf, len(data), start, len(data))
+    finally:
+        wire._BINASCII = saved

@@ -60,6 +60,29 @@ TOURS = [
 ]
 
 
+# The gin pads (`make.py gin` makes only these).
+GIN_TOURS = [
+    (None, [
+        "next", "ok", "prev", "prev", "prev", "ok", ("shot", "gin-setup"),
+        "prev", "ok", ("shot", "gin-score-turnup"),
+        "prev", "prev", "ok", ("shot", "gin-score-hand"),
+        "prev", "prev", "ok", "prev", "prev", ("shot", "gin-totals"),
+        "ok", ("shot", "gin-score"),
+        "ok", "ok", "ok", "back", ("shot", "gin-confirm-undo"),
+        "back", "menu", "next", "ok", ("shot", "gin-history"),
+        "ok", "ok", "ok", "long next", "long next", "long next", "long next", "long next",
+        "long next", "long next", "long next", "ok", ("shot", "gin-refusal"),
+        "back", "next", "ok", "long next", "long next", "long next", "long next",
+        "long next", "long next", "long next", "ok", ("shot", "gin-game-over"),
+    ]),
+    (None, [
+        "next", "ok", "prev", "ok", "prev", "ok", ("shot", "gin-score-skarney"),
+        "ok", "long next", "long next", "long next", "long next", "long next", "ok",
+        ("shot", "gin-contract"),
+    ]),
+]
+
+
 def tour(panel, steps, work):
     presses = [s for s in steps if isinstance(s, str)]
     shots = {}
@@ -106,10 +129,12 @@ def crash_screen(work):
 
 def main():
     work = tempfile.mkdtemp(prefix="tally42-screens-")
+    only_gin = sys.argv[1:] == ["gin"]
     try:
-        for panel, steps in TOURS:
+        for panel, steps in (GIN_TOURS if only_gin else TOURS + GIN_TOURS):
             tour(panel, steps, work)
-        crash_screen(work)
+        if not only_gin:
+            crash_screen(work)
     finally:
         shutil.rmtree(work)
 

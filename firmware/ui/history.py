@@ -1,8 +1,8 @@
 # Hand history: one line a finished hand, the latest at the bottom, scrolled with the
 # arrows. Built by replaying the journal into a scratch sitting (allocates; only here).
-from engine_core import codec
+# The gin pads' lines are gin_draw.history_line's.
 from engine_core import sitting as S
-from engine_core.sitting import Sitting
+from engine_core.games import new_sitting
 from firmware.display import BLACK
 from firmware.ui import BACK, NEXT, OK, PREV
 from firmware.ui import draw as D
@@ -28,7 +28,11 @@ def collect(app, top, rows):
     sid = j.open_sitting()
     if sid is None:
         return lines
-    s = Sitting(app.s.rules, app.first_dealer)
+    s = new_sitting(app.s.rules, app.first_dealer)
+    line_of = line
+    if app.gin:
+        from firmware.ui import gin_draw
+        line_of = gin_draw.history_line
     cur = j.cursor(sid)
     buf = bytearray(256)
     j.next_event(cur, buf)      # the header
@@ -36,15 +40,16 @@ def collect(app, top, rows):
         n = j.next_event(cur, buf)
         if n < 0:
             break
+        ev = s.codec.decode_at(buf, 0)
         before = s.hands()
-        s.apply(codec.decode_at(buf, 0))
+        s.apply(ev)
         k = s.hands()
         if k > before and top < k <= top + rows:
-            lines[k - 1 - top] = line(app, s, k)
+            lines[k - 1 - top] = line_of(app, s, k, ev)
     return lines
 
 
-def line(app, s, k):
+def line(app, s, k, ev=0):
     if s.last(S.LAST_THROWN):
         return "%2d %s dealt, all passed" % (k, app.names[s.last(S.LAST_DEALER)])
     out = "%2d %s %s %s %s" % (k, app.names[s.last(S.LAST_BIDDER)],

@@ -33,7 +33,9 @@ def enter(app):
 def rows(app):
     r = app.draft
     out = ["game"]
-    for key in O.APPLIES[r.variant]:
+    if r.family:
+        out.extend(_gin().rows(r))
+    for key in () if r.family else O.APPLIES[r.variant]:
         if r.scoring == V.POINTS and key in O.SPECIAL:
             continue
         out.append(key)
@@ -57,11 +59,13 @@ def _scroll(app, n):
 def value(app, key):
     r = app.draft
     if key == "game":
-        return V.NAMES[r.variant]
+        return r.name
     if key == "dealer":
         return seat_name(r.row[V.SEATS], app.draft_dealer)
     if key == "start":
         return ""
+    if r.family:
+        return _gin().value(r, key)
     v = r._value(key)
     if key in _BOOL:
         return "on" if v else "off"
@@ -86,9 +90,10 @@ def change(app, key, d):
     """Move the value of `key` by d steps (wrapping for choices)."""
     r = app.draft
     if key == "game":
-        v = (r.variant + d) % len(V.NAMES)
-        app.draft = O.Rules(v)
+        app.draft = _gin().step_game(r, d)
         app.draft_dealer = app.draft_dealer % app.draft.row[V.SEATS]
+    elif key != "dealer" and r.family:
+        _gin().change(r, key, d)
     elif key == "dealer":
         app.draft_dealer = (app.draft_dealer + d) % r.row[V.SEATS]
     elif key == "scoring":
@@ -160,11 +165,21 @@ def _label(key):
 
 
 def seat_name(seats, i):
+    if seats == 2:
+        return "NS"[i]
     return ("NESW", "NEW", "123456")[0 if seats == 4 else (1 if seats == 3 else 2)][i]
+
+
+def _gin():
+    # The gin pads' rows (their own module, loaded with this screen when needed).
+    from firmware.ui import gin_setup
+    return gin_setup
 
 
 def _summary(app):
     r = app.draft
+    if r.family:
+        return _gin().summary(r)
     unit = ("marks", "points", "points")[r.scoring]
     return "%s, %s to %d" % (r.name, unit, r.target)
 

@@ -1,6 +1,7 @@
 # Sync status: the USB link to the PC and what the journal holds. It opens by itself when
 # the PC starts a sync (firmware/app.py loads the endpoint then) and shows the outcome.
 from firmware.display import BLACK
+from firmware.journal import Walk
 from firmware.ui import BACK, OK
 from firmware.ui import draw as D
 
@@ -12,8 +13,10 @@ def draw(app, fb):
     y = 24
     j = app.journal
     waiting = 0
-    for sid, finished, synced, size in j.sittings():
-        if not synced:
+    w = Walk()
+    j.walk(w)
+    while j.walk_next(w):
+        if not w.synced:
             waiting += 1
     lines = (
         "USB: " + (getattr(app.link, "name", "on") if app.link else "not connected"),

@@ -1,6 +1,7 @@
 # Random legal sittings for tests and benchmarks, the same on CPython and MicroPython
-# (its own LCG, no `random`), and allocation-free once made: it only picks among the
-# engine's legal actions and checks each event with Sitting.check before applying it.
+# (its own generator, no `random`), and allocation-free once made, on a 32-bit device too:
+# it only picks among the engine's legal actions and checks each event with Sitting.check
+# before applying it.
 from engine_core import sitting as S
 from engine_core import variants as V
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
@@ -19,15 +20,25 @@ SETUPS = (
 )
 
 
+# Park and Miller's minimal standard generator on the largest prime below 2**30, stepped
+# by Schrage's method: every value on the way stays below 2**30, a small int on a 32-bit
+# MicroPython (a product such as x * 1103515245 would be a heap object there).
+_M = 1073741789             # 2**30 - 35, prime
+_A = 16807
+_Q = _M // _A               # 63886
+_R = _M % _A                # 9787 (< _Q, as the method needs)
+
+
 class RandomPlayer:
     def __init__(self, seed=1, undo_rate=40, track_rate=3):
-        self.x = seed & 0x7FFFFFFF or 1
+        self.x = seed % _M or 1
         self.undo_rate = undo_rate    # about one undo in this many events (0: never)
         self.track_rate = track_rate  # about one deal in this many tracks its tricks
 
     def rand(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
+        x = _A * (self.x % _Q) - _R * (self.x // _Q)
+        self.x = x if x > 0 else x + _M
+        return (self.x >> 6) % n
 
     def next_event(self, s):
         """A legal event for sitting s (undo included), or -1 when the sitting is over."""

@@ -1,10 +1,9 @@
 # Helpers for the firmware tests: the real firmware on the sim board, buttons in by name,
 # the journal replayed to check what is on flash. MicroPython only (framebuf).
-from array import array
 
 from boards.sim import Board
 from engine_core import codec
-from engine_core.sitting import Sitting
+from engine_core.games import new_sitting
 from firmware import app as A
 from firmware.nor import NorFlash
 from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
@@ -61,16 +60,16 @@ def on_flash(a):
     buf = bytearray(256)
     n = j.next_event(cur, buf)
     rules, dealer, _ = codec.decode_header(bytes(buf[:n]))
-    s = Sitting(rules, dealer)
+    s = new_sitting(rules, dealer)
     while True:
         n = j.next_event(cur, buf)
         if n < 0:
             return s
-        s.apply(codec.decode_at(buf, 0))
+        s.apply(s.codec.decode_at(buf, 0))
 
 
 def same_state(s1, s2):
-    return array("h", s1.st) == array("h", s2.st)
+    return bytes(s1.st) == bytes(s2.st)
 
 
 def text(a):

@@ -74,3 +74,35 @@ def test_heap_lock_catches_an_allocation():
     finally:
         micropython.heap_unlock()
     assert x is None
+
+
+def test_gin_event_path_allocates_nothing():
+    # The gin pads too: random sittings of each game and option set, played and undone.
+    from engine_core.games import new_sitting
+    from ginrand import SETUPS as GIN_SETUPS, RandomGinPlayer
+    out = array("l", bytes(8 * 1000))
+    events = 0
+    for variant, options in GIN_SETUPS:
+        s = new_sitting(O.resolve(variant, options))
+        player = RandomGinPlayer(1)
+        finished = 0
+        gc.collect()
+        micropython.heap_lock()
+        try:
+            k = 0
+            while k < 30:
+                player.x = k * 7919 + 3
+                s.restart(k & 1)
+                events += play(s, player, out, len(out))
+                if s.over():
+                    finished += 1
+                s.score(0)
+                s.limit()
+                s.last(0)
+                while s.hlen:
+                    s.undo()
+                k += 1
+        finally:
+            micropython.heap_unlock()
+        assert finished == 30, (variant, finished)
+    assert events > 1000, events

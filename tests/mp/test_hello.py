@@ -4,35 +4,10 @@
 from apphelp import boot, press
 from engine_core import wire
 from firmware import app as A
+from fakes import FakeLine
 from firmware.hello import HELLO, NONE, REPL, HelloGate
 
 HELLO_LINE = wire.request(0, 1, "H", b"1")
-
-
-class FakeLine:
-    # The REPL's stdin as the firmware polls it: readinto() takes what has arrived, one
-    # byte at a time; pending() says whether a byte waits. arrive() adds bytes.
-    def __init__(self, data=b""):
-        self.data = bytearray(data)
-        self.out = bytearray()
-
-    def arrive(self, data):
-        self.data.extend(data)
-
-    def pending(self):
-        return len(self.data) > 0
-
-    def readinto(self, buf):
-        n = 0
-        while n < len(buf) and self.data:
-            buf[n] = self.data[0]
-            self.data = self.data[1:]
-            n += 1
-        return n
-
-    def write(self, data):
-        self.out.extend(data)
-        return len(data)
 
 
 NOISE = (b"\x00\xff\x55garbage\r\n", b"ls /dev\r\n", b"~0000 not a request*12345678\n",

@@ -542,8 +542,19 @@ class PatternJournal:
     def __init__(self):
         self.list = [(1, True, False, 9000), (2, True, False, 9000), (3, True, False, 9000)]
 
-    def sittings(self):
-        return self.list
+    def walk(self, w):
+        w.sid = 0
+
+    def walk_next(self, w):
+        if w.sid >= len(self.list):
+            return False
+        w.sid, finished, synced, w.length = self.list[w.sid]
+        w.flags = 0xFF ^ (1 if finished else 0) ^ (2 if synced else 0)
+        return True
+
+    def find(self, sid, w):
+        w.sid = sid - 1
+        return self.walk_next(w)
 
     def free_bytes(self):
         return 1000
@@ -576,3 +587,4 @@ def test_a_data_frame_allocates_little():
     # read, one for the CRC and one for the write (a copy of the data would be 512 more).
     assert polls + 1 == (27000 + 511) // 512 and ep.bytes_sent == 27000
     assert used / polls <= 100, (polls, used)
+    print("data frame: %d bytes a poll" % (used // polls))

@@ -71,10 +71,10 @@ def test_the_probe_finds_journal_blocks_under_a_stock_table():
     j.mount()
     j.begin_sitting(b"\x00\x00")
     # The end of a stock table's file system, the old journal's blocks in it.
-    vfs = _Part(1, 0x81, 0x3E0000, 0x20000, "vfs")
+    vfs = _Part(1, 0x81, 0x3F0000, 0x10000, "vfs")
+    buf = bytearray(4096)
     for b in range(16):
-        buf = bytearray(4096)
         old.readblocks(b, buf, 0)
-        vfs.writeblocks((0x3F0000 - 0x3E0000) // 4096 + b, buf, 0)
+        vfs.writeblocks(b, buf, 0)
     r = _probe([vfs])
     assert r["unsynced"] is None and r["orphans"] >= 1

@@ -56,14 +56,18 @@ def test_safe_mode_skips_resume_and_hands_the_sitting_to_the_pc():
     assert a.screen == A.SYNC and "safe mode" in b.display.screen_text()
     assert "every hand is saved" not in b.display.screen_text()
     # The PC's hello: the unresumed sitting is finished, so the sync sends it.
-    from test_hello import HELLO_LINE, FakeLine
-    line = FakeLine(HELLO_LINE)
+    from engine_core import wire
+    from fakes import FakeLine
+    line = FakeLine(wire.request(0, 1, "H", b"1"))
     from firmware.hello import HelloGate
     a._port = line
     a._gate = HelloGate(a._peek)
     assert a.poll_link()
     assert a.journal.open_sitting() is None
     assert [s for s, fin, syn, size in a.journal.sittings() if fin and not syn] == [sid]
+    a.sync.close()
+    assert not a.poll_link()    # the session over: the endpoint leaves the heap
+    assert a.sync is None
 
 
 def test_the_press_that_wakes_the_board_is_no_safe_mode():

@@ -1,0 +1,123 @@
+# Drawing and entry state shared by the gin pads' screens: the ending being keyed in (kept
+# in app.fields between the score and totals screens), its words, and the event it makes.
+from micropython import const
+
+from engine_core import gin as Gn
+from engine_core import ginrules as G
+from engine_core.gincodec import EV_DRAWOUT
+from firmware import fonts
+from firmware.display import BLACK
+
+# app.fields slots while a gin hand is keyed in.
+SEAT = const(0)         # who went out
+K = const(1)            # the knocker's total, 0: gin
+MODE = const(2)         # 0: a seat went out, 1: draw-out
+STEP = const(3)         # the totals screen's question being asked
+SPADE = const(4)        # the turn-up is a spade
+T0 = const(5)           # 2 slots: the first total keyed in (low, high byte)
+B0 = const(7)           # bonus cards by seat (Sequence Gin's bonus option)
+B1 = const(8)
+CONTRACT = const(9)     # Skarney Gin: 1 the opponent had laid down the contract meld
+KEEP = const(10)        # 1: coming back from the totals screen, keep the ending
+
+TURNUP_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10 J Q K")
+
+
+def ending_words(app):
+    """The ending on the cursor: `Bob knocks 6`, `Ann gin`, `draw-out`."""
+    f = app.fields
+    if f[MODE]:
+        return "draw-out"
+    who = app.names[f[SEAT]]
+    if f[K]:
+        return "%s knocks %d" % (who, f[K])
+    return who + " gin"
+
+
+def first_total(app):
+    return app.fields[T0] | app.fields[T0 + 1] << 8
+
+
+def set_first_total(app, v):
+    app.fields[T0] = v & 0xFF
+    app.fields[T0 + 1] = v >> 8
+
+
+def event(app, value):
+    """The hand-ending event the entry makes, `value` being the last number keyed in
+    (the opponent's total, or seat 1's total in a draw-out)."""
+    s = app.s
+    f = app.fields
+    bonus = s.rules.bonus
+    b0 = f[B0] if bonus else -1
+    if f[MODE]:
+        if s.row[G.TURNUP]:
+            return Gn.drawout()
+        return Gn.drawout(first_total(app), value)
+    d = first_total(app) if _asks_more(app) else value
+    if f[K]:
+        return Gn.knock(f[SEAT], f[K], d, b0, f[B1])
+    return Gn.gin(f[SEAT], d, f[CONTRACT], b0, f[B1])
+
+
+def _asks_more(app):
+    # Questions after the opponent's total: bonus cards, or Skarney's contract meld.
+    return app.s.rules.bonus or not app.s.row[G.TURNUP]
+
+
+def verdict(app, ev):
+    """What the ending scores: `knock stands: Bob +23`, or why it cannot be."""
+    s = app.s
+    if s.check(ev):
+        return "not possible: OK says why"
+    o = s.outcome(ev)
+    w = Gn.outcome_winner(o)
+    end = Gn.END_NAMES[Gn.outcome_end(o)]
+    if end == "knock":
+        end = "knock stands"
+    if w < 0:
+        return end + ": nobody scores"
+    return "%s: %s +%d" % (end, app.names[w], Gn.outcome_points(o))
+
+
+def scores(app, fb, top, bottom):
+    """Both totals in big digits, each under its player's name, a rule between."""
+    s = app.s
+    w = fb.width
+    bw = w // 2
+    h = bottom - top
+    i = 0
+    while i < 2:
+        name = app.names[i]
+        x0 = i * bw
+        fb.text(name, x0 + (bw - len(name) * 8) // 2, top, BLACK)
+        sc = s.score(i)
+        ds = (h - 12) // fonts.DIGIT_H
+        if ds > 5:
+            ds = 5
+        while ds > 1 and fonts.digits_width(sc, ds) > bw - 8:
+            ds -= 1
+        fonts.number(fb, sc, x0 + (bw - fonts.digits_width(sc, ds)) // 2,
+                     top + 12 + (h - 12 - ds * fonts.DIGIT_H) // 2, ds, BLACK)
+        i += 1
+    fb.vline(bw, top, h, BLACK)
+
+
+def history_line(app, s, k, ev):
+    """A finished hand in one line: `3  8 S kn 6 v 23  0-23` (hand, knock limit, ending
+    with its totals, the running hand points)."""
+    names = app.names
+    end = s.last(Gn.LAST_END)
+    arg = ev & 0xFFFFFF
+    if end == Gn.END_DRAWOUT:
+        how = "draw-out"
+        if ev >> 24 == EV_DRAWOUT and arg & 1:
+            how += " %d-%d" % (Gn.drawout_total(arg, 0), Gn.drawout_total(arg, 1))
+    elif end == Gn.END_GIN:
+        how = "%s gin %d" % (names[s.last(Gn.LAST_SEAT)][:5], Gn.gin_opponent(arg))
+    else:
+        how = "%s kn %d v %d" % (names[s.last(Gn.LAST_SEAT)][:5], Gn.knocker_total(arg),
+                                 Gn.knock_opponent(arg))
+    up = s.last(Gn.LAST_LIMIT)
+    return "%2d %s %s  %d-%d" % (k, ("%2d" % up) if up >= 0 else "", how,
+                                 s.hand_points(0), s.hand_points(1))

@@ -1,0 +1,48 @@
+# The setup screen's part for the gin pads: the games in the game list after the 42
+# family's, their house options as rows, and how each row's value shows and changes.
+from engine_core import ginrules as G
+from engine_core import variants as V
+
+_FLAGS = ("spade_doubles", "shutout_doubles", "bonus")
+
+
+def step_game(r, d):
+    """The rules of the game d steps from r's in the list of every game (42's first)."""
+    n42 = len(V.NAMES)
+    i = n42 + r.variant if r.family else r.variant
+    i = (i + d) % (n42 + len(G.NAMES))
+    if i >= n42:
+        return G.GinRules(i - n42)
+    from engine_core.rules import Rules
+    return Rules(i)
+
+
+def rows(r):
+    return G.APPLIES[r.variant]
+
+
+def value(r, key):
+    if key == "deal":
+        return G.DEAL_NAMES[r.deal]
+    v = getattr(r, key)
+    if key in _FLAGS:
+        return "on" if v else "off"
+    return str(v)
+
+
+def change(r, key, d):
+    """Move a gin option by d steps (a flag or the deal choice wraps)."""
+    if key in _FLAGS:
+        setattr(r, key, 1 - getattr(r, key))
+    elif key == "deal":
+        r.deal = (r.deal + d) % len(G.DEAL_NAMES)
+    else:
+        step = 5 if key == "target" else 25
+        hi = 9999 if key == "target" else 1000
+        lo = 1 if key == "target" else 0
+        v = getattr(r, key) + d * step
+        setattr(r, key, lo if v < lo else (hi if v > hi else v))
+
+
+def summary(r):
+    return "%s, game to %d" % (r.name, r.target)

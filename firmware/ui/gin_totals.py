@@ -1,0 +1,172 @@
+# The totals of a gin hand: the opponent's unmelded total after a knock or a gin (the
+# number that scores), then Sequence Gin's bonus cards or Skarney Gin's contract meld; or
+# both totals of a Skarney draw-out. Arrows step 1, held arrows 10; the opponent's total
+# starts at 25, the middle of its usual range; the verdict follows the number.
+from micropython import const
+
+from engine_core import ginrules as G
+from firmware import fonts
+from firmware.app import HOME
+from firmware.ui import BACK, LONG, NEXT, OK, PREV
+from firmware.ui import draw as D
+from firmware.ui import gin_draw as GD
+
+_TOTAL = const(0)       # questions: the opponent's total (a draw-out: seat 0's)
+_SECOND = const(1)      # seat 1's total in a draw-out
+_BONUS0 = const(2)
+_BONUS1 = const(3)
+_CONTRACT = const(4)
+_START = const(25)
+HELP = "<> 1  hold 10  OK next  BACK back"
+
+
+def _questions(app):
+    # The questions of this ending as a bit mask, in order.
+    s = app.s
+    f = app.fields
+    if f[GD.MODE]:
+        return 1 << _TOTAL | 1 << _SECOND
+    q = 1 << _TOTAL
+    if s.rules.bonus:
+        q |= 1 << _BONUS0 | 1 << _BONUS1
+    if not s.row[G.TURNUP]:
+        q |= 1 << _CONTRACT
+    return q
+
+
+def _first(app, q):
+    return _next(q, -1)
+
+
+def _next(q, i):
+    i += 1
+    while i < 5 and not q >> i & 1:
+        i += 1
+    return i
+
+
+def _prev(q, i):
+    i -= 1
+    while i >= 0 and not q >> i & 1:
+        i -= 1
+    return i
+
+
+def enter(app):
+    f = app.fields
+    f[GD.STEP] = _first(app, _questions(app))
+    f[GD.B0] = 0
+    f[GD.B1] = 0
+    f[GD.CONTRACT] = 1
+    app.cur = _START
+
+
+def _max(app, step):
+    if step == _BONUS0 or step == _BONUS1:
+        return 10
+    if step == _CONTRACT:
+        return 1
+    # Not the rule's most (100, or 396): a total over it is refused with the reason.
+    return 511 if app.fields[GD.MODE] or not app.s.row[G.TURNUP] else 127
+
+
+def _store(app, step, v):
+    f = app.fields
+    if step == _TOTAL:
+        GD.set_first_total(app, v)
+    elif step == _BONUS0:
+        f[GD.B0] = v
+    elif step == _BONUS1:
+        f[GD.B1] = v
+    elif step == _CONTRACT:
+        f[GD.CONTRACT] = v
+
+
+def _load(app, step):
+    f = app.fields
+    if step == _TOTAL:
+        return GD.first_total(app)
+    if step == _BONUS0:
+        return f[GD.B0]
+    if step == _BONUS1:
+        return f[GD.B1]
+    return f[GD.CONTRACT]
+
+
+def _question(app, step):
+    s = app.s
+    f = app.fields
+    opp = app.names[1 - f[GD.SEAT]]
+    if step == _TOTAL:
+        if f[GD.MODE]:
+            return "%s's unmelded total:" % app.names[0]
+        if not s.row[G.TURNUP]:
+            return "%s's cards in hand:" % opp
+        return "%s is left with:" % opp
+    if step == _SECOND:
+        return "%s's unmelded total:" % app.names[1]
+    if step == _CONTRACT:
+        return "%s had the contract meld down:" % opp
+    return "%s's bonus cards:" % app.names[0 if step == _BONUS0 else 1]
+
+
+def _event(app):
+    # The event as keyed in so far, the number on show standing for its question.
+    f = app.fields
+    step = f[GD.STEP]
+    keep = _load(app, step) if step != _SECOND else 0
+    if step != _SECOND:
+        _store(app, step, app.cur)
+    ev = GD.event(app, app.cur if step == _SECOND else GD.first_total(app))
+    if step != _SECOND:
+        _store(app, step, keep)
+    return ev
+
+
+def draw(app, fb):
+    f = app.fields
+    step = f[GD.STEP]
+    D.top(app, fb)
+    y = D.LINE + 3
+    fb.text(GD.ending_words(app)[:D.cols(fb)], 0, y, 0)
+    y += D.LINE + 2
+    D.center(fb, _question(app, step)[:D.cols(fb)], y)
+    y += D.LINE + 2
+    if step == _CONTRACT:
+        D.choice(fb, 0, y, "yes" if app.cur else "no", 0, 3)
+    else:
+        D.choice(fb, 0, y, None, app.cur, 3)
+    y += fonts.DIGIT_H * 3 + 4
+    if _next(_questions(app), step) >= 5:
+        D.center(fb, GD.verdict(app, _event(app))[:D.cols(fb)], y)
+    D.help(fb, HELP)
+
+
+def press(app, key):
+    f = app.fields
+    step = f[GD.STEP]
+    q = _questions(app)
+    top = _max(app, step)
+    if key & 0xF == NEXT or key & 0xF == PREV:
+        d = 10 if key & LONG else 1
+        v = app.cur + (d if key & 0xF == NEXT else -d)
+        if step == _CONTRACT:
+            v = v & 1
+        app.cur = 0 if v < 0 else (top if v > top else v)
+    elif key == OK:
+        nxt = _next(q, step)
+        if nxt < 5:
+            _store(app, step, app.cur)
+            f[GD.STEP] = nxt
+            app.cur = _load(app, nxt) if nxt != _SECOND else _START
+            return
+        if app.take(_event(app)):
+            app.follow()
+    elif key == BACK:
+        back = _prev(q, step)
+        if back < 0:
+            f[GD.KEEP] = 1
+            app.go(HOME)
+            return
+        f[GD.STEP] = back
+        app.cur = _load(app, back)

@@ -1,0 +1,189 @@
+# The gin pads on the real firmware and the sim board: setting up each game, the typical
+# hand in at most 10 presses, refusals on the banner, undo with confirmation, history,
+# game over, and the journal holding exactly what the screen shows.
+from apphelp import boot, flash, on_flash, press, same_state, start, text
+from engine_core import gin as Gn
+from firmware import app as A
+
+GAMES = {"oklahoma-gin": 3, "sequence-gin": 2, "skarney-gin": 1}   # "prev" presses
+
+
+def gin_sitting(game="oklahoma-gin", *options):
+    a = boot()
+    press(a, "next", "ok")
+    for _ in range(GAMES[game]):
+        press(a, "prev")
+    press(a, "ok")
+    press(a, *options)
+    start(a)
+    assert a.s.rules.name == game, a.s.rules.name
+    return a
+
+
+def test_the_typical_oklahoma_hand_takes_at_most_10_presses():
+    a = gin_sitting()
+    assert a.screen == A.HOME and "turn-up < 10 J Q K >" in text(a)
+    n = press(a, "prev", "prev", "ok")                  # turn-up 8
+    assert a.s.phase() == Gn.HAND and "knock limit 8" in text(a)
+    assert "< S knocks 8 >" in text(a)                  # the dealer's opponent played first
+    n += press(a, "prev", "prev", "ok")                 # S knocks with 6
+    assert a.screen == A.RESULT and "N is left with:" in text(a)
+    n += press(a, "prev", "prev")                       # 23
+    assert "knock stands: S +23" in text(a)
+    n += press(a, "ok")
+    assert n <= 10 and a.screen == A.HOME
+    assert a.s.score(0) == 0 and a.s.score(1) == 23 and a.s.hands() == 1
+    assert same_state(on_flash(a), a.s)
+
+
+def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
+    a = gin_sitting()
+    press(a, "ok")                                       # turn-up 10
+    press(a, "prev", "ok")                               # S knocks 9
+    press(a, "long prev", "long prev", "prev", "ok")    # N left with 4: undercut
+    assert a.s.score(0) == 25 and a.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
+    press(a, "ok", "next", "ok")                         # turn-up 10: N's turn first, gin
+    assert "N gin" in text(a)
+    press(a, "ok")                                       # S has 25
+    assert a.s.score(0) == 70
+    press(a, "ok", "long next", "long next", "ok")      # a draw-out: nobody scores
+    assert a.s.hands() == 3 and a.s.score(0) == 70 and a.s.score(1) == 0
+    assert same_state(on_flash(a), a.s)
+
+
+def test_a_total_the_cards_cannot_make_is_refused_on_the_banner():
+    a = gin_sitting()
+    press(a, "ok", "ok")
+    press(a, "long next", "long next", "long next", "long next", "long next", "long next",
+          "long next", "long next")                     # 105
+    assert "not possible" in text(a)
+    press(a, "ok")
+    assert a.banner and "more than the cards allow" in a.banner
+    assert a.s.hands() == 0 and a.screen == A.RESULT
+    assert "a total of 105 is more than the" in text(a)
+    press(a, "prev")                                    # the banner goes at the next press
+    assert a.banner is None
+
+
+def test_undo_of_a_finished_hand_asks_first_and_back_keeps_it():
+    a = gin_sitting()
+    press(a, "ok", "ok", "ok")
+    assert a.s.hands() == 1
+    press(a, "back")
+    assert a.screen == A.CONFIRM and "knock stands, S +25" in text(a)
+    press(a, "back")
+    assert a.s.hands() == 1 and a.screen == A.HOME
+    press(a, "back", "ok")
+    assert a.s.hands() == 0 and a.s.phase() == Gn.HAND and a.s.score(1) == 0
+    press(a, "back")                                    # the turn-up: no question
+    assert a.s.phase() == Gn.TURNUP and a.screen == A.HOME
+    assert same_state(on_flash(a), a.s)
+
+
+def test_back_from_the_totals_keeps_the_ending():
+    a = gin_sitting()
+    press(a, "ok", "prev", "prev", "ok", "back")
+    assert a.screen == A.HOME and "< S knocks 8 >" in text(a)
+
+
+def test_spade_doubles_with_a_held_arrow_on_the_turnup():
+    a = gin_sitting("oklahoma-gin", "next", "next", "ok", "next", "ok")   # spade doubles on
+    assert a.s.rules.spade_doubles == 1
+    press(a, "long next")
+    assert "10 J Q K spade" in text(a)
+    press(a, "ok", "ok", "ok")
+    assert a.s.score(1) == 50
+
+
+def test_history_lists_each_hand_with_its_totals():
+    a = gin_sitting()
+    press(a, "prev", "prev", "ok", "prev", "prev", "ok", "prev", "prev", "ok")
+    press(a, "ok", "ok", "ok")
+    press(a, "menu", "next", "ok")
+    assert a.screen == A.HISTORY
+    t = text(a)
+    assert " 1  8 S kn 6 v 23  0-23" in t and " 2 10 N kn 10 v 25  25-23" in t
+    press(a, "ok")
+    assert a.screen == A.HOME
+
+
+def test_skarney_gin_to_game_over_then_a_new_game():
+    a = gin_sitting("skarney-gin")
+    assert "< S gin >" in text(a)
+    press(a, "ok")                                      # S gin: N's cards in hand
+    press(a, "long next", "long next", "long next", "long next", "long next")    # 75
+    press(a, "ok")                                      # the contract meld: yes
+    assert "gin: S +95" in text(a)
+    press(a, "ok")
+    assert a.s.score(1) == 95
+    press(a, "long next", "long next", "ok", "ok", "ok")   # a draw-out 25-25
+    assert a.s.hands() == 2 and a.s.score(0) == 0
+    press(a, "ok", "long next", "long next", "long next", "long next", "long next",
+          "long next", "long next", "long next", "ok", "prev", "ok")   # S gin, 105, no meld
+    assert a.s.over() and a.s.winner() == 1 and a.screen == A.OVER
+    assert a.s.score(1) == 95 + 105 + 40
+    press(a, "back", "ok")                              # undo reopens the game
+    assert not a.s.over() and a.s.hands() == 2
+    press(a, "ok", "long next", "long next", "long next", "long next", "long next",
+          "long next", "long next", "long next", "ok", "ok")   # S gin, 105, meld down
+    assert a.s.over() and a.s.score(1) == 95 + 125
+    press(a, "ok")
+    assert a.screen == A.SETUP and "skarney-gin" in text(a)
+
+
+def test_resume_after_a_restart_at_the_exact_state():
+    nor = flash()
+    a = boot(nor)
+    press(a, "next", "ok", "prev", "prev", "ok")
+    start(a)
+    press(a, "ok", "ok", "ok", "ok")
+    b = boot(nor)
+    assert b.s.rules.name == "sequence-gin" and same_state(b.s, a.s)
+    assert b.screen == A.HOME and b.s.phase() == Gn.HAND
+
+
+def test_gin_option_errors_are_the_reloaded_options_modules():
+    # The device unloads engine_core.options between screens: a gin option check must
+    # raise the OptionError of the options module loaded now, the one callers catch.
+    from engine_core import options as first
+    first.resolve("oklahoma-gin", {"target": 50})   # the gin checks loaded
+    A.forget("engine_core.options")
+    from engine_core import options as now
+    assert now is not first
+    try:
+        now.resolve("oklahoma-gin", {"bonus": True})
+    except now.OptionError as e:
+        assert str(e) == "option bonus does not apply to oklahoma-gin"
+    else:
+        assert False, "not refused"
+
+
+def test_gin_screens_fit_other_panels():
+    for w, h in ((250, 122), (200, 200)):
+        a = boot(width=w, height=h)
+        press(a, "next", "ok", "prev", "prev", "prev", "ok")
+        start(a)
+        assert "turn-up < 10 J Q K >" in text(a)
+        press(a, "prev", "prev", "ok")
+        assert "limit 8, N dealt, to 100" in text(a) and "< S knocks 8 >" in text(a)
+        press(a, "prev", "prev", "ok", "prev", "prev")
+        assert "knock stands: S +23" in text(a)
+        press(a, "ok")
+        assert a.s.score(1) == 23 and a.screen == A.HOME
+
+
+def test_taking_a_gin_event_allocates_nothing():
+    # The scorer's event path (check, code, journal, apply) under heap_lock.
+    import micropython
+    a = gin_sitting()
+    s = a.s
+    up = Gn.turnup(8)
+    end = Gn.knock(1, 6, 23)
+    micropython.heap_lock()
+    try:
+        ok = a.take(up)
+        ok2 = a.take(end)
+    finally:
+        micropython.heap_unlock()
+    assert ok and ok2 and s.score(1) == 23
+    assert same_state(s, on_flash(a))

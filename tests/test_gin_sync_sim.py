@@ -1,0 +1,72 @@
+"""The gin pads the whole way: a sitting of each game played through the sim's buttons to
+game over, synced with `tally42 sync` over the sim's serial port, exported, and the
+exported log replays to the score played; the gin figures appear in `tally42 stats`."""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TALLY = [sys.executable, "-m", "host_tools"]
+# Each hand: the turn-up 10 (where the cursor starts), the first player knocks with 10,
+# the other is left with 95 (25 and seven held arrows); Skarney: the first player's gin,
+# 95 in the other's hand, the contract meld down (+115).
+KNOCK_HAND = ["ok", "ok"] + ["long next"] * 7 + ["ok"]
+SKARNEY_HAND = ["ok"] + ["long next"] * 7 + ["ok", "ok"]
+GAMES = (
+    # (the setup presses from the start row, the hands to game over, final score)
+    (["next", "ok", "prev", "prev", "prev", "ok", "prev", "ok"], KNOCK_HAND * 3, [95, 190]),
+    (["next", "ok", "next", "ok", "prev", "ok"], KNOCK_HAND * 3, [95, 190]),
+    (["next", "ok", "next", "ok", "prev", "ok"], SKARNEY_HAND * 3, [115, 230]),
+)
+
+
+@pytest.fixture
+def held_sim(tmp_path):
+    script = tmp_path / "gin.txt"
+    lines = []
+    for setup, hands, _ in GAMES:
+        lines += setup + hands + ["ok"]     # game over: OK, a new sitting
+    script.write_text("\n".join(lines) + "\n")
+    proc = subprocess.Popen(TALLY + ["sim", "--script", str(script), "--flash",
+                                     str(tmp_path / "flash.bin"), "--hold"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    first = proc.stdout.readline()
+    assert first.startswith("serial: /dev/"), first + proc.stderr.read()
+    yield first.split()[1]
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _run(*args):
+    return subprocess.run(TALLY + list(args), cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_each_gin_game_played_in_the_sim_syncs_exports_and_replays(tmp_path, held_sim):
+    db = str(tmp_path / "t.db")
+    out = _run("sync", "--port", held_sim, "--db", db, "--wait", "30")
+    assert out.returncode == 0, out.stderr
+    names = ("oklahoma-gin", "sequence-gin", "skarney-gin")
+    for k, (game, (_, _, score)) in enumerate(zip(names, GAMES)):
+        sid = "T42-SIM-%d" % (k + 1)
+        assert "stored sitting %s" % sid in out.stdout, out.stdout
+        log = tmp_path / ("%s.jsonl" % sid)
+        ex = _run("export", "--db", db, "--sitting", sid, "--out", str(log))
+        assert ex.returncode == 0, ex.stderr
+        rep = _run("replay", str(log), "--json")
+        assert rep.returncode == 0, rep.stderr
+        r = json.loads(rep.stdout)
+        assert r["variant"] == game and r["over"] and r["winner"] == 1
+        assert sorted(r["score"]) == score and len(r["hands"]) == 3
+        text = _run("export", "--db", db, "--sitting", sid, "--format", "text")
+        assert text.returncode == 0 and "Winner: S" in text.stdout
+        csv = _run("export", "--db", db, "--sitting", sid, "--format", "csv")
+        assert csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 4
