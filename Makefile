@@ -2,7 +2,7 @@
 #   make sim     the scorer on the sim board (MicroPython unix port, keys as buttons)
 #   make test    the whole test suite (CPython, MicroPython unix port, lint, mpy-cross)
 #   make bench   benchmarks that print figures
-#   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1]
+#   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1] [FORCE=1]
 #   make mp32    the 32-bit MicroPython unix port (stock and firmware-frozen), the
 #                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
 
@@ -80,7 +80,7 @@ sim: setup
 
 # PARTITION=1 the first time: a partition table with the journal's own 64 KB.
 deploy: setup
-	$(VENV)/bin/tally42 deploy --port $(PORT) --board $(BOARD) $(if $(PARTITION),--partition) $(if $(ROMFS),--romfs)
+	$(VENV)/bin/tally42 deploy --port $(PORT) --board $(BOARD) $(if $(PARTITION),--partition) $(if $(ROMFS),--romfs) $(if $(FORCE),--force)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -17,7 +17,8 @@ import gc
 
 from machine import SPI, Pin
 
-from boards import Board, UsbSerial, deep_sleep_on, journal_partition, restart
+from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
+                    light_sleep_on, restart)
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
 
 NAME = "esp32_epd29"
@@ -38,7 +39,9 @@ def open():
                       full_every=10)
     prev, nxt, ok, back, menu = [Pin(n, Pin.IN, Pin.PULL_DOWN) for n in BUTTON_PINS]
     buttons = Buttons([(prev, PREV), (nxt, NEXT), (ok, OK), (back, BACK), (menu, MENU)])
+    latch_presses(buttons, [(p, Pin.IRQ_RISING) for p in (prev, nxt, ok, back, menu)])
     wake = (prev, nxt, ok, back, menu)
     return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                  deep_sleep=deep_sleep_on(display, high=wake), restart=restart,
+                 light_sleep=light_sleep_on(high=wake),
                  wake_pins=wake)

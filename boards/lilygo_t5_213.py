@@ -17,7 +17,8 @@ import gc
 
 from machine import SPI, Pin
 
-from boards import Board, UsbSerial, deep_sleep_on, journal_partition, restart
+from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
+                    light_sleep_on, restart)
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons, active_low
 
 NAME = "lilygo_t5_213"
@@ -41,6 +42,9 @@ def open():
     prev = Pin(32, Pin.IN, Pin.PULL_DOWN)
     nxt = Pin(33, Pin.IN, Pin.PULL_DOWN)
     buttons = Buttons([(active_low(ok), OK, MENU), (prev, PREV, BACK), (nxt, NEXT)])
+    latch_presses(buttons, [(ok, Pin.IRQ_FALLING), (prev, Pin.IRQ_RISING),
+                            (nxt, Pin.IRQ_RISING)])
     return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                  deep_sleep=deep_sleep_on(display, high=(prev, nxt), low=ok),
+                 light_sleep=light_sleep_on(high=(prev, nxt), low=ok),
                  restart=restart, wake_pins=(ok, prev, nxt))

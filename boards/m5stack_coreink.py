@@ -16,7 +16,8 @@ import gc
 
 from machine import SPI, Pin
 
-from boards import Board, UsbSerial, deep_sleep_on, journal_partition, restart
+from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
+                    light_sleep_on, restart)
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons, active_low
 
 NAME = "m5stack_coreink"
@@ -45,6 +46,8 @@ def open():
     buttons = Buttons([(active_low(up), PREV), (active_low(down), NEXT),
                        (active_low(mid), OK), (active_low(top), BACK),
                        (active_low(power), MENU)])
+    latch_presses(buttons, [(p, Pin.IRQ_FALLING) for p in (up, down, mid, top, power)])
     return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                  deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
+                 light_sleep=light_sleep_on(low=mid),
                  restart=restart, wake_pins=(mid,))

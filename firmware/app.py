@@ -33,6 +33,8 @@ GIN_SCREENS = ("gin_score", None, None, "gin_totals", None, "gin_confirm", None,
                None, None, None)
 
 FIRMWARE = "0.1.0"
+_HELLO = const(1)   # firmware.hello's answers
+_REPL = const(2)
 _HEADER_MAX = const(255)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
 _SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
@@ -42,7 +44,8 @@ _TEAMS = ("Us", "Them")
 class App:
     """The scorer: a sitting, its journal, the screen on show and its cursor."""
 
-    def __init__(self, display, flash, settings_path=None, link=None, device_id=None):
+    def __init__(self, display, flash, settings_path=None, link=None, device_id=None,
+                 rtc=None):
         self.fb = display
         self.journal = Journal(flash)
         self.settings_path = settings_path
@@ -73,41 +76,63 @@ class App:
         self._entered = False
         self.device_id = device_id or "T42"
         self._port = None           # the USB line as the sync endpoint reads it
-        self._peek = bytearray(64)  # the first bytes of a sync, before the endpoint loads
+        self._peek = bytearray(64)  # a sync's hello, before the endpoint loads
+        self._gate = None           # firmware.hello: what on the line may open a sync
+        self.to_repl = _no_kbd      # the REPL tools asked in (a device: to the REPL)
+        self.safe = False           # safe mode: no resume, the sync screen
         self._back = HOME
         self._pending = None        # house options pushed by the PC, applied after the sync
         self._clock = 0
         self._clock_at = 0
         self.utc_offset = 0
+        self.rtc = rtc              # the board's clock (boards.RtcClock), or None
 
     # ---- boot and resume ----
-    def boot(self):
-        """Mount the journal and resume its open sitting at the exact state."""
+    def boot(self, safe=False):
+        """Mount the journal and resume its open sitting at the exact state. safe: safe
+        mode (a button held at power-on): no resume, the sync screen, so that a journal
+        this code cannot resume still reaches the PC."""
         forget("engine_core.messages")    # the refusal messages: loaded when one is shown
         from firmware import settings
         self.last_setup, self.tracker = settings.load(self.settings_path)
         forget("firmware.settings")
         sid = self.journal.mount()
-        if sid is None:
+        self.safe = safe
+        if safe:
+            self.sync_status = "safe mode: waiting for the PC"
+            self.banner = "safe mode: the sitting is not resumed"
+            self.go(SYNC)
+        elif sid is None:
             self.go(SETUP)
         else:
-            self.resume(sid)
+            refused = self.resume(sid)
             self.follow()
+            if refused:
+                self.banner = "%d saved events refused: sync, the PC has them" % refused
         self.full = True
 
     def resume(self, sid):
+        """Replay the sitting `sid` from the journal; returns how many of its events the
+        engine refused (each is reported: the PC gets them all with the next sync)."""
         j = self.journal
         buf = bytearray(_HEADER_MAX)
         cur = j.cursor(sid)
         n = j.next_event(cur, buf)
-        rules, dealer, names = codec.decode_header(bytes(buf[:n]))
+        try:
+            rules, dealer, names = codec.decode_header(bytes(buf[:n]))
+        except ValueError as e:
+            raise JournalError("the open sitting cannot be resumed (%s): hold a button "
+                               "at power-on for safe mode, then sync" % e)
         self.start(rules, dealer, names)
         s = self.s
+        refused = 0
         while True:
             n = j.next_event(cur, buf)
             if n < 0:
                 break
-            s.apply(s.codec.decode_at(buf, 0))
+            if s.apply(s.codec.decode_at(buf, 0)):
+                refused += 1
+        return refused
 
     def start(self, rules, dealer, names=None):
         self.s = None
@@ -271,6 +296,12 @@ class App:
 
     def press(self, key):
         """Handle one logical button (LONG or-ed in for a long press), then redraw."""
+        self.handle(key)
+        self.render()
+
+    def handle(self, key):
+        """Handle one logical button without drawing: the main loop draws once the panel
+        is idle, for every press taken meanwhile (firmware/loop.py)."""
         self.banner = None
         if key & LONG and key & 0xF != PREV and key & 0xF != NEXT and not (
                 key & 0xF == OK and self._entered
@@ -278,9 +309,16 @@ class App:
             key &= 0xF      # the arrows have a long meaning, OK where a screen says so
         if key == MENU and self.screen != MENU_SCREEN and self.screen != SETUP:
             self.go(MENU_SCREEN)
-        elif self._entered:
-            self.module(self.screen).press(self, key)
-        self.render()
+        else:
+            m = self.module(self.screen) if self._entered else self._enter()
+            m.press(self, key)
+
+    def rest(self):
+        """Before a deep sleep: the score on the panel, which keeps it unpowered."""
+        if self.s is not None and self.sync is None:
+            self.go(HOME)
+            self.full = True
+            self.render()
 
     def render(self):
         fb = self.fb
@@ -315,10 +353,13 @@ class App:
             return False
         try:
             if self.sync is None:
-                n = port.readinto(self._peek)
-                if not n:
+                from time import ticks_ms
+                what = self._gate.poll(port, ticks_ms())
+                if what == _REPL:
+                    self.to_repl()
+                if what != _HELLO:
                     return False
-                self._open_sync(port, n)
+                self._open_sync(port, self._gate.n)
             busy = self.sync.poll()
             # The panel keeps the sync screen drawn when the session opened (its modules
             # are out of the heap meanwhile); the outcome is drawn when the session ends.
@@ -333,11 +374,16 @@ class App:
     def _link_port(self):
         if self._port is None and self.link is not None:
             from firmware import syncport
+            from firmware.hello import HelloGate
             path = getattr(self.link, "path", None)
             if path:    # the sim: a pseudo-terminal read without waiting
                 self._port = syncport.TtyPort(path)
-            else:       # a device: the REPL's stdin, polled
+            else:       # a device: the REPL's stdin, polled, Ctrl-C a byte like another
+                import micropython
+                micropython.kbd_intr(-1)
+                self.to_repl = _to_repl
                 self._port = syncport.StreamPort(self.link.rx, self.link.tx)
+            self._gate = HelloGate(self._peek)
         return self._port
 
     def _open_sync(self, port, n):
@@ -345,8 +391,11 @@ class App:
         # the endpoint, handed the bytes already read.
         self._back = self.screen
         self.sync_status = "connected"
-        if self.s is not None and self.s.over() and self.journal.open_sitting() is not None:
-            self.journal.finish()   # a sitting played out goes to the PC with this sync
+        if self.journal.open_sitting() is not None and (
+                self.safe or (self.s is not None and self.s.over())):
+            # A sitting played out goes to the PC with this sync; in safe mode, the
+            # sitting that was not resumed, as it stands.
+            self.journal.finish()
         self.banner = None
         self.go(SYNC)
         self.full = True
@@ -356,12 +405,12 @@ class App:
         from firmware.sync import SyncEndpoint
         from firmware.syncport import PrefixPort
         gc.collect()    # the endpoint's buffers want room in one piece
-        sim = getattr(self.link, "path", None) is not None
+        # Keyboard interrupt stays off (see _link_port); a Ctrl-C in the session is the
+        # REPL tools' (to_repl).
         self.sync = SyncEndpoint(
             PrefixPort(port, self._peek, n), self.journal, self.device_id, FIRMWARE,
             clock=self._set_clock, names=self._set_names, settings=self._set_settings,
-            now=self.now, kbd_intr=_no_kbd if sim else None,
-            interrupt=_no_kbd if sim else None)
+            now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
 
     def _sync_failed(self):
         # No room for the endpoint or a reply: close the session (which gives Ctrl-C
@@ -432,12 +481,22 @@ class App:
         self._clock = since
         self._clock_at = ticks_ms()
         self.utc_offset = utc_offset_minutes
+        if self.rtc is not None:
+            self.rtc.set(unix_seconds, utc_offset_minutes)
         return None
 
     def clock(self):
         """The PC-set clock in seconds since 2024-01-01T00:00Z (0 until a sync set it).
-        ticks_ms wraps after about six days; the count stays right as long as the
-        scorer is synced or restarted within that."""
+        A board's RTC keeps it through deep sleep and restarts; ticks_ms wraps after
+        about six days, so without one the count stays right as long as the scorer is
+        synced or restarted within that."""
+        if not self._clock and self.rtc is not None:
+            unix, offset = self.rtc.now()
+            if unix > _EPOCH:
+                from time import ticks_ms
+                self._clock = unix - _EPOCH
+                self._clock_at = ticks_ms()
+                self.utc_offset = offset
         if not self._clock:
             return 0
         from time import ticks_diff, ticks_ms
@@ -546,6 +605,13 @@ def _sitting_uid():
     return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1
 
 
+def _to_repl():
+    # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
+    import micropython
+    micropython.kbd_intr(3)
+    raise KeyboardInterrupt
+
+
 def _value(text):
     # A setting pushed from the PC as the log would write it: a number, true/false, a
     # list of names (comma-separated), or a word.
@@ -577,10 +643,6 @@ def _pair(names, team):
     return a[:4] + "/" + b[:4]
 
 
-_PANEL_SLEEP_MS = const(3000)       # the panel sleeps this long after the last refresh
-_DEEP_SLEEP_MS = const(600000)      # the board sleeps after ten idle minutes
-
-
 _warm = False
 
 
@@ -602,82 +664,7 @@ def warm():
 
 
 def run(board):
-    """The main loop on any board: boot, then one button at a time. A crash is drawn on
-    the panel; the hands already on flash stay there. Returns when the board says stop."""
-    from time import sleep_ms, ticks_diff, ticks_ms
-    display = board.display
-    app = None
-    try:
-        warm()
-        if board.flash is None:
-            raise JournalError("no journal partition: deploy with tally42 deploy --partition")
-        app = App(display, board.flash, getattr(board, "settings_path", None),
-                  getattr(board, "serial", None), getattr(board, "device_id", None)
-                  or device_id())
-        app.boot()
-        app.render()
-        buttons = board.buttons
-        skip = getattr(buttons, "skip_held", None)
-        if skip is not None:
-            skip(ticks_ms())    # the press that woke the board only wakes it
-        deep = getattr(board, "deep_sleep", None)
-        last = ticks_ms()
-        asleep = False
-        while True:
-            now = ticks_ms()
-            key = buttons.poll(now)
-            if key < 0:
-                return app
-            if key:
-                app.press(key)
-                last = ticks_ms()
-                asleep = False
-                continue
-            if app.poll_link():
-                last = ticks_ms()
-                continue
-            idle = ticks_diff(now, last)
-            if not asleep and idle >= _PANEL_SLEEP_MS:
-                display.sleep()
-                asleep = True
-            if deep is not None and idle >= _DEEP_SLEEP_MS:
-                if app.s is not None:
-                    app.go(HOME)    # the e-ink keeps the score while the board sleeps
-                    app.full = True
-                    app.render()
-                deep()
-                last = ticks_ms()
-            sleep_ms(10)
-    except Exception as e:  # a bug or a hardware fault: say so on the panel
-        if app is not None and app.sync is not None:
-            app.sync = None     # room to draw the fault
-            app._unload_sync()
-        app = None
-        gc.collect()
-        crash(display, e)
-        restart = getattr(board, "restart", None)
-        if restart is None:
-            raise
-        while board.buttons.poll(ticks_ms()) == 0:
-            sleep_ms(20)
-        restart()
-
-
-def crash(fb, e):
-    """Draw a fault on the panel (with a full refresh): what failed, and that the saved
-    hands are safe."""
-    import sys
-    sys.print_exception(e, sys.stderr)  # the REPL's (on the sim: the terminal's) record
-    try:
-        from firmware.ui import draw
-        fb.fill(WHITE)
-        draw.center(fb, "Tally 42 stopped", 2, 2)
-        msg = "%s: %s" % (type(e).__name__, e)
-        y = 24
-        for line in draw.wrap(msg, draw.cols(fb))[:5]:
-            fb.text(line, 0, y, 0)
-            y += draw.LINE
-        draw.help(fb, "every hand is saved: press to restart")
-        fb.show(True)
-    except Exception:  # the panel itself failed: nothing more to show
-        pass
+    """The scorer on `board` until the board says stop (firmware/start.py: boot, the
+    crash screen, safe mode; firmware/loop.py: the main loop)."""
+    from firmware import start
+    return start.run(board)

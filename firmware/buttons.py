@@ -14,6 +14,11 @@
 # press as soon as the button has been held long_ms (nothing more on release). Its event
 # is LONG | code unless the entry names another (3-button boards: a long press of PREV is
 # BACK). With repeat_ms set, a button held on keeps repeating LONG | code.
+#
+# A press that comes and goes between two polls (the loop busy writing flash or loading
+# a screen) is not lost when the board latches edges: a pin IRQ on the press edge calls
+# edge(i, ticks_ms()) (boards.latch_presses), and the next poll counts a short press
+# that no poll saw. Edges within debounce_ms of a release are its bounce, not a press.
 from micropython import const
 from time import ticks_add, ticks_diff
 
@@ -69,6 +74,8 @@ class Buttons:
         self._edge = [0] * n  # when the raw level last changed
         self._down = [0] * n  # when the current press began
         self._next = [0] * n  # when the next repeat is due
+        self._latched = bytearray(n)  # a press edge came (pin IRQ) since the last poll
+        self._latch_at = [0] * n
         self._q = bytearray(_QUEUE)
         self._head = 0
         self._count = 0
@@ -81,9 +88,19 @@ class Buttons:
         self._q[(self._head + self._count) % _QUEUE] = ev
         self._count += 1
 
+    def edge(self, i, now_ms):
+        # From a pin IRQ: button i began a press at now_ms. Allocates nothing.
+        self._latched[i] = 1
+        self._latch_at[i] = now_ms
+
     def poll(self, now_ms):
         for i in range(self._n):
             r = 1 if self._read[i]() else 0
+            if self._latched[i]:
+                self._latched[i] = 0
+                if (not r and not self._raw[i] and not self._state[i]
+                        and ticks_diff(self._latch_at[i], self._edge[i]) > self._debounce):
+                    self._push(self._code[i])  # pressed and released between two polls
             if r != self._raw[i]:
                 self._raw[i] = r
                 self._edge[i] = now_ms
@@ -124,8 +141,23 @@ class Buttons:
                 self._done[i] = _SWALLOWED
 
     def pressed(self):
-        # True while any button is down (debounced): the firmware stays awake meanwhile.
+        # True while any button is down (debounced).
         for i in range(self._n):
             if self._state[i]:
+                return True
+        return False
+
+    def busy(self):
+        # True while any button is down or settling (its level not debounced yet): the
+        # firmware stays awake meanwhile, rather than sleep through a press.
+        for i in range(self._n):
+            if self._state[i] or self._raw[i]:
+                return True
+        return False
+
+    def held(self):
+        # True while any button reads pressed now (no debouncing): safe mode at boot.
+        for i in range(self._n):
+            if self._read[i]():
                 return True
         return False

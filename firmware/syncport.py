@@ -22,6 +22,10 @@ class StreamPort:
             return ev & self._in
         return 0
 
+    def pending(self):
+        """True when a byte is waiting (nothing is read)."""
+        return bool(self._ready())
+
     def readinto(self, buf):
         n = 0
         while n < len(buf) and self._ready():
@@ -49,6 +53,15 @@ class TtyPort:
         attr[6][6] = 0      # VMIN (the module lacks the names)
         attr[6][5] = 0      # VTIME
         termios.tcsetattr(fd, termios.TCSANOW, attr)
+        self._poll = None
+
+    def pending(self):
+        """True when a byte is waiting (nothing is read)."""
+        if self._poll is None:
+            import select
+            self._poll = select.poll()
+            self._poll.register(self._f, select.POLLIN)
+        return bool(self._poll.poll(0))
 
     def readinto(self, buf):
         try:

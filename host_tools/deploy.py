@@ -10,7 +10,7 @@ import struct
 import subprocess
 import sys
 
-from host_tools import romfs
+from host_tools import boardcheck, romfs
 from host_tools.cli import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -19,18 +19,25 @@ BOARDS = ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink")
 # Modules the device never needs (the PC or the sim use them).
 HOST_ONLY = ("firmware/nor.py",)
 
-MAIN_PY = """# Tally 42 on the {board} board (written by tally42 deploy).
-import boards.{board} as wiring
-from firmware import app
-app.run(wiring.open())
+MAIN_PY = """# Tally 42 on the {board} board: tally42 deploy writes it, frozen builds carry it
+# (boards/main/). All of the boot, opening the board included, runs inside the
+# firmware's crash handler (firmware/start.py).
+from firmware import start
+start.main("{board}")
 """
 MAIN_ROMFS_PY = """# Tally 42 on the {board} board, its modules in the romfs partition (tally42 deploy --romfs).
 import sys
 sys.path.insert(0, "/rom")
-import boards.{board} as wiring
-from firmware import app
-app.run(wiring.open())
+from firmware import start
+start.main("{board}")
 """
+# Boards whose boot.py must act before any import (docs/hardware.md).
+BOOT_PY = {"m5stack_coreink": """# M5Stack CoreInk (tally42 deploy writes it, frozen builds carry it): on battery the
+# board stays on only while its power latch, GPIO12, is high. Set here, before any
+# import can take time or fail.
+from machine import Pin
+Pin(12, Pin.OUT, value=1)
+"""}
 ROMFS_NAME = "tally42.romfs"
 # Modules copied by an earlier deploy without --romfs, removed so the image's are used.
 REMOVE_COPIES = """import os
@@ -91,21 +98,27 @@ def build(board, out_dir, rom=False):
         written.append(rel[:-3] + ".mpy")
     with open(os.path.join(out_dir, "main.py"), "w") as f:
         f.write((MAIN_ROMFS_PY if rom else MAIN_PY).format(board=board))
+    boot = ["boot.py"] if board in BOOT_PY else []
+    if boot:
+        with open(os.path.join(out_dir, "boot.py"), "w") as f:
+            f.write(BOOT_PY[board])
     if rom:
         romfs.write(os.path.join(out_dir, ROMFS_NAME), out_dir)
-        return [ROMFS_NAME, "main.py"]
-    written.append("main.py")
-    return written
+        return [ROMFS_NAME, "main.py"] + boot
+    return written + ["main.py"] + boot
 
 
-def mpremote_args(port, out_dir, files):
-    """One mpremote call: make the folders, copy every file, reset the board. A ROMFS
-    image goes to the romfs partition, and module copies left on the file system go."""
+def mpremote_args(port, out_dir, files, remove=()):
+    """One mpremote call: remove the stale copies, make the folders, copy every file,
+    reset the board. A ROMFS image goes to the romfs partition, and module copies left
+    on the file system go."""
     args = ["connect", port]
     if ROMFS_NAME in files:
         args += ["romfs", "deploy", os.path.join(out_dir, ROMFS_NAME), "+",
                  "exec", REMOVE_COPIES.format(packages=romfs.PACKAGES), "+"]
         files = [f for f in files if f != ROMFS_NAME]
+    elif remove:
+        args += ["exec", boardcheck.REMOVE_FILES.format(files=sorted(remove)), "+"]
     dirs = sorted({os.path.dirname(f) for f in files if os.path.dirname(f)})
     made = set()
     for d in dirs:
@@ -152,6 +165,21 @@ def partition_table(parts=PARTITIONS):
     return body + b"\xff" * (0xC00 - len(body))
 
 
+def probe(port):
+    """What the board on `port` has (host_tools/boardcheck.py), asked through mpremote."""
+    with open(boardcheck.PROBE) as f:
+        code = f.read()
+    proc = subprocess.run([_tool("mpremote"), "connect", port, "exec", code],
+                          capture_output=True, text=True)
+    try:
+        return boardcheck.parse(proc.stdout)
+    except ValueError:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        raise CommandError("could not ask the board on %s what it has (%s): is it plugged "
+                           "in? asleep? press a button on it and try again"
+                           % (port, detail[-1] if detail else "no answer"))
+
+
 def write_partitions(port, out_dir, dry_run, rom=False):
     path = os.path.join(out_dir, "partitions.bin")
     with open(path, "wb") as f:
@@ -180,9 +208,25 @@ def cmd_deploy(args):
         print("built a %d-byte ROMFS image for %s in %s" % (size, args.board, out_dir))
     else:
         print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
+    remove = ()
+    if args.dry_run:
+        print("would ask the board what it has first (MicroPython, partition table, "
+              "module copies)")
+    else:
+        table = PARTITIONS_ROMFS if args.romfs else PARTITIONS
+        plan = boardcheck.check(probe(args.port), table, args.partition,
+                                [f for f in files if f.endswith(".mpy")], args.force,
+                                args.romfs)
+        for note in plan.notes:
+            print(note)
+        if plan.refusal:
+            raise CommandError(plan.refusal)
+        remove = plan.remove
+        if not plan.copy_modules and not args.romfs:
+            files = [f for f in files if not f.endswith(".mpy")]
     if args.partition:
         write_partitions(args.port, out_dir, args.dry_run, args.romfs)
-    cmd = [_tool("mpremote")] + mpremote_args(args.port, out_dir, files)
+    cmd = [_tool("mpremote")] + mpremote_args(args.port, out_dir, files, remove)
     if args.dry_run:
         print("would run: mpremote " + " ".join(cmd[1:4]) + " ... (%d files)" % len(files))
         return 0
@@ -207,6 +251,9 @@ def _deploy_parser(sub):
     p.add_argument("--romfs", action="store_true",
                    help="put the modules in the romfs partition as one ROMFS image, run "
                         "in place from flash (MicroPython built with MICROPY_VFS_ROM)")
+    p.add_argument("--force", action="store_true",
+                   help="deploy even where the checks refuse: a partition table that "
+                        "overwrites sittings not yet on the PC, a board that is no ESP32")
     p.add_argument("--build", help="the build folder (default build/device/BOARD)")
     p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
     p.set_defaults(func=cmd_deploy)

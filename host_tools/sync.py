@@ -288,8 +288,9 @@ class Client:
         except Silent:
             if not first:
                 raise
-            raise Silent("no scorer answered on %s (is it on, showing a screen? at the "
-                         "REPL, start the firmware)" % self.link.url)
+            raise Silent("no scorer answered on %s (asleep? press a button on the scorer "
+                         "to wake it, then sync again; at the REPL, start the firmware)"
+                         % self.link.url)
         finally:
             self.wait = saved
             self._first = False

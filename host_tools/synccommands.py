@@ -42,8 +42,8 @@ def _find_port(baud):
         if info is not None:
             found.append(device)
     if not found:
-        raise CommandError("no scorer answered on %s (is the scorer on, showing a screen?)"
-                           % ", ".join(d for d, _ in ports))
+        raise CommandError("no scorer answered on %s (asleep? press a button on the scorer "
+                           "to wake it, then try again)" % ", ".join(d for d, _ in ports))
     if len(found) > 1:
         raise CommandError("several scorers are connected (%s): choose one with --port"
                            % ", ".join(found))

@@ -46,7 +46,7 @@ def test_build_compiles_every_device_module(tmp_path, board):
     for f in files:
         assert (tmp_path / f).stat().st_size > 0
     main = (tmp_path / "main.py").read_text()
-    assert "boards.%s" % board in main and "app.run" in main
+    assert 'start.main("%s")' % board in main
 
 
 def test_mpremote_plan_makes_folders_before_copying(tmp_path):
@@ -106,3 +106,127 @@ def test_romfs_build_is_an_image_the_firmware_imports_from(tmp_path):
     assert args[2:5] == ["romfs", "deploy", image]
     assert text.index("_rm(p)") < text.index(":main.py") and args[-1] == "reset"
     assert ":firmware" not in text      # nothing but main.py goes to the file system
+
+
+# ---- what deploy checks on the board first (host_tools/boardcheck.py) ----
+
+from host_tools import boardcheck as B  # noqa: E402
+
+STOCK = [(0, 0, 0x10000, 0x1F0000, "factory"), (1, 2, 0x9000, 0x6000, "nvs"),
+         (1, 0x81, 0x200000, 0x200000, "vfs")]
+OURS = [(0, 0, 0x10000, 0x1F0000, "factory"), (1, 0x81, 0x200000, 0x1F0000, "vfs"),
+        (1, 0x40, 0x3F0000, 0x10000, "journal")]
+ELSEWHERE = [(0, 0, 0x10000, 0x1F0000, "factory"), (1, 0x81, 0x200000, 0x1E0000, "vfs"),
+             (1, 0x40, 0x3E0000, 0x20000, "journal")]
+DEPLOYED = ["engine_core/codec.mpy", "firmware/app.mpy", "boards/esp32_epd29.mpy"]
+
+
+def _found(parts=OURS, unsynced=0, files=(), frozen=False, version=(1, 24, 1),
+           machine="Generic ESP32 module with ESP32", orphans=0):
+    return B.Found({"version": version, "machine": machine, "parts": parts,
+                    "files": list(files), "frozen": frozen, "unsynced": unsynced,
+                    "orphans": orphans})
+
+
+def test_a_stock_partition_table_is_refused_without_partition_and_says_why():
+    plan = B.check(_found(STOCK, unsynced=None), deploy.PARTITIONS, False, DEPLOYED)
+    assert "no journal partition: deploy with --partition" in plan.refusal
+    assert "journal partition: none" in "\n".join(plan.notes)
+    plan = B.check(_found(STOCK, unsynced=None, orphans=3), deploy.PARTITIONS, False, DEPLOYED)
+    assert "puts it back over them" in plan.refusal
+    assert "journal blocks found in flash at 0x3f0000: 3" in "\n".join(plan.notes)
+    # Writing our table puts the journal back where its blocks are: that is allowed.
+    plan = B.check(_found(STOCK, unsynced=None, orphans=3), deploy.PARTITIONS, True, DEPLOYED)
+    assert plan.refusal is None
+
+
+def test_a_table_that_would_overwrite_unsynced_sittings_is_refused_unless_forced():
+    found = _found(ELSEWHERE, unsynced=2)
+    plan = B.check(found, deploy.PARTITIONS, True, DEPLOYED)
+    assert plan.refusal.startswith("the new partition table would overwrite the journal at "
+                                   "0x3e0000 (2 sittings not yet on the PC): run tally42 "
+                                   "sync first")
+    plan = B.check(found, deploy.PARTITIONS, True, DEPLOYED, force=True)
+    assert plan.refusal is None and any("--force" in n for n in plan.notes)
+    # Nothing unsynced there, or the journal already where the table puts it: no harm.
+    assert B.check(_found(ELSEWHERE, unsynced=0), deploy.PARTITIONS, True, DEPLOYED).refusal is None
+    assert B.check(_found(OURS, unsynced=5), deploy.PARTITIONS, True, DEPLOYED).refusal is None
+    # Sittings that could not be counted count as unsynced.
+    plan = B.check(_found(ELSEWHERE, unsynced=None), deploy.PARTITIONS, True, DEPLOYED)
+    assert "could not be counted" in plan.refusal
+
+
+def test_old_micropython_and_other_chips_are_refused():
+    plan = B.check(_found(version=(1, 19, 1)), deploy.PARTITIONS, False, DEPLOYED, force=True)
+    assert plan.refusal.startswith("MicroPython 1.19.1 is too old: Tally 42 needs 1.23.0")
+    plan = B.check(_found(machine="Raspberry Pi Pico with RP2040"), deploy.PARTITIONS, False,
+                   DEPLOYED)
+    assert "not an ESP32" in plan.refusal
+
+
+def test_stale_copies_are_removed_and_frozen_modules_not_shadowed():
+    files = DEPLOYED + ["firmware/app.py", "firmware/gone.mpy", "boards/lilygo_t5_213.mpy"]
+    plan = B.check(_found(files=files), deploy.PARTITIONS, False, DEPLOYED)
+    assert plan.refusal is None and plan.copy_modules
+    assert plan.remove == ["boards/lilygo_t5_213.mpy", "firmware/app.py", "firmware/gone.mpy"]
+    assert "6 copies on the board, 3 stale to remove" in "\n".join(plan.notes)
+    plan = B.check(_found(files=files, frozen=True), deploy.PARTITIONS, False, DEPLOYED)
+    assert not plan.copy_modules and plan.remove == sorted(files)
+    assert "frozen into the firmware" in "\n".join(plan.notes)
+
+
+def test_deploy_says_what_it_found_removes_stale_copies_then_copies(tmp_path, monkeypatch,
+                                                                    capsys):
+    from host_tools import cli
+    calls = []
+    found = _found(files=["firmware/app.py", "firmware/app.mpy"])
+    monkeypatch.setattr(deploy, "probe", lambda port: found)
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
+    assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
+                     "--build", str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert "board: MicroPython 1.24.1 on Generic ESP32" in out
+    assert "journal partition: 64 KB at 0x3f0000 (0 sittings not yet on the PC)" in out
+    assert "1 stale to remove (firmware/app.py)" in out
+    text = " ".join(calls[0])
+    assert "os.remove(p)" in text and "'firmware/app.py'" in text
+    assert text.index("os.remove(p)") < text.index(":firmware/app.mpy")
+    # Frozen firmware: only main.py goes over, every module copy goes.
+    calls.clear()
+    monkeypatch.setattr(deploy, "probe", lambda port: _found(files=["firmware/app.mpy"],
+                                                              frozen=True))
+    assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
+                     "--build", str(tmp_path / "c")]) == 0
+    copied = [a for a in calls[0] if a.startswith(":")]
+    assert copied == [":main.py"]
+    # A refusal: a message, a non-zero exit, nothing run.
+    calls.clear()
+    monkeypatch.setattr(deploy, "probe", lambda port: _found(STOCK, unsynced=None))
+    assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
+                     "--build", str(tmp_path / "d")]) == 2
+    assert "tally42: the board has no journal partition" in capsys.readouterr().err
+    assert calls == []
+
+
+def test_the_coreink_gets_a_boot_py_that_sets_its_power_latch_first(tmp_path):
+    files = deploy.build("m5stack_coreink", str(tmp_path))
+    assert "boot.py" in files
+    boot = (tmp_path / "boot.py").read_text()
+    code = [line for line in boot.splitlines() if line and not line.startswith("#")]
+    assert code == ["from machine import Pin", "Pin(12, Pin.OUT, value=1)"]
+    assert "boot.py" not in deploy.build("esp32_epd29", str(tmp_path / "x"))
+
+
+@pytest.mark.parametrize("board", deploy.BOARDS)
+def test_frozen_manifests_carry_the_main_py_deploy_writes(board):
+    import os
+    manifest = open(os.path.join(deploy.ROOT, "boards", "manifest_%s.py" % board)).read()
+    assert 'module("main.py", base_path="main/%s")' % board in manifest
+    main = open(os.path.join(deploy.ROOT, "boards", "main", board, "main.py")).read()
+    assert main == deploy.MAIN_PY.format(board=board)
+    boot = os.path.join(deploy.ROOT, "boards", "main", board, "boot.py")
+    if board in deploy.BOOT_PY:
+        assert open(boot).read() == deploy.BOOT_PY[board]
+        assert 'module("boot.py", base_path="main/%s")' % board in manifest
+    else:
+        assert not os.path.exists(boot)

@@ -39,16 +39,16 @@ def test_a_port_where_nothing_answers(tmp_path, capsys):
     # loop:// hands the requests back: no reply frame ever comes.
     assert cli.main(["devices", "--port", "loop://", "--timeout", "0.2"]) == 2     # the port asked for has no scorer
     out = capsys.readouterr().out
-    assert out.startswith("loop://  given: no scorer (no scorer answered on loop:// (is it on, "
-                          "showing a screen?")
+    assert out.startswith("loop://  given: no scorer (no scorer answered on loop:// (asleep? "
+                          "press a button on the scorer to wake it")
     # The first answer is given 3 s at most, whatever --wait allows later.
     t = time.monotonic()
     assert cli.main(["sync", "--port", "loop://", "--db", str(tmp_path / "x.db"),
                      "--timeout", "0.2"]) == 2
     assert time.monotonic() - t < 5
     assert capsys.readouterr().err == (
-        "tally42: no scorer answered on loop:// (is it on, showing a screen? at the REPL, "
-        "start the firmware)\n")
+        "tally42: no scorer answered on loop:// (asleep? press a button on the scorer to wake "
+        "it, then sync again; at the REPL, start the firmware)\n")
     assert cli.main(["sync", "--port", str(tmp_path / "no-such-tty"), "--db",
                      str(tmp_path / "x.db")]) == 2
     assert capsys.readouterr().err.startswith("tally42: cannot open %s" % (tmp_path / "no-such-tty"))

@@ -119,11 +119,11 @@ def tour(panel, steps, work):
 
 
 def crash_screen(work):
-    # The fault screen, drawn by firmware.app.crash on the sim's display.
+    # The fault screen, drawn by firmware.start.crash on the sim's display.
     out = sim.build()
-    code = ("from boards import sim\nfrom firmware import app\n"
+    code = ("from boards import sim\nfrom firmware import start\n"
             "d = sim.SimDisplay()\n"
-            "app.crash(d, OSError(5))\n"
+            "start.crash(d, OSError(5))\n"
             "sys.stdout.buffer.write(d._buf)\n")
     sim.write_script(out, "crashshot.py", code)
     r = subprocess.run(sim.command(out, [], sim.HEAP, "crashshot.py"), cwd=out,

@@ -293,3 +293,72 @@ def test_board_button_maps():
                     assert rest == 1 or m.pins[gpio].pull == m.Pin.PULL_DOWN, gpio
         finally:
             undo()
+
+
+def test_boards_light_sleep_on_their_wake_buttons_and_know_a_wake():
+    from fakes import install_fake_hardware
+
+    for name, table in _MAPS.items():
+        m, e, undo = install_fake_hardware()
+        try:
+            board = __import__("boards." + name, None, None, ["open"]).open()
+            board.light_sleep(5000)
+            assert m.light == [5000], name
+            armed = (e.ext1[0] if e.ext1 else ()) + ((e.ext0[0],) if e.ext0 else ())
+            assert armed and set(armed) <= set(board.wake_pins), name
+            board.cpu_freq(80000000)
+            assert m.hz == 80000000
+            assert not board.woke()
+            m.cause = m.DEEPSLEEP_RESET
+            assert board.woke()
+        finally:
+            undo()
+
+
+def test_a_press_between_two_polls_counts_when_its_edge_was_latched():
+    # The loop busy for 200 ms (a flash erase, a screen loading): a 60 ms press comes and
+    # goes in between. Polling alone never sees it; the latched edge (pin IRQ) does.
+    for latched in (False, True):
+        pin, b = _one(debounce_ms=30)
+        ev = []
+        t = _run(b, 0, 100, ev)
+        if latched:
+            b.edge(0, t + 50)       # the IRQ, at the press edge
+        t = _run(b, t + 200, t + 300, ev)     # the next polls: released long ago
+        assert ev == ([OK] if latched else []), (latched, ev)
+    # A press seen by the polls is counted once, its latched edge adds nothing.
+    pin, b = _one(debounce_ms=30)
+    b.edge(0, 100)
+    ev = []
+    pin.level = 1
+    t = _run(b, 100, 200, ev)
+    pin.level = 0
+    t = _run(b, t, t + 100, ev)
+    assert ev == [OK]
+    # Contact bounce just after the release is no new press.
+    b.edge(0, t - 90)
+    _run(b, t, t + 100, ev)
+    assert ev == [OK]
+
+
+def test_boards_latch_each_buttons_press_edge():
+    from fakes import install_fake_hardware
+
+    for name, table in _MAPS.items():
+        m, e, undo = install_fake_hardware()
+        try:
+            board = __import__("boards." + name, None, None, ["open"]).open()
+            for gpio, rest, _, _ in table:
+                m.pins[gpio].level = rest
+            b = board.buttons
+            t = _run(b, 0, 200, [])
+            for gpio, rest, short, _ in table:
+                pin = m.pins[gpio]
+                want = m.Pin.IRQ_FALLING if rest else m.Pin.IRQ_RISING
+                assert pin.irq_trigger == want, (name, gpio)
+                pin.irq_handler(pin)        # a press the polls never saw
+                ev = []
+                t = _run(b, t + 100, t + 200, ev)
+                assert ev == [short & 0xF], (name, gpio, ev)
+        finally:
+            undo()

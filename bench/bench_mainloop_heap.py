@@ -1,0 +1,43 @@
+# What the main loop's own modules (firmware/start.py, loop.py, power.py, hello.py) keep
+# in the heap on top of a booted App, measured on the sim as bench_ui.py measures the
+# boot (the firmware from the ROMFS image, a 110K heap, 64-bit unix port: about twice an
+# ESP32's object sizes).
+#   firmware.heap_bytes.main_loop    gc.mem_alloc() after gc.collect(), with the Loop,
+#                                    its Power and the USB line's HelloGate made
+import os
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from bench_ui import probe  # noqa: E402
+from host_tools import sim  # noqa: E402
+
+CODE = """from boards import sim
+from firmware import app
+app.warm()
+b = sim.Board(%r)
+a = app.App(b.display, b.flash, None)
+a.boot()
+a.render()
+gc.collect()
+before = gc.mem_alloc()
+from firmware import start, loop, power, hello
+lp = loop.Loop(b, a, power.Power(b, 10))
+gate = hello.HelloGate(a._peek)
+gc.collect()
+print("main_loop", gc.mem_alloc() - before)
+"""
+
+
+def main():
+    out = sim.build()
+    with tempfile.TemporaryDirectory() as tmp:
+        # bench_ui's probe runs probemain.py: here, this measure.
+        sim.write_script(out, "probemain.py", CODE % os.path.join(tmp, "flash.bin"))
+        got = probe(out, [], sim.HEAP)
+    print("firmware.heap_bytes.main_loop: %s bytes" % got["main_loop"].strip())
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,5 @@
+# Tally 42 on the esp32_epd29 board: tally42 deploy writes it, frozen builds carry it
+# (boards/main/). All of the boot, opening the board included, runs inside the
+# firmware's crash handler (firmware/start.py).
+from firmware import start
+start.main("esp32_epd29")

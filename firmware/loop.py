@@ -1,0 +1,74 @@
+# The main loop on any board: buttons to the app, the app's screen to the panel, the USB
+# line to the sync, and the board to sleep (firmware.power) when nothing happens.
+#
+# No press is lost to a refresh: a partial refresh takes 0.3-0.6 s and a full one 2-3 s,
+# and the loop never waits for one. A press is handed to the app (and its event put on
+# flash) at once; the screen is drawn only when the panel is idle again, once for all the
+# presses taken meanwhile, and the buttons are polled all the while. So every press
+# counts, in the order made, however fast the players are.
+#
+#   from firmware import loop
+#   loop.run(board)     # the board as boards/__init__.py describes it
+from micropython import const
+
+_POLL_MS = const(10)    # between two looks at the buttons, the panel and the line
+
+
+class Loop:
+    """One board's loop. step() does one round; run() repeats it until the board says
+    stop (the sim's buttons return -1). keys and draws count what it has done."""
+
+    def __init__(self, board, app, power):
+        self.board = board
+        self.app = app
+        self.power = power
+        self.display = board.display
+        self.buttons = board.buttons
+        self.ticks_ms = board.ticks_ms
+        self.sleep_ms = board.sleep_ms
+        self.dirty = False      # presses taken that the panel does not show yet
+        self.keys = 0           # presses handed to the app
+        self.draws = 0          # screens sent to the panel
+
+    def run(self):
+        skip = getattr(self.buttons, "skip_held", None)
+        if skip is not None:
+            skip(self.ticks_ms())   # the press that woke the board only wakes it
+        self.power.touch(self.ticks_ms())
+        while self.step():
+            pass
+        return self.app
+
+    def step(self):
+        """One round: False when the board says stop."""
+        now = self.ticks_ms()
+        key = self.buttons.poll(now)
+        if key < 0:
+            return False
+        if key:
+            self.app.handle(key)
+            self.keys += 1
+            self.dirty = True
+            self.power.touch(self.ticks_ms())
+        if self.dirty and self.display.ready():
+            self.dirty = False
+            self.app.render()
+            self.draws += 1
+            self.power.touch(self.ticks_ms())
+            return True
+        if self.app.poll_link():
+            self.power.touch(self.ticks_ms())
+            return True
+        busy = self.dirty or not self.display.ready() or self._held()
+        self.power.idle(now, busy, self.app)
+        return True
+
+    def _held(self):
+        busy = getattr(self.buttons, "busy", None)
+        return busy is not None and busy()
+
+
+def run(board, app):
+    """Run `app` on `board` until the board says stop; returns the app."""
+    from firmware.power import Power
+    return Loop(board, app, Power(board, _POLL_MS)).run()

@@ -1,0 +1,93 @@
+# Power: what the board does while nobody presses anything. Called by the main loop
+# (firmware/loop.py) when it has nothing to do; the board offers the means (boards/):
+#
+#   cpu_freq(hz)        the CPU clock: FAST_HZ while working, SLOW_HZ once idle
+#   light_sleep(ms)     the CPU stops until a button (or the timer) wakes it; RAM, the
+#                       program and the e-ink picture stay. The USB line hears nothing
+#                       meanwhile: the PC tool asks the player to press a button.
+#   deep_sleep()        the board off but for its wake buttons; it starts again at boot
+#
+# The policy, from the last press (or screen, or sync request):
+#   the panel refreshing, a redraw waiting, a button held, a sync open: awake, polling
+#   idle PANEL_SLEEP_MS: the panel to deep sleep, the CPU to SLOW_HZ
+#   idle AWAKE_MS: light sleep, a button wakes it (that press counts)
+#   idle DEEP_SLEEP_MS: the score drawn, then deep sleep (its wake press only wakes)
+# light_ms, slow_ms and deep_ms count the time spent each way, for the current model in
+# bench/bench_power.py.
+from micropython import const
+from time import ticks_diff
+
+PANEL_SLEEP_MS = const(3000)
+AWAKE_MS = const(5000)          # the USB line listens this long after the last press
+DEEP_SLEEP_MS = const(600000)   # ten idle minutes
+FAST_HZ = const(160000000)
+SLOW_HZ = const(80000000)
+
+
+class Power:
+    def __init__(self, board, poll_ms):
+        self._poll = poll_ms
+        self._display = board.display
+        self._ticks = board.ticks_ms
+        self._sleep = board.sleep_ms
+        self._light = getattr(board, "light_sleep", None)
+        self._deep = getattr(board, "deep_sleep", None)
+        self._cpu = getattr(board, "cpu_freq", None)
+        self._last = 0
+        self._slow_at = 0
+        self._panel_asleep = False
+        self._slow = False
+        self.light_ms = 0       # time spent in light sleep
+        self.slow_ms = 0        # time awake at SLOW_HZ
+        self.deep_ms = 0        # time in a deep sleep that returned (fake boards)
+        self.light_sleeps = 0
+        self.deep_sleeps = 0
+
+    def touch(self, now):
+        """Something happened: full speed, and the idle time starts again."""
+        self._last = now
+        self._panel_asleep = False
+        if self._slow:
+            self._slow = False
+            self.slow_ms += ticks_diff(now, self._slow_at)
+            if self._cpu is not None:
+                self._cpu(FAST_HZ)
+
+    def idle(self, now, busy, app):
+        """Nothing to do this round: wait, or sleep as long as the idle time allows."""
+        if busy or app.sync is not None:
+            self._sleep(self._poll)
+            return
+        idle = ticks_diff(now, self._last)
+        if not self._panel_asleep and idle >= PANEL_SLEEP_MS:
+            self._display.sleep()
+            self._panel_asleep = True
+            self._go_slow(now)
+        if self._deep is not None and idle >= DEEP_SLEEP_MS:
+            app.rest()          # the e-ink keeps the score while the board sleeps
+            self._display.sleep()
+            self.deep_sleeps += 1
+            t0 = self._ticks()
+            self._deep()
+            slept = ticks_diff(self._ticks(), t0)     # a deep sleep that returns: fakes
+            self.deep_ms += slept
+            self.slow_ms -= slept
+            self.touch(self._ticks())
+            return
+        if self._light is not None and idle >= AWAKE_MS:
+            left = DEEP_SLEEP_MS - idle if self._deep is not None else 60000
+            t0 = self._ticks()
+            self._light(left)
+            self.light_sleeps += 1
+            slept = ticks_diff(self._ticks(), t0)
+            self.light_ms += slept
+            self.slow_ms -= slept   # asleep, not awake at the low clock
+            return
+        self._sleep(self._poll)
+
+    def _go_slow(self, now):
+        if not self._slow:
+            self._slow = True
+            self._slow_at = now
+            if self._cpu is not None:
+                self._cpu(SLOW_HZ)

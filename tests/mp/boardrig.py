@@ -1,0 +1,60 @@
+# A sim board in fake time (tests/fakes.py): a clock that moves only when the firmware
+# sleeps or waits, a slow e-paper panel, buttons pressed by a script. For the main-loop,
+# power and boot tests, and the benchmarks that print their figures.
+from boards.sim import Board
+from fakes import FakeClock, FakePresses, StopAfter, fake_panel
+from firmware import app as A
+from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
+from firmware.loop import Loop
+from firmware.nor import NorFlash
+from firmware.power import Power
+
+ORDER = (PREV, NEXT, OK, BACK, MENU)
+INDEX = {"prev": 0, "next": 1, "ok": 2, "back": 3, "menu": 4}
+START_MS = 1000
+
+
+def script(names, every_ms, t0=START_MS + 500):
+    """[(down_ms, button index)] for the named presses, one every every_ms from t0."""
+    return [(t0 + k * every_ms, INDEX[n]) for k, n in enumerate(names)]
+
+
+def fake_board(presses, stop_ms, nor=None, partial_ms=600, full_ms=2500, light=False,
+               deep=False, hold_ms=70):
+    """A sim board over `nor` whose panel refreshes in partial_ms/full_ms and whose
+    buttons follow `presses`; its buttons say stop at stop_ms. light/deep: the board
+    can light-sleep (until the next press) and deep-sleep (counted in board.deep)."""
+    clock = FakeClock(START_MS)
+    fp = FakePresses(clock, presses, hold_ms)
+    b = Board(nor or NorFlash(8, 4096), record=True)
+    b.display = fake_panel(clock, partial_ms, full_ms)
+    keys = Buttons([(fp.reader(i), code) for i, code in enumerate(ORDER)])
+    b.buttons = StopAfter(keys, clock, stop_ms)
+    b.ticks_ms = clock.ticks_ms
+    b.sleep_ms = clock.sleep_ms
+    b.clock = clock
+    b.keys = keys
+    b.freqs = []
+    b.cpu_freq = b.freqs.append
+    if light:
+        b.light_sleep = clock.light_sleep
+    b.deep = []
+    if deep:
+        def sleep_deep():
+            b.deep.append(clock.t)
+            clock.t += 1000     # off for a second, then a press (the test's) wakes it
+        b.deep_sleep = sleep_deep
+    b.restarts = []
+    b.restart = lambda: b.restarts.append(clock.t)
+    return b
+
+
+def run_loop(b):
+    """Boot the App on b and run the main loop until the script's end: the Loop."""
+    A.warm()
+    app = A.App(b.display, b.flash, None)
+    app.boot()
+    app.render()
+    lp = Loop(b, app, Power(b, 10))
+    lp.run()
+    return lp

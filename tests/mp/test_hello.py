@@ -1,0 +1,104 @@
+# The USB line while no sync is open (firmware/hello.py): only a whole hello with a good
+# CRC opens the sync; noise, a terminal, other requests and a lone Ctrl-C change nothing.
+# MicroPython only: run with tests/mp_run.py.
+from apphelp import boot, press
+from engine_core import wire
+from firmware import app as A
+from fakes import FakeLine
+from firmware.hello import HELLO, NONE, REPL, HelloGate
+
+HELLO_LINE = wire.request(0, 1, "H", b"1")
+
+
+NOISE = (b"\x00\xff\x55garbage\r\n", b"ls /dev\r\n", b"~0000 not a request*12345678\n",
+         HELLO_LINE[:-3] + b"00\n",                 # a hello with a wrong CRC
+         wire.request(0, 1, "L", b"u"),             # a good request, but not a hello
+         HELLO_LINE[:-1])                           # a hello cut short
+CTRL_C = (b"\x03", b"\r\x03")     # lone Ctrl-Cs (a terminal's)
+
+
+def test_only_a_whole_hello_with_a_good_crc_opens_the_sync():
+    line = FakeLine()
+    gate = HelloGate(bytearray(64))
+    t = 0
+    for noise in NOISE + CTRL_C:
+        line.arrive(noise)
+        for _ in range(40):
+            assert gate.poll(line, t) == NONE, noise
+            t += 10
+    assert not line.data and gate.dropped > 0
+    line.arrive(b"\x7f" + HELLO_LINE)
+    assert gate.poll(line, t) == HELLO
+    assert bytes(gate.buf[:gate.n]) == HELLO_LINE
+
+
+def test_the_repl_tools_ctrl_c_is_honoured_and_left_to_the_repl():
+    line = FakeLine(b"\r\x03")
+    gate = HelloGate(bytearray(64))
+    assert gate.poll(line, 0) == NONE
+    line.arrive(b"\r\x01")      # mpremote: Ctrl-A at once, for the raw REPL
+    assert gate.poll(line, 5) == REPL
+    assert bytes(line.data) == b"\r\x01"    # not taken: the REPL reads it
+
+
+def _app_on(line, a=None):
+    a = a or boot()
+    a._port = line
+    a._gate = HelloGate(a._peek)
+    calls = []
+    a.to_repl = lambda: calls.append(1)
+    return a, calls
+
+
+def test_noise_on_the_line_changes_nothing_on_the_table():
+    a = boot()
+    press(a, "ok", "ok", "ok")      # a sitting, a hand being bid
+    screen, frames, fulls = a.screen, a.fb.frames, a.fb.fulls
+    line = FakeLine()
+    a, calls = _app_on(line, a)
+    for noise in NOISE:
+        line.arrive(noise)
+        for _ in range(3):
+            assert not a.poll_link()
+    assert a.sync is None and a.screen == screen
+    assert a.fb.frames == frames and a.fb.fulls == fulls
+    assert calls == []
+    line.arrive(HELLO_LINE)
+    assert a.poll_link()            # the sync opens, and answers the hello
+    assert a.screen == A.SYNC and a.sync is not None
+    assert bytes(line.out[:3]) == b"\xfe1h"     # the hello answered
+
+
+def test_a_game_over_is_not_finished_by_noise():
+    # A sitting played out stays open (BACK can still take its last hand back) until the
+    # PC's hello; noise used to finish it, with two full refreshes.
+    a = boot()
+    press(a, "ok")
+    while not a.s.over() and a.s.hands() < 14:
+        press(a, "next", "ok", "ok", "ok", "ok", "ok", "ok")     # 30, 3 passes, made
+    assert a.s.over() and a.screen == A.OVER
+    line = FakeLine(b"hello?\r\n" * 4 + b"\x00\x13\x11")
+    a, calls = _app_on(line, a)
+    j = a.journal
+    sid = j.open_sitting()
+    fulls = a.fb.fulls
+    for _ in range(10):
+        a.poll_link()
+    assert j.open_sitting() == sid and a.screen == A.OVER and a.fb.fulls == fulls
+    line.arrive(HELLO_LINE)
+    a.poll_link()
+    assert j.open_sitting() is None     # the hello: now it goes to the PC
+
+
+def test_ctrl_c_outside_a_session_stays_in_the_game_unless_a_repl_tool_asks():
+    a = boot()
+    press(a, "ok")
+    line = FakeLine(b"\x03")
+    a, calls = _app_on(line, a)
+    for _ in range(5):
+        a.poll_link()
+    assert calls == [] and a.screen == A.HOME
+    line.arrive(b"\r\x03\r\x01")
+    a.poll_link()
+    a.poll_link()
+    assert calls == [1]

@@ -1,0 +1,36 @@
+# The time of day a sync sets is kept in the board's RTC (boards.RtcClock), which runs on
+# through deep sleep: after a wake (a new App), sittings still get their date. On fake
+# machine and esp32 modules (tests/fakes.py). MicroPython only.
+from fakes import install_fake_hardware
+from firmware import app as A
+from firmware.nor import NorFlash
+
+T = 1796112755      # 2026-12-01 08:12:35 UTC (the clock takes 2024 to 2057)
+
+
+def _board():
+    return __import__("boards.esp32_epd29", None, None, ["open"]).open()
+
+
+def test_the_clock_survives_a_deep_sleep_in_the_rtc():
+    m, e, undo = install_fake_hardware()
+    try:
+        b = _board()
+        a = A.App(b.display, NorFlash(4, 4096), None, rtc=b.rtc)
+        assert a.now() == 0                 # a fresh RTC (2000-01-01): not set
+        assert a._set_clock(T, 60) is None
+        assert m.RTC().datetime()[:3] == (2026, 12, 1)
+        # Deep sleep ends the program; the next boot is a new App on the same RTC.
+        b2 = _board()
+        a2 = A.App(b2.display, NorFlash(4, 4096), None, rtc=b2.rtc)
+        assert T <= a2.now() <= T + 2 and a2.utc_offset == 60
+    finally:
+        undo()
+
+
+def test_without_an_rtc_the_clock_is_lost_with_the_app():
+    nor = NorFlash(4, 4096)
+    a = A.App(None, nor, None)
+    a._set_clock(T, 0)
+    assert a.now() >= T
+    assert A.App(None, nor, None).now() == 0
