@@ -16,13 +16,17 @@ _MAGIC = b"T42\x01"
 
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
 # program of a tag clears only some of its four bits, which is never a valid tag, and
-# 0xFF (erased) is never one either. The five in use are >= 4 bit flips apart.
+# 0xFF (erased) is never one either. The six in use are >= 4 bit flips apart.
 _T_EV1 = const(0x96)
 _T_EV2 = const(0x69)
 _T_EV3 = const(0xA5)
 _T_EV4 = const(0x5A)
+_T_END = const(0x3C)
 _T_BEGIN = const(0xC3)
-_K_BEGIN = const(5)
+# A record's kind is its payload length (events 1..4, END 5: the records that follow a
+# BEGIN in its sitting), or _K_BEGIN.
+_K_END = const(5)
+_K_BEGIN = const(6)
 _BEGIN_FIXED = const(6)  # tag, flags, sitting id (3), header length
 
 # Flag bits of a BEGIN record, cleared in place (a NOR program clears bits only).
@@ -40,7 +44,7 @@ class JournalFull(JournalError):
 
 
 def _kind(t):
-    # Payload length of an event tag, _K_BEGIN for a sitting header, 0 if not a tag.
+    # Payload length of an event or END tag, _K_BEGIN for a sitting header, 0 if not a tag.
     if t == _T_EV1:
         return 1
     if t == _T_EV2:
@@ -49,12 +53,14 @@ def _kind(t):
         return 3
     if t == _T_EV4:
         return 4
+    if t == _T_END:
+        return _K_END
     if t == _T_BEGIN:
         return _K_BEGIN
     return 0
 
 
-_EV_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4)
+_REC_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4, _T_END)
 
 
 class Cursor:
@@ -100,6 +106,7 @@ class Journal:
         self._wblk = -1
         self._woff = 0
         self._tag = bytearray(1)
+        self._end = bytearray(_K_END)  # an END record's payload (end())
         self._flag = bytearray(1)
         self._zero4 = bytearray(4)
         self._hdr = bytearray(_HDR)
@@ -177,6 +184,7 @@ class Journal:
         self._last_pos = 0
         self._last_len = 0
         self._last_flags = 0
+        self._ended = False  # the newest sitting's last record is an END
         self._open = 0  # id of the open sitting, 0 when none (it is always the newest)
         self._wblk = -1
         self._rcur.sid = 0
@@ -248,6 +256,7 @@ class Journal:
                     break
                 if counting:
                     self._last_len += 1 + k
+                    self._ended = k == _K_END
                 off += 1 + k
                 continue
             if off + _BEGIN_FIXED > bs:
@@ -260,6 +269,7 @@ class Journal:
             self._last_pos = b * bs + off
             self._last_len = 1 + hlen
             self._last_flags = self._rd(b, off + 1)
+            self._ended = False
             counting = True
             off += _BEGIN_FIXED + hlen
         return off
@@ -385,9 +395,33 @@ class Journal:
         self._last_pos = b * self._bs + off
         self._last_len = 1 + hlen
         self._last_flags = 0xFF
+        self._ended = False
         self._ok[b] = 2
         self._next_sid = sid + 1
         return sid
+
+    def end(self, seconds, offset_minutes):
+        """Record that the open sitting ended (game over, abandoned for a new one) at
+        `seconds` since 2024-01-01T00:00Z on the scorer's clock (0: not set), UTC offset
+        in minutes: an END record, durable on return. Does nothing when the sitting's last
+        record is an END already (its first end stands until an event reopens it).
+        Allocates nothing."""
+        if not self._open:
+            raise JournalError("no sitting open")
+        if self._ended:
+            return False
+        e = self._end
+        e[0] = seconds & 0xFF
+        e[1] = (seconds >> 8) & 0xFF
+        e[2] = (seconds >> 16) & 0xFF
+        e[3] = (seconds >> 24) & 0xFF
+        e[4] = (offset_minutes // 15) & 0xFF
+        self._record(e)
+        return True
+
+    def ended(self):
+        """True when the open sitting's last record is an END."""
+        return self._open != 0 and self._ended
 
     def append(self, event):
         """Append one event (1 to 4 bytes) to the open sitting; durable on return."""
@@ -396,14 +430,20 @@ class Journal:
             raise JournalError("event must be 1 to 4 bytes")
         if not self._open:
             raise JournalError("no sitting open")
+        self._record(event)
+
+    def _record(self, event):
+        # An event or END record (its kind is its length): body first, tag last.
+        n = len(event)
         self._room(1 + n)
         b = self._head
         off = self._head_off
         self._prog(b, event, off + 1)
-        self._tag[0] = _EV_TAGS[n]
+        self._tag[0] = _REC_TAGS[n]
         self._prog(b, self._tag, off)
         self._head_off = off + 1 + n
         self._last_len += 1 + n
+        self._ended = n == _K_END
         self._ok[b] = 2
 
     def _set_flag(self, pos, bit):
@@ -560,7 +600,8 @@ class Journal:
 
     def next_event(self, cur, buf):
         """Copy the sitting's header, then each event in turn, into buf; returns its
-        length, or -1 after the last event."""
+        length, or -1 after the last event. An END record comes as an item of 5 bytes
+        (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours."""
         b = cur.blk
         if b < 0:
             return -1
@@ -592,8 +633,8 @@ class Journal:
 
     def read(self, sid, offset, buf):
         """Copy bytes of sitting `sid`'s stream from `offset` into buf; returns the count
-        (0 at the end). The stream: for the header and then each event, one length byte
-        followed by that many bytes."""
+        (0 at the end). The stream: for the header and then each event (or END), one
+        length byte followed by that many bytes."""
         c = self._rcur
         if c.sid != sid or offset != self._roff or c.blk < 0:
             # Not where the last read stopped (or it hit the end, and events may have
