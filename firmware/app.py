@@ -2,6 +2,7 @@
 # an event; a taken event is on flash (the journal) before any screen shows it as taken.
 # The screen is then redrawn from the state, never patched.
 import gc
+import time
 
 from micropython import const
 
@@ -37,6 +38,7 @@ _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
 _HEADER_MAX = const(255)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
+_END_ITEM = const(5)            # the journal's END record as next_event gives it
 _SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
 
@@ -130,6 +132,8 @@ class App:
             n = j.next_event(cur, buf)
             if n < 0:
                 break
+            if n == _END_ITEM:
+                continue        # an END record (when the game ended), not an event
             if s.apply(s.codec.decode_at(buf, 0)):
                 refused += 1
         return refused
@@ -157,6 +161,8 @@ class App:
         header = codec.encode_header(rules, dealer, names, _sitting_uid(), self.clock(),
                                      self.utc_offset)
         try:
+            if self.journal.open_sitting() is not None:
+                self.end_sitting()      # abandoned (or over): it ends now
             self.journal.begin_sitting(header)
         except JournalError as e:
             self.banner = str(e)
@@ -208,7 +214,17 @@ class App:
         if s.hands() != hands or s.over():
             self.hand_mode = 0
             self.full = True    # a hand ended: a full refresh back to the score
+            if s.over():
+                self.end_sitting()
         return True
+
+    def end_sitting(self):
+        """Put the end of the open sitting on flash (the game is over, or another sitting
+        begins): the clock's time, unless the sitting has ended already."""
+        try:
+            self.journal.end(self.clock(), self.utc_offset)
+        except JournalError:
+            pass        # a full journal: the sitting keeps no end time, nothing is lost
 
     def undo(self):
         """BACK: take back the last event; a finished hand asks first."""
@@ -395,6 +411,8 @@ class App:
                 self.safe or (self.s is not None and self.s.over())):
             # A sitting played out goes to the PC with this sync; in safe mode, the
             # sitting that was not resumed, as it stands.
+            if not self.safe:
+                self.end_sitting()      # over: its END is there unless an old firmware
             self.journal.finish()
         self.banner = None
         self.go(SYNC)
@@ -499,8 +517,9 @@ class App:
                 self.utc_offset = offset
         if not self._clock:
             return 0
-        from time import ticks_diff, ticks_ms
-        return self._clock + ticks_diff(ticks_ms(), self._clock_at) // 1000
+        # (time imported once: an import here would allocate on the event path, where
+        # a game's end puts its time on flash)
+        return self._clock + time.ticks_diff(time.ticks_ms(), self._clock_at) // 1000
 
     def now(self):
         """The PC-set clock in Unix seconds (0 until a sync has set it), for the hello."""

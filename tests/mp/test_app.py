@@ -577,3 +577,91 @@ def test_every_long_press_is_named_on_its_screen():
     press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on
     press(a, "next", "long ok", "ok")
     assert a.screen == A.TRACKER and "(hold: side)" in text(a)
+
+
+EPOCH = 1704067200      # the scorer's clock counts from 2024-01-01T00:00Z
+
+
+def _items(a, sid):
+    # The sitting's items on flash after its header: events, and 5-byte END records.
+    j = a.journal
+    cur = j.cursor(sid)
+    buf = bytearray(256)
+    j.next_event(cur, buf)
+    out = []
+    while True:
+        n = j.next_event(cur, buf)
+        if n < 0:
+            return out
+        out.append(bytes(buf[:n]))
+
+
+def _end_time(item):
+    return item[0] | item[1] << 8 | item[2] << 16 | item[3] << 24
+
+
+def test_game_over_puts_the_end_time_on_flash_once():
+    a = boot()
+    assert a._set_clock(EPOCH + 80000000, -360) is None     # as a sync does
+    press(a, "ok")
+    s = a.s
+    sid = a.journal.open_sitting()
+    while not s.over() and s.hands() < 8:
+        press(a, "prev", "long ok", "ok", "ok")
+    assert s.over()
+    items = _items(a, sid)
+    assert len(items[-1]) == 5 and [len(i) for i in items].count(5) == 1
+    assert 80000000 <= _end_time(items[-1]) < 80000000 + 60
+    assert items[-1][4] == (-360 // 15) & 0xFF
+    # A new sitting: the one played out keeps its one END, from the game's end.
+    press(a, "long ok", "ok")
+    assert a.journal.open_sitting() != sid
+    assert _items(a, sid) == items
+
+
+def test_a_sitting_abandoned_for_a_new_one_ends_when_it_was_left():
+    a = boot()
+    a._set_clock(EPOCH + 90000000, 60)
+    press(a, "ok", *HAND)
+    sid = a.journal.open_sitting()
+    assert [len(i) for i in _items(a, sid)].count(5) == 0
+    press(a, "menu", "prev", "ok", "ok")     # set up and start another sitting
+    assert a.journal.open_sitting() != sid
+    items = _items(a, sid)
+    assert len(items[-1]) == 5 and 90000000 <= _end_time(items[-1]) < 90000000 + 60
+
+
+def test_a_resumed_sitting_skips_its_end_record():
+    nor = flash()
+    a = boot(nor)
+    a._set_clock(EPOCH + 100000000, 0)
+    press(a, "ok")
+    s = a.s
+    while not s.over() and s.hands() < 8:
+        press(a, "prev", "long ok", "ok", "ok")
+    press(a, "back", "ok")          # undo the last hand after game over: play goes on
+    assert not a.s.over()
+    b = boot(nor)                   # power cut and back
+    assert b.s.hands() == a.s.hands() and b.s.score(0) == a.s.score(0)
+    assert same_state(a.s, b.s)
+
+
+def test_game_over_event_path_allocates_nothing():
+    a = boot()
+    a._set_clock(EPOCH + 80000000, -360)
+    press(a, "ok")
+    s = a.s
+    # Hands of 84 (2 marks): bid and trump by presses, each result (the last one ends
+    # the game and writes the END record) under the heap lock.
+    ok = True
+    while ok and not s.over() and s.hands() < 8:
+        press(a, "prev", "long ok", "ok")
+        assert s.phase() == S.PLAY
+        micropython.heap_lock()
+        try:
+            ok = a.take(C.event(C.EV_MADE, 1))
+        finally:
+            micropython.heap_unlock()
+        a.follow()
+    assert ok and s.over()
+    assert len(_items(a, a.journal.open_sitting())[-1]) == 5
