@@ -483,6 +483,14 @@ def _utc_offset_minutes(when):
 def split_stream(data):
     """A sitting's journal stream (a length byte before the header and before each event)
     as (header bytes, event bytes); ValueError if it is not one."""
+    header, events, _ = stream_parts(data)
+    return header, events
+
+
+def stream_parts(data):
+    """A sitting's journal stream as (header bytes, event bytes, its end or None): the
+    last END item's (seconds since 2024, UTC offset minutes). ValueError if it is not
+    a stream."""
     if not data:
         raise ValueError("no bytes")
     n = data[0]
@@ -490,14 +498,18 @@ def split_stream(data):
         raise ValueError("the header runs past the end")
     header = bytes(data[1:1 + n])
     events = bytearray()
+    ended = None
     pos = 1 + n
     while pos < len(data):
         n = data[pos]
-        if not 1 <= n <= 4 or pos + 1 + n > len(data):
+        if not 1 <= n <= L.END_ITEM or pos + 1 + n > len(data):
             raise ValueError("byte %d is not an event's length" % pos)
-        events.extend(data[pos + 1:pos + 1 + n])
+        if n == L.END_ITEM:
+            ended = L.end_item(data[pos + 1:pos + 1 + n])
+        else:
+            events.extend(data[pos + 1:pos + 1 + n])
         pos += 1 + n
-    return header, bytes(events)
+    return header, bytes(events), ended
 
 
 def sitting_lines(device_id, entry, data):
@@ -505,9 +517,9 @@ def sitting_lines(device_id, entry, data):
     "<device id>-<journal number>" from older firmware); SyncError if the bytes are not
     a sitting."""
     try:
-        header, events = split_stream(data)
+        header, events, ended = stream_parts(data)
         sid = L.device_sitting_id(device_id, entry.sid, header)
-        return L.from_device(header, events, {"id": sid})
+        return L.from_device(header, events, {"id": sid}, ended)
     except ValueError as e:
         raise Refused("sitting %d from the scorer is damaged (%s): not stored, the scorer "
                       "keeps it" % (entry.sid, e))
