@@ -59,6 +59,7 @@ class App:
         self.s = None
         self.gin = 0                # 1: the sitting is a gin pad's (screens: GIN_SCREENS)
         self.names = None           # seat names
+        self.assign = None          # the sitting's table assignment: (event, round, table)
         self.teams = _TEAMS
         self.screen = HOME
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)
@@ -121,11 +122,13 @@ class App:
         cur = j.cursor(sid)
         n = j.next_event(cur, buf)
         try:
-            rules, dealer, names = codec.decode_header(bytes(buf[:n]))
+            head = bytes(buf[:n])
+            rules, dealer, names = codec.decode_header(head)
+            assign = codec.header_assignment(head)
         except ValueError as e:
             raise JournalError("the open sitting cannot be resumed (%s): hold a button "
                                "at power-on for safe mode, then sync" % e)
-        self.start(rules, dealer, names)
+        self.start(rules, dealer, names, assign)
         s = self.s
         refused = 0
         while True:
@@ -138,8 +141,9 @@ class App:
                 refused += 1
         return refused
 
-    def start(self, rules, dealer, names=None):
+    def start(self, rules, dealer, names=None, assign=None):
         self.s = None
+        self.assign = assign
         if self.gin != rules.family:
             self._forget_screens()      # the other family's screen modules
         self.gin = rules.family
@@ -157,9 +161,11 @@ class App:
         """Begin a sitting in the journal (finishing the open one) and show it. Its header
         carries the player names set up (pushed from the PC), a random id and the clock."""
         names = self.setup_names(rules)
+        assign = self.setup_assign()
+        # The setup kept has no assignment: the PC pushes one for each sitting.
         setup = codec.encode_header(rules, dealer, names)
         header = codec.encode_header(rules, dealer, names, _sitting_uid(), self.clock(),
-                                     self.utc_offset)
+                                     self.utc_offset, assign)
         try:
             if self.journal.open_sitting() is not None:
                 self.end_sitting()      # abandoned (or over): it ends now
@@ -167,13 +173,20 @@ class App:
         except JournalError as e:
             self.banner = str(e)
             return False
-        self.start(rules, dealer, names)
+        self.start(rules, dealer, names, assign)
         if setup != self.last_setup:
             self.last_setup = setup
             self.save_settings()
         self.follow()
         self.full = True
         return True
+
+    def setup_assign(self):
+        """The table assignment pushed from the PC for the next sitting, or None."""
+        try:
+            return codec.header_assignment(self.last_setup) if self.last_setup else None
+        except ValueError:
+            return None
 
     def setup_names(self, rules):
         """The player names of the last setup when they fit the game's seats, else None."""
@@ -428,7 +441,7 @@ class App:
         self.sync = SyncEndpoint(
             PrefixPort(port, self._peek, n), self.journal, self.device_id, FIRMWARE,
             clock=self._set_clock, names=self._set_names, settings=self._set_settings,
-            now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
+            assign=self._set_assign, now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
 
     def _sync_failed(self):
         # No room for the endpoint or a reply: close the session (which gives Ctrl-C
@@ -555,7 +568,19 @@ class App:
                 self._pending[key] = _value(value)
         return None
 
-    def _update_setup(self, changes, names):
+    def _set_assign(self, assign):
+        # The next sitting's table assignment (event, round, table), None to drop it; the
+        # players and the game come as names and settings.
+        if assign is not None:
+            event, rnd, table = assign
+            if not 0 < rnd < 256 or not 0 < table < 256:
+                return "round and table from 1 to 255"
+            if not event or len(event.encode()) > 32:
+                return "an event name of 1 to 32 bytes"
+        return self._update_setup(None, None, assign)
+
+    def _update_setup(self, changes, names, assign=0):
+        # assign: a new table assignment (or None: none); 0 keeps the one set up.
         if changes:
             from engine_core import options as O
             errors = (O.OptionError, ValueError)
@@ -579,7 +604,9 @@ class App:
                 rules = O.resolve(variant, merged)
             if names is None or len(names) != rules.row[V.SEATS]:
                 names = old
-            self.last_setup = codec.encode_header(rules, dealer, names)
+            if assign == 0:
+                assign = self.setup_assign()
+            self.last_setup = codec.encode_header(rules, dealer, names, 0, 0, 0, assign)
         except errors as e:
             return str(e)
         finally:

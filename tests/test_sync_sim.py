@@ -180,6 +180,11 @@ def test_names_pushed_from_the_pc_and_the_date_reach_the_database_and_stats(tmp_
     started = datetime.datetime.fromisoformat(row["started"])
     now = datetime.datetime.now(datetime.timezone.utc)
     assert datetime.timedelta(0) <= now - started < datetime.timedelta(minutes=2), row
+    # Its end: the scorer's END record, written when the last hand ended the game.
+    ended = datetime.datetime.fromisoformat(row["ended"])
+    assert started <= ended <= now and ended.utcoffset() == started.utcoffset(), row
+    log = _run("export", "--db", db, "--sitting", sid)
+    assert log.stdout.splitlines()[1] == '#tally42 {"ended": "%s"}' % row["ended"]
     stats = _run("stats", "--db", db, "--player", "Bob")
     assert stats.returncode == 0, stats.stderr
     assert "Bob" in stats.stdout and "1 sitting" in stats.stdout, stats.stdout

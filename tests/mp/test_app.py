@@ -665,3 +665,40 @@ def test_game_over_event_path_allocates_nothing():
         a.follow()
     assert ok and s.over()
     assert len(_items(a, a.journal.open_sitting())[-1]) == 5
+
+
+def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header():
+    a = boot()
+    assert a._set_names("p", ["Ann", "Bob", "Cy", "Di"]) is None    # as a sync does
+    assert a._set_assign(("Club night", 2, 3)) is None
+    assert a.setup_assign() == ("Club night", 2, 3)
+    a.go(A.SETUP)
+    a.render()
+    t = text(a)
+    assert "Table 3" in t and "Round 2" in t
+    assert "Ann+Cy v Bob+Di, Ann deals first" in t
+    press(a, "ok")                  # start
+    sid = a.journal.open_sitting()
+    head = _header_on_flash(a, sid)
+    assert codec.header_assignment(head) == ("Club night", 2, 3)
+    assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Di"]
+    assert a.assign == ("Club night", 2, 3)
+    # Taken by this sitting: the next one set up has none until the PC pushes another.
+    assert a.setup_assign() is None
+    # On the score screen, under the scores, and after a power cut.
+    assert a.screen == A.HOME and "Table 3" in text(a) and "Round 2" in text(a)
+    press(a, *HAND)
+    assert a.screen == A.HOME and "Table 3" in text(a)
+    b = boot(a.journal._bdev)
+    assert b.assign == ("Club night", 2, 3)
+
+
+def test_a_bad_table_assignment_is_refused_and_changes_nothing():
+    a = boot()
+    assert a._set_assign(("Club night", 1, 1)) is None
+    before = a.last_setup
+    assert "1 to 255" in a._set_assign(("Club night", 0, 3))
+    assert "1 to 255" in a._set_assign(("Club night", 2, 256))
+    assert "1 to 32 bytes" in a._set_assign(("x" * 33, 2, 3))
+    assert a.last_setup == before
+    assert a._set_assign(None) is None and a.setup_assign() is None
