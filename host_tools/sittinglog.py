@@ -795,6 +795,11 @@ def from_device(header_bytes, event_bytes, extra=None, ended=None):
         extra["started"] = device_time(stamp[1], stamp[2])
     if ended and ended[0] and "ended" not in extra:
         extra["ended"] = device_time(ended[0], ended[1])
+    assign = codec.header_assignment(header_bytes)      # the PC's table assignment
+    if assign:
+        extra.setdefault("event", assign[0])
+        extra.setdefault("round", assign[1])
+        extra.setdefault("table", assign[2])
     header = Header(rules, dealer, names, extra)
     if rules.family:
         from engine_core import gincodec as codec
