@@ -565,7 +565,10 @@ class App:
             else:
                 if self._pending is None:
                     self._pending = {}
-                self._pending[key] = _value(value)
+                # (a variant's name may be digits, "42"; nello_doubles is a list even
+                # of one)
+                self._pending[key] = (value if key == "variant" else value.split(",")
+                                      if key == "nello_doubles" else _value(value))
         return None
 
     def _set_assign(self, assign):
@@ -607,6 +610,8 @@ class App:
             if assign == 0:
                 assign = self.setup_assign()
             self.last_setup = codec.encode_header(rules, dealer, names, 0, 0, 0, assign)
+            if self.screen != SETUP:
+                self.draft = None   # the setup screen starts again from what was pushed
         except errors as e:
             return str(e)
         finally:

@@ -107,9 +107,11 @@ def _names(text, what):
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
 
 
-def setting_value(text):
+def setting_value(text, key=None):
     """A pushed setting's value as the scorer reads it (firmware.app._value): a number,
-    true/false, a list of names (comma-separated), or a word."""
+    true/false, a list of names (comma-separated), or a word; nello_doubles is a list."""
+    if key == "nello_doubles":
+        return text.split(",")
     if text in ("true", "false"):
         return text == "true"
     try:
@@ -141,7 +143,7 @@ def _settings(pairs):
                                    % (value, ", ".join(V.NAMES)))
             variant = value
         else:
-            options[key] = setting_value(value)
+            options[key] = setting_value(value, key)
         out.append((key, value))
     names = [variant] if variant else [n for n in V.NAMES]
     for key, value in options.items():
@@ -225,7 +227,7 @@ def _assignment(text, players, pairs):
             raise CommandError("--assign: tracker is the scorer's own switch, not the "
                                "game's: push it without --assign")
         else:
-            options[key] = setting_value(value)
+            options[key] = setting_value(value, key)
     a["options"] = options
     try:
         return Y.check_assignment(a)

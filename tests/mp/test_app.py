@@ -702,3 +702,15 @@ def test_a_bad_table_assignment_is_refused_and_changes_nothing():
     assert "1 to 32 bytes" in a._set_assign(("x" * 33, 2, 3))
     assert a.last_setup == before
     assert a._set_assign(None) is None and a.setup_assign() is None
+
+
+def test_pushed_settings_take_a_variant_named_by_digits_and_one_nello_double():
+    a = boot()
+    a._set_assign(("Cup", 1, 4))
+    assert a._set_settings([("variant", "42"), ("nello", "true"),
+                            ("nello_doubles", "low"), ("target", "5")]) is None
+    assert a._update_setup(a._pending, None) is None      # as the sync's end does
+    rules = codec.decode_header(a.last_setup)[0]
+    assert rules.name == "42" and rules.target == 5 and rules.nello
+    assert rules.to_dict()["nello_doubles"] == ["low"]
+    assert a.setup_assign() == ("Cup", 1, 4)                # the assignment stays
