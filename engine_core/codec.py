@@ -167,7 +167,7 @@ def frame_at(buf, pos, end):
 # format version; version 1 (no stamp) is still read. A gin pad's header has the same
 # frame: byte 1 is _GIN_VARIANT0 + its variant (see _gin_header).
 HEADER_VERSION = const(2)
-HEADER_EVENT = const(3)         # version 3: version 2 and the table assignment after it
+_HEADER_EVENT = const(3)        # version 3: version 2 and the table assignment after it
 _HEADER_FIXED = const(15)
 _STAMP = const(9)
 _NAME_MAX = const(32)           # bytes of one name
@@ -213,7 +213,7 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=
             out.append(v >> (8 * i) & 0xFF)
     out.append((offset // 15) & 0xFF)
     if assign:
-        out[0] = HEADER_EVENT
+        out[0] = _HEADER_EVENT
         out.append(assign[1] & 0xFF)
         out.append(assign[2] & 0xFF)
         b = _name_bytes(assign[0])
@@ -224,7 +224,7 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=
 
 def header_assignment(buf):
     """(event name, round, table) of a version 3 header, else None; ValueError if torn."""
-    if len(buf) < _HEADER_FIXED or buf[0] != HEADER_EVENT:
+    if len(buf) < _HEADER_FIXED or buf[0] != _HEADER_EVENT:
         return None
     _, pos = _names_at(buf)
     pos += _STAMP
@@ -266,7 +266,7 @@ def header_stamp(buf):
 def decode_header(buf):
     """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
     from engine_core import variants as V
-    if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= HEADER_EVENT:
+    if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
         rules = _gin_rules(buf)

@@ -167,8 +167,7 @@ class App:
         header = codec.encode_header(rules, dealer, names, _sitting_uid(), self.clock(),
                                      self.utc_offset, assign)
         try:
-            if self.journal.open_sitting() is not None:
-                self.end_sitting()      # abandoned (or over): it ends now
+            self.journal.end(self.clock(), self.utc_offset)    # the one left ends now
             self.journal.begin_sitting(header)
         except JournalError as e:
             self.banner = str(e)
@@ -227,17 +226,9 @@ class App:
         if s.hands() != hands or s.over():
             self.hand_mode = 0
             self.full = True    # a hand ended: a full refresh back to the score
-            if s.over():
-                self.end_sitting()
+            if s.over():    # its end on flash (unless it has one since its last event)
+                self.journal.end(self.clock(), self.utc_offset)
         return True
-
-    def end_sitting(self):
-        """Put the end of the open sitting on flash (the game is over, or another sitting
-        begins): the clock's time, unless the sitting has ended already."""
-        try:
-            self.journal.end(self.clock(), self.utc_offset)
-        except JournalError:
-            pass        # a full journal: the sitting keeps no end time, nothing is lost
 
     def undo(self):
         """BACK: take back the last event; a finished hand asks first."""
@@ -424,8 +415,8 @@ class App:
                 self.safe or (self.s is not None and self.s.over())):
             # A sitting played out goes to the PC with this sync; in safe mode, the
             # sitting that was not resumed, as it stands.
-            if not self.safe:
-                self.end_sitting()      # over: its END is there unless an old firmware
+            if not self.safe:   # over: its END is there, unless an old firmware's
+                self.journal.end(self.clock(), self.utc_offset)
             self.journal.finish()
         self.banner = None
         self.go(SYNC)

@@ -400,41 +400,34 @@ class Journal:
         self._next_sid = sid + 1
         return sid
 
-    def end(self, seconds, offset_minutes):
+    def end(self, t, offset):
         """Record that the open sitting ended (game over, abandoned for a new one) at
-        `seconds` since 2024-01-01T00:00Z on the scorer's clock (0: not set), UTC offset
-        in minutes: an END record, durable on return. Does nothing when the sitting's last
-        record is an END already (its first end stands until an event reopens it).
-        Allocates nothing."""
-        if not self._open:
-            raise JournalError("no sitting open")
-        if self._ended:
+        `t`, seconds since 2024-01-01T00:00Z on the scorer's clock (0: not set), `offset`
+        its UTC offset in minutes: an END record, durable on return. Does nothing when the sitting's last
+        record is an END already (its first end stands until an event reopens it), when
+        no sitting is open, or when there is no room (the sitting keeps no end time; the
+        events are all there): then False. Allocates nothing."""
+        if not self._open or self._ended:
             return False
         e = self._end
-        e[0] = seconds & 0xFF
-        e[1] = (seconds >> 8) & 0xFF
-        e[2] = (seconds >> 16) & 0xFF
-        e[3] = (seconds >> 24) & 0xFF
-        e[4] = (offset_minutes // 15) & 0xFF
-        self._record(e)
+        e[0] = t & 0xFF
+        e[1] = (t >> 8) & 0xFF
+        e[2] = (t >> 16) & 0xFF
+        e[3] = (t >> 24) & 0xFF
+        e[4] = (offset // 15) & 0xFF
+        try:
+            self.append(e)      # the one record of 5 bytes append takes
+        except JournalError:
+            return False
         return True
-
-    def ended(self):
-        """True when the open sitting's last record is an END."""
-        return self._open != 0 and self._ended
 
     def append(self, event):
         """Append one event (1 to 4 bytes) to the open sitting; durable on return."""
         n = len(event)
-        if n < 1 or n > 4:
+        if n < 1 or (n > 4 and event is not self._end):
             raise JournalError("event must be 1 to 4 bytes")
         if not self._open:
             raise JournalError("no sitting open")
-        self._record(event)
-
-    def _record(self, event):
-        # An event or END record (its kind is its length): body first, tag last.
-        n = len(event)
         self._room(1 + n)
         b = self._head
         off = self._head_off

@@ -24,15 +24,15 @@ def right(fb, t, y, c=BLACK):
     fb.text(t, fb.width - len(t) * 8, y, c)
 
 
-def table_round(fb, assign, y, middle=False, c=BLACK):
+def table_round(fb, assign, y, center=False, c=BLACK):
     """`Table 3 · Round 2` at the right (or the middle) of line y (the font has no
     middle dot: a 2x2 square); False when it does not fit beside 12 columns."""
     t = "Table %d" % assign[2]
     r = "Round %d" % assign[1]
     n = len(t) + 3 + len(r)
-    if n + (0 if middle else 12) > cols(fb):
+    if n + (0 if center else 12) > cols(fb):
         return False
-    x = (fb.width - n * 8) // (2 if middle else 1)
+    x = (fb.width - n * 8) // (2 if center else 1)
     fb.text(t, x, y, c)
     fb.fill_rect(x + (len(t) + 1) * 8 + 3, y + 3, 2, 2, c)
     fb.text(r, x + (len(t) + 3) * 8, y, c)
