@@ -350,3 +350,31 @@ def test_sittings_and_stats_show_the_end_and_the_event(tmp_path, capsys):
     # 18:00 to 19:25:30 is 85 minutes; the other sitting has no end.
     assert "Time at the table: 1 h 25 min (1 sitting with a start and an end)" in out
     assert "Event Club night: round 2 table 3" in out
+
+
+def test_from_image_keeps_the_end_time_and_the_table(tmp_path, capsys):
+    # A journal whose sitting carries a table assignment and an END record: the export
+    # of the image has both on its #tally42 line, and the events stay the events.
+    image = pytest.importorskip("host_tools.image")
+    header, events = random_sitting(73, 0, 120, ["Ann", "Bob", "Cy", "Di"])
+    flash = image.RamFlash(b"\xff" * (8 * image.BLOCK_SIZE))
+    journal = image._journal_module().Journal(flash)
+    journal.mount()
+    journal.begin_sitting(codec.encode_header(header.rules, header.dealer, header.players,
+                                              7, 100000, 60, ("Cup", 4, 12)))
+    buf = bytearray(8)
+    for ev in events:
+        n = codec.encode_into(ev, buf, 0)
+        journal.append(bytes(buf[:n]))
+    assert journal.end(103600, 60)
+    journal.finish()
+    path = tmp_path / "flash.bin"
+    path.write_bytes(bytes(flash.mem))
+    code, out, err = run(capsys, "export", "--sitting", "1", "--from-image", str(path))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert json.loads(lines[1][len("#tally42 "):]) == {
+        "ended": "2024-01-02T05:46:40+01:00", "event": "Cup", "round": 4, "table": 12}
+    got = L.replay(out.encode())
+    assert [ev for _, ev in got.events] == events
+    assert got.header.extra["started"] == "2024-01-02T04:46:40+01:00"
