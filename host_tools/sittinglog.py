@@ -430,8 +430,10 @@ class Replay:
         return self.header.rules
 
 
-def replay(data):
-    """Check and score a log's bytes; LogError names the first offending line."""
+def replay(data, spec=False):
+    """Check and score a log's bytes; LogError names the first offending line. spec:
+    as the spec reads a log (`tally42 replay`): a `#tally42` line that tally42 cannot
+    take is a comment like any other, not an error."""
     meta = []
     lines = read_lines(data, meta)
     if not lines:
@@ -441,13 +443,14 @@ def replay(data):
         header = parse_header(obj)
     except LogError as e:
         raise LogError(first, e.message)
-    if len(meta) > 1:
+    if len(meta) > 1 and not spec:
         raise LogError(meta[1][0], "a second #tally42 line (one a log)")
-    for n, text in meta:
+    for n, text in meta[:1]:
         try:
             header.extra.update(parse_meta(text))
         except LogError as e:
-            raise LogError(n, e.message)
+            if not spec:
+                raise LogError(n, e.message)
     return replay_events(header, lines[1:])
 
 

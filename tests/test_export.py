@@ -378,3 +378,21 @@ def test_from_image_keeps_the_end_time_and_the_table(tmp_path, capsys):
     got = L.replay(out.encode())
     assert [ev for _, ev in got.events] == events
     assert got.header.extra["started"] == "2024-01-02T04:46:40+01:00"
+
+
+def test_replay_reads_the_spec_a_bad_tally42_line_is_only_a_comment(tmp_path, capsys):
+    # `tally42 replay` follows the spec: every # line is a comment. A good #tally42 line
+    # shows on the scoresheet; a bad one is ignored there, and refused by import.
+    bad = CLUB.replace('"round": 2', '"round": 0')
+    path = tmp_path / "bad.jsonl"
+    path.write_text(bad + "#tally42 {\"venue\": 1}\n")
+    assert replay_json(capsys, path) == report(REDEAL.replace('"id": "r1"', '"id": "club-1"')
+                                                .replace('18:00:00"', '18:00:00-05:00"'))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and "Event:" not in out
+    good = tmp_path / "good.jsonl"
+    good.write_text(CLUB)
+    code, out, err = run(capsys, "replay", str(good))
+    assert code == 0 and "Event: Club night, round 2, table 3" in out
+    code, out, err = run(capsys, "import", str(path), "--db", str(tmp_path / "t.db"))
+    assert code == 2 and "bad.jsonl:13: a second #tally42 line" in err
