@@ -2,7 +2,6 @@
 # an event; a taken event is on flash (the journal) before any screen shows it as taken.
 # The screen is then redrawn from the state, never patched.
 import gc
-import time
 
 from micropython import const
 
@@ -521,8 +520,9 @@ class App:
                 self.utc_offset = offset
         if not self._clock:
             return 0
-        # (time imported once: an import here would allocate on the event path, where
-        # a game's end puts its time on flash)
+        # `import time`, not `from time import ...`, which allocates: a game's end puts
+        # its time on flash from the event path
+        import time
         return self._clock + time.ticks_diff(time.ticks_ms(), self._clock_at) // 1000
 
     def now(self):
