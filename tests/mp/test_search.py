@@ -37,6 +37,17 @@ def test_a_trump_away_from_the_cursor_costs_the_moves_to_it():
     assert a.s.last(S.LAST_CONTRACT) == 3
 
 
+def test_the_search_finds_the_held_keys_of_a_mark_bid_and_a_set():
+    a = _app()
+    six = C.event(C.EV_TRUMP, 6)
+    # ◀ held (42), OK held (and the rest pass), OK held (sixes, and made)
+    assert M.fewest(a, (C.event(C.EV_BID, 42), PASS, PASS, PASS, six, MADE)) == 3
+    # E deals: OK (S passes), ▶ (30), OK held (W bids it, the rest pass), OK (sixes),
+    # OK held (set)
+    assert M.fewest(a, (PASS, BID30, PASS, PASS, six, SET)) == 5
+    assert a.s.hands() == 2 and a.s.last(S.LAST_MADE) == 0
+
+
 def test_forced_dealer_and_an_undone_result_are_found():
     a = _app()
     want = (PASS, PASS, PASS, C.event(C.EV_BID, 31), C.event(C.EV_TRUMP, 6), SET, UNDO,
