@@ -10,7 +10,7 @@ from firmware.ui import BACK
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose  hold <%s >+5\nOK (hold: rest pass)  BACK undo"   # walk.held
+HELP = "<> bid  hold <%s >+5\nOK (hold: rest pass)  BACK undo"   # walk.held
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 _PASS = C.event(C.EV_BID, C.PASS)
 

@@ -33,7 +33,7 @@ def test_prev_held_on_the_bidding_screen_skips_a_mark_bid_already_passed():
     press(a, "ok", "long prev", "ok")       # E bids 42 (one hold away)
     s = a.s
     assert s.high_value() == 42 and a.screen == A.BID
-    assert "<> choose  hold <42/84 >+5" in text(a)
+    assert "<> bid  hold <42/84 >+5" in text(a)
     press(a, "long prev")                   # 42 stands: 84 is the next mark bid
     assert _code(a) == M84
     press(a, "ok")
