@@ -1,0 +1,274 @@
+"""The sittings database on a PostgreSQL server (psycopg 3): a thin connection that speaks
+the SQLite dialect host_tools.db is written in, so the same queries and migrations run on
+both.
+
+What it translates, and nothing more:
+- `?` and `:name` placeholders (psycopg's are `%s` and `%(name)s`; a literal `%` is kept);
+- `BEGIN IMMEDIATE` (SQLite's "I am about to write"): a transaction that first takes the
+  tally42 writer lock (`pg_advisory_xact_lock`), so writers on every PC take turns and two
+  PCs storing the same sitting at once store it once;
+- rows by name and by index (like sqlite3.Row); booleans stored as 0/1 and numerics read
+  back as int (or float), as SQLite gives them;
+- errors: every psycopg error is raised as PgError, a sqlite3.DatabaseError, so the one
+  `except sqlite3.Error` in host_tools.db catches both.
+The schema version and the application id live in a table `tally42_meta` (SQLite keeps
+them in PRAGMA user_version and application_id). A read-only open makes every transaction
+read-only (`default_transaction_read_only`)."""
+import decimal
+import functools
+import sqlite3
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+try:
+    import psycopg
+    from psycopg.adapt import Dumper, Loader
+except ImportError:         # SQLite needs nothing; a URL then says what to install
+    psycopg = None
+
+SCHEMES = ("postgresql://", "postgres://")
+META = "tally42_meta"
+# The writer lock's key: any one number all tally42s agree on ("T422", the application id).
+WRITER_LOCK = 0x54343232
+
+
+
+def shown(url):
+    """The URL without its password, for messages."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if parts.password is not None:
+            user, _, host = netloc.rpartition("@")
+            netloc = "%s@%s" % (user.split(":", 1)[0], host)
+        query = parts.query
+        if "password" in query:
+            query = urlencode([(k, "***" if k == "password" else v)
+                               for k, v in parse_qsl(query, keep_blank_values=True)])
+        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    except ValueError:
+        return url.split("@")[-1] if "@" in url else url
+
+
+class PgError(sqlite3.DatabaseError):
+    """An error from the PostgreSQL server or the link to it."""
+
+
+class ConnectError(Exception):
+    """The server cannot be reached or refuses us: the message says why."""
+
+
+# ---- the SQLite dialect, translated ----
+
+@functools.lru_cache(maxsize=512)
+def translate(sql):
+    """SQLite's `?` and `:name` placeholders as psycopg's; `%` doubled. Quoted strings,
+    quoted names and comments are left as they are."""
+    out = []
+    i, n = 0, len(sql)
+    while i < n:
+        c = sql[i]
+        if c in "'\"":
+            j = i + 1
+            while j < n:
+                if sql[j] == c:
+                    if j + 1 < n and sql[j + 1] == c:    # '' inside a string
+                        j += 2
+                        continue
+                    break
+                j += 1
+            out.append(sql[i:j + 1].replace("%", "%%"))
+            i = j + 1
+        elif sql.startswith("--", i):
+            j = sql.find("\n", i)
+            j = n if j < 0 else j
+            out.append(sql[i:j].replace("%", "%%"))
+            i = j
+        elif sql.startswith("/*", i):
+            j = sql.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(sql[i:j].replace("%", "%%"))
+            i = j
+        elif c == "?":
+            out.append("%s")
+            i += 1
+        elif c == "%":
+            out.append("%%")
+            i += 1
+        elif (c == ":" and i + 1 < n and (sql[i + 1].isalpha() or sql[i + 1] == "_")
+              and (i == 0 or sql[i - 1] != ":")):
+            j = i + 1
+            while j < n and (sql[j].isalnum() or sql[j] == "_"):
+                j += 1
+            out.append("%%(%s)s" % sql[i + 1:j])
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+class Row(tuple):
+    """A result row: by index, by column name, unpacked, or dict(row)."""
+    __slots__ = ()
+    _index = {}
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            try:
+                key = self._index[key]
+            except KeyError:
+                raise IndexError("No item with that key: %s" % key) from None
+        return tuple.__getitem__(self, key)
+
+    def keys(self):
+        return list(self._index)
+
+
+def _row_factory(cursor):
+    desc = cursor.description
+    if desc is None:
+        return tuple
+    cls = type("Row", (Row,), {"__slots__": (), "_index": {d.name: i for i, d in
+                                                           enumerate(desc)}})
+    return cls
+
+
+if psycopg is not None:
+    class _NumericLoader(Loader):
+        # SUM() and AVG() of integers are numeric in PostgreSQL: int (or float), as SQLite.
+        def load(self, data):
+            d = decimal.Decimal(bytes(data).decode("ascii"))
+            return int(d) if d == d.to_integral_value() else float(d)
+
+    class _BoolDumper(Dumper):
+        # SQLite stores True as 1: so do we (the columns are INTEGER).
+        oid = psycopg.postgres.types["int4"].oid
+
+        def dump(self, obj):
+            return b"1" if obj else b"0"
+
+
+class Cursor:
+    def __init__(self, cur):
+        self._cur = cur
+
+    def fetchone(self):
+        return None if self._cur is None else _call(self._cur.fetchone)
+
+    def fetchall(self):
+        return [] if self._cur is None else _call(self._cur.fetchall)
+
+    def __iter__(self):
+        return iter(self.fetchall())
+
+    @property
+    def rowcount(self):
+        return -1 if self._cur is None else self._cur.rowcount
+
+    @property
+    def description(self):
+        return None if self._cur is None else self._cur.description
+
+
+def _call(func, *args):
+    try:
+        return func(*args)
+    except psycopg.Error as e:
+        raise PgError(_message(e)) from e
+
+
+def _message(e):
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+class Connection:
+    """A PostgreSQL connection with sqlite3.Connection's execute/executemany, explicit
+    BEGIN/COMMIT/ROLLBACK and in_transaction (autocommit between transactions)."""
+
+    def __init__(self, raw, where, readonly):
+        self.raw = raw
+        self.where = where          # the URL without its password
+        self.readonly = readonly
+
+    def execute(self, sql, params=()):
+        word = sql.strip().upper()
+        if word in ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE"):
+            _call(self.raw.execute, "BEGIN")
+            if not self.readonly:
+                _call(self.raw.execute, "SELECT pg_advisory_xact_lock(%s)", (WRITER_LOCK,))
+            return Cursor(None)
+        if word == "BEGIN DEFERRED":
+            sql = "BEGIN"
+        elif word.startswith("PRAGMA FOREIGN_KEYS"):
+            return Cursor(None)     # PostgreSQL always checks foreign keys
+        cur = self.raw.cursor()
+        # Always with parameters (maybe none): psycopg then reads `%%` as `%`.
+        _call(cur.execute, translate(sql), params)
+        return Cursor(cur)
+
+    def executemany(self, sql, seq):
+        cur = self.raw.cursor()
+        _call(cur.executemany, translate(sql), list(seq))
+        return Cursor(cur)
+
+    @property
+    def in_transaction(self):
+        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+    def close(self):
+        self.raw.close()
+
+    # -- what SQLite keeps in PRAGMAs: host_tools.db asks these --
+    def _meta(self, key):
+        if not self._has_meta():
+            return 0
+        row = self.execute("SELECT value FROM %s WHERE key = ?" % META, (key,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def _has_meta(self):
+        return self.execute("SELECT to_regclass(?) IS NOT NULL", (META,)).fetchone()[0]
+
+    def _set_meta(self, key, value):
+        self.execute("CREATE TABLE IF NOT EXISTS %s (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+                     % META)
+        self.execute("INSERT INTO %s (key, value) VALUES (?, ?) ON CONFLICT (key) "
+                     "DO UPDATE SET value = EXCLUDED.value" % META, (key, str(value)))
+
+    def application_id(self):
+        return self._meta("application_id")
+
+    def user_version(self):
+        return self._meta("schema_version")
+
+    def set_application_id(self, value):
+        self._set_meta("application_id", value)
+
+    def set_user_version(self, value):
+        self._set_meta("schema_version", value)
+
+    def table_names(self):
+        """The tables of the schema we work in (the first of the search path)."""
+        return {r[0] for r in self.execute(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_name <> ?", (META,))}
+
+
+def connect(url, readonly=False):
+    """A Connection to the database a postgresql:// URL names; ConnectError if none."""
+    where = shown(url)
+    if psycopg is None:
+        raise ConnectError("%s: a PostgreSQL database needs psycopg "
+                           "(pip install \"psycopg[binary]\")" % where)
+    options = "-c default_transaction_read_only=on" if readonly else None
+    kwargs = {"autocommit": True, "application_name": "tally42"}
+    if options:
+        kwargs["options"] = options
+    if "connect_timeout" not in url:
+        kwargs["connect_timeout"] = 10
+    try:
+        raw = psycopg.connect(url, row_factory=_row_factory, **kwargs)
+    except psycopg.Error as e:
+        raise ConnectError("%s: cannot open the database: %s" % (where, _message(e)))
+    raw.adapters.register_loader("numeric", _NumericLoader)
+    raw.adapters.register_dumper(bool, _BoolDumper)
+    return Connection(raw, where, readonly)
