@@ -16,8 +16,8 @@ them in PRAGMA user_version and application_id). A read-only open makes every tr
 read-only (`default_transaction_read_only`)."""
 import decimal
 import functools
+import re
 import sqlite3
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 try:
     import psycopg
@@ -25,28 +25,20 @@ try:
 except ImportError:         # SQLite needs nothing; a URL then says what to install
     psycopg = None
 
-SCHEMES = ("postgresql://", "postgres://")
 META = "tally42_meta"
 # The writer lock's key: any one number all tally42s agree on ("T422", the application id).
 WRITER_LOCK = 0x54343232
 
 
-
 def shown(url):
     """The URL without its password, for messages."""
-    try:
-        parts = urlsplit(url)
-        netloc = parts.netloc
-        if parts.password is not None:
-            user, _, host = netloc.rpartition("@")
-            netloc = "%s@%s" % (user.split(":", 1)[0], host)
-        query = parts.query
-        if "password" in query:
-            query = urlencode([(k, "***" if k == "password" else v)
-                               for k, v in parse_qsl(query, keep_blank_values=True)])
-        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
-    except ValueError:
-        return url.split("@")[-1] if "@" in url else url
+    scheme, sep, rest = url.partition("://")
+    netloc, slash, tail = rest.partition("/")
+    if "@" in netloc:
+        user, _, host = netloc.rpartition("@")
+        netloc = "%s@%s" % (user.split(":", 1)[0], host)
+    tail = re.sub(r"(?i)((?:^|[?&])password=)[^&]*", r"\1***", tail)
+    return scheme + sep + netloc + slash + tail
 
 
 class PgError(sqlite3.DatabaseError):

@@ -1,0 +1,274 @@
+"""The sittings database on PostgreSQL (host_tools/dbpg.py), against a real server the
+tests start (tests/pg.py): what SQLite keeps in PRAGMAs kept in tally42_meta, databases
+that are not ours refused, migrations all or nothing, read-only opens, the command line on
+a URL giving what it gives on a file, and two processes storing the same sittings at once
+storing each exactly once. (tests/test_db.py runs its tests on both databases too.)"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from clihelp import run
+from host_tools import db as D
+from host_tools import dbpg
+from host_tools import sittinglog as L
+from test_db import _store_v1, count, expected_hands, random_log, random_sitting
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def raw(url):
+    import psycopg
+    return psycopg.connect(url, autocommit=True)
+
+
+def tables(url):
+    with raw(url) as conn:
+        return {r[0] for r in conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")}
+
+
+# ---- the dialect (no server needed) ----
+
+def test_placeholders_are_translated_outside_strings_and_comments():
+    t = dbpg.translate
+    assert t("SELECT * FROM s WHERE id = ? AND n > ?") == \
+        "SELECT * FROM s WHERE id = %s AND n > %s"
+    assert t("INSERT INTO h (a, b_2) VALUES (:a, :b_2)") == \
+        "INSERT INTO h (a, b_2) VALUES (%(a)s, %(b_2)s)"
+    # In a string, a quoted name or a comment a ? or :x is text; a % is doubled
+    # everywhere (psycopg reads %% as %); a :: cast stays a cast.
+    assert t("SELECT '?:x', \"a?\" FROM s -- why? :no\nWHERE id LIKE ? ESCAPE '\\'") == \
+        "SELECT '?:x', \"a?\" FROM s -- why? :no\nWHERE id LIKE %s ESCAPE '\\'"
+    assert t("SELECT 'it''s ?', x % 2, y::text FROM s /* ? */ WHERE z = ?") == \
+        "SELECT 'it''s ?', x %% 2, y::text FROM s /* ? */ WHERE z = %s"
+
+
+def test_a_password_never_shows():
+    assert dbpg.shown("postgresql://ann:s3cret@db.club:5433/league") == \
+        "postgresql://ann@db.club:5433/league"
+    assert "s3cret" not in dbpg.shown("postgres://ann@/league?host=/run/pg&password=s3cret")
+    assert dbpg.shown("postgresql:///league") == "postgresql:///league"
+
+
+def test_rows_by_name_and_by_index():
+    cls = type("Row", (dbpg.Row,), {"__slots__": (), "_index": {"id": 0, "n": 1}})
+    r = cls(("a", 2))
+    assert r["id"] == r[0] == "a" and r["n"] == r[1] == 2
+    sid, n = r
+    assert (sid, n) == ("a", 2) and dict(r) == {"id": "a", "n": 2}
+    with pytest.raises(IndexError):
+        r["nope"]
+
+
+# ---- on the server ----
+
+def test_a_new_database_gets_the_schema_and_our_marks(pg_url):
+    with D.open_db(pg_url) as database:
+        assert D._schema_state(database.conn) == (D.APPLICATION_ID, D.SCHEMA_VERSION,
+                                                  {"sittings", "seats", "hands"})
+    assert tables(pg_url) == {"sittings", "seats", "hands", "tally42_meta"}
+    with raw(pg_url) as conn:
+        meta = dict(conn.execute("SELECT key, value FROM tally42_meta").fetchall())
+    assert meta == {"application_id": str(D.APPLICATION_ID),
+                    "schema_version": str(D.SCHEMA_VERSION)}
+    with D.open_db(pg_url) as database:     # opening again changes nothing
+        assert database.conn.user_version() == D.SCHEMA_VERSION
+
+
+def test_another_programs_database_is_refused_and_left_alone(pg_url):
+    with raw(pg_url) as conn:
+        conn.execute("CREATE TABLE customers (name TEXT)")
+    for readonly in (False, True):
+        with pytest.raises(D.DbError) as e:
+            D.open_db(pg_url, readonly=readonly)
+        assert "not a tally42 database" in str(e.value) and "another program" in str(e.value)
+    assert tables(pg_url) == {"customers"}
+    # A tally42_meta with another application's id: not ours either.
+    with raw(pg_url) as conn:
+        conn.execute("DROP TABLE customers")
+        conn.execute("CREATE TABLE tally42_meta (key TEXT PRIMARY KEY, value TEXT)")
+        conn.execute("INSERT INTO tally42_meta VALUES ('application_id', '7')")
+    with pytest.raises(D.DbError):
+        D.open_db(pg_url)
+    assert tables(pg_url) == {"tally42_meta"}
+
+
+def test_a_database_from_a_newer_tally42_is_refused(pg_url):
+    D.open_db(pg_url).close()
+    with raw(pg_url) as conn:
+        conn.execute("UPDATE tally42_meta SET value = '%d' WHERE key = 'schema_version'"
+                     % (D.SCHEMA_VERSION + 1))
+    with pytest.raises(D.DbError) as e:
+        D.open_db(pg_url)
+    assert "newer tally42" in str(e.value) and "schema %d" % (D.SCHEMA_VERSION + 1) in str(
+        e.value)
+
+
+def test_a_migration_that_fails_changes_nothing(pg_url, monkeypatch):
+    def broken(conn):
+        conn.execute("CREATE TABLE half (x INTEGER)")
+        conn.execute("SELECT no_such_column FROM sittings")
+
+    monkeypatch.setattr(D, "MIGRATIONS", [D.MIGRATIONS[0], broken])
+    with pytest.raises(D.DbError) as e:
+        D.open_db(pg_url)
+    assert "no_such_column" in str(e.value)
+    # PostgreSQL's DDL is transactional: not even the first migration's tables stay.
+    assert tables(pg_url) == set()
+
+
+def test_a_version_1_database_is_upgraded(pg_url):
+    conn = dbpg.connect(pg_url)
+    D.migrate(conn, upto=1)
+    assert conn.user_version() == 1
+    for seed in range(1, 200):
+        moon = random_log(seed, 9, 3000)
+        if len(D.Facts(L.replay(moon.encode())).games) >= 2:
+            break
+    moon_facts = _store_v1(conn, moon)
+    conn.close()
+    with D.open_db(pg_url, readonly=True) as database:     # a reader upgrades it first
+        assert database.conn.user_version() == 2
+        rows = database.hands(moon_facts.id)
+        assert [r["game"] for r in rows] == [h["game"] for h in moon_facts.hands]
+        assert [json.loads(r["score"]) for r in rows] == [h["score"] for h in moon_facts.hands]
+        assert json.loads(database.sitting(moon_facts.id)["games"])["games"] == \
+            moon_facts.games
+
+
+def test_a_failure_part_way_stores_nothing(pg_url):
+    header, events = random_sitting(21, 0, 300, ["Ann", "Bob", "Cy", "Di"], {"id": "x"})
+    full = L.dump_log(L.log_lines(header, events))
+    short = L.dump_log(L.log_lines(header, events[:12]))
+    n_short = len(expected_hands(short))
+    with D.open_db(pg_url) as database:
+        database.store(short)
+        database.conn.execute(
+            "CREATE FUNCTION fail() RETURNS trigger AS $$ BEGIN "
+            "IF NEW.number = %d THEN RAISE EXCEPTION 'disk on fire'; END IF; "
+            "RETURN NEW; END $$ LANGUAGE plpgsql" % (n_short + 2))
+        database.conn.execute("CREATE TRIGGER fail AFTER INSERT ON hands "
+                              "FOR EACH ROW EXECUTE FUNCTION fail()")
+        with pytest.raises(D.DbError) as e:
+            database.store(full)
+        assert "disk on fire" in str(e.value)
+        assert not database.conn.in_transaction
+        assert database.log("x") == short
+        assert count(database, "hands") == n_short and count(database, "sittings") == 1
+
+
+def test_reading_commands_cannot_write(pg_url):
+    with pytest.raises(D.DbError) as e:
+        D.open_db(pg_url, readonly=True)
+    assert "holds no sittings yet" in str(e.value)
+    assert tables(pg_url) == set()              # a reader made nothing
+    with D.open_db(pg_url) as database:
+        database.store(random_log(1, 0, 40, None, {"id": "one"}))
+    with D.open_db(pg_url, readonly=True) as database:
+        assert database.ids() == ["one"]
+        with pytest.raises(D.DbError) as e:
+            database.store(random_log(2, 0, 40))
+        assert "read-only" in str(e.value)
+        with pytest.raises(D.DbError):
+            database.delete("one")
+    with D.open_db(pg_url, readonly=True) as database:
+        assert database.ids() == ["one"]
+
+
+def test_a_server_that_is_not_there_is_said_plainly(tmp_path, capsys):
+    url = "postgresql://ann:s3cret@/league?host=%s&port=1&connect_timeout=2" % tmp_path
+    for argv in (["import", os.devnull], ["sittings"], ["stats"]):
+        code, out, err = run(capsys, *argv, "--db", url)
+        assert code == 2 and out == ""
+        assert err.startswith("tally42: postgresql://ann@/league?host=")
+        assert "cannot open the database" in err and "s3cret" not in err
+        assert "Traceback" not in err and err.count("\n") == 1
+
+
+# ---- the command line: a URL gives what a file gives ----
+
+def club_logs(tmp_path, n, setups=(0, 1, 3, 5, 10)):
+    """n random sittings among a club's eight players, each its own id and start."""
+    pool = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+    paths = []
+    for i in range(n):
+        players = [pool[(i + k * 3) % 8] for k in range(6)]
+        extra = {"id": "club-%03d" % i,
+                 "started": "2025-03-%02dT%02d:%02d:00" % (1 + i // 48, 18 + i % 48 // 12,
+                                                           i % 12 * 5)}
+        path = tmp_path / ("s%03d.jsonl" % i)
+        path.write_text(random_log(1000 + i, setups[i % len(setups)], 160, players, extra))
+        paths.append(str(path))
+    return paths
+
+
+def listing(capsys, db):
+    """What the reading commands say of a database (times of storing left out)."""
+    code, out, err = run(capsys, "sittings", "--json", "--db", db)
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    for r in rows:
+        del r["imported_at"], r["updated_at"]
+    code, stats, err = run(capsys, "stats", "--db", db)
+    assert code == 0, err
+    code, csv, err = run(capsys, "export", "--all", "--format", "csv", "--db", db)
+    assert code == 0, err
+    return rows, stats, csv
+
+
+def test_the_commands_give_the_same_on_a_file_and_on_postgresql(tmp_path, pg_url, capsys):
+    logs = club_logs(tmp_path, 24)
+    path = str(tmp_path / "t.db")
+    for db in (path, pg_url):
+        code, out, err = run(capsys, "import", *logs, "--db", db)
+        assert code == 0 and out.count("stored sitting") == 24, err
+    on_file = listing(capsys, path)
+    on_pg = listing(capsys, pg_url)
+    assert len(on_file[0]) == 24 and "Ann" in on_file[1]
+    assert on_pg == on_file
+    for db in (path, pg_url):
+        assert run(capsys, "rename", "club-003", "club-three", "--db", db)[0] == 0
+        assert run(capsys, "delete", "club-00", "--db", db)[0] == 2     # ambiguous
+        assert run(capsys, "delete", "club-001", "--db", db)[0] == 0
+    assert listing(capsys, pg_url) == listing(capsys, path)
+    assert len(listing(capsys, pg_url)[0]) == 23
+
+
+# ---- two PCs at once ----
+
+def tally42(*argv):
+    return subprocess.Popen([sys.executable, "-m", "host_tools"] + list(argv), cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_two_processes_storing_the_same_sittings_store_each_once(tmp_path, pg_url, capsys):
+    logs = club_logs(tmp_path, 200)
+    # Both start on a new database: they also race to make its schema.
+    started = time.monotonic()
+    procs = [tally42("import", *logs, "--db", pg_url) for _ in range(2)]
+    results = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
+    took = time.monotonic() - started
+    stored = []
+    for out, err, code in results:
+        assert code == 0 and err == "", err
+        lines = out.splitlines()
+        assert len(lines) == 200
+        stored += [ln for ln in lines if ": stored sitting " in ln]
+        assert all(": stored sitting " in ln or ": already stored: " in ln for ln in lines)
+    # Every sitting stored by exactly one of the two, and once in the database.
+    ids = sorted(ln.split(": stored sitting ")[1].split(" ")[0] for ln in stored)
+    assert ids == ["club-%03d" % i for i in range(200)]
+    with D.open_db(pg_url, readonly=True) as database:
+        assert count(database, "sittings") == 200
+        assert count(database, "seats") == sum(
+            len(D.Facts(L.replay(open(p, "rb").read())).seats()) for p in logs)
+    # And the standings and listing are what one process alone makes on SQLite.
+    path = str(tmp_path / "one.db")
+    code, out, err = run(capsys, "import", *logs, "--db", path)
+    assert code == 0 and out.count("stored sitting") == 200
+    assert listing(capsys, pg_url) == listing(capsys, path)
+    assert took < 300
