@@ -272,3 +272,40 @@ def test_two_processes_storing_the_same_sittings_store_each_once(tmp_path, pg_ur
     assert code == 0 and out.count("stored sitting") == 200
     assert listing(capsys, pg_url) == listing(capsys, path)
     assert took < 300
+
+
+def test_two_pcs_syncing_copies_of_a_scorer_at_once_store_each_sitting_once(tmp_path, pg_url):
+    import syncrig as R
+    played = None
+    rigs = []
+    try:
+        for k in range(2):      # the same journal (the same sittings, same ids), twice
+            image = str(tmp_path / ("flash%d.img" % k))
+            played = R.build_image(image, 6, open_events=2)
+            cable = R.Cable()
+            rigs.append((cable, R.Scorer(image, cable)))
+        procs = [tally42("sync", "--port", cable.host_path, "--db", pg_url, "--timeout", "0.3",
+                         "--no-clock") for cable, _ in rigs]
+        outs = [p.communicate(timeout=120) + (p.returncode,) for p in procs]
+    finally:
+        for cable, scorer in rigs:
+            err = scorer.stop()
+            cable.close()
+            assert "Traceback" not in err, err
+    new = 0
+    for out, err, code in outs:
+        assert code == 0, err
+        summary = [ln for ln in out.splitlines() if "already stored" in ln and " new, " in ln]
+        assert len(summary) == 1, out
+        n, _, rest = summary[0].partition(" new, ")
+        stored_here = int(n.split()[-1])
+        already = int(rest.split(" updated, ")[1].split()[0])
+        assert stored_here + already == 6
+        new += stored_here
+    assert new == 6
+    with D.open_db(pg_url, readonly=True) as database:
+        assert sorted(database.ids()) == sorted("T42-SIM001-%d" % i for i in played)
+        for sid, (score, events) in played.items():
+            row = database.sitting("T42-SIM001-%d" % sid)
+            assert json.loads(row["score"]) == score and row["events"] == events
+            assert row["source"] == "sync"
