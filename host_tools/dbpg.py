@@ -21,6 +21,7 @@ import sqlite3
 
 try:
     import psycopg
+    import psycopg.conninfo
     from psycopg.adapt import Dumper, Loader
 except ImportError:         # SQLite needs nothing; a URL then says what to install
     psycopg = None
@@ -205,7 +206,10 @@ class Connection:
 
     @property
     def in_transaction(self):
-        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+        # A transaction to end (a broken link has none: ROLLBACK would only fail again).
+        status = self.raw.info.transaction_status
+        return status in (psycopg.pq.TransactionStatus.INTRANS,
+                          psycopg.pq.TransactionStatus.INERROR)
 
     def close(self):
         self.raw.close()
@@ -251,13 +255,16 @@ def connect(url, readonly=False):
     if psycopg is None:
         raise ConnectError("%s: a PostgreSQL database needs psycopg "
                            "(pip install \"psycopg[binary]\")" % where)
-    options = "-c default_transaction_read_only=on" if readonly else None
-    kwargs = {"autocommit": True, "application_name": "tally42"}
-    if options:
-        kwargs["options"] = options
-    if "connect_timeout" not in url:
-        kwargs["connect_timeout"] = 10
     try:
+        given = psycopg.conninfo.conninfo_to_dict(url)
+        kwargs = {"autocommit": True}
+        if "application_name" not in given:
+            kwargs["application_name"] = "tally42"
+        if "connect_timeout" not in given:
+            kwargs["connect_timeout"] = 10
+        if readonly:    # added to the URL's own options (a search_path, say)
+            kwargs["options"] = (given.get("options", "") +
+                                 " -c default_transaction_read_only=on").strip()
         raw = psycopg.connect(url, row_factory=_row_factory, **kwargs)
     except psycopg.Error as e:
         raise ConnectError("%s: cannot open the database: %s" % (where, _message(e)))

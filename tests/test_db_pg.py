@@ -179,6 +179,27 @@ def test_reading_commands_cannot_write(pg_url):
         assert database.ids() == ["one"]
 
 
+def test_a_schema_of_its_own_keeps_the_options_of_the_url(pg_url):
+    # One PostgreSQL database, two tally42 databases: each in its schema (search_path).
+    with raw(pg_url) as conn:
+        conn.execute("CREATE SCHEMA league")
+        conn.execute("CREATE TABLE public.customers (name TEXT)")   # not ours, elsewhere
+    url = pg_url + "&options=-csearch_path%3Dleague"
+    with D.open_db(url) as database:
+        database.store(random_log(1, 0, 40, None, {"id": "one"}))
+    with D.open_db(url, readonly=True) as database:    # read-only added to the options
+        assert database.ids() == ["one"]
+        with pytest.raises(D.DbError) as e:
+            database.delete("one")
+        assert "read-only" in str(e.value)
+    assert tables(pg_url) == {"customers"}
+    with raw(pg_url) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM league.sittings").fetchone()[0] == 1
+    with pytest.raises(D.DbError) as e:                # public holds another program's
+        D.open_db(pg_url)
+    assert "not a tally42 database" in str(e.value)
+
+
 def test_a_server_that_is_not_there_is_said_plainly(tmp_path, capsys):
     url = "postgresql://ann:s3cret@/league?host=%s&port=1&connect_timeout=2" % tmp_path
     for argv in (["import", os.devnull], ["sittings"], ["stats"]):
@@ -187,6 +208,10 @@ def test_a_server_that_is_not_there_is_said_plainly(tmp_path, capsys):
         assert err.startswith("tally42: postgresql://ann@/league?host=")
         assert "cannot open the database" in err and "s3cret" not in err
         assert "Traceback" not in err and err.count("\n") == 1
+    # A URL libpq cannot read: said the same way.
+    code, out, err = run(capsys, "sittings", "--db", "postgresql://ann:s3cret@/x?bogus=1")
+    assert code == 2 and err.startswith("tally42: postgresql://ann@/x?bogus=1: cannot open")
+    assert "s3cret" not in err
 
 
 # ---- the command line: a URL gives what a file gives ----
