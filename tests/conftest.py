@@ -39,3 +39,11 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "t.db")
     return request.getfixturevalue("pg_url")
+
+
+def pytest_terminal_summary(terminalreporter):
+    # The one line that says why the PostgreSQL tests were skipped (-q hides the reasons).
+    skipped = terminalreporter.stats.get("skipped", [])
+    reasons = {str(r.longrepr[2]) for r in skipped if isinstance(r.longrepr, tuple)}
+    for reason in sorted(x for x in reasons if x.startswith("Skipped: no PostgreSQL")):
+        terminalreporter.write_line("PostgreSQL tests skipped: %s" % reason.split(": ", 2)[2])
