@@ -13,7 +13,8 @@ What it translates, and nothing more:
   `except sqlite3.Error` in host_tools.db catches both.
 The schema version and the application id live in a table `tally42_meta` (SQLite keeps
 them in PRAGMA user_version and application_id). A read-only open makes every transaction
-read-only (`default_transaction_read_only`)."""
+read-only (`default_transaction_read_only`), and reads one snapshot: a REPEATABLE READ
+transaction from its first query until `conn.execute("COMMIT")` or close."""
 import decimal
 import functools
 import re
@@ -128,7 +129,8 @@ def _row_factory(cursor):
 
 if psycopg is not None:
     class _NumericLoader(Loader):
-        # SUM() and AVG() of integers are numeric in PostgreSQL: int (or float), as SQLite.
+        # SUM() of integers is numeric in PostgreSQL: an int again, as in SQLite (a
+        # fraction, from AVG() say, a float).
         def load(self, data):
             d = decimal.Decimal(bytes(data).decode("ascii"))
             return int(d) if d == d.to_integral_value() else float(d)
@@ -194,6 +196,11 @@ class Connection:
             sql = "BEGIN"
         elif word.startswith("PRAGMA FOREIGN_KEYS"):
             return Cursor(None)     # PostgreSQL always checks foreign keys
+        elif self.readonly and not word.startswith(("BEGIN", "COMMIT", "ROLLBACK", "END")) \
+                and not self.in_transaction:
+            # A reader reads one snapshot, from its first query to COMMIT (or close): its
+            # figures add up while other PCs write.
+            _call(self.raw.execute, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         cur = self.raw.cursor()
         # Always with parameters (maybe none): psycopg then reads `%%` as `%`.
         _call(cur.execute, translate(sql), params)

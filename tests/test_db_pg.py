@@ -179,6 +179,40 @@ def test_reading_commands_cannot_write(pg_url):
         assert database.ids() == ["one"]
 
 
+def test_a_reader_reads_one_snapshot_while_another_pc_writes(pg_url):
+    from host_tools import stats as T
+    with D.open_db(pg_url) as writer:
+        writer.store(random_log(1, 0, 60, ["Ann", "Bob", "Cy", "Di"], {"id": "one"}))
+        with D.open_db(pg_url, readonly=True) as reader:
+            before = T.collect(reader)
+            writer.store(random_log(2, 0, 60, ["Ann", "Eve", "Cy", "Di"], {"id": "two"}))
+            # Stored meanwhile, not yet seen: the figures a command prints add up.
+            assert reader.ids() == ["one"]
+            assert "Eve" not in T.collect(reader)[0] and T.collect(reader)[0].keys() == \
+                before[0].keys()
+            reader.conn.execute("COMMIT")           # a reader that stays open: look again
+            assert sorted(reader.ids()) == ["one", "two"]
+            assert "Eve" in T.collect(reader)[0]
+
+
+def test_values_come_back_as_sqlite_gives_them(pg_url):
+    with D.open_db(pg_url) as database:
+        conn = database.conn
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("CREATE TABLE t (n INTEGER, flag INTEGER, s TEXT)")
+        conn.executemany("INSERT INTO t VALUES (?, ?, ?)",
+                         [(1, True, "50%"), (2, False, "it's")])
+        conn.execute("COMMIT")
+        assert conn.execute("SELECT flag FROM t ORDER BY n").fetchall() == [(1,), (0,)]
+        total, mean = conn.execute("SELECT SUM(n), AVG(n) FROM t").fetchone()
+        assert (total, mean) == (3, 1.5) and type(total) is int and type(mean) is float
+        # A % in the SQL is SQL's, not a placeholder.
+        assert conn.execute("SELECT n FROM t WHERE s LIKE '5' || ?", ("0%",)).fetchall() == \
+            [(1,)]
+        row = conn.execute("SELECT n, s FROM t WHERE s = :s", {"s": "it's"}).fetchone()
+        assert row["n"] == row[0] == 2 and row["s"] == "it's"
+
+
 def test_a_schema_of_its_own_keeps_the_options_of_the_url(pg_url):
     # One PostgreSQL database, two tally42 databases: each in its schema (search_path).
     with raw(pg_url) as conn:
