@@ -248,6 +248,30 @@ def test_a_server_that_is_not_there_is_said_plainly(tmp_path, capsys):
     assert "s3cret" not in err
 
 
+def test_tally42_db_takes_a_url_and_a_broken_database_is_said_plainly(pg_url, tmp_path,
+                                                                      capsys, monkeypatch):
+    log = tmp_path / "one.jsonl"
+    log.write_text(random_log(1, 0, 60, ["Ann", "Bob", "Cy", "Di"], {"id": "one"}))
+    monkeypatch.setenv("TALLY42_DB", pg_url)
+    code, out, err = run(capsys, "import", str(log))
+    assert code == 0 and "stored sitting one" in out
+    code, out, err = run(capsys, "sittings")
+    assert code == 0 and out.startswith("id ") and "\none " in out
+    with raw(pg_url) as conn:
+        conn.execute("DROP TABLE seats")        # somebody's hand in the database
+    code, out, err = run(capsys, "stats")
+    assert code == 2 and out == "" and err.startswith("tally42: %s: " % pg_url)
+    assert "seats" in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_without_psycopg_a_url_says_what_to_install(capsys, monkeypatch):
+    monkeypatch.setattr(dbpg, "psycopg", None)
+    code, out, err = run(capsys, "sittings", "--db", "postgresql://ann:pw@club/league")
+    assert code == 2 and out == ""
+    assert err == ('tally42: postgresql://ann@club/league: a PostgreSQL database needs '
+                   'psycopg (pip install "psycopg[binary]")\n')
+
+
 # ---- the command line: a URL gives what a file gives ----
 
 def club_logs(tmp_path, n, setups=(0, 1, 3, 5, 10)):
