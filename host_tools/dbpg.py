@@ -206,6 +206,13 @@ class Connection:
         _call(cur.execute, translate(sql), params)
         return Cursor(cur)
 
+    def executescript(self, sql):
+        """Several statements, no parameters (as sqlite3's; but inside the transaction
+        the caller is in: sqlite3's executescript commits first)."""
+        cur = self.raw.cursor()
+        _call(cur.execute, sql)
+        return Cursor(cur)
+
     def executemany(self, sql, seq):
         cur = self.raw.cursor()
         _call(cur.executemany, translate(sql), list(seq))

@@ -209,6 +209,11 @@ def test_values_come_back_as_sqlite_gives_them(pg_url):
         # A % in the SQL is SQL's, not a placeholder.
         assert conn.execute("SELECT n FROM t WHERE s LIKE '5' || ?", ("0%",)).fetchall() == \
             [(1,)]
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executescript("CREATE TABLE u (x INTEGER); INSERT INTO u VALUES (7); "
+                           "INSERT INTO u VALUES (8)")
+        conn.execute("COMMIT")
+        assert conn.execute("SELECT SUM(x) FROM u").fetchone()[0] == 15
         row = conn.execute("SELECT n, s FROM t WHERE s = :s", {"s": "it's"}).fetchone()
         assert row["n"] == row[0] == 2 and row["s"] == "it's"
 
@@ -392,3 +397,53 @@ def test_two_pcs_syncing_copies_of_a_scorer_at_once_store_each_sitting_once(tmp_
             row = database.sitting("T42-SIM001-%d" % sid)
             assert json.loads(row["score"]) == score and row["events"] == events
             assert row["source"] == "sync"
+
+
+STORE_ALL = r"""
+import json, os, sys, time
+from host_tools import db as D
+url, logs, go = sys.argv[1:4]
+with open(logs) as f:
+    texts = json.load(f)
+database = D.open_db(url)
+print("ready", flush=True)
+while not os.path.exists(go):       # both start storing at the same moment
+    time.sleep(0.001)
+for text in texts:
+    st = database.store(text, source="sync", device="T42-0042")
+    print(st.status, st.id, flush=True)
+database.close()
+"""
+
+
+def test_two_writers_started_together_store_each_sitting_once(tmp_path, pg_url):
+    # The same 200 sittings, the same order, from the same instant: every sitting is
+    # raced for. Each is stored by exactly one writer; the other finds it stored.
+    texts = [random_log(500 + i, i % 3, 120, ["Ann", "Bob", "Cy", "Di"],
+                        {"id": "race-%03d" % i}) for i in range(200)]
+    logs = tmp_path / "logs.json"
+    logs.write_text(json.dumps(texts))
+    go = tmp_path / "go"
+    procs = [subprocess.Popen([sys.executable, "-c", STORE_ALL, pg_url, str(logs), str(go)],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    for p in procs:
+        assert p.stdout.readline() == "ready\n"
+    go.write_text("")
+    by = {}
+    for k, p in enumerate(procs):
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0 and err == "", err
+        lines = out.splitlines()
+        assert len(lines) == 200
+        for line in lines:
+            status, sid = line.rsplit(" ", 1)
+            by.setdefault(sid, []).append((k, status))
+    assert sorted(by) == ["race-%03d" % i for i in range(200)]
+    for sid, said in by.items():
+        assert sorted(s for _, s in said) == ["already stored", "stored"], (sid, said)
+    with D.open_db(pg_url, readonly=True) as database:
+        assert count(database, "sittings") == 200
+        assert count(database, "hands") == sum(len(expected_hands(t)) for t in texts)
+        for i in (0, 99, 199):
+            assert database.log("race-%03d" % i) == texts[i]
