@@ -214,6 +214,17 @@ def test_values_come_back_as_sqlite_gives_them(pg_url):
                            "INSERT INTO u VALUES (8)")
         conn.execute("COMMIT")
         assert conn.execute("SELECT SUM(x) FROM u").fetchone()[0] == 15
+        # SQLite's numbered rows: INTEGER PRIMARY KEY, and the number given back.
+        assert conn.execute("INSERT INTO t VALUES (3, 0, 'x')").lastrowid is None
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)")
+        conn.execute("CREATE TABLE rounds (id INTEGER PRIMARY KEY, n INTEGER)")
+        assert conn.execute("INSERT INTO events (name) VALUES (?)", ("club",)).lastrowid == 1
+        assert conn.execute("INSERT INTO rounds (n) VALUES (5)").lastrowid == 1
+        assert conn.execute("INSERT INTO events (name) VALUES ('cup')").lastrowid == 2
+        conn.execute("COMMIT")
+        assert conn.execute("SELECT id, name FROM events ORDER BY id").fetchall() == [
+            (1, "club"), (2, "cup")]
         row = conn.execute("SELECT n, s FROM t WHERE s = :s", {"s": "it's"}).fetchone()
         assert row["n"] == row[0] == 2 and row["s"] == "it's"
 
