@@ -152,12 +152,15 @@ class Server:
 
 
 if __name__ == "__main__":
-    # A server to try things by hand: prints its URL, stops on Ctrl-C.
+    # A server to try things by hand: prints a database's URL, stops on Ctrl-C (or TERM).
     why = missing()
     if why:
         raise SystemExit(why)
+    def stop_on_term(*_):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop_on_term)
     s = Server()
-    print(s.new_database("try"))
+    print(s.new_database("try"), flush=True)
     try:
         s.proc.wait()
     except KeyboardInterrupt:
