@@ -5,13 +5,17 @@
 #                                         the median over 100 sittings, a file database
 #   db.store_ms_per_sitting.postgresql    the same on a PostgreSQL server started here
 #                                         (tests/pg.py: a temp cluster on a unix socket)
-#   db.concurrent_duplicates.postgresql   two `tally42 import` processes given the same
-#                                         200 sittings at once, on a new database: the
-#                                         sittings both said they stored (each is one row:
-#                                         the id is the key; goal 0)
-#   db.concurrent_split.postgresql        how many each process stored (both > 0 shows the
-#                                         two really ran at the same time)
+#   db.concurrent_duplicates.postgresql   two processes storing the same 200 synced
+#                                         sittings on a new database, each sitting by
+#                                         both at the same instant (one every 50 ms): the
+#                                         sittings both said they stored (goal 0; each is
+#                                         one row, the id is the key, so a duplicate
+#                                         would show here or as a failed store, which
+#                                         stops the bench)
+#   db.concurrent_split.postgresql        how many each process stored (both well above 0:
+#                                         the races were real, either could win)
 # Without PostgreSQL the .postgresql lines say why they were not measured.
+import json
 import os
 import statistics
 import subprocess
@@ -77,22 +81,51 @@ def store_ms(db, logs):
     return statistics.median(times)
 
 
+# One writer: stores each sitting as `tally42 sync` does, sitting i at the instant
+# t0 + i * SLOT (t0 from the go file): the two writers race for every sitting.
+SLOT = 0.05
+WRITER = r"""
+import json, os, sys, time
+from host_tools import db as D
+url, logs, go, slot = sys.argv[1:5]
+with open(logs) as f:
+    texts = json.load(f)
+database = D.open_db(url)
+print("ready", flush=True)
+while not os.path.exists(go) or not os.path.getsize(go):
+    time.sleep(0.001)
+with open(go) as f:
+    t0 = float(f.read())
+for i, text in enumerate(texts):
+    wait = t0 + i * float(slot) - time.time()
+    if wait > 0:
+        time.sleep(wait)
+    print(database.store(text, source="sync", device="T42-BENCH").status, flush=True)
+database.close()
+"""
+
+
 def concurrent(url, tmp):
-    paths = []
-    for i, lines in enumerate(sittings(CONCURRENT, "two")):
-        path = os.path.join(tmp, "s%03d.jsonl" % i)
-        with open(path, "w") as f:
-            f.write(L.dump_log(lines))
-        paths.append(path)
-    procs = [subprocess.Popen([sys.executable, "-m", "host_tools", "import"] + paths
-                              + ["--db", url], cwd=ROOT, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    logs = os.path.join(tmp, "logs.json")
+    with open(logs, "w") as f:
+        json.dump([L.dump_log(lines) for lines in sittings(CONCURRENT, "two")], f)
+    go = os.path.join(tmp, "go")
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, logs, go, str(SLOT)],
+                              cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    for p in procs:
+        if p.stdout.readline() != "ready\n":
+            raise SystemExit("bench_db: a writer did not start: %s" % p.communicate()[1])
+    with open(go + ".tmp", "w") as f:
+        f.write(repr(time.time() + 0.2))
+    os.replace(go + ".tmp", go)
     said = []
     for p in procs:
         out, err = p.communicate(timeout=600)
         if p.returncode:
-            raise SystemExit("bench_db: tally42 import failed: %s" % err)
-        said.append(sum(1 for ln in out.splitlines() if ": stored sitting " in ln))
+            raise SystemExit("bench_db: a writer failed: %s" % err)
+        said.append(out.splitlines().count("stored"))
     with D.open_db(url, readonly=True) as database:
         rows = database.conn.execute("SELECT COUNT(*) FROM sittings").fetchone()[0]
     if rows != CONCURRENT:
