@@ -418,9 +418,14 @@ with open(logs) as f:
     texts = json.load(f)
 database = D.open_db(url)
 print("ready", flush=True)
-while not os.path.exists(go):       # both start storing at the same moment
+while not os.path.exists(go) or not os.path.getsize(go):
     time.sleep(0.001)
-for text in texts:
+with open(go) as f:
+    t0 = float(f.read())
+for i, text in enumerate(texts):     # sitting i at t0 + 30 ms * i: both writers at once
+    wait = t0 + 0.03 * i - time.time()
+    if wait > 0:
+        time.sleep(wait)
     st = database.store(text, source="sync", device="T42-0042")
     print(st.status, st.id, flush=True)
 database.close()
@@ -428,8 +433,8 @@ database.close()
 
 
 def test_two_writers_started_together_store_each_sitting_once(tmp_path, pg_url):
-    # The same 200 sittings, the same order, from the same instant: every sitting is
-    # raced for. Each is stored by exactly one writer; the other finds it stored.
+    # The same 200 sittings, each sent by both writers at the same instant: every
+    # sitting is raced for. Each is stored by exactly one; the other finds it stored.
     texts = [random_log(500 + i, i % 3, 120, ["Ann", "Bob", "Cy", "Di"],
                         {"id": "race-%03d" % i}) for i in range(200)]
     logs = tmp_path / "logs.json"
@@ -440,7 +445,8 @@ def test_two_writers_started_together_store_each_sitting_once(tmp_path, pg_url):
                               text=True) for _ in range(2)]
     for p in procs:
         assert p.stdout.readline() == "ready\n"
-    go.write_text("")
+    (tmp_path / "go.tmp").write_text(repr(time.time() + 0.2))
+    os.replace(str(tmp_path / "go.tmp"), str(go))
     by = {}
     for k, p in enumerate(procs):
         out, err = p.communicate(timeout=300)
