@@ -4,6 +4,7 @@ when the tests run as root, since the server refuses root. Stopped and removed a
 
 Server(): start it; .url(dbname) a URL for one of its databases; .new_database() a fresh
 empty database's URL; .stop(). missing() says why there is no server to start, or None."""
+import atexit
 import glob
 import os
 import shutil
@@ -59,12 +60,16 @@ def _run_as():
 class Server:
     def __init__(self):
         self.bin = bin_dir()
-        self.dir = tempfile.mkdtemp(prefix="tally42-pg-")
+        self.user = _run_as()
+        base = tempfile.gettempdir()
+        if (self.user is not None or len(base) > 60) and os.path.isdir("/tmp"):
+            base = "/tmp"   # one the server's user can reach, short enough for a socket
+        self.dir = tempfile.mkdtemp(prefix="tally42-pg-", dir=base)
         self.data = os.path.join(self.dir, "data")
         self.socket_dir = self.dir
         self.proc = None
         self._n = 0
-        self.user = _run_as()
+        atexit.register(self.stop)      # should the tests end without their teardown
         try:
             self._start()
         except BaseException:
@@ -148,6 +153,7 @@ class Server:
         self.proc = None
         if getattr(self, "log", None):
             self.log.close()
+            self.log = None
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
