@@ -464,3 +464,33 @@ def test_two_writers_started_together_store_each_sitting_once(tmp_path, pg_url):
         assert count(database, "hands") == sum(len(expected_hands(t)) for t in texts)
         for i in (0, 99, 199):
             assert database.log("race-%03d" % i) == texts[i]
+
+
+def test_text_orders_as_in_sqlite_whatever_the_servers_locale(pg_server, tmp_path):
+    # A database whose default collation is ICU's English (a-b-B, punctuation first):
+    # tally42's text columns still order by code point, as SQLite does.
+    name = "icu_%d" % os.getpid()
+    pg_server.admin("CREATE DATABASE %s TEMPLATE template0 LOCALE_PROVIDER icu "
+                    "ICU_LOCALE 'en-US' LOCALE 'C'" % name)
+    url = pg_server.url(name)
+    with raw(url) as conn:
+        english = [r[0] for r in conn.execute(
+            "SELECT x FROM (VALUES ('b-1'), ('B-2'), ('a-3'), ('_x')) v(x) ORDER BY x")]
+    assert english != sorted(english)           # the server's own order is not SQLite's
+    ids = ["b-1", "B-2", "a-3", "_x", "b-10"]
+    path = str(tmp_path / "t.db")
+    for db in (path, url):
+        with D.open_db(db) as database:
+            for i, sid in enumerate(ids):
+                started = "2025-05-0%dT20:00:00" % (9 if i < 3 else 9 - i)
+                database.store(random_log(i + 1, 0, 30, None, {"id": sid,
+                                                              "started": started}))
+    with D.open_db(path) as on_file, D.open_db(url) as on_pg:
+        # Oldest first; the three that started together in the order stored on SQLite,
+        # by id on PostgreSQL (which keeps no order of storing).
+        assert on_file.ids() == ["b-10", "_x", "b-1", "B-2", "a-3"]
+        assert on_pg.ids() == ["b-10", "_x", "B-2", "a-3", "b-1"]
+        by_id = "SELECT id FROM sittings ORDER BY id"
+        assert on_pg.conn.execute(by_id).fetchall() == [
+            tuple(r) for r in on_file.conn.execute(by_id).fetchall()] == [(i,) for i in
+                                                                         sorted(ids)]
