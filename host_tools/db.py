@@ -457,7 +457,10 @@ class Database:
             return given
         like = given.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         found = [r[0] for r in self.conn.execute(
-            "SELECT id FROM sittings WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))]
+            # LOWER: a beginning in any case, in SQLite (whose LIKE ignores ASCII case) and
+            # in PostgreSQL (whose LIKE does not) alike.
+            "SELECT id FROM sittings WHERE LOWER(id) LIKE LOWER(?) ESCAPE '\\' ORDER BY id",
+            (like,))]
         if len(found) == 1:
             return found[0]
         if not found:

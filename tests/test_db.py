@@ -398,6 +398,7 @@ def test_ids_resolve_by_their_beginning(new_db):
         assert "table-12" in str(e.value) and "table-20" in str(e.value)
         # _ and % are letters here, not LIKE wildcards.
         assert database.resolve("t_") == "t_x"
+        assert database.resolve("TABLE-2") == "table-20"       # in any case, on both
         with pytest.raises(D.DbError):
             database.resolve("t%")
         with pytest.raises(D.DbError) as e:
