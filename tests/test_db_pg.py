@@ -494,3 +494,16 @@ def test_text_orders_as_in_sqlite_whatever_the_servers_locale(pg_server, tmp_pat
         assert on_pg.conn.execute(by_id).fetchall() == [
             tuple(r) for r in on_file.conn.execute(by_id).fetchall()] == [(i,) for i in
                                                                          sorted(ids)]
+
+
+def test_a_user_who_may_not_make_tables_is_told_so(pg_server, pg_url, capsys, tmp_path):
+    pg_server.admin("DO $$ BEGIN CREATE ROLE desk LOGIN; "
+                    "EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+    url = pg_url.replace("postgresql://%s@" % "tally42", "postgresql://desk@")
+    assert url != pg_url
+    log = tmp_path / "one.jsonl"
+    log.write_text(random_log(1, 0, 30))
+    code, out, err = run(capsys, "import", str(log), "--db", url)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("tally42: postgresql://desk@/") and "permission denied" in err
+    assert tables(pg_url) == set()
