@@ -316,7 +316,10 @@ class Connection:
         if not self._has_meta():
             return 0
         row = self.execute("SELECT value FROM %s WHERE key = ?" % META, (key,)).fetchone()
-        return int(row[0]) if row else 0
+        try:
+            return int(row[0]) if row else 0
+        except (TypeError, ValueError):
+            raise PgError("its %s says %s is %r, not a number" % (META, key, row[0])) from None
 
     def _has_meta(self):
         return self.execute("SELECT to_regclass(?) IS NOT NULL", (META,)).fetchone()[0]

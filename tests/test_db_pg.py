@@ -95,6 +95,11 @@ def test_another_programs_database_is_refused_and_left_alone(pg_url):
     with pytest.raises(D.DbError):
         D.open_db(pg_url)
     assert tables(pg_url) == {"tally42_meta"}
+    with raw(pg_url) as conn:
+        conn.execute("UPDATE tally42_meta SET value = 'T422'")
+    with pytest.raises(D.DbError) as e:
+        D.open_db(pg_url)
+    assert "tally42_meta says application_id is 'T422', not a number" in str(e.value)
 
 
 def test_a_database_from_a_newer_tally42_is_refused(pg_url):
