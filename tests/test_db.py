@@ -431,11 +431,11 @@ META = {"ended": "2026-03-07T22:41:05-06:00", "event": "Club night", "round": 2,
         "table": 3}
 
 
-def test_end_time_and_event_are_stored_in_columns_and_kept_in_the_log():
+def test_end_time_and_event_are_stored_in_columns_and_kept_in_the_log(new_db):
     extra = dict(META, id="T42-A1B2C3-0000002A", started="2026-03-07T20:15:00-06:00")
     text = random_log(11, 0, 200, players=["Ann", "Bob", "Cy", "Di"], extra=extra)
     assert text.splitlines()[1] == "#tally42 " + json.dumps(META)
-    with memory_db() as database:
+    with new_db() as database:
         st = database.store(text)
         row = database.sitting(st.id)
         assert (row["ended"], row["event"], row["round"], row["table_no"]) == (
@@ -445,17 +445,18 @@ def test_end_time_and_event_are_stored_in_columns_and_kept_in_the_log():
         # The stored log keeps the line; stored again in another database, the same row.
         stored = database.log(st.id)
         assert stored == text
-    with memory_db() as other:
+        row = dict(row)
+    with new_db() as other:
         other.store(stored)
         again = other.sitting(st.id)
         assert [again[k] for k in ("ended", "event", "round", "table_no", "started")] == [
             row[k] for k in ("ended", "event", "round", "table_no", "started")]
 
 
-def test_a_log_without_the_line_has_no_end_or_event():
+def test_a_log_without_the_line_has_no_end_or_event(new_db):
     text = random_log(12, 0, 100)
     assert "#tally42" not in text
-    with memory_db() as database:
+    with new_db() as database:
         row = database.sitting(database.store(text).id)
         assert [row[k] for k in ("ended", "event", "round", "table_no")] == [None] * 4
 
@@ -471,10 +472,10 @@ def test_a_log_without_the_line_has_no_end_or_event():
     ('#tally42 [1]', "a JSON object"),
     ('#tally42 nope', "a JSON object"),
 ])
-def test_a_bad_tally42_line_is_refused_with_its_line(line, why):
+def test_a_bad_tally42_line_is_refused_with_its_line(line, why, new_db):
     lines = random_log(13, 0, 30).splitlines()
     text = "\n".join(lines[:2] + [line] + lines[2:]) + "\n"
-    with memory_db() as database:
+    with new_db() as database:
         with pytest.raises(L.LogError) as e:
             database.store(text)
         assert e.value.line == 3 and why in e.value.message
