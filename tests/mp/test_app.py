@@ -581,4 +581,3 @@ def test_every_long_press_is_named_on_its_screen():
     press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on
     press(a, "next", "long ok", "ok")
     assert a.screen == A.TRACKER and "(hold: side)" in text(a)
-
