@@ -32,6 +32,9 @@ class FakeJournal:
     def finish(self):
         return None
 
+    def end(self, seconds, offset_minutes):
+        return False
+
     def open_sitting(self):
         return 1
 

@@ -167,6 +167,7 @@ def frame_at(buf, pos, end):
 # format version; version 1 (no stamp) is still read. A gin pad's header has the same
 # frame: byte 1 is _GIN_VARIANT0 + its variant (see _gin_header).
 HEADER_VERSION = const(2)
+_HEADER_EVENT = const(3)        # version 3: version 2 and the table assignment after it
 _HEADER_FIXED = const(15)
 _STAMP = const(9)
 _NAME_MAX = const(32)           # bytes of one name
@@ -182,10 +183,12 @@ def _name_bytes(name):
     return b
 
 
-def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0):
+def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=None):
     """The header bytes of a sitting (allocates: once per sitting). uid: the sitting's
     random id (< 2**30, 0 for none); started: seconds since 2024 (0: unknown); offset:
-    the clock's UTC offset in minutes."""
+    the clock's UTC offset in minutes; assign: the table assignment pushed from the PC,
+    (event name, round, table) (version 3: round and table bytes, the name as a
+    length byte and at most 32 bytes of UTF-8), or None."""
     if rules.family:
         vals = _gin_header(rules, dealer)
     else:
@@ -209,7 +212,26 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0):
         for i in range(4):
             out.append(v >> (8 * i) & 0xFF)
     out.append((offset // 15) & 0xFF)
+    if assign:
+        out[0] = _HEADER_EVENT
+        out.append(assign[1] & 0xFF)
+        out.append(assign[2] & 0xFF)
+        b = _name_bytes(assign[0])
+        out.append(len(b))
+        out.extend(b)
     return bytes(out)
+
+
+def header_assignment(buf):
+    """(event name, round, table) of a version 3 header, else None; ValueError if torn."""
+    if len(buf) < _HEADER_FIXED or buf[0] != _HEADER_EVENT:
+        return None
+    _, pos = _names_at(buf)
+    pos += _STAMP
+    if pos + 3 > len(buf) or pos + 3 + buf[pos + 2] > len(buf):
+        raise ValueError("torn table assignment in a sitting header")
+    name = bytes(buf[pos + 3:pos + 3 + buf[pos + 2]]).decode("utf-8")
+    return name, buf[pos], buf[pos + 1]
 
 
 def _names_at(buf):
@@ -244,7 +266,7 @@ def header_stamp(buf):
 def decode_header(buf):
     """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
     from engine_core import variants as V
-    if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= HEADER_VERSION:
+    if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
         rules = _gin_rules(buf)

@@ -37,6 +37,7 @@ _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
 _HEADER_MAX = const(255)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
+_END_ITEM = const(5)            # the journal's END record as next_event gives it
 _SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
 
@@ -57,6 +58,7 @@ class App:
         self.s = None
         self.gin = 0                # 1: the sitting is a gin pad's (screens: GIN_SCREENS)
         self.names = None           # seat names
+        self.assign = None          # the sitting's table assignment: (event, round, table)
         self.teams = _TEAMS
         self.screen = HOME
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)
@@ -119,23 +121,28 @@ class App:
         cur = j.cursor(sid)
         n = j.next_event(cur, buf)
         try:
-            rules, dealer, names = codec.decode_header(bytes(buf[:n]))
+            head = bytes(buf[:n])
+            rules, dealer, names = codec.decode_header(head)
+            assign = codec.header_assignment(head)
         except ValueError as e:
             raise JournalError("the open sitting cannot be resumed (%s): hold a button "
                                "at power-on for safe mode, then sync" % e)
-        self.start(rules, dealer, names)
+        self.start(rules, dealer, names, assign)
         s = self.s
         refused = 0
         while True:
             n = j.next_event(cur, buf)
             if n < 0:
                 break
+            if n == _END_ITEM:
+                continue        # an END record (when the game ended), not an event
             if s.apply(s.codec.decode_at(buf, 0)):
                 refused += 1
         return refused
 
-    def start(self, rules, dealer, names=None):
+    def start(self, rules, dealer, names=None, assign=None):
         self.s = None
+        self.assign = assign
         if self.gin != rules.family:
             self._forget_screens()      # the other family's screen modules
         self.gin = rules.family
@@ -153,21 +160,31 @@ class App:
         """Begin a sitting in the journal (finishing the open one) and show it. Its header
         carries the player names set up (pushed from the PC), a random id and the clock."""
         names = self.setup_names(rules)
+        assign = self.setup_assign()
+        # The setup kept has no assignment: the PC pushes one for each sitting.
         setup = codec.encode_header(rules, dealer, names)
         header = codec.encode_header(rules, dealer, names, _sitting_uid(), self.clock(),
-                                     self.utc_offset)
+                                     self.utc_offset, assign)
         try:
+            self.journal.end(self.clock(), self.utc_offset)    # the one left ends now
             self.journal.begin_sitting(header)
         except JournalError as e:
             self.banner = str(e)
             return False
-        self.start(rules, dealer, names)
+        self.start(rules, dealer, names, assign)
         if setup != self.last_setup:
             self.last_setup = setup
             self.save_settings()
         self.follow()
         self.full = True
         return True
+
+    def setup_assign(self):
+        """The table assignment pushed from the PC for the next sitting, or None."""
+        try:
+            return codec.header_assignment(self.last_setup) if self.last_setup else None
+        except ValueError:
+            return None
 
     def setup_names(self, rules):
         """The player names of the last setup when they fit the game's seats, else None."""
@@ -208,6 +225,8 @@ class App:
         if s.hands() != hands or s.over():
             self.hand_mode = 0
             self.full = True    # a hand ended: a full refresh back to the score
+            if s.over():    # its end on flash (unless it has one since its last event)
+                self.journal.end(self.clock(), self.utc_offset)
         return True
 
     def undo(self):
@@ -395,6 +414,8 @@ class App:
                 self.safe or (self.s is not None and self.s.over())):
             # A sitting played out goes to the PC with this sync; in safe mode, the
             # sitting that was not resumed, as it stands.
+            if not self.safe:   # over: its END is there, unless an old firmware's
+                self.journal.end(self.clock(), self.utc_offset)
             self.journal.finish()
         self.banner = None
         self.go(SYNC)
@@ -410,7 +431,7 @@ class App:
         self.sync = SyncEndpoint(
             PrefixPort(port, self._peek, n), self.journal, self.device_id, FIRMWARE,
             clock=self._set_clock, names=self._set_names, settings=self._set_settings,
-            now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
+            assign=self._set_assign, now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
 
     def _sync_failed(self):
         # No room for the endpoint or a reply: close the session (which gives Ctrl-C
@@ -499,8 +520,10 @@ class App:
                 self.utc_offset = offset
         if not self._clock:
             return 0
-        from time import ticks_diff, ticks_ms
-        return self._clock + ticks_diff(ticks_ms(), self._clock_at) // 1000
+        # `import time`, not `from time import ...`, which allocates: a game's end puts
+        # its time on flash from the event path
+        import time
+        return self._clock + time.ticks_diff(time.ticks_ms(), self._clock_at) // 1000
 
     def now(self):
         """The PC-set clock in Unix seconds (0 until a sync has set it), for the hello."""
@@ -533,10 +556,25 @@ class App:
             else:
                 if self._pending is None:
                     self._pending = {}
-                self._pending[key] = _value(value)
+                # (a variant's name may be digits, "42"; nello_doubles is a list even
+                # of one)
+                self._pending[key] = (value if key == "variant" else value.split(",")
+                                      if key == "nello_doubles" else _value(value))
         return None
 
-    def _update_setup(self, changes, names):
+    def _set_assign(self, assign):
+        # The next sitting's table assignment (event, round, table), None to drop it; the
+        # players and the game come as names and settings.
+        if assign is not None:
+            event, rnd, table = assign
+            if not 0 < rnd < 256 or not 0 < table < 256:
+                return "round and table from 1 to 255"
+            if not event or len(event.encode()) > 32:
+                return "an event name of 1 to 32 bytes"
+        return self._update_setup(None, None, assign)
+
+    def _update_setup(self, changes, names, assign=0):
+        # assign: a new table assignment (or None: none); 0 keeps the one set up.
         if changes:
             from engine_core import options as O
             errors = (O.OptionError, ValueError)
@@ -560,7 +598,11 @@ class App:
                 rules = O.resolve(variant, merged)
             if names is None or len(names) != rules.row[V.SEATS]:
                 names = old
-            self.last_setup = codec.encode_header(rules, dealer, names)
+            if assign == 0:
+                assign = self.setup_assign()
+            self.last_setup = codec.encode_header(rules, dealer, names, 0, 0, 0, assign)
+            if self.screen != SETUP:
+                self.draft = None   # the setup screen starts again from what was pushed
         except errors as e:
             return str(e)
         finally:

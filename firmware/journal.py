@@ -16,13 +16,17 @@ _MAGIC = b"T42\x01"
 
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
 # program of a tag clears only some of its four bits, which is never a valid tag, and
-# 0xFF (erased) is never one either. The five in use are >= 4 bit flips apart.
+# 0xFF (erased) is never one either. The six in use are >= 4 bit flips apart.
 _T_EV1 = const(0x96)
 _T_EV2 = const(0x69)
 _T_EV3 = const(0xA5)
 _T_EV4 = const(0x5A)
+_T_END = const(0x3C)
 _T_BEGIN = const(0xC3)
-_K_BEGIN = const(5)
+# A record's kind is its payload length (events 1..4, END 5: the records that follow a
+# BEGIN in its sitting), or _K_BEGIN.
+_K_END = const(5)
+_K_BEGIN = const(6)
 _BEGIN_FIXED = const(6)  # tag, flags, sitting id (3), header length
 
 # Flag bits of a BEGIN record, cleared in place (a NOR program clears bits only).
@@ -40,7 +44,7 @@ class JournalFull(JournalError):
 
 
 def _kind(t):
-    # Payload length of an event tag, _K_BEGIN for a sitting header, 0 if not a tag.
+    # Payload length of an event or END tag, _K_BEGIN for a sitting header, 0 if not a tag.
     if t == _T_EV1:
         return 1
     if t == _T_EV2:
@@ -49,12 +53,14 @@ def _kind(t):
         return 3
     if t == _T_EV4:
         return 4
+    if t == _T_END:
+        return _K_END
     if t == _T_BEGIN:
         return _K_BEGIN
     return 0
 
 
-_EV_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4)
+_REC_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4, _T_END)
 
 
 class Cursor:
@@ -100,6 +106,7 @@ class Journal:
         self._wblk = -1
         self._woff = 0
         self._tag = bytearray(1)
+        self._end = bytearray(_K_END)  # an END record's payload (end())
         self._flag = bytearray(1)
         self._zero4 = bytearray(4)
         self._hdr = bytearray(_HDR)
@@ -177,6 +184,7 @@ class Journal:
         self._last_pos = 0
         self._last_len = 0
         self._last_flags = 0
+        self._ended = False  # the newest sitting's last record is an END
         self._open = 0  # id of the open sitting, 0 when none (it is always the newest)
         self._wblk = -1
         self._rcur.sid = 0
@@ -248,6 +256,7 @@ class Journal:
                     break
                 if counting:
                     self._last_len += 1 + k
+                    self._ended = k == _K_END
                 off += 1 + k
                 continue
             if off + _BEGIN_FIXED > bs:
@@ -260,6 +269,7 @@ class Journal:
             self._last_pos = b * bs + off
             self._last_len = 1 + hlen
             self._last_flags = self._rd(b, off + 1)
+            self._ended = False
             counting = True
             off += _BEGIN_FIXED + hlen
         return off
@@ -385,14 +395,36 @@ class Journal:
         self._last_pos = b * self._bs + off
         self._last_len = 1 + hlen
         self._last_flags = 0xFF
+        self._ended = False
         self._ok[b] = 2
         self._next_sid = sid + 1
         return sid
 
+    def end(self, t, offset):
+        """Record that the open sitting ended (game over, abandoned for a new one) at
+        `t`, seconds since 2024-01-01T00:00Z on the scorer's clock (0: not set), `offset`
+        its UTC offset in minutes: an END record, durable on return. Does nothing when the sitting's last
+        record is an END already (its first end stands until an event reopens it), when
+        no sitting is open, or when there is no room (the sitting keeps no end time; the
+        events are all there): then False. Allocates nothing."""
+        if not self._open or self._ended:
+            return False
+        e = self._end
+        e[0] = t & 0xFF
+        e[1] = (t >> 8) & 0xFF
+        e[2] = (t >> 16) & 0xFF
+        e[3] = (t >> 24) & 0xFF
+        e[4] = (offset // 15) & 0xFF
+        try:
+            self.append(e)      # the one record of 5 bytes append takes
+        except JournalError:
+            return False
+        return True
+
     def append(self, event):
         """Append one event (1 to 4 bytes) to the open sitting; durable on return."""
         n = len(event)
-        if n < 1 or n > 4:
+        if n < 1 or (n > 4 and event is not self._end):
             raise JournalError("event must be 1 to 4 bytes")
         if not self._open:
             raise JournalError("no sitting open")
@@ -400,10 +432,11 @@ class Journal:
         b = self._head
         off = self._head_off
         self._prog(b, event, off + 1)
-        self._tag[0] = _EV_TAGS[n]
+        self._tag[0] = _REC_TAGS[n]
         self._prog(b, self._tag, off)
         self._head_off = off + 1 + n
         self._last_len += 1 + n
+        self._ended = n == _K_END
         self._ok[b] = 2
 
     def _set_flag(self, pos, bit):
@@ -560,7 +593,8 @@ class Journal:
 
     def next_event(self, cur, buf):
         """Copy the sitting's header, then each event in turn, into buf; returns its
-        length, or -1 after the last event."""
+        length, or -1 after the last event. An END record comes as an item of 5 bytes
+        (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours."""
         b = cur.blk
         if b < 0:
             return -1
@@ -592,8 +626,8 @@ class Journal:
 
     def read(self, sid, offset, buf):
         """Copy bytes of sitting `sid`'s stream from `offset` into buf; returns the count
-        (0 at the end). The stream: for the header and then each event, one length byte
-        followed by that many bytes."""
+        (0 at the end). The stream: for the header and then each event (or END), one
+        length byte followed by that many bytes."""
         c = self._rcur
         if c.sid != sid or offset != self._roff or c.blk < 0:
             # Not where the last read stopped (or it hit the end, and events may have

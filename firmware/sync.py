@@ -30,7 +30,7 @@ _STR_MAX = const(64)        # device id, firmware version
 _HELLO_MAX = const(22 + 2 + 2 * _STR_MAX)
 
 # Requests whose repeat (same session and sequence number) must not act twice.
-_ONCE = b"CNS"
+_ONCE = b"CNST"
 
 
 def _random16():
@@ -51,7 +51,8 @@ class SyncEndpoint:
     port: readinto(buf) -> bytes read (never blocks), write(buf). Callbacks, each
     returning None when done or a short message when refused: clock(unix_seconds,
     utc_offset_minutes), names(kind, [str]) with kind "p" (players) or "t" (teams),
-    settings([(key, value)]). now(): the device clock in Unix seconds (0: not set).
+    settings([(key, value)]), assign((event, round, table) or None): the next sitting's
+    table assignment. now(): the device clock in Unix seconds (0: not set).
     kbd_intr: micropython.kbd_intr, switched off (-1) while a session is open and back on
     (3) when it closes. A Ctrl-C byte read (in a session, or on a port that is not the
     REPL's) closes the session and raises KeyboardInterrupt, as the REPL would: poll()
@@ -59,7 +60,7 @@ class SyncEndpoint:
     instead."""
 
     def __init__(self, port, journal, device_id, firmware, clock=None, names=None,
-                 settings=None, now=None, kbd_intr=None, interrupt=None, chunk=_CHUNK,
+                 settings=None, now=None, assign=None, kbd_intr=None, interrupt=None, chunk=_CHUNK,
                  idle_ms=_IDLE_MS, ticks=ticks_ms):
         if kbd_intr is None:
             import micropython
@@ -70,6 +71,7 @@ class SyncEndpoint:
         self._clock = clock
         self._names = names
         self._settings = settings
+        self._assign = assign
         self._now = now
         self._kbd = kbd_intr
         self._interrupt = interrupt
@@ -196,6 +198,8 @@ class SyncEndpoint:
             self._set_names(q)
         elif cmd == 0x53:   # S
             self._set_settings(q)
+        elif cmd == 0x54:   # T
+            self._set_assign(q)
         elif cmd == 0x42:   # B
             self._ok(q.seq)
             self.close()
@@ -310,6 +314,26 @@ class SyncEndpoint:
             self._error(q.seq, E_UNSUPPORTED, 0, b"no settings")
             return
         self._reply_to(q.seq, self._settings(pairs))
+
+    def _set_assign(self, q):
+        # T round table event: the next sitting's table assignment; T alone drops it.
+        b = q.buf
+        s, e = wire.token(b, q.start, q.end)
+        assign = None
+        if s < e:
+            rnd = wire.number(b, s, e)
+            s, e = wire.token(b, e, q.end)
+            table = wire.number(b, s, e) if s < e else None
+            s, e = wire.token(b, e, q.end)
+            event = self._word(b, s, e) if s < e else None
+            if rnd is None or table is None or not event:
+                self._error(q.seq, E_BAD_ARGS, 0, b"table: round table event")
+                return
+            assign = (event, rnd, table)
+        if self._assign is None:
+            self._error(q.seq, E_UNSUPPORTED, 0, b"no table assignments")
+            return
+        self._reply_to(q.seq, self._assign(assign))
 
     def _reply_to(self, seq, refusal):
         if refusal is None:

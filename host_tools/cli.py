@@ -19,7 +19,7 @@ def cmd_replay(args):
     from host_tools import sittinglog as L
     data = sys.stdin.buffer.read() if args.log == "-" else _read(args.log)
     try:
-        rp = L.replay(data)
+        rp = L.replay(data, spec=True)
     except L.LogError as e:
         sys.stderr.write("%s:%d: %s\n" % (args.log, e.line, e.message))
         return 2

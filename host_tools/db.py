@@ -113,7 +113,17 @@ def _m2_games(conn):
                      (facts.games_json(), len(facts.hands), sid))
 
 
-MIGRATIONS = [_m1_tables, _m2_games]
+def _m3_ended_and_event(conn):
+    # When a sitting ended (the scorer's END record), and its place in an event (pushed
+    # to the scorer as its table assignment): the log's `#tally42` line, here as columns.
+    conn.execute("ALTER TABLE sittings ADD COLUMN ended TEXT")      # ISO 8601, as given
+    conn.execute("ALTER TABLE sittings ADD COLUMN event TEXT")      # the event's name
+    conn.execute("ALTER TABLE sittings ADD COLUMN round INTEGER")
+    conn.execute("ALTER TABLE sittings ADD COLUMN table_no INTEGER")
+    conn.execute("CREATE INDEX sittings_by_event ON sittings(event, round, table_no)")
+
+
+MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -389,12 +399,15 @@ class Database:
         conn.execute(
             "INSERT INTO sittings (id, variant, options, players, dealer, started, source, "
             "device, imported_at, updated_at, events, hands, over, winner, score, log_hash, "
-            "log, games) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "log, games, ended, event, round, table_no) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (facts.id, r["variant"], json.dumps(r["options"]),
              None if h.players is None else json.dumps(list(h.players), ensure_ascii=False),
              h.dealer, h.extra.get("started"), source, device, imported_at, updated_at,
              len(facts.events), len(facts.hands), 1 if r["over"] else 0, r["winner"],
-             json.dumps(r["score"]), facts.log_hash, text, facts.games_json()))
+             json.dumps(r["score"]), facts.log_hash, text, facts.games_json(),
+             h.extra.get("ended"), h.extra.get("event"), h.extra.get("round"),
+             h.extra.get("table")))
         conn.executemany("INSERT INTO seats (sitting_id, seat, name, team) VALUES (?, ?, ?, ?)",
                          [(facts.id,) + s for s in facts.seats()])
         for hand in facts.hands:
@@ -447,7 +460,8 @@ class Database:
         """Every sitting's row (without the log), oldest first."""
         return self.conn.execute(
             "SELECT id, variant, options, players, dealer, started, source, device, "
-            "imported_at, updated_at, events, hands, over, winner, score, games "
+            "imported_at, updated_at, events, hands, over, winner, score, games, "
+            "ended, event, round, table_no "
             "FROM sittings ORDER BY COALESCE(started, imported_at), "
             + self.stored_order).fetchall()
 

@@ -250,11 +250,32 @@ def cmd_sittings(args):
         score = "-".join(str(x) for x in json.loads(r["score"]))
         state = "over" if r["over"] else "in progress"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
-        out.append([r["id"], r["variant"], _when(r["started"]), r["hands"], score, state,
-                    source, players])       # the table escapes control characters
-    sys.stdout.write(T.table(["id", "variant", "started", "hands", "score", "state",
-                              "source", "players"], out))
+        out.append([r["id"], r["variant"], _when(r["started"]), _ended(r), r["hands"],
+                    score, state, source, _event(r), players])  # the table escapes controls
+    sys.stdout.write(T.table(["id", "variant", "started", "ended", "hands", "score", "state",
+                              "source", "event", "players"], out))
     return 0
+
+
+def _ended(r):
+    # The end as its minute, or only its time of day when it is the start's day.
+    ended = _when(r["ended"])
+    started = _when(r["started"])
+    if ended[:10] == started[:10] and len(ended) == 16:
+        return ended[11:]
+    return ended
+
+
+def _event(r):
+    # "Club night R2 T3": the event's name, round and table.
+    if not r["event"] and r["round"] is None and r["table_no"] is None:
+        return ""
+    parts = [r["event"] or ""]
+    if r["round"] is not None:
+        parts.append("R%d" % r["round"])
+    if r["table_no"] is not None:
+        parts.append("T%d" % r["table_no"])
+    return " ".join(p for p in parts if p)
 
 
 def _when(started):

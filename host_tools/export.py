@@ -13,7 +13,7 @@ FORMATS = ("jsonl", "csv", "text")
 EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "text": ".txt"}
 MAX_SIDES = 3       # Moon scores each of its 3 seats; every other game, 2 teams
 
-CSV_COLUMNS = ["sitting", "variant", "started", "game", "hand", "dealer", "bidder", "bid",
+CSV_COLUMNS = ["sitting", "variant", "started", "ended", "event", "round", "table", "game", "hand", "dealer", "bidder", "bid",
                "contract", "trump", "made", "points", "thrown_in"]
 for _i in range(1, MAX_SIDES + 1):
     CSV_COLUMNS += ["side%d" % _i, "award%d" % _i, "score%d" % _i]
@@ -47,7 +47,9 @@ def csv_rows(rp):
     rows = []
     for h in facts.hands:
         thrown = bool(h.get("thrown_in"))
-        row = [facts.id, header.rules.name, header.extra.get("started", ""), h["game"],
+        x = header.extra
+        row = [facts.id, header.rules.name, x.get("started", ""), x.get("ended", ""),
+               x.get("event", ""), x.get("round", ""), x.get("table", ""), h["game"],
                h["number"], names[h["dealer"]]]
         if header.rules.family:
             row += ginstats.csv_cells(names, h)

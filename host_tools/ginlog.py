@@ -222,15 +222,14 @@ def _how(info, ev, names):
 
 
 def scoresheet(header, events, names):
-    from host_tools.sittinglog import printable     # (sittinglog imports this module)
+    from host_tools.sittinglog import meta_lines, printable  # (it imports this module)
     rules = header.rules
     lines = []
     title = "%s, game to %d" % (rules.name, rules.target)
     if header.extra.get("id"):
         title = "%s  (%s)" % (title, printable(header.extra["id"]))
     lines.append(title)
-    if header.extra.get("started"):
-        lines.append("Started: %s" % printable(header.extra["started"]))
+    lines += meta_lines(header)
     opts = [k if v is True else "%s %s" % (k, v) for k, v in rules.to_dict().items()
             if k != "target" and v not in (False, 0, "alternate")]
     if opts:

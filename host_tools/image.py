@@ -66,12 +66,16 @@ def sittings(data, block_size=BLOCK_SIZE):
         n = j.next_event(cur, buf)
         header = bytes(buf[:n])
         events = bytearray()
+        ended = None
         while True:
             n = j.next_event(cur, buf)
             if n < 0:
                 break
-            events.extend(buf[:n])
-        out.append((sid, header, bytes(events), finished, synced))
+            if n == L.END_ITEM:
+                ended = L.end_item(buf[:n])     # the journal's END record
+            else:
+                events.extend(buf[:n])
+        out.append((sid, header, bytes(events), finished, synced, ended))
     if not out and data.strip(b"\xff") and not bytes(data[:4]) == b"T42\x01":
         raise ValueError("no Tally 42 journal in it")
     return out
@@ -83,6 +87,6 @@ def read_image(path):
     with open(path, "rb") as f:
         data = f.read()
     out = []
-    for sid, header, events, _, _ in sittings(data):
-        out.append((sid, L.from_device(header, events)))
+    for sid, header, events, _, _, ended in sittings(data):
+        out.append((sid, L.from_device(header, events, None, ended)))
     return out

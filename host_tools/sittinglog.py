@@ -42,12 +42,32 @@ def _show(v):
     return json.dumps(v, ensure_ascii=False)
 
 
+# What tally42 keeps of a sitting beyond the spec's header: its end time and its place
+# in an event. The spec refuses unknown header fields, so they travel on a comment line
+# right after the header, `#tally42 {"ended": ..., "event": ..., "round": 2, "table": 3}`,
+# which any reader of the spec ignores and tally42 reads back.
+META_PREFIX = "#tally42 "
+META_FIELDS = ("ended", "event", "round", "table")
+MAX_ROUND = 255         # what a scorer's header holds (one byte each)
+MAX_TABLE = 255
+MAX_EVENT = 32          # characters of an event's name
+
+
+class Meta(dict):
+    """The `#tally42` comment line among log lines (dump_log writes it as one)."""
+
+
 class Header:
     def __init__(self, rules, dealer, players, extra):
         self.rules = rules
         self.dealer = dealer
         self.players = players
-        self.extra = extra      # id, started: carried through untouched
+        self.extra = extra      # id, started: carried through untouched; META_FIELDS
+
+    def meta(self):
+        """The META_FIELDS this sitting has, as the `#tally42` line's object (None: none)."""
+        out = Meta((k, self.extra[k]) for k in META_FIELDS if self.extra.get(k) is not None)
+        return out or None
 
     def to_json(self):
         out = {"type": "sitting", "variant": self.rules.name}
@@ -96,6 +116,46 @@ def parse_header(obj):
             raise LogError(0, "%s must be a line of text of 1 to 100 characters" % key)
     extra = {k: obj[k] for k in ("id", "started") if k in obj}
     return Header(rules, dealer, players, extra)
+
+
+def parse_meta(text):
+    """The fields of a `#tally42 {...}` line's JSON text; LogError(0, ...) if bad."""
+    try:
+        obj = _loads(text)
+    except _Duplicate as e:
+        raise LogError(0, "#tally42 field %s given twice" % _show(e.args[0]))
+    except (ValueError, RecursionError):
+        raise LogError(0, "a #tally42 line holds a JSON object after the word")
+    if not isinstance(obj, dict) or _lone_surrogate(obj):
+        raise LogError(0, "a #tally42 line holds a JSON object after the word")
+    for key in obj:
+        if key not in META_FIELDS:
+            raise LogError(0, "unknown #tally42 field %s (the fields: %s)"
+                           % (_show(key), ", ".join(META_FIELDS)))
+    problem = meta_problem(obj)
+    if problem:
+        raise LogError(0, problem)
+    return dict(obj)
+
+
+def meta_problem(obj):
+    """Why META_FIELDS values cannot be taken (None when they can)."""
+    ended = obj.get("ended")
+    if ended is not None and (not isinstance(ended, str) or not ended.strip()
+                              or len(ended) > 100 or printable(ended) != ended):
+        return "ended must be a line of text of 1 to 100 characters"
+    event = obj.get("event")
+    if event is not None:
+        if not isinstance(event, str):
+            return "event must be a name"
+        problem = name_problem(event)
+        if problem:
+            return "event: %s" % problem
+    for key, top in (("round", MAX_ROUND), ("table", MAX_TABLE)):
+        v = obj.get(key)
+        if v is not None and (not _is_int(v) or not 1 <= v <= top):
+            return "%s must be a whole number from 1 to %d" % (key, top)
+    return None
 
 
 def bid_code(rules, value):
@@ -283,9 +343,10 @@ def _lone_surrogate(obj):
     return False
 
 
-def read_lines(data):
+def read_lines(data, meta=None):
     """(line number, dict) for every JSON line of a log's bytes; LogError on a bad line
-    (not UTF-8, not a JSON object, a key given twice, longer than MAX_LINE bytes)."""
+    (not UTF-8, not a JSON object, a key given twice, longer than MAX_LINE bytes).
+    meta: a list that gets (line number, JSON text) of each `#tally42` line."""
     out = []
     for n, raw in enumerate(data.split(b"\n"), 1):
         if len(raw) > MAX_LINE:
@@ -298,6 +359,8 @@ def read_lines(data):
         text = text.strip()
         if n == 1 and text.startswith("\ufeff"):
             text = text[1:].strip()
+        if meta is not None and text.startswith(META_PREFIX):
+            meta.append((n, text[len(META_PREFIX):]))
         if not text or text.startswith("#"):
             continue
         try:
@@ -367,9 +430,12 @@ class Replay:
         return self.header.rules
 
 
-def replay(data):
-    """Check and score a log's bytes; LogError names the first offending line."""
-    lines = read_lines(data)
+def replay(data, spec=False):
+    """Check and score a log's bytes; LogError names the first offending line. spec:
+    as the spec reads a log (`tally42 replay`): a `#tally42` line that tally42 cannot
+    take is a comment like any other, not an error."""
+    meta = []
+    lines = read_lines(data, meta)
     if not lines:
         raise LogError(1, "the log is empty: it needs a sitting header")
     first, obj = lines[0]
@@ -377,6 +443,14 @@ def replay(data):
         header = parse_header(obj)
     except LogError as e:
         raise LogError(first, e.message)
+    if len(meta) > 1 and not spec:
+        raise LogError(meta[1][0], "a second #tally42 line (one a log)")
+    for n, text in meta[:1]:
+        try:
+            header.extra.update(parse_meta(text))
+        except LogError as e:
+            if not spec:
+                raise LogError(n, e.message)
     return replay_events(header, lines[1:])
 
 
@@ -576,8 +650,7 @@ def scoresheet(rp):
     if header.extra.get("id"):
         title = "%s  (%s)" % (title, printable(header.extra["id"]))
     lines.append(title)
-    if header.extra.get("started"):
-        lines.append("Started: %s" % printable(header.extra["started"]))
+    lines += meta_lines(header)
     # Hand numbers take the width of the last one, so the lines stay aligned.
     width = len(str(sum(1 for kind, _ in walk(header, rp.events) if kind == "hand")))
     indent = " " * (width + 7)
@@ -637,9 +710,30 @@ def _bid_text(code, rules):
     return str(code)
 
 
+def meta_lines(header):
+    """The scoresheet's lines of when and where a sitting was played."""
+    out = []
+    x = header.extra
+    if x.get("event"):
+        where = [printable(x["event"])]
+        for key in ("round", "table"):
+            if x.get(key) is not None:
+                where.append("%s %d" % (key, x[key]))
+        out.append("Event: %s" % ", ".join(where))
+    if x.get("started"):
+        out.append("Started: %s" % printable(x["started"]))
+    if x.get("ended"):
+        out.append("Ended: %s" % printable(x["ended"]))
+    return out
+
+
 def log_lines(header, events):
-    """A sitting as log lines (dicts): the header, then each event (undo included)."""
+    """A sitting as log lines (dicts): the header, its `#tally42` line (a Meta) when it
+    has an end time or an event, then each event (undo included)."""
     out = [header.to_json()]
+    meta = header.meta()
+    if meta:
+        out.append(meta)
     for ev in events:
         out.append(event_json(header.rules, ev))
     return out
@@ -647,7 +741,8 @@ def log_lines(header, events):
 
 def dump_log(lines):
     """JSON Lines text of log lines."""
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return "".join((META_PREFIX if isinstance(line, Meta) else "")
+                   + json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
 # The scorer's clock counts seconds from here (engine_core.codec's header stamp).
@@ -661,6 +756,16 @@ def device_time(seconds, offset_minutes):
     return datetime.datetime.fromtimestamp(DEVICE_EPOCH + seconds, zone).isoformat()
 
 
+END_ITEM = 5    # a journal stream item of 5 bytes is an END record, not an event
+
+
+def end_item(item):
+    """(seconds since 2024, UTC offset minutes) of an END item's 5 bytes."""
+    q = item[4]
+    return (item[0] | item[1] << 8 | item[2] << 16 | item[3] << 24,
+            (q - 256 if q > 127 else q) * 15)
+
+
 def device_sitting_id(device_id, number, header_bytes):
     """A synced sitting's id: the scorer's id and the sitting's random id (hex) from its
     header; headers of version 1 have none, and take the journal's number instead."""
@@ -671,10 +776,11 @@ def device_sitting_id(device_id, number, header_bytes):
     return "%s-%d" % (device_id, number)
 
 
-def from_device(header_bytes, event_bytes, extra=None):
+def from_device(header_bytes, event_bytes, extra=None, ended=None):
     """A sitting as the device stores it (codec header + event bytes) as log lines, its
-    start time in the header when the scorer's clock was set. ValueError when the bytes
-    are not a sitting."""
+    start time in the header when the scorer's clock was set, its end time from the
+    journal's END record (ended: (seconds since 2024, UTC offset minutes), or None).
+    ValueError when the bytes are not a sitting."""
     from engine_core import codec
     rules, dealer, names = codec.decode_header(header_bytes)
     try:
@@ -690,6 +796,13 @@ def from_device(header_bytes, event_bytes, extra=None):
     stamp = codec.header_stamp(header_bytes)
     if stamp and stamp[1] and "started" not in extra:
         extra["started"] = device_time(stamp[1], stamp[2])
+    if ended and ended[0] and "ended" not in extra:
+        extra["ended"] = device_time(ended[0], ended[1])
+    assign = codec.header_assignment(header_bytes)      # the PC's table assignment
+    if assign:
+        extra.setdefault("event", assign[0])
+        extra.setdefault("round", assign[1])
+        extra.setdefault("table", assign[2])
     header = Header(rules, dealer, names, extra)
     if rules.family:
         from engine_core import gincodec as codec

@@ -28,6 +28,9 @@ class Player:
         self.defence_sets = 0   # hands the player's side set the bidders
         self.gin = None         # ginstats.GinFigures once the player has a gin sitting
         self.dates = []         # the days of the sittings that carry a start time
+        self.seconds = 0        # time at the table: the sittings with a start and an end
+        self.timed = 0          # how many sittings that is
+        self.events = {}        # event name -> [(round, table)]
 
     @property
     def bids(self):
@@ -80,8 +83,9 @@ def collect(database):
     players = {}
     unnamed = 0
     info = {}
-    for sid, variant, options, over, winner, started in conn.execute(
-            "SELECT id, variant, options, over, winner, started FROM sittings"):
+    for sid, variant, options, over, winner, started, ended, event, rnd, tbl in conn.execute(
+            "SELECT id, variant, options, over, winner, started, ended, event, round, "
+            "table_no FROM sittings"):
         if ginstats.is_gin(variant):
             scoring = "gin"
         else:
@@ -96,6 +100,12 @@ def collect(database):
             p.sittings += 1
             if started:
                 p.dates.append(started[:10])
+            took = _duration(started, ended)
+            if took is not None:
+                p.seconds += took
+                p.timed += 1
+            if event:
+                p.events.setdefault(event, []).append((rnd, tbl))
             p.score.setdefault(UNITS[scoring], [0, 0])
             if over:
                 p.finished += 1
@@ -129,6 +139,18 @@ def collect(database):
                 p.defence_sets += 1
     ginstats.collect_into(conn, players, Player)
     return players, unnamed
+
+
+def _duration(started, ended):
+    # Seconds from start to end of a sitting (None unless both are times, in order).
+    import datetime
+    try:
+        a = datetime.datetime.fromisoformat(started)
+        b = datetime.datetime.fromisoformat(ended)
+        took = (b - a).total_seconds()
+    except (TypeError, ValueError):
+        return None
+    return took if 0 <= took < 7 * 86400 else None
 
 
 def _gin_score(players, by_seat, unit, award):
@@ -203,6 +225,15 @@ def player_report(p):
         first, last = min(p.dates), max(p.dates)
         out.append("Played on %s" % first if first == last else
                    "Played from %s to %s" % (first, last))
+    if p.timed:
+        minutes = int(p.seconds // 60)
+        out.append("Time at the table: %d h %02d min (%d sitting%s with a start and an end)"
+                   % (minutes // 60, minutes % 60, p.timed, "" if p.timed == 1 else "s"))
+    for event in sorted(p.events):
+        places = ", ".join(
+            " ".join(x for x in ("round %d" % r if r else "", "table %d" % t if t else "")
+                     if x) or "-" for r, t in sorted(p.events[event], key=_place))
+        out.append("Event %s: %s" % (printable(event), places))
     out.append("")
     out.append(table(["score", "for", "against"],
                      [[u] + p.score[u] for u in _units([p])]))
@@ -229,6 +260,10 @@ def player_report(p):
         out.append("Gin pads:")
         out.append(table(ginstats.HEADERS[1:], [r[1:] for r in ginstats.rows([p])]))
     return "\n".join(out) + "\n"
+
+
+def _place(rt):
+    return (rt[0] or 0, rt[1] or 0)
 
 
 def find_player(players, name):

@@ -22,7 +22,8 @@ E_REFUSED = 10
 E_STALE = 11
 
 _REQUESTS = {"H": "hello", "L": "the list", "F": "a fetch", "A": "an acknowledge",
-             "C": "the clock", "N": "the names", "S": "the settings", "B": "goodbye"}
+             "C": "the clock", "N": "the names", "S": "the settings", "B": "goodbye",
+             "T": "the table assignment"}
 
 MAX_ITEMS = 16          # sittings or ranges in one fetch or acknowledge
 WINDOW = 8192           # bytes asked for in one fetch
@@ -461,12 +462,113 @@ class Client:
         if reply[0] != "k":
             raise SyncError("the scorer answered %s with a %r reply" % (what, reply[0]))
 
+    def push_assignment(self, assignment):
+        """Push a table assignment (check_assignment's form) for the scorer's next
+        sitting: event, round and table first (a scorer that does not know them refuses,
+        and nothing has changed), then the players by seat, then the game: its variant
+        and every option, resolved, so nothing of the last setup stays."""
+        a = check_assignment(assignment)
+        if self.info is not None and self.info.minor < ASSIGN_MINOR:
+            raise DeviceError(E_UNKNOWN, ord("T"), "no table assignments in firmware %s"
+                              % self.info.firmware, _REQUESTS["T"])
+        self._ok(self.request("T", b"%d %d %s" % (a["round"], a["table"], wire.escape(
+            a["event"].encode("utf-8")))), "the table assignment")
+        if a.get("players"):
+            self.push_names("p", a["players"])
+        pairs = game_settings(a)
+        while pairs:
+            part = [pairs.pop(0)]
+            while pairs and len(" ".join("%s=%s" % p for p in part + pairs[:1])) < 150:
+                part.append(pairs.pop(0))
+            self.push_settings(part)
+
     def bye(self):
         try:
             self.request("B")
         except (SyncError, LinkError):
             pass    # the session times out on the scorer anyway
         self.session = 0
+
+
+# ---- table assignments (an event's next game for a scorer) ----
+
+ASSIGN_MINOR = 1        # the protocol's minor version that has the T request
+ASSIGN_KEYS = ("event", "round", "table", "players", "variant", "options")
+MAX_EVENT_BYTES = 32    # what a scorer's sitting header keeps of the event's name
+MAX_SHOWN_NAME = 12     # characters of a player's name the scorer shows
+
+
+def check_assignment(a):
+    """A table assignment {"event": str, "round": int, "table": int, "players": [names by
+    seat] (optional), "variant": str (optional, default 42), "options": {...} (optional)}
+    checked as the scorer and the engine would take it; returned normalised. ValueError
+    with a message when something in it cannot be pushed (nothing is sent then)."""
+    from engine_core import options as O
+    from engine_core import variants as V
+    if not isinstance(a, dict):
+        raise ValueError("a table assignment is a dict of %s" % ", ".join(ASSIGN_KEYS))
+    for key in a:
+        if key not in ASSIGN_KEYS:
+            raise ValueError("unknown field %r in a table assignment (the fields: %s)"
+                             % (key, ", ".join(ASSIGN_KEYS)))
+    event = a.get("event")
+    if not isinstance(event, str):
+        raise ValueError("the assignment's event must be a name")
+    problem = L.name_problem(event)
+    if not problem and len(event.encode("utf-8")) > MAX_EVENT_BYTES:
+        problem = "event name %s is longer than the %d bytes of UTF-8 a scorer keeps" % (
+            L.printable(event), MAX_EVENT_BYTES)
+    if problem:
+        raise ValueError("event: %s" % problem)
+    for key in ("round", "table"):
+        v = a.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 255:
+            raise ValueError("the assignment's %s must be a whole number from 1 to 255, not %s"
+                             % (key, L.printable(repr(v))))
+    variant = a.get("variant", "42")
+    if not isinstance(variant, str) or V.index(variant) < 0:
+        raise ValueError("unknown variant %s (one of %s)" % (L.printable(repr(variant)),
+                                                             ", ".join(V.NAMES)))
+    options = a.get("options") or {}
+    if not isinstance(options, dict):
+        raise ValueError("the assignment's options must be a dict")
+    try:
+        rules = O.resolve(variant, options)
+    except O.OptionError as e:
+        raise ValueError("%s: %s" % (variant, e))
+    out = {"event": event, "round": a["round"], "table": a["table"], "variant": variant,
+           "options": rules.to_dict()}
+    players = a.get("players")
+    if players is not None:
+        seats = rules.row[V.SEATS]
+        if (not isinstance(players, (list, tuple)) or len(players) != seats
+                or not all(isinstance(p, str) for p in players)):
+            raise ValueError("players: %d names by seat for %s" % (seats, variant))
+        for p in players:
+            problem = L.name_problem(p)
+            if not problem and len(p) > MAX_SHOWN_NAME:
+                problem = "name %s is longer than the %d characters the scorer shows" % (
+                    L.printable(p), MAX_SHOWN_NAME)
+            if problem:
+                raise ValueError("players: %s" % problem)
+        out["players"] = list(players)
+    return out
+
+
+def _setting_text(v):
+    # A value as the scorer reads a pushed setting (firmware.app._value).
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+def game_settings(a):
+    """The settings pushed for a (checked) assignment's game: the variant, then every
+    option resolved."""
+    return [("variant", a["variant"])] + [(k, _setting_text(v))
+                                          for k, v in sorted(a["options"].items())]
 
 
 def _error(p):
@@ -483,6 +585,14 @@ def _utc_offset_minutes(when):
 def split_stream(data):
     """A sitting's journal stream (a length byte before the header and before each event)
     as (header bytes, event bytes); ValueError if it is not one."""
+    header, events, _ = stream_parts(data)
+    return header, events
+
+
+def stream_parts(data):
+    """A sitting's journal stream as (header bytes, event bytes, its end or None): the
+    last END item's (seconds since 2024, UTC offset minutes). ValueError if it is not
+    a stream."""
     if not data:
         raise ValueError("no bytes")
     n = data[0]
@@ -490,14 +600,18 @@ def split_stream(data):
         raise ValueError("the header runs past the end")
     header = bytes(data[1:1 + n])
     events = bytearray()
+    ended = None
     pos = 1 + n
     while pos < len(data):
         n = data[pos]
-        if not 1 <= n <= 4 or pos + 1 + n > len(data):
+        if not 1 <= n <= L.END_ITEM or pos + 1 + n > len(data):
             raise ValueError("byte %d is not an event's length" % pos)
-        events.extend(data[pos + 1:pos + 1 + n])
+        if n == L.END_ITEM:
+            ended = L.end_item(data[pos + 1:pos + 1 + n])
+        else:
+            events.extend(data[pos + 1:pos + 1 + n])
         pos += 1 + n
-    return header, bytes(events)
+    return header, bytes(events), ended
 
 
 def sitting_lines(device_id, entry, data):
@@ -505,9 +619,9 @@ def sitting_lines(device_id, entry, data):
     "<device id>-<journal number>" from older firmware); SyncError if the bytes are not
     a sitting."""
     try:
-        header, events = split_stream(data)
+        header, events, ended = stream_parts(data)
         sid = L.device_sitting_id(device_id, entry.sid, header)
-        return L.from_device(header, events, {"id": sid})
+        return L.from_device(header, events, {"id": sid}, ended)
     except ValueError as e:
         raise Refused("sitting %d from the scorer is damaged (%s): not stored, the scorer "
                       "keeps it" % (entry.sid, e))
@@ -524,18 +638,29 @@ class Report:
         self.acked = 0
         self.free = info.free
         self.payload = 0        # sitting bytes fetched
+        self.assigned = None    # the table assignment pushed (assign())
+        self.assign_refused = None
 
 
-def sync(client, store, progress=None, report=None):
+def sync(client, store, progress=None, report=None, assignment_for=None):
     """Store every finished sitting the scorer has not synced, acknowledging each batch
     once it is stored. store(lines, device_id) -> (status, sitting id, description) with
     status "stored", "updated" or "already stored"; it checks the sitting with the engine
     (sittinglog.LogError when refused) and stores all of it or nothing, raising Refused
     for a sitting it will not store. A refused sitting is reported (report.refused),
     not acknowledged, and the others go on. Returns the Report (pass one in to keep what
-    was done when sync fails half way)."""
+    was done when sync fails half way). assignment_for(device id) -> dict or None: the
+    scorer's next table assignment, pushed once the sittings are stored (assign())."""
     info = client.info
     report = report or Report(info)
+    _store_all(client, store, progress, report)
+    if assignment_for is not None:
+        assign(client, assignment_for, report)
+    return report
+
+
+def _store_all(client, store, progress, report):
+    info = client.info
     if not info.unsynced:
         return report
     entries = [e for e in client.list(unsynced=True) if e.finished and not e.synced]
@@ -575,6 +700,34 @@ def sync(client, store, progress=None, report=None):
         if acked:
             report.free = client.ack(acked)
             report.acked += len(acked)
+    return report
+
+
+def assign(client, assignment_for, report):
+    """Push the scorer's next table assignment, assignment_for(device id) -> dict or
+    None (check_assignment's form), once its sittings are stored (so that the result
+    just synced can decide what comes next). report.assigned: what was pushed;
+    report.assign_refused: why nothing was (a bad assignment, an old firmware, the
+    scorer's refusal). The link failing raises as in sync()."""
+    a = assignment_for(client.info.device_id)
+    if a is None:
+        return report
+    try:
+        a = check_assignment(a)
+        client.push_assignment(a)
+    except ValueError as e:
+        report.assign_refused = "table assignment for %s not pushed: %s" % (
+            client.info.device_id, e)
+    except DeviceError as e:
+        if e.code in (E_UNKNOWN, E_UNSUPPORTED):
+            report.assign_refused = (
+                "the scorer %s (firmware %s) takes no table assignments: update its "
+                "firmware; nothing was pushed" % (client.info.device_id,
+                                                  client.info.firmware))
+        else:
+            report.assign_refused = str(e)
+    else:
+        report.assigned = a
     return report
 
 

@@ -107,9 +107,11 @@ def _names(text, what):
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
 
 
-def setting_value(text):
+def setting_value(text, key=None):
     """A pushed setting's value as the scorer reads it (firmware.app._value): a number,
-    true/false, a list of names (comma-separated), or a word."""
+    true/false, a list of names (comma-separated), or a word; nello_doubles is a list."""
+    if key == "nello_doubles":
+        return text.split(",")
     if text in ("true", "false"):
         return text == "true"
     try:
@@ -141,7 +143,7 @@ def _settings(pairs):
                                    % (value, ", ".join(V.NAMES)))
             variant = value
         else:
-            options[key] = setting_value(value)
+            options[key] = setting_value(value, key)
         out.append((key, value))
     names = [variant] if variant else [n for n in V.NAMES]
     for key, value in options.items():
@@ -207,12 +209,51 @@ def _db_store(database):
     return store
 
 
+def _assignment(text, players, pairs):
+    # --assign EVENT:ROUND:TABLE, with --players and --set for the game: the assignment
+    # dict of host_tools.sync.check_assignment, checked before anything is sent.
+    event, _, rest = text.rpartition(":")
+    event, _, rnd = event.rpartition(":")
+    if not event:
+        raise CommandError("--assign %s: give EVENT:ROUND:TABLE (Club night:2:3)" % text)
+    a = {"event": event.strip(), "round": _whole(rnd), "table": _whole(rest)}
+    if players:
+        a["players"] = players
+    options = {}
+    for key, value in pairs:
+        if key == "variant":
+            a["variant"] = value
+        elif key == "tracker":
+            raise CommandError("--assign: tracker is the scorer's own switch, not the "
+                               "game's: push it without --assign")
+        else:
+            options[key] = setting_value(value, key)
+    a["options"] = options
+    try:
+        return Y.check_assignment(a)
+    except ValueError as e:
+        raise CommandError("--assign %s: %s" % (text, e))
+
+
+def _whole(text):
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text
+
+
 def cmd_sync(args):
     from host_tools import db as D
     names = [("p", _names(args.players, "players"))] if args.players else []
     if args.teams:
         names.append(("t", _names(args.teams, "teams")))
     pairs = _settings(args.set)
+    assignment = None
+    if args.assign is not None:
+        # The players and the game go with the assignment, once the sittings are stored.
+        assignment = _assignment(args.assign, names[0][1] if args.players else None, pairs)
+        names = [n for n in names if n[0] != "p"]
+        pairs = []
     url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
     link = _open_link(url, args.baud)
     try:
@@ -236,7 +277,8 @@ def cmd_sync(args):
         if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
         report = Y.Report(info)
-        Y.sync(client, _db_store(database), progress, report)
+        Y.sync(client, _db_store(database), progress, report,
+               None if assignment is None else (lambda device_id: assignment))
         progress.end()
         client.bye()
     except Y.SyncError as e:
@@ -249,6 +291,8 @@ def cmd_sync(args):
         link.close()
         database.close()
     _print_report(report, database.path)
+    if report.assign_refused:
+        refusals.append(report.assign_refused)
     for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
     return 2 if refusals or report.refused else 0
@@ -298,6 +342,11 @@ def _print_report(r, path):
         print("%d new, %d updated, %d already stored%s, into %s" % (
             len(r.stored), len(r.updated), len(r.already), refused, path))
     print("scorer journal free: %s" % _kb(r.free))
+    a = r.assigned
+    if a:
+        print("next on the scorer: %s, round %d, table %d: %s%s" % (
+            a["event"], a["round"], a["table"], a["variant"],
+            " (%s)" % ", ".join(a["players"]) if a.get("players") else ""))
 
 
 def cmd_devices(args):
@@ -345,6 +394,11 @@ def _sync_parser(sub):
                    help="a house option for the sittings set up next (variant=moon, "
                         "scoring=points, target=250, nello=true, ...; tracker=on); "
                         "repeatable")
+    p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
+                   help="the scorer's next table assignment in an event (shown on it as "
+                        "Table 3 · Round 2, carried by the next sitting), pushed once its "
+                        "sittings are stored; --players and --set then give its players "
+                        "and game (default 42 with the standard options)")
     p.add_argument("--no-clock", action="store_true", help="leave the scorer's clock alone")
     p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
     p.add_argument("--timeout", type=_TIMEOUT, default=1.0, metavar="S",

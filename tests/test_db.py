@@ -277,13 +277,13 @@ def test_an_empty_database_gets_the_current_schema(tmp_path):
     path = str(tmp_path / "sub" / "dir" / "t.db")
     with D.open_db(path) as database:
         conn = database.conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 3
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert tables == {"sittings", "seats", "hands"}
         cols = [r[1] for r in conn.execute("PRAGMA table_info(hands)")]
         assert "game" in cols and "award" in cols
     with D.open_db(path) as database:     # opening again changes nothing
-        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION
 
 
 def _store_v1(conn, text):
@@ -325,7 +325,7 @@ def test_a_version_1_database_is_upgraded(tmp_path):
     plain_facts = _store_v1(conn, plain)
     conn.close()
     with D.open_db(path) as database:
-        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION
         rows = database.hands(moon_facts.id)
         assert [r["game"] for r in rows] == [h["game"] for h in moon_facts.hands]
         assert max(r["game"] for r in rows) >= 2
@@ -364,7 +364,7 @@ def test_a_database_from_a_newer_tally42_is_refused(tmp_path):
     conn.close()
     with pytest.raises(D.DbError) as e:
         D.open_db(path)
-    assert "newer tally42" in str(e.value) and "schema 3" in str(e.value)
+    assert "newer tally42" in str(e.value) and "schema %d" % (D.SCHEMA_VERSION + 1) in str(e.value)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION + 1
     conn.close()
@@ -423,3 +423,90 @@ def test_default_path_per_platform(monkeypatch):
     assert D.default_path() == os.path.join("/roaming", "tally42", "tally42.db")
     monkeypatch.setenv("TALLY42_DB", "/tmp/elsewhere.db")
     assert D.default_path() == "/tmp/elsewhere.db"
+
+
+# ---- when a sitting ended and where in an event it was played (the #tally42 line) ----
+
+META = {"ended": "2026-03-07T22:41:05-06:00", "event": "Club night", "round": 2,
+        "table": 3}
+
+
+def test_end_time_and_event_are_stored_in_columns_and_kept_in_the_log(new_db):
+    extra = dict(META, id="T42-A1B2C3-0000002A", started="2026-03-07T20:15:00-06:00")
+    text = random_log(11, 0, 200, players=["Ann", "Bob", "Cy", "Di"], extra=extra)
+    assert text.splitlines()[1] == "#tally42 " + json.dumps(META)
+    with new_db() as database:
+        st = database.store(text)
+        row = database.sitting(st.id)
+        assert (row["ended"], row["event"], row["round"], row["table_no"]) == (
+            META["ended"], "Club night", 2, 3)
+        listed = [dict(r) for r in database.sittings()]
+        assert listed[0]["ended"] == META["ended"] and listed[0]["table_no"] == 3
+        # The stored log keeps the line; stored again in another database, the same row.
+        stored = database.log(st.id)
+        assert stored == text
+        row = dict(row)
+    with new_db() as other:
+        other.store(stored)
+        again = other.sitting(st.id)
+        assert [again[k] for k in ("ended", "event", "round", "table_no", "started")] == [
+            row[k] for k in ("ended", "event", "round", "table_no", "started")]
+
+
+def test_a_log_without_the_line_has_no_end_or_event(new_db):
+    text = random_log(12, 0, 100)
+    assert "#tally42" not in text
+    with new_db() as database:
+        row = database.sitting(database.store(text).id)
+        assert [row[k] for k in ("ended", "event", "round", "table_no")] == [None] * 4
+
+
+@pytest.mark.parametrize("line, why", [
+    ('#tally42 {"ended": 5}', "ended must be a line of text"),
+    ('#tally42 {"round": 0}', "round must be a whole number from 1 to 255"),
+    ('#tally42 {"table": 256}', "table must be a whole number from 1 to 255"),
+    ('#tally42 {"table": true}', "table must be a whole number"),
+    ('#tally42 {"event": "a\\u001bb"}', "control character"),
+    ('#tally42 {"venue": "hall"}', "unknown #tally42 field \"venue\""),
+    ('#tally42 {"round": 1, "round": 2}', "given twice"),
+    ('#tally42 [1]', "a JSON object"),
+    ('#tally42 nope', "a JSON object"),
+])
+def test_a_bad_tally42_line_is_refused_with_its_line(line, why, new_db):
+    lines = random_log(13, 0, 30).splitlines()
+    text = "\n".join(lines[:2] + [line] + lines[2:]) + "\n"
+    with new_db() as database:
+        with pytest.raises(L.LogError) as e:
+            database.store(text)
+        assert e.value.line == 3 and why in e.value.message
+        assert count(database, "sittings") == 0
+
+
+def test_a_second_tally42_line_is_refused():
+    text = random_log(14, 0, 30, extra={"round": 1})
+    lines = text.splitlines()
+    text = "\n".join(lines + ['#tally42 {"round": 2}']) + "\n"
+    with pytest.raises(L.LogError) as e:
+        L.replay(text.encode())
+    assert e.value.line == len(lines) + 1 and "second #tally42" in e.value.message
+
+
+def test_other_comment_lines_stay_ignored():
+    text = random_log(15, 0, 30)
+    lines = text.splitlines()
+    text = "\n".join(lines[:1] + ["#tally42x whatever", "# tally42 {bad"] + lines[1:]) + "\n"
+    assert L.replay(text.encode()).header.extra == {}
+
+
+def test_a_version_2_database_gets_the_end_and_event_columns(tmp_path):
+    path = str(tmp_path / "v2.db")
+    conn = sqlite3.connect(path, isolation_level=None)
+    D.migrate(conn, upto=2)
+    conn.close()
+    with D.open_db(path) as database:
+        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        cols = [r[1] for r in database.conn.execute("PRAGMA table_info(sittings)")]
+        assert {"ended", "event", "round", "table_no"} <= set(cols)
+        text = random_log(16, 0, 50, extra=META)
+        row = database.sitting(database.store(text).id)
+        assert row["round"] == 2 and row["event"] == "Club night"

@@ -137,7 +137,7 @@ def test_a_version_1_database_is_upgraded(pg_url):
     moon_facts = _store_v1(conn, moon)
     conn.close()
     with D.open_db(pg_url, readonly=True) as database:     # a reader upgrades it first
-        assert database.conn.user_version() == 2
+        assert database.conn.user_version() == D.SCHEMA_VERSION
         rows = database.hands(moon_facts.id)
         assert [r["game"] for r in rows] == [h["game"] for h in moon_facts.hands]
         assert [json.loads(r["score"]) for r in rows] == [h["score"] for h in moon_facts.hands]

@@ -292,3 +292,107 @@ def test_from_image_reads_a_real_flash_image(tmp_path, capsys):
     want = L.report(L.Replay(header, None, [(0, ev) for ev in events]))
     del got["id"]
     assert got == want
+
+
+# ---- the end time and the event: the #tally42 line, through every format ----
+
+CLUB = REDEAL.replace('"id": "r1"', '"id": "club-1"').replace(
+    '"started": "2025-06-01T18:00:00"}\n',
+    '"started": "2025-06-01T18:00:00-05:00"}\n'
+    '#tally42 {"ended": "2025-06-01T19:25:30-05:00", "event": "Club night", '
+    '"round": 2, "table": 3}\n', 1)
+
+
+def test_end_and_event_travel_through_export_and_import(tmp_path, capsys):
+    assert CLUB != REDEAL
+    db, ids = stored(tmp_path, CLUB)
+    # jsonl: the log keeps the #tally42 line, replay (the spec) ignores it, import
+    # reads it back into another database.
+    code, out, err = run(capsys, "export", "--sitting", "club", "--db", db)
+    assert code == 0 and out.splitlines()[1].startswith("#tally42 {")
+    path = tmp_path / "club.jsonl"
+    path.write_text(out)
+    assert replay_json(capsys, path)["id"] == "club-1"
+    other = str(tmp_path / "other.db")
+    code, _, err = run(capsys, "import", str(path), "--db", other)
+    assert code == 0, err
+    with D.open_db(other) as database:
+        row = database.sitting("club-1")
+        assert (row["ended"], row["event"], row["round"], row["table_no"]) == (
+            "2025-06-01T19:25:30-05:00", "Club night", 2, 3)
+    # csv: columns for each.
+    code, out, err = run(capsys, "export", "--all", "--format", "csv", "--db", db)
+    rows = parse_csv(out)
+    assert rows and all(r["ended"] == "2025-06-01T19:25:30-05:00" and
+                        r["event"] == "Club night" and r["round"] == "2" and
+                        r["table"] == "3" for r in rows)
+    # text: the scoresheet says it.
+    code, out, err = run(capsys, "export", "--sitting", "club", "--format", "text",
+                         "--db", db)
+    assert "Event: Club night, round 2, table 3" in out
+    assert "Ended: 2025-06-01T19:25:30-05:00" in out
+
+
+def test_sittings_and_stats_show_the_end_and_the_event(tmp_path, capsys):
+    db, ids = stored(tmp_path, CLUB, REDEAL)
+    code, out, err = run(capsys, "sittings", "--db", db)
+    assert code == 0
+    line = [x for x in out.splitlines() if x.startswith("club-1")][0]
+    assert "2025-06-01 18:00" in line and "19:25" in line and "Club night R2 T3" in line
+    r1 = [x for x in out.splitlines() if x.startswith("r1 ")][0]
+    assert "Club night" not in r1 and "19:25" not in r1
+    code, out, err = run(capsys, "sittings", "--json", "--db", db)
+    got = {d["id"]: d for d in map(json.loads, out.splitlines())}
+    assert got["club-1"]["ended"] == "2025-06-01T19:25:30-05:00"
+    assert got["club-1"]["table_no"] == 3 and got["r1"]["ended"] is None
+    code, out, err = run(capsys, "stats", "--player", "+CR", "--db", db)
+    assert code == 0, err
+    # 18:00 to 19:25:30 is 85 minutes; the other sitting has no end.
+    assert "Time at the table: 1 h 25 min (1 sitting with a start and an end)" in out
+    assert "Event Club night: round 2 table 3" in out
+
+
+def test_from_image_keeps_the_end_time_and_the_table(tmp_path, capsys):
+    # A journal whose sitting carries a table assignment and an END record: the export
+    # of the image has both on its #tally42 line, and the events stay the events.
+    image = pytest.importorskip("host_tools.image")
+    header, events = random_sitting(73, 0, 120, ["Ann", "Bob", "Cy", "Di"])
+    flash = image.RamFlash(b"\xff" * (8 * image.BLOCK_SIZE))
+    journal = image._journal_module().Journal(flash)
+    journal.mount()
+    journal.begin_sitting(codec.encode_header(header.rules, header.dealer, header.players,
+                                              7, 100000, 60, ("Cup", 4, 12)))
+    buf = bytearray(8)
+    for ev in events:
+        n = codec.encode_into(ev, buf, 0)
+        journal.append(bytes(buf[:n]))
+    assert journal.end(103600, 60)
+    journal.finish()
+    path = tmp_path / "flash.bin"
+    path.write_bytes(bytes(flash.mem))
+    code, out, err = run(capsys, "export", "--sitting", "1", "--from-image", str(path))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert json.loads(lines[1][len("#tally42 "):]) == {
+        "ended": "2024-01-02T05:46:40+01:00", "event": "Cup", "round": 4, "table": 12}
+    got = L.replay(out.encode())
+    assert [ev for _, ev in got.events] == events
+    assert got.header.extra["started"] == "2024-01-02T04:46:40+01:00"
+
+
+def test_replay_reads_the_spec_a_bad_tally42_line_is_only_a_comment(tmp_path, capsys):
+    # `tally42 replay` follows the spec: every # line is a comment. A good #tally42 line
+    # shows on the scoresheet; a bad one is ignored there, and refused by import.
+    bad = CLUB.replace('"round": 2', '"round": 0')
+    path = tmp_path / "bad.jsonl"
+    path.write_text(bad + "#tally42 {\"venue\": 1}\n")
+    assert replay_json(capsys, path) == report(REDEAL.replace('"id": "r1"', '"id": "club-1"')
+                                                .replace('18:00:00"', '18:00:00-05:00"'))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and "Event:" not in out
+    good = tmp_path / "good.jsonl"
+    good.write_text(CLUB)
+    code, out, err = run(capsys, "replay", str(good))
+    assert code == 0 and "Event: Club night, round 2, table 3" in out
+    code, out, err = run(capsys, "import", str(path), "--db", str(tmp_path / "t.db"))
+    assert code == 2 and "bad.jsonl:13: a second #tally42 line" in err

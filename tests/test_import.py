@@ -130,8 +130,8 @@ def test_sittings_lists_what_is_stored(tmp_path, capsys):
     code, out, err = run(capsys, "sittings", "--db", str(db))
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["id", "variant", "started", "hands", "score", "state",
-                                "source", "players"]
+    assert lines[0].split() == ["id", "variant", "started", "ended", "hands", "score",
+                                "state", "source", "event", "players"]
     assert lines[2].split() == ["=evil()", "42", "2025-03-01", "19:00", "1",
                                 "0-1", "in", "progress", "import", "Ann,", "Bob,", "Cy,", "Di"]
     code, out, err = run(capsys, "sittings", "--json", "--db", str(db))

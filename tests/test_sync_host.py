@@ -8,6 +8,7 @@ import pytest
 
 from engine_core import wire
 from host_tools import cli
+from host_tools import sittinglog as L
 from host_tools import sync as Y
 from host_tools import transport as T
 
@@ -54,12 +55,25 @@ def test_a_port_where_nothing_answers(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("tally42: cannot open %s" % (tmp_path / "no-such-tty"))
 
 
+def test_stream_parts_takes_the_last_end_record():
+    # An END item (5 bytes: u32 seconds since 2024, the UTC offset in quarter hours) is no
+    # event; the last one is when the sitting ended.
+    first = bytes([0x10, 0x27, 0, 0, 0xE8])                 # 10000 s, -360 min
+    last = bytes([0x20, 0x4E, 0, 0, 0x04])                  # 20000 s, +60 min
+    data = b"\x02AB\x01\x10\x05" + first + b"\x01\xfe\x05" + last
+    assert Y.stream_parts(data) == (b"AB", b"\x10\xfe", (20000, 60))
+    assert Y.stream_parts(b"\x02AB\x01\x10") == (b"AB", b"\x10", None)
+    assert Y.split_stream(data) == (b"AB", b"\x10\xfe")
+    assert L.end_item(first) == (10000, -360)
+
+
 def test_split_stream():
     assert Y.split_stream(b"\x02AB\x01\x10\x02\xc2\x1c") == (b"AB", b"\x10\xc2\x1c")
     assert Y.split_stream(b"\x00") == (b"", b"")
     for bad, why in ((b"", "no bytes"), (b"\x05AB", "the header runs past the end"),
                      (b"\x01A\x00", "byte 2 is not an event's length"),
-                     (b"\x01A\x05abcde", "byte 2 is not an event's length"),
+                     (b"\x01A\x06abcdef", "byte 2 is not an event's length"),
+                         (b"\x01A\x05abcd", "byte 2 is not an event's length"),
                      (b"\x01A\x02\x10", "byte 2 is not an event's length")):
         with pytest.raises(ValueError, match=why):
             Y.split_stream(bad)

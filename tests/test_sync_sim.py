@@ -145,17 +145,24 @@ def _keys_of_the_script():
     return keys
 
 
-def _played_and_synced(tmp_path, name, db, players=None):
-    # A sim on a new flash file (a scorer with an empty journal): names pushed first when
-    # given, the sitting of _script() played on the keys, then a sync. The sync's stdout.
+def _played_and_synced(tmp_path, name, db, players=None, assign=None):
+    # A sim on a new flash file (a scorer with an empty journal): names (and a table
+    # assignment) pushed first when given, the sitting of _script() played on the keys,
+    # then a sync. The sync's stdout.
     script = tmp_path / "none.txt"
     script.write_text("# buttons come from the keys\n")
     sim = Sim(script, tmp_path / name, keys=True)
     try:
-        if players:
+        if assign:
+            out = _run("sync", "--port", sim.port, "--db", db, "--assign", assign,
+                       "--players", players)
+            assert out.returncode == 0, out.stderr
+            assert "next on the scorer: %s" % assign.split(":")[0] in out.stdout
+        elif players:
             out = _run("sync", "--port", sim.port, "--db", db, "--players", players)
             assert out.returncode == 0, out.stderr
             assert "players set on the scorer: %s" % players.replace(",", ", ") in out.stdout
+        if assign or players:
             time.sleep(1)
             sim.keys(b"\r")        # OK: the sync screen steps aside for the setup
         sim.keys(_keys_of_the_script())
@@ -180,6 +187,11 @@ def test_names_pushed_from_the_pc_and_the_date_reach_the_database_and_stats(tmp_
     started = datetime.datetime.fromisoformat(row["started"])
     now = datetime.datetime.now(datetime.timezone.utc)
     assert datetime.timedelta(0) <= now - started < datetime.timedelta(minutes=2), row
+    # Its end: the scorer's END record, written when the last hand ended the game.
+    ended = datetime.datetime.fromisoformat(row["ended"])
+    assert started <= ended <= now and ended.utcoffset() == started.utcoffset(), row
+    log = _run("export", "--db", db, "--sitting", sid)
+    assert log.stdout.splitlines()[1] == '#tally42 {"ended": "%s"}' % row["ended"]
     stats = _run("stats", "--db", db, "--player", "Bob")
     assert stats.returncode == 0, stats.stderr
     assert "Bob" in stats.stdout and "1 sitting" in stats.stdout, stats.stdout
@@ -196,3 +208,25 @@ def test_a_scorer_with_an_emptied_journal_syncs_beside_its_old_sittings(tmp_path
     assert second != first and "conflict" not in out
     ids = _run("sittings", "--db", db, "--json").stdout.splitlines()
     assert sorted(json.loads(line)["id"] for line in ids) == sorted([first, second])
+
+
+def test_a_table_assignment_pushed_by_the_pc_comes_back_with_the_sitting(tmp_path):
+    # An event's table: `sync --assign` pushes event, round, table, the players and the
+    # game; the sitting played next carries them, and its sync stores them with its
+    # start and end on the scorer's clock.
+    import datetime
+    db = str(tmp_path / "t.db")
+    out = _played_and_synced(tmp_path, "a.bin", db, "Ann,Bob,Cy,Di", "Club night:2:3")
+    sid = _stored_id(out)
+    row = json.loads(_run("sittings", "--db", db, "--json").stdout)
+    assert row["id"] == sid
+    assert (row["event"], row["round"], row["table_no"]) == ("Club night", 2, 3)
+    assert row["players"] == ["Ann", "Bob", "Cy", "Di"] and row["over"]
+    started = datetime.datetime.fromisoformat(row["started"])
+    ended = datetime.datetime.fromisoformat(row["ended"])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    assert now - datetime.timedelta(minutes=2) < started <= ended <= now, row
+    listed = _run("sittings", "--db", db).stdout
+    assert "Club night R2 T3" in listed
+    text = _run("export", "--db", db, "--sitting", sid, "--format", "text").stdout
+    assert "Event: Club night, round 2, table 3" in text

@@ -24,6 +24,21 @@ def right(fb, t, y, c=BLACK):
     fb.text(t, fb.width - len(t) * 8, y, c)
 
 
+def table_round(fb, assign, y, center=False, c=BLACK):
+    """`Table 3 · Round 2` at the right (or the middle) of line y (the font has no
+    middle dot: a 2x2 square); False when it does not fit beside 12 columns."""
+    t = "Table %d" % assign[2]
+    r = "Round %d" % assign[1]
+    n = len(t) + 3 + len(r)
+    if n + (0 if center else 12) > cols(fb):
+        return False
+    x = (fb.width - n * 8) // (2 if center else 1)
+    fb.text(t, x, y, c)
+    fb.fill_rect(x + (len(t) + 1) * 8 + 3, y + 3, 2, 2, c)
+    fb.text(r, x + (len(t) + 3) * 8, y, c)
+    return True
+
+
 def help_lines(fb, t):
     """The lines of a help strip: t split at its newline, else at a double space near
     its middle when it is too long for one line; each cut to the panel's width."""

@@ -40,6 +40,8 @@ def collect(app, top, rows):
         n = j.next_event(cur, buf)
         if n < 0:
             break
+        if n == 5:
+            continue            # an END record (when the game ended), not an event
         ev = s.codec.decode_at(buf, 0)
         before = s.hands()
         s.apply(ev)

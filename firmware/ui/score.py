@@ -123,6 +123,10 @@ def draw(app, fb):
     D.center(fb, label, 0)
     top = D.LINE + 2
     area = bottom - info - 2 - top
+    if app.assign:
+        # The table and round pushed from the PC, a line under the scores.
+        area -= D.LINE
+        D.table_round(fb, app.assign, top + area, True)
     if n == 2 and w < 240:
         # A narrow or square panel: the teams one above the other.
         bh = area // 2

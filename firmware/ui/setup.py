@@ -138,8 +138,9 @@ def _help(editing, key=None):
 
 def draw(app, fb):
     fb.text("New sitting", 0, 0, BLACK)
+    assign = app.setup_assign()
     note = "choices: as last game" if app.last_setup else "choices: plain 42"
-    if len(note) + 12 <= D.cols(fb):
+    if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)
     fb.hline(0, D.LINE, fb.width, BLACK)
     keys = rows(app)
@@ -179,6 +180,12 @@ def seats_line(app):
     """Who plays with whom, and who deals first: `Us: N+S  Them: E+W, N deals first`."""
     r = app.draft
     seats = r.row[V.SEATS]
+    names = app.setup_names(r)
+    if names:   # pushed from the PC: who sits where
+        first = "%s deals first" % names[app.draft_dealer]
+        if seats != 4 or not r.row[V.TEAMS]:
+            return "%s; %s" % (" ".join(names), first)
+        return "%s+%s v %s+%s, %s" % (names[0], names[2], names[1], names[3], first)
     first = seat_name(seats, app.draft_dealer) + " deals first"
     if seats == 2:
         return first

@@ -109,3 +109,28 @@ def test_a_long_name_is_cut_between_characters():
     data = codec.encode_header(O.resolve("42"), 0, [name, "B", "C", "D"])
     names = codec.decode_header(data)[2]
     assert names[0] == "\u00e9" * 16 and names[1:] == ["B", "C", "D"]
+
+
+def test_header_carries_the_table_assignment_in_version_3():
+    rules = O.resolve("42", {"target": 250, "scoring": "points"})
+    names = ["Ann", "Bob", "Cy", "Zoë"]
+    data = codec.encode_header(rules, 1, names, 12345, 92045555, -360,
+                               ("Club night", 2, 3))
+    assert data[0] == 3
+    assert codec.header_assignment(data) == ("Club night", 2, 3)
+    assert codec.header_stamp(data) == (12345, 92045555, -360)
+    back, dealer, got = codec.decode_header(data)
+    assert back.to_dict() == rules.to_dict() and dealer == 1 and got == names
+    # Without one: version 2, no assignment; a torn one is refused.
+    plain = codec.encode_header(rules, 1, names, 12345, 92045555, -360)
+    assert plain[0] == 2 and codec.header_assignment(plain) is None
+    assert data[:len(plain)] == b"\x03" + plain[1:]
+    try:
+        codec.header_assignment(data[:-2])
+    except ValueError:
+        pass
+    else:
+        assert False, "a torn assignment was read"
+    # A long event name is cut to 32 bytes, between characters.
+    long = codec.encode_header(rules, 0, None, 0, 0, 0, ("é" * 20, 255, 1))
+    assert codec.header_assignment(long) == ("é" * 16, 255, 1)

@@ -464,3 +464,94 @@ def test_append_allocates_nothing():
     finally:
         micropython.heap_unlock()
     assert len(_events(j, 1)) == 1 + 1 + 100
+
+
+# ---- END records: when a sitting ended, on the scorer's clock ----
+
+def _end_item(seconds, offset_minutes):
+    q = (offset_minutes // 15) & 0xFF
+    return bytes([seconds & 0xFF, seconds >> 8 & 0xFF, seconds >> 16 & 0xFF,
+                  seconds >> 24 & 0xFF, q])
+
+
+def test_end_record_is_a_five_byte_item_that_survives_a_reboot():
+    f, j = _fresh(2, 256)
+    sid = j.begin_sitting(b"hdr")
+    j.append(b"\x1e")
+    assert not j._ended
+    assert j.end(70000000, -360) is True
+    assert j._ended
+    assert _events(j, sid) == [b"hdr", b"\x1e", _end_item(70000000, -360)]
+    assert j.sittings()[0][3] == len(_stream(_events(j, sid)))
+    assert _read_all(j, sid, 3) == _stream(_events(j, sid))
+    k = Journal(f)
+    assert k.mount() == sid
+    assert k._ended
+    # A second end while the last record is an END changes nothing: the first stands.
+    assert k.end(70000999, 0) is False
+    assert _events(k, sid)[-1] == _end_item(70000000, -360)
+    k.finish()
+    assert _events(k, sid) == [b"hdr", b"\x1e", _end_item(70000000, -360)]
+
+
+def test_an_event_after_an_end_reopens_it_and_the_next_end_is_written():
+    f, j = _fresh(2, 256)
+    sid = j.begin_sitting(b"hdr")
+    j.append(b"\x01")
+    j.end(100, 60)
+    j.append(b"\xfe")           # undo after game over: play goes on
+    assert not j._ended
+    k = Journal(f)
+    k.mount()
+    assert not k._ended
+    assert k.end(200, 60) is True
+    assert _events(k, sid) == [b"hdr", b"\x01", _end_item(100, 60), b"\xfe",
+                               _end_item(200, 60)]
+
+
+def test_end_crosses_blocks_and_needs_an_open_sitting():
+    f, j = _fresh(3, 64)
+    assert j.end(1, 0) is False     # no sitting open: nothing to end
+    sid = j.begin_sitting(b"h" * 20)
+    for i in range(12):             # fill the first 64-byte block to the last bytes
+        j.append(bytes([i]))
+    j.end(0x01020304, -90)
+    evs = _events(j, sid)
+    assert evs[-1] == _end_item(0x01020304, -90)
+    assert len(evs) == 1 + 12 + 1
+    k = Journal(f)
+    assert k.mount() == sid and k._ended
+    assert k.sittings()[0][3] == len(_stream(evs))
+
+
+def test_end_allocates_nothing():
+    try:
+        import micropython
+    except ImportError:
+        return  # CPython: nothing to measure
+    f, j = _fresh(2, 4096)
+    j.begin_sitting(b"h")
+    j.append(b"\x01")
+    micropython.heap_lock()
+    try:
+        for i in range(20):
+            j.append(b"\x01")
+            j.end(123456 + i, 60)
+    finally:
+        micropython.heap_unlock()
+    assert _events(j, 1)[-1] == _end_item(123456 + 19, 60)
+
+
+def test_end_on_a_full_journal_writes_nothing_and_says_so():
+    f, j = _fresh(2, 64)
+    sid = j.begin_sitting(b"h" * 10)
+    n = 0
+    while True:
+        try:
+            j.append(b"\x01\x02\x03\x04")
+        except JournalFull:
+            break
+        n += 1
+    before = _events(j, sid)
+    assert j.end(5, 0) is False
+    assert _events(j, sid) == before and len(before) == 1 + n

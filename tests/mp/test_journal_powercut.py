@@ -46,6 +46,10 @@ def _scenario_one_sitting():
     steps = [("begin", _header(rnd, 48))]
     for _ in range(12):
         _hand(rnd, steps)
+    # The game ends (an END record), an undo reopens it, it ends again; a second end
+    # while ended writes nothing.
+    steps += [("end", 5000000, -360), ("ev", b"\xfe"), ("end", 5000600, -360),
+              ("end", 5000700, -360)]
     steps += [("finish",), ("sync", 0), ("begin", _header(rnd, 40))]
     for _ in range(3):
         _hand(rnd, steps)
@@ -63,6 +67,8 @@ def _scenario_wraparound():
         steps.append(("begin", _header(rnd, 12 + 4 * s)))
         for _ in range(hands):
             _hand(rnd, steps)
+        if s % 2 == 0:
+            steps.append(("end", 1000 * s + 7, 120))
         steps.append(("finish",))
         if s != 1:
             steps.append(("sync", s))
@@ -75,6 +81,13 @@ def _scenario_wraparound():
     for _ in range(2):
         _hand(rnd, steps)
     return steps
+
+
+def _end_bytes(seconds, offset_minutes):
+    # An END record as next_event returns it.
+    q = (offset_minutes // 15) & 0xFF
+    return bytes([seconds & 0xFF, seconds >> 8 & 0xFF, seconds >> 16 & 0xFF,
+                  seconds >> 24 & 0xFF, q])
 
 
 class _Model:
@@ -109,6 +122,14 @@ def _drive(flash, steps, model):
                 model.refused += 1
             else:
                 model.sittings[-1][2].append(step[1])
+        elif op == "end":
+            try:
+                wrote = j.end(step[1], step[2])
+            except JournalFull:
+                model.refused += 1
+            else:
+                if wrote:
+                    model.sittings[-1][2].append(_end_bytes(step[1], step[2]))
         elif op == "finish":
             j.finish()
             model.sittings[-1][3] = True
@@ -136,6 +157,9 @@ def _check(j, model, where):
         assert evs[0] == header, where
         if op == "ev" and s is last and len(evs) == len(events) + 2:
             assert evs[-1] == fl[1], where  # the event in flight made it
+            evs.pop()
+        if op == "end" and s is last and len(evs) == len(events) + 2:
+            assert evs[-1] == _end_bytes(fl[1], fl[2]), where  # the END in flight made it
             evs.pop()
         assert evs[1:] == events, "%s: sitting %d events differ" % (where, sid)
         may_finish = s is last and op in ("begin", "finish")
@@ -213,7 +237,12 @@ def test_scenario_sizes():
     assert model.refused > 0  # the journal was full for a while
     assert flash.erases >= 2  # blocks were reclaimed, the ring wrapped
     assert j.sittings()[0][0] > 1  # the oldest synced sittings went
+    ends = [e for sitting in model.sittings for e in sitting[2] if len(e) == 5]
+    assert len(ends) >= 2  # END records were written (and not when ended already)
     one = _scenario_one_sitting()
+    model = _Model()
+    _drive(NorFlash(4, 4096), one, model)
+    assert [len(e) for e in model.sittings[0][2][-3:]] == [5, 1, 5]
     assert 12 * 6 < sum(1 for s in one if s[0] == "ev") < 12 * 12 + 3 * 12
 
 

@@ -100,7 +100,7 @@ class Rig:
         self.clock = Clock()
         self.ep = Y.SyncEndpoint(
             self.link, self.j, "T42-TEST", "0.1.0", clock=self._clock, names=self._names,
-            settings=self._settings, now=lambda: 1700000000, kbd_intr=self.kbd.append,
+            settings=self._settings, assign=self._assign, now=lambda: 1700000000, kbd_intr=self.kbd.append,
             interrupt=self._interrupt, chunk=chunk, idle_ms=5000, ticks=self.clock)
         self.session = 0
         self.seq = 0
@@ -116,6 +116,10 @@ class Rig:
     def _settings(self, pairs):
         self.calls.append(("settings", pairs))
         return None
+
+    def _assign(self, assign):
+        self.calls.append(("assign", assign))
+        return "round and table from 1 to 255" if assign and assign[1] > 255 else None
 
     def _interrupt(self):
         self.interrupts += 1
@@ -405,6 +409,31 @@ def test_clock_names_and_settings_reach_the_app():
         assert code == Y.E_BAD_ARGS, (cmd, bad)
     code, detail, _ = _error(r.ask("Z")[0])
     assert (code, detail) == (Y.E_UNKNOWN, ord("Z"))
+
+
+def test_a_table_assignment_reaches_the_app_once():
+    r = Rig()
+    r.hello()
+    line = r.send("T", b"2 3 Club%20night")
+    assert r.run()[0][0] == "k"
+    r.link.feed(line)               # sent again (a lost reply): answered, not acted on
+    assert r.run()[0][0] == "k"
+    assert r.ask("T")[0][0] == "k"  # T alone: no assignment
+    assert r.calls == [("assign", ("Club night", 2, 3)), ("assign", None)]
+    code, _, msg = _error(r.ask("T", b"300 1 Cup")[0])
+    assert code == Y.E_REFUSED and msg == b"round and table from 1 to 255"
+    for bad in (b"x 3 Cup", b"2 3", b"2", b"2 y Cup", b"2 3 %zz"):
+        code, _, _ = _error(r.ask("T", bad)[0])
+        assert code == Y.E_BAD_ARGS, bad
+    assert len(r.calls) == 3
+
+
+def test_a_scorer_without_assignments_says_so():
+    r = Rig()
+    r.ep._assign = None
+    r.hello()
+    code, _, msg = _error(r.ask("T", b"2 3 Cup")[0])
+    assert code == Y.E_UNSUPPORTED and r.calls == []
 
 
 def test_a_repeated_request_does_not_act_twice_and_an_old_one_is_stale():
