@@ -113,7 +113,14 @@ def _m2_games(conn):
                      (facts.games_json(), len(facts.hands), sid))
 
 
-MIGRATIONS = [_m1_tables, _m2_games]
+def _m_events(conn):
+    # Club nights and tournaments (host_tools/events.py): plain SQL that PostgreSQL runs too.
+    from host_tools import events
+    for statement in events.SCHEMA:
+        conn.execute(statement)
+
+
+MIGRATIONS = [_m1_tables, _m2_games, _m_events]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
