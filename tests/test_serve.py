@@ -1,0 +1,121 @@
+"""`tally42 serve`: the event page, its JSON, and the page in a real headless Chromium
+that updates without a reload when a sitting arrives."""
+import json
+import os
+import threading
+import urllib.request
+
+import pytest
+
+import chromium
+from eventlogs import partial_42, sitting_42
+from host_tools import db as D
+from host_tools import events as EV
+from host_tools import serve as SV
+
+TEAMS = [("Aces", ["Ann", "Bob"]), ("Bones", ["Cy", "Di"]), ("Cats", ["Ed", "Flo"]),
+         ("Dogs", ["Gus", "Hal"]), ("Eels", ["Ida", "Jo"]), ("Foxes", ["Kay", "Lu"])]
+
+
+def _night(path):
+    """A six-team round robin: round 1 decided, round 2 with one table in progress."""
+    with D.open_db(path) as database:
+        ev = EV.create(database, "Tuesday club", "round-robin", "42", {}, teams=TEAMS)
+        for t in ev.tables:
+            if t.round == 1:
+                seats = ev.seats(t.side_a, t.side_b)
+                sid = "r1t%d" % t.table
+                database.store(sitting_42(seats, t.table % 2, t.table + 2, sid))
+                EV.slot_sitting(database, sid, ev.name, 1, t.table)
+        t = ev.table(2, 1)
+        database.store(partial_42(ev.seats(t.side_a, t.side_b), 3, "r2t1"))
+        EV.slot_sitting(database, "r2t1", ev.name, 2, 1)
+        return ev, ev.seats(t.side_a, t.side_b)
+
+
+@pytest.fixture
+def served(tmp_path):
+    path = str(tmp_path / "club.db")
+    ev, seats = _night(path)
+    server = SV.make_server(path, ev.name, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield path, ev, seats, "http://127.0.0.1:%d/" % server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def test_state_json_has_standings_tables_and_live_scores(served):
+    path, ev, seats, url = served
+    with urllib.request.urlopen(url + "state.json") as r:
+        state = json.loads(r.read())
+    assert state["event"] == "Tuesday club" and state["round"] == 2
+    assert sum(row["won"] for row in state["standings"]) == 3
+    assert len(state["tables"]) == 3 and all(t["round"] == 2 for t in state["tables"])
+    live = [t for t in state["tables"] if t["status"] == "playing"]
+    assert len(live) == 1 and live[0]["hands"] == 3 and sum(live[0]["score"]) == 3
+    with urllib.request.urlopen(url) as r:
+        page = r.read().decode()
+    assert "state.json" in page and "<table" not in page.split("<script>")[0]
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(url + "nothing")
+    assert e.value.code == 404
+
+
+def test_a_bracket_state_names_its_matches(tmp_path):
+    with D.open_db(str(tmp_path / "b.db")) as database:
+        EV.create(database, "Cup", "double-elimination", "42", {}, teams=TEAMS[:4])
+        state = SV.state_json(database, "Cup")
+    labels = [m["label"] for m in state["bracket"]["matches"]]
+    assert labels[:2] == ["Winners R1 M1", "Winners R1 M2"] and "Grand final" in labels
+    assert [t["a"] for t in state["tables"]] == ["Aces", "Bones"]
+
+
+def _browser():
+    binary = chromium.find()
+    if binary is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("chromium is not installed (.ci/run installs it)")
+        pytest.skip("chromium is not installed (apt install chromium)")
+    return chromium.Chromium(binary)
+
+
+def test_the_page_in_chromium_updates_without_a_reload(served, tmp_path):
+    path, ev, seats, url = served
+    browser = _browser()
+    try:
+        browser.open(url)
+        browser.wait_for("document.querySelectorAll('#standings-table tr').length == 7")
+        rows = browser.eval("Array.from(document.querySelectorAll('#standings-table tr'))"
+                            ".slice(1).map(r => Array.from(r.cells).map(c => c.textContent))")
+        assert [r[0] for r in rows] == ["1", "2", "3", "4", "5", "6"]
+        assert sorted(r[1] for r in rows) == sorted(n for n, _ in TEAMS)
+        assert sum(int(r[3]) for r in rows) == 3 and sum(int(r[4]) for r in rows) == 3
+        assert browser.eval("document.getElementById('title').textContent") == "Tuesday club"
+        assert browser.eval("document.getElementById('tables-title').textContent") == \
+            "Round 2 of 5"
+        live = browser.eval("document.querySelector('#tables-table tr:nth-child(2)')"
+                            ".textContent")
+        assert "1 - 2" in live or "2 - 1" in live
+        shots = os.environ.get("TALLY42_SCREENS") or str(tmp_path)
+        shot = os.path.join(shots, "event-page.png")
+        browser.screenshot(shot)
+        with open(shot, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+        # A mark that a reload would wipe; then the scorer syncs two more hands.
+        browser.eval("window.notReloaded = true")
+        with D.open_db(path) as database:
+            database.store(partial_42(seats, 5, "r2t1"))
+        browser.wait_for("document.querySelector('#tables-table tr:nth-child(2)')"
+                         ".cells[4].textContent == '5'")
+        assert browser.eval("window.notReloaded") is True
+        # A table finishes: the standings move.
+        with D.open_db(path) as database:
+            t = ev.table(2, 2)
+            database.store(sitting_42(ev.seats(t.side_a, t.side_b), 0, 0, "r2t2"))
+            EV.slot_sitting(database, "r2t2", ev.name, 2, 2)
+        browser.wait_for("Array.from(document.querySelectorAll('#standings-table tr'))"
+                         ".slice(1).reduce((s, r) => s + +r.cells[3].textContent, 0) == 4")
+        assert browser.eval("window.notReloaded") is True
+    finally:
+        browser.close()
