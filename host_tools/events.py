@@ -122,6 +122,7 @@ class Event:
         self.entrants = [e["name"] for e in entrants]
         self.members = [json.loads(e["players"]) for e in entrants]
         self.tables = tables        # [Table], by round and table number
+        self._by_place = None
         self.rules = O.resolve(self.variant, self.options)
         self.units = O.SCORING_NAMES[self.rules.scoring]
         self.bracket = B.Bracket(len(self.entrants)) if self.format == FORMATS[2] else None
@@ -131,9 +132,11 @@ class Event:
         return self.format != "progressive"
 
     def table(self, round_no, table_no):
-        for t in self.tables:
-            if t.round == round_no and t.table == table_no:
-                return t
+        if self._by_place is None:
+            self._by_place = {(t.round, t.table): t for t in self.tables}
+        t = self._by_place.get((round_no, table_no))
+        if t is not None:
+            return t
         raise EventError("%s has no table %d in round %d" % (self.name, table_no, round_no))
 
     def side_players(self, side):
@@ -340,23 +343,34 @@ def match_outcome(event, games):
     return wa, wb, winner
 
 
-def event_state(event, database):
+def event_state(event, database, only=None):
     """The event's live state: {"results": {(round, table): [Game]}, "bracket": None or
     the bracket's state (teams of each match, winners, champion)}, from the sittings
-    slotted so far."""
-    res, winners = _read_results(event, database)
+    slotted so far (only: just that (round, table) of an event without a bracket)."""
+    res, winners = _read_results(event, database, only)
     out = {"results": res, "bracket": None}
     if event.bracket is not None:
         out["bracket"] = event.bracket.state(winners)
     return out
 
 
-def _read_results(event, database):
-    # Bracket sides depend on results; read the rows once, orient after.
-    rows = database.conn.execute(
-        "SELECT r.round, r.table_no, r.game, r.sitting_id, s.players, s.score, s.over, "
-        "s.winner, s.hands FROM event_results r LEFT JOIN sittings s ON s.id = r.sitting_id "
-        "WHERE r.event = ? ORDER BY r.round, r.table_no, r.game", (event.name,)).fetchall()
+_RESULTS = ("SELECT r.round, r.table_no, r.game, r.sitting_id, s.players, s.score, s.over, "
+            "s.winner, s.hands FROM event_results r LEFT JOIN sittings s "
+            "ON s.id = r.sitting_id WHERE r.event = ?")
+
+
+def _read_results(event, database, only=None):
+    # Bracket sides depend on results; read the rows once, orient after. only: one
+    # (round, table) of a round robin or progressive, when nothing else is needed.
+    if only is not None and event.bracket is None:
+        rows = database.conn.execute(
+            _RESULTS + " AND r.round = ? AND r.table_no = ? ORDER BY r.game",
+            (event.name,) + tuple(only)).fetchall()
+        t = event.table(*only)
+        seats = event.seats(t.side_a, t.side_b)
+        return {only: [_game(r, seats, event) for r in rows]}, {}
+    rows = database.conn.execute(_RESULTS + " ORDER BY r.round, r.table_no, r.game",
+                                 (event.name,)).fetchall()
     by_table = {}
     for r in rows:
         by_table.setdefault((r["round"], r["table_no"]), []).append(r)
@@ -445,7 +459,7 @@ def slot_sitting(database, sitting_id, event, round_no, table_no):
     if row["variant"] != ev.variant or json.loads(row["options"]) != ev.options:
         raise EventError("sitting %s plays %s with other options than %s (%s)" % (
             sitting_id, row["variant"], ev.name, ev.variant))
-    state = event_state(ev, database)
+    state = event_state(ev, database, only=(round_no, table_no))
     status = table_status(ev, table, state)
     if status in ("waiting", "not needed", "done"):
         raise EventError("%s is %s: no result goes there" % (
