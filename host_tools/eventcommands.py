@@ -165,9 +165,16 @@ def cmd_standings(args):
     if args.format == "csv":
         _write(args, ST.csv_text(ev, rows))
     elif args.format == "html":
-        _write(args, ST.html_page(ev, rows, title))
+        from host_tools import schedule as SC
+        body = ST.html_table(ev, rows)
+        if args.head_to_head:
+            body += "\n" + ST.head_to_head_html(rows)
+        _write(args, SC.html_page(title, body))
     else:
-        _write(args, ST.text(ev, rows, title))
+        text = ST.text(ev, rows, title)
+        if args.head_to_head:
+            text += "\n" + ST.head_to_head_text(rows)
+        _write(args, text)
     return 0
 
 
@@ -334,6 +341,8 @@ def _event_parser(sub):
     p.add_argument("name")
     p.add_argument("--round", type=_ROUND, help="the standings as they were after this round")
     p.add_argument("--format", choices=("text", "csv", "html"), default="text")
+    p.add_argument("--head-to-head", action="store_true",
+                   help="also the grid of results between each two (text and HTML)")
     p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
     _db(p)
     p.set_defaults(func=_refused(cmd_standings))

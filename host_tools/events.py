@@ -536,13 +536,25 @@ def schedule_rounds(event, state=None):
                     label += " (if the losers' side wins)"
                 if state and table_status(event, t, state) == "not needed":
                     continue
-                tables.append((t.table, "%s: %s" % (label, event.side_name(a)),
-                               event.side_name(b),
-                               event.seats(a, b) if a and b else None))
+                row = (t.table, "%s: %s" % (label, event.side_name(a)), event.side_name(b),
+                       event.seats(a, b) if a and b else None)
+                games = state["results"].get((t.round, t.table), []) if state else []
+                w = state["bracket"]["winner"].get(t.match) if state else None
+                if games or w is not None:
+                    wa, wb, _ = match_outcome(event, games)
+                    row += ("games %d-%d%s" % (wa, wb, ", %s through" % event.entrants[w]
+                                               if w is not None else ""),)
+                tables.append(row)
                 continue
             seated.update(t.side_a + t.side_b)
-            tables.append((t.table, event.side_name(t.side_a), event.side_name(t.side_b),
-                           event.seats(t.side_a, t.side_b)))
+            row = (t.table, event.side_name(t.side_a), event.side_name(t.side_b),
+                   event.seats(t.side_a, t.side_b))
+            games = state["results"].get((t.round, t.table), []) if state else []
+            if games:
+                g = games[-1]
+                row += ("%d-%d%s" % (g.score[0], g.score[1], "" if g.over else
+                                     " (playing)"),)
+            tables.append(row)
         resting = [] if event.bracket else [event.entrants[e] for e in
                                             range(len(event.entrants)) if e not in seated]
         if tables or resting:

@@ -250,12 +250,15 @@ def text(title, rounds):
     lines = [title, "=" * len(title), ""]
     for number, tables, resting in rounds:
         lines.append("Round %d" % number)
-        for table, a, b, seats in tables:
+        for row in tables:
+            table, a, b, seats = row[:4]
             line = "  Table %-2d  %s  v  %s" % (table, a, b)
             if seats:
                 labels = SEAT_LABELS.get(len(seats), [str(i + 1) for i in range(len(seats))])
                 line += "    (%s)" % ", ".join("%s %s" % (labels[i], s)
                                                for i, s in enumerate(seats))
+            if len(row) > 4:
+                line += "    %s" % row[4]
             lines.append(line)
         if resting:
             lines.append("  Sitting out: %s" % ", ".join(resting))
@@ -279,12 +282,15 @@ def html_rounds(rounds):
     parts = []
     for number, tables, resting in rounds:
         rows = []
-        for table, a, b, seats in tables:
-            rows.append("<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
+        for row in tables:
+            table, a, b, seats = row[:4]
+            rows.append("<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>" % (
                 table, html.escape(a), html.escape(b),
-                html.escape(", ".join(seats)) if seats else ""))
+                html.escape(", ".join(seats)) if seats else "",
+                html.escape(row[4]) if len(row) > 4 else ""))
         parts.append("<h2>Round %d</h2>\n<table><tr><th>Table</th><th>Side A</th>"
-                     "<th>Side B</th><th>Seats</th></tr>\n%s</table>" % (number, "\n".join(rows)))
+                     "<th>Side B</th><th>Seats</th><th>Result</th></tr>\n%s</table>"
+                     % (number, "\n".join(rows)))
         if resting:
             parts.append("<p>Sitting out: %s</p>" % html.escape(", ".join(resting)))
     return "\n".join(parts)

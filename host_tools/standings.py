@@ -145,3 +145,44 @@ def html_table(event, rows):
 
 def html_page(event, rows, title):
     return SC.html_page(title, html_table(event, rows))
+
+
+def head_to_head(rows):
+    """The grid of matches won and lost between each two entrants, in rank order:
+    [[cell]] where a cell is "W-L" of the row's entrant against the column's, "" when
+    they have not met, "x" on the diagonal."""
+    by = {r.number: r for r in rows}
+    grid = []
+    for r in rows:
+        line = []
+        for c in rows:
+            if c.number == r.number:
+                line.append("x")
+                continue
+            w, lo = r.beat.get(c.number, 0), by[c.number].beat.get(r.number, 0)
+            line.append("%d-%d" % (w, lo) if w or lo else "")
+        grid.append(line)
+    return grid
+
+
+def head_to_head_text(rows):
+    grid = head_to_head(rows)
+    names = [r.name for r in rows]
+    width = max(len(n) for n in names)
+    cols = [max(3, len(str(i + 1))) for i in range(len(rows))]
+    lines = ["Head to head (won-lost, the row against the column)",
+             " " * (width + 5) + "  ".join(str(i + 1).rjust(cols[i])
+                                           for i in range(len(rows)))]
+    for i, name in enumerate(names):
+        lines.append("%2d. %s " % (i + 1, name.ljust(width)) + "  ".join(
+            grid[i][j].rjust(cols[j]) for j in range(len(rows))))
+    return "\n".join(lines) + "\n"
+
+
+def head_to_head_html(rows):
+    grid = head_to_head(rows)
+    head = "<tr><th></th>%s</tr>" % "".join("<th>%s</th>" % html.escape(r.name)
+                                            for r in rows)
+    body = "\n".join("<tr><th>%s</th>%s</tr>" % (html.escape(r.name), "".join(
+        "<td>%s</td>" % html.escape(c) for c in grid[i])) for i, r in enumerate(rows))
+    return "<h2>Head to head</h2>\n<table class=\"h2h\">%s\n%s</table>" % (head, body)

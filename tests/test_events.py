@@ -383,3 +383,51 @@ def test_cli_result_refused_stores_nothing(tmp_path, capsys):
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT COUNT(*) FROM sittings").fetchone()[0] == 0
     conn.close()
+
+
+def test_head_to_head_grid_and_results_in_the_schedule(tmp_path, capsys):
+    db = str(tmp_path / "club.db")
+    run(capsys, "event", "create", "Trio", "--format", "round-robin", "--team", "A: a, b",
+        "--team", "B: c, d", "--team", "C: e, f", "--db", db)
+    with D.open_db(db) as database:
+        ev = EV.load(database, "Trio")
+        r, t, a_first = _result(ev, 0, 1)
+        _play(database, "Trio", r, t, 0 if a_first else 1, 4, "h1")
+        rows = ST.compute(ev, EV.event_state(ev, database))
+        # Ranked A (a win), C (none played), B (a loss): the grid in that order.
+        assert [r.name for r in rows] == ["A", "C", "B"]
+        assert ST.head_to_head(rows) == [["x", "", "1-0"], ["", "x", ""], ["0-1", "", "x"]]
+        r2, t2, _ = _result(ev, 1, 2)
+        database.store(partial_42(ev.seats(ev.table(r2, t2).side_a, ev.table(r2, t2).side_b),
+                                  2, "h2"))
+        EV.slot_sitting(database, "h2", "Trio", r2, t2)
+    code, out, err = run(capsys, "event", "standings", "Trio", "--head-to-head", "--db", db)
+    assert code == 0 and "Head to head (won-lost, the row against the column)" in out
+    assert " 1. A " in out and "1-0" in out and "0-1" in out
+    code, out, err = run(capsys, "event", "show", "Trio", "--db", db)
+    assert "7-4" in out or "4-7" in out
+    assert "2-0 (playing)" in out or "0-2 (playing)" in out
+    code, out, err = run(capsys, "event", "show", "Trio", "--html", "--db", db)
+    assert "<th>Result</th>" in out and "(playing)" in out
+
+
+def test_event_result_and_roster_take_any_bytes(tmp_path, capsys):
+    from tests.test_cli_fuzz import _ends_well, _inputs
+    db = str(tmp_path / "club.db")
+    run(capsys, "event", "create", "F", "--format", "round-robin", "--team", "A: a, b",
+        "--team", "B: c, d", "--db", db)
+    log = tmp_path / "f.jsonl"
+    roster = tmp_path / "roster.txt"
+    seed = sitting_42(["a", "c", "b", "d"], 0, 3, "fz").encode()
+    rnd = random.Random(5)
+    codes = set()
+    for data in _inputs(rnd, [seed]):
+        log.write_bytes(data)
+        codes.add(_ends_well(capsys, "event", "result", "F", "--round", "1", "--table", "1",
+                             log, "--db", db))
+        roster.write_bytes(data)
+        _ends_well(capsys, "event", "create", "G", "--format", "round-robin", "--roster",
+                   roster, "--db", db)
+    assert 2 in codes
+    _ends_well(capsys, "event", "standings", "F", "--db", db)
+    _ends_well(capsys, "event", "show", "F", "--html", "--db", db)
