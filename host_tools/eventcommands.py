@@ -217,6 +217,14 @@ def cmd_slot(args):
     return 0
 
 
+def cmd_delete(args):
+    EV = _events()
+    with _open(args) as database:
+        EV.delete(database, args.name)
+    print("deleted event %s (its sittings stay stored)" % args.name)
+    return 0
+
+
 def cmd_next(args):
     EV = _events()
     with _open(args) as database:
@@ -361,6 +369,11 @@ def _event_parser(sub):
     p.add_argument("sitting", help="the sitting's id (or its beginning)")
     _db(p)
     p.set_defaults(func=_refused(cmd_slot))
+
+    p = acts.add_parser("delete", help="remove an event (its sittings stay stored)")
+    p.add_argument("name")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_delete))
 
     p = acts.add_parser("next", help="the table a scorer gets next (what sync pushes)")
     p.add_argument("name", nargs="?", help="the event (default: any open event)")

@@ -354,8 +354,10 @@ def event_state(event, database, only=None):
     return out
 
 
+# A slot whose sitting was deleted (`tally42 delete`) counts for nothing: the inner join
+# drops it, and the table takes a result again.
 _RESULTS = ("SELECT r.round, r.table_no, r.game, r.sitting_id, s.players, s.score, s.over, "
-            "s.winner, s.hands FROM event_results r LEFT JOIN sittings s "
+            "s.winner, s.hands FROM event_results r JOIN sittings s "
             "ON s.id = r.sitting_id WHERE r.event = ?")
 
 
@@ -475,11 +477,24 @@ def slot_sitting(database, sitting_id, event, round_no, table_no):
         raise EventError("%s is still playing sitting %s: it must end before the next"
                          % (where, games[-1].sitting))
     with _transaction(database):
-        n = conn.execute("SELECT COUNT(*) FROM event_results WHERE event = ? AND round = ? "
+        conn.execute("DELETE FROM event_results WHERE event = ? AND round = ? AND table_no = ? "
+                     "AND sitting_id NOT IN (SELECT id FROM sittings)",
+                     (ev.name, round_no, table_no))
+        n = conn.execute("SELECT MAX(game) FROM event_results WHERE event = ? AND round = ? "
                          "AND table_no = ?", (ev.name, round_no, table_no)).fetchone()[0]
         conn.execute("INSERT INTO event_results (event, round, table_no, game, sitting_id) "
-                     "VALUES (?, ?, ?, ?, ?)", (ev.name, round_no, table_no, n + 1, sitting_id))
+                     "VALUES (?, ?, ?, ?, ?)",
+                     (ev.name, round_no, table_no, (n or 0) + 1, sitting_id))
     return "slotted"
+
+
+def delete(database, name):
+    """Remove an event, its tables and its results (the sittings stay stored)."""
+    load(database, name)
+    with _transaction(database):
+        for table in ("event_results", "event_tables", "event_entrants", "events"):
+            database.conn.execute("DELETE FROM %s WHERE %s = ?" % (
+                table, "name" if table == "events" else "event"), (name,))
 
 
 def next_assignment(database, device_id, event=None):

@@ -431,3 +431,30 @@ def test_event_result_and_roster_take_any_bytes(tmp_path, capsys):
     assert 2 in codes
     _ends_well(capsys, "event", "standings", "F", "--db", db)
     _ends_well(capsys, "event", "show", "F", "--html", "--db", db)
+
+
+def test_a_deleted_sitting_frees_its_table_and_events_can_be_deleted(tmp_path, capsys):
+    db = str(tmp_path / "club.db")
+    run(capsys, "event", "create", "Tue", "--format", "round-robin", "--team", "A: a, b",
+        "--team", "B: c, d", "--db", db)
+    with D.open_db(db) as database:
+        ev = EV.load(database, "Tue")
+        seats = ev.seats(ev.tables[0].side_a, ev.tables[0].side_b)
+        database.store(partial_42(seats, 2, "first"))
+        EV.slot_sitting(database, "first", "Tue", 1, 1)
+        database.store(partial_42(seats, 1, "second"))
+        with pytest.raises(EV.EventError, match="still playing sitting first"):
+            EV.slot_sitting(database, "second", "Tue", 1, 1)
+        database.delete("first")
+        assert EV.event_state(ev, database)["results"][(1, 1)] == []
+        assert EV.slot_sitting(database, "second", "Tue", 1, 1) == "slotted"
+        games = EV.event_state(ev, database)["results"][(1, 1)]
+        assert [(g.sitting, g.game, g.hands) for g in games] == [("second", 1, 1)]
+    code, out, err = run(capsys, "event", "delete", "Tue", "--db", db)
+    assert code == 0 and out == "deleted event Tue (its sittings stay stored)\n"
+    code, out, err = run(capsys, "event", "delete", "Tue", "--db", db)
+    assert code == 2 and err.startswith("tally42: no event Tue")
+    conn = sqlite3.connect(db)
+    assert [conn.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0] for t in (
+        "events", "event_tables", "event_results", "sittings")] == [0, 0, 0, 1]
+    conn.close()
