@@ -119,3 +119,40 @@ def test_the_page_in_chromium_updates_without_a_reload(served, tmp_path):
         assert browser.eval("window.notReloaded") is True
     finally:
         browser.close()
+
+
+def test_the_bracket_in_chromium_names_the_champion(tmp_path):
+    path = str(tmp_path / "cup.db")
+    with D.open_db(path) as database:
+        EV.create(database, "Cup", "double-elimination", "42", {}, teams=TEAMS[:4])
+        n = 0
+        while True:
+            a = EV.next_assignment(database, "s")
+            if a is None:
+                break
+            n += 1
+            # Side A (the better seed, or the winners' side) always wins: no reset.
+            database.store(sitting_42(a["players"], 0, n % 7, "m%d" % n))
+            EV.slot_sitting(database, "m%d" % n, "Cup", a["round"], a["table"])
+        champion = EV.event_state(EV.load(database, "Cup"), database)["bracket"]["champion"]
+    assert n == 6 and TEAMS[champion][0] == "Aces"
+    server = SV.make_server(path, "Cup", "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    browser = None
+    try:
+        browser = _browser()
+        browser.open("http://127.0.0.1:%d/" % server.server_address[1])
+        assert browser.wait_for("document.getElementById('champion').textContent") == \
+            "Champion: Aces"
+        rows = browser.eval("Array.from(document.querySelectorAll('#bracket-table tr'))"
+                            ".slice(1).map(r => r.cells[1].textContent + ':' + "
+                            "r.cells[5].textContent)")
+        assert rows[0] == "Winners R1 M1:Aces" and rows[-1] == "Grand final:Aces"
+        assert len(rows) == 6        # the reset was not needed, so it is not shown
+        assert browser.eval("document.getElementById('standings-table').rows[1]"
+                            ".cells[1].textContent") == "Aces"
+    finally:
+        if browser is not None:
+            browser.close()
+        server.shutdown()
+        server.server_close()
