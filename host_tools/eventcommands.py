@@ -90,10 +90,12 @@ def cmd_create(args):
         if not eq or not key.strip():
             raise CommandError("--set %s: give KEY=VALUE" % pair)
         options[key.strip()] = SY.setting_value(value)
+    # Checked before the database is opened: a refused event leaves no file behind.
+    plan = EV.prepare(args.name, args.format, args.game, options, teams=teams,
+                      players=players, rounds=args.rounds, best_of=args.best_of,
+                      seed=args.seed)
     with _open(args) as database:
-        ev = EV.create(database, args.name, args.format, args.game, options, teams=teams,
-                       players=players, rounds=args.rounds, best_of=args.best_of,
-                       seed=args.seed)
+        ev = EV.store(database, plan)
     tables = len(ev.tables)
     print("created %s: %s of %d %s, %s (%s to %d), %d round%s, %d table%s%s" % (
         ev.name, ev.format, len(ev.entrants), "teams" if ev.teams else "players",

@@ -192,6 +192,14 @@ def create(database, name, fmt, variant, options=None, teams=None, players=None,
     """Make an event and its tables. teams: [(team name, [player names])] for the team
     formats; players: [names] for a progressive. EventError when anything is wrong
     (nothing is stored then)."""
+    return store(database, prepare(name, fmt, variant, options, teams, players, rounds,
+                                   best_of, seed))
+
+
+def prepare(name, fmt, variant, options=None, teams=None, players=None, rounds=None,
+            best_of=1, seed=42):
+    """Check an event and seat it, without a database: what store() writes.
+    EventError when anything is wrong."""
     _check_name(name, "event name", MAX_EVENT_NAME)
     if fmt not in FORMATS:
         raise EventError("unknown format %s (one of %s)" % (L.printable(str(fmt)),
@@ -244,6 +252,13 @@ def create(database, name, fmt, variant, options=None, teams=None, players=None,
     if dup:
         raise EventError("player %s is on the roster twice" % L.printable(dup[0]))
     rows, nrounds = _plan(fmt, len(entrants), rounds, seed)
+    return {"name": name, "format": fmt, "rules": rules, "best_of": best_of,
+            "rounds": nrounds, "seed": seed, "entrants": entrants, "rows": rows}
+
+
+def store(database, plan):
+    """Write a prepared event and its tables in one transaction: the Event."""
+    name, rules, entrants, rows = plan["name"], plan["rules"], plan["entrants"], plan["rows"]
     conn = database.conn
     with _transaction(database):
         if conn.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
@@ -251,8 +266,8 @@ def create(database, name, fmt, variant, options=None, teams=None, players=None,
                              % L.printable(name))
         conn.execute("INSERT INTO events (name, format, variant, options, best_of, rounds, "
                      "seed, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     (name, fmt, rules.name, json.dumps(rules.to_dict()), best_of, nrounds,
-                      seed, _now()))
+                     (name, plan["format"], rules.name, json.dumps(rules.to_dict()),
+                      plan["best_of"], plan["rounds"], plan["seed"], _now()))
         conn.executemany("INSERT INTO event_entrants (event, number, name, players) "
                          "VALUES (?, ?, ?, ?)",
                          [(name, i, e, json.dumps(m, ensure_ascii=False))

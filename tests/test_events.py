@@ -458,3 +458,11 @@ def test_a_deleted_sitting_frees_its_table_and_events_can_be_deleted(tmp_path, c
     assert [conn.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0] for t in (
         "events", "event_tables", "event_results", "sittings")] == [0, 0, 0, 1]
     conn.close()
+
+
+def test_a_refused_event_leaves_no_database_behind(tmp_path, capsys):
+    db = tmp_path / "new.db"
+    code, out, err = run(capsys, "event", "create", "X", "--format", "progressive",
+                         "--players", "a,b,c", "--db", str(db))
+    assert code == 2 and err == "tally42: a progressive needs at least 4 players, not 3\n"
+    assert not db.exists()
