@@ -97,7 +97,10 @@ class Chromium:
         """Evaluate until the expression is truthy; its value."""
         end = time.monotonic() + timeout
         while True:
-            v = self.eval(expression)
+            try:
+                v = self.eval(expression)
+            except BrowserError:
+                v = None        # the page is not there yet (an element still missing)
             if v:
                 return v
             if time.monotonic() > end:

@@ -88,7 +88,7 @@ def _play_out(b, rng, best_of=1):
 def test_bracket_ends_with_one_winner_whatever_the_results():
     for n in range(2, 34):
         b = B.Bracket(n)
-        for trial in range(40):
+        for trial in range(20):
             st, played = _play_out(b, random.Random(n * 100 + trial))
             losses = st["losses"]
             alive = [t for t in losses if losses[t] < 2]
