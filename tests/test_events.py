@@ -466,3 +466,24 @@ def test_a_refused_event_leaves_no_database_behind(tmp_path, capsys):
                          "--players", "a,b,c", "--db", str(db))
     assert code == 2 and err == "tally42: a progressive needs at least 4 players, not 3\n"
     assert not db.exists()
+
+
+def test_two_pcs_on_one_database_never_push_the_same_table(tmp_path):
+    path = str(tmp_path / "shared.db")
+    with D.open_db(path) as first:
+        EV.create(first, "Big", "round-robin", "42", {},
+                  teams=[("T%d" % i, ["a%d" % i, "b%d" % i]) for i in range(8)])
+    one, two = D.open_db(path), D.open_db(path)
+    try:
+        got = []
+        for i in range(4):
+            got.append(EV.next_assignment(one, "pc1-scorer-%d" % i))
+            got.append(EV.next_assignment(two, "pc2-scorer-%d" % i))
+        places = [(a["round"], a["table"]) for a in got if a is not None]
+        assert sorted(places) == [(1, 1), (1, 2), (1, 3), (1, 4)]
+        assert got[-4:] == [None] * 4
+        # Each scorer keeps its table whichever PC it syncs with.
+        assert EV.next_assignment(two, "pc1-scorer-0") == got[0]
+    finally:
+        one.close()
+        two.close()
