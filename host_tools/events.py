@@ -124,7 +124,8 @@ class Event:
         self.tables = tables        # [Table], by round and table number
         self._by_place = None
         self.rules = O.resolve(self.variant, self.options)
-        self.units = O.SCORING_NAMES[self.rules.scoring]
+        self.units = ("games" if self.variant == "partnership-moon"
+                      else O.SCORING_NAMES[self.rules.scoring])
         self.bracket = B.Bracket(len(self.entrants)) if self.format == FORMATS[2] else None
 
     @property
@@ -326,6 +327,8 @@ class Game:
         self.sitting = sitting_id
         self.stored = row is not None
         score = json.loads(row["score"]) if row is not None else [0, 0]
+        if row is not None and row["games"]:
+            score = json.loads(row["games"])["match"]     # Partnership Moon: games won
         self.score = [score[1], score[0]] if flipped else score[:2]
         self.over = bool(row["over"]) if row is not None else False
         winner = row["winner"] if row is not None else None
@@ -372,7 +375,7 @@ def event_state(event, database, only=None):
 # A slot whose sitting was deleted (`tally42 delete`) counts for nothing: the inner join
 # drops it, and the table takes a result again.
 _RESULTS = ("SELECT r.round, r.table_no, r.game, r.sitting_id, s.players, s.score, s.over, "
-            "s.winner, s.hands FROM event_results r JOIN sittings s "
+            "s.winner, s.hands, s.games FROM event_results r JOIN sittings s "
             "ON s.id = r.sitting_id WHERE r.event = ?")
 
 

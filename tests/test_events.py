@@ -487,3 +487,37 @@ def test_two_pcs_on_one_database_never_push_the_same_table(tmp_path):
     finally:
         one.close()
         two.close()
+
+
+def test_every_partnership_game_plays_an_event(database):
+    from engine_core import variants as V
+    from host_tools import sittinglog as L
+    from test_db import SETUPS, random_sitting     # test_db puts tests/engine on the path
+    units = {"big-game": "points", "partnership-moon": "games"}
+    done = 0
+    for setup, (variant, options) in enumerate(SETUPS):
+        if not V.TABLE[V.index(variant)][V.TEAMS]:
+            continue
+        size = V.TABLE[V.index(variant)][V.SEATS] // 2
+        name = "E%d" % setup
+        ev = EV.create(database, name, "round-robin", variant, options,
+                       teams=[("A", ["a%d" % i for i in range(size)]),
+                              ("B", ["b%d" % i for i in range(size)])])
+        seats = ev.seats(ev.tables[0].side_a, ev.tables[0].side_b)
+        a = EV.next_assignment(database, "s", name)
+        assert a["players"] == seats and a["variant"] == variant
+        for seed in range(1, 40):
+            header, events = random_sitting(seed, setup, 5000, seats, {"id": "g%d" % setup})
+            report = L.report(L.replay(L.dump_log(L.log_lines(header, events)).encode()))
+            if report["over"]:
+                break
+        assert report["over"]
+        database.store(L.dump_log(L.log_lines(header, events)))
+        EV.slot_sitting(database, "g%d" % setup, name, 1, 1)
+        rows = ST.compute(ev, EV.event_state(ev, database))
+        assert ev.units == units.get(variant, options.get("scoring", "marks"))
+        winner = "AB"[report["winner"]]
+        assert [(r.name, r.won) for r in rows] == [(winner, 1), ("AB".replace(winner, ""), 0)]
+        assert rows[0].points_for > rows[0].points_against
+        done += 1
+    assert done == 11
