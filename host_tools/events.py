@@ -3,6 +3,7 @@ tables round by round, and the stored sittings slotted in as each table's result
 Schedules come from schedule.py and bracket.py; standings.py reads what this stores."""
 import datetime
 import json
+import sqlite3
 
 from engine_core import options as O
 from engine_core import variants as V
@@ -261,7 +262,7 @@ def store(database, plan):
     """Write a prepared event and its tables in one transaction: the Event."""
     name, rules, entrants, rows = plan["name"], plan["rules"], plan["entrants"], plan["rows"]
     conn = database.conn
-    with _transaction(database):
+    with _transaction(database, "make event %s" % L.printable(name)):
         if conn.execute("SELECT 1 FROM events WHERE name = ?", (name,)).fetchone():
             raise EventError("there is already an event %s (`tally42 event list`)"
                              % L.printable(name))
@@ -282,18 +283,34 @@ def store(database, plan):
 
 
 class _transaction:
-    # One write transaction on the database's connection: all of it or nothing.
-    def __init__(self, database):
+    # One write transaction, as host_tools.db stores a sitting: BEGIN IMMEDIATE takes
+    # SQLite's write lock, or on PostgreSQL the tally42 writer lock (host_tools/dbpg.py).
+    # What is read inside is what the write is decided on, whichever PCs write at once:
+    # so every check that a write depends on is made inside.
+    def __init__(self, database, what):
         self.conn = database.conn
+        self.path = database.path
+        self.what = what
 
     def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise EventError("%s: cannot %s: %s" % (self.path, self.what, e)) from e
 
     def __exit__(self, kind, value, tb):
-        if kind is None:
-            self.conn.execute("COMMIT")
-        elif self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+        try:
+            if kind is None:
+                self.conn.execute("COMMIT")
+                return False
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+        except sqlite3.Error as e:
+            if kind is None and self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise EventError("%s: cannot %s: %s" % (self.path, self.what, e)) from e
+        if kind is not None and issubclass(kind, sqlite3.Error):
+            raise EventError("%s: cannot %s: %s" % (self.path, self.what, value)) from value
         return False
 
 
@@ -459,8 +476,15 @@ def table_status(event, table, state):
 
 def slot_sitting(database, sitting_id, event, round_no, table_no):
     """Make a stored sitting that table's result (the next game of its match). Returns
-    'slotted' or 'already slotted'; EventError when the sitting does not fit the table."""
-    ev = load(database, event) if isinstance(event, str) else event
+    'slotted' or 'already slotted'; EventError when the sitting does not fit the table.
+    Checked and written in one write transaction: two PCs slotting at one table at once
+    slot one sitting there, and the other is told the table's state."""
+    name = event if isinstance(event, str) else event.name
+    with _transaction(database, "slot sitting %s" % L.printable(sitting_id)):
+        return _slot(database, sitting_id, load(database, name), round_no, table_no)
+
+
+def _slot(database, sitting_id, ev, round_no, table_no):
     conn = database.conn
     row = conn.execute("SELECT id, variant, options, players FROM sittings WHERE id = ?",
                        (sitting_id,)).fetchone()
@@ -494,22 +518,21 @@ def slot_sitting(database, sitting_id, event, round_no, table_no):
     if games and not games[-1].over:
         raise EventError("%s is still playing sitting %s: it must end before the next"
                          % (where, games[-1].sitting))
-    with _transaction(database):
-        conn.execute("DELETE FROM event_results WHERE event = ? AND round = ? AND table_no = ? "
-                     "AND sitting_id NOT IN (SELECT id FROM sittings)",
-                     (ev.name, round_no, table_no))
-        n = conn.execute("SELECT MAX(game) FROM event_results WHERE event = ? AND round = ? "
-                         "AND table_no = ?", (ev.name, round_no, table_no)).fetchone()[0]
-        conn.execute("INSERT INTO event_results (event, round, table_no, game, sitting_id) "
-                     "VALUES (?, ?, ?, ?, ?)",
-                     (ev.name, round_no, table_no, (n or 0) + 1, sitting_id))
+    conn.execute("DELETE FROM event_results WHERE event = ? AND round = ? AND table_no = ? "
+                 "AND sitting_id NOT IN (SELECT id FROM sittings)",
+                 (ev.name, round_no, table_no))
+    n = conn.execute("SELECT MAX(game) FROM event_results WHERE event = ? AND round = ? "
+                     "AND table_no = ?", (ev.name, round_no, table_no)).fetchone()[0]
+    conn.execute("INSERT INTO event_results (event, round, table_no, game, sitting_id) "
+                 "VALUES (?, ?, ?, ?, ?)",
+                 (ev.name, round_no, table_no, (n or 0) + 1, sitting_id))
     return "slotted"
 
 
 def delete(database, name):
     """Remove an event, its tables and its results (the sittings stay stored)."""
-    load(database, name)
-    with _transaction(database):
+    with _transaction(database, "delete event %s" % L.printable(name)):
+        load(database, name)
         for table in ("event_results", "event_tables", "event_entrants", "events"):
             database.conn.execute("DELETE FROM %s WHERE %s = ?" % (
                 table, "name" if table == "events" else "event"), (name,))
@@ -519,7 +542,13 @@ def next_assignment(database, device_id, event=None):
     """The table a scorer should play next, as the sync pushes it: {"event", "round",
     "table", "players": [names by seat], "variant", "options"}, or None when there is
     nothing to play. A table already pushed to this scorer and not decided comes first;
-    else the first open table of the event's current round is claimed for it."""
+    else the first open table of the event's current round is claimed for it. In one
+    write transaction: PCs handing out tables at once never hand out the same one."""
+    with _transaction(database, "hand out a table to %s" % L.printable(device_id)):
+        return _next_assignment(database, device_id, event)
+
+
+def _next_assignment(database, device_id, event):
     todo = [event] if event is not None else names(database)
     for name in todo:
         ev = load(database, name)
@@ -533,16 +562,12 @@ def next_assignment(database, device_id, event=None):
             current = min(t.round for t in open_tables)
             free = [t for t in open_tables if t.device is None and (
                 ev.bracket is not None or t.round == current)]
-            for t in free:
-                with _transaction(database):
-                    cur = database.conn.execute(
-                        "UPDATE event_tables SET device = ? WHERE event = ? AND round = ? "
-                        "AND table_no = ? AND device IS NULL",
-                        (device_id, ev.name, t.round, t.table))
-                    claimed = cur.rowcount == 1
-                if claimed:
-                    mine = [t]
-                    break
+            if free:
+                t = free[0]
+                database.conn.execute(
+                    "UPDATE event_tables SET device = ? WHERE event = ? AND round = ? "
+                    "AND table_no = ?", (device_id, ev.name, t.round, t.table))
+                mine = [t]
         if mine:
             t = mine[0]
             a, b = sides_of(ev, t, state)

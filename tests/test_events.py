@@ -2,7 +2,6 @@
 stored sittings, standings with their tie-breaks, a best-of-3 bracket counted from
 sittings, and the `tally42 event` command's refusals."""
 import random
-import sqlite3
 
 import pytest
 
@@ -17,10 +16,17 @@ TEAMS = [("Aces", ["Ann", "Bob"]), ("Bones", ["Cy", "Di"]), ("Cats", ["Ed", "Flo
 
 
 @pytest.fixture
-def database(tmp_path):
-    d = D.open_db(str(tmp_path / "t.db"))
+def database(db_url):
+    """An empty database: a SQLite file, then a PostgreSQL database (conftest's db_url)."""
+    d = D.open_db(db_url)
     yield d
     d.close()
+
+
+def counts(db, *tables):
+    with D.open_db(db, readonly=True) as database:
+        return [database.conn.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0]
+                for t in tables]
 
 
 def _team_of(players, name):
@@ -287,8 +293,8 @@ def test_bad_events_are_refused(database):
 
 # ---- the command ----
 
-def test_cli_a_night_from_roster_to_standings(tmp_path, capsys):
-    db = str(tmp_path / "club.db")
+def test_cli_a_night_from_roster_to_standings(tmp_path, capsys, db_url):
+    db = db_url
     roster = tmp_path / "roster.txt"
     roster.write_text("# Tuesday's teams\n" + "".join(
         "%s: %s\n" % (n, ", ".join(m)) for n, m in TEAMS))
@@ -333,8 +339,8 @@ def test_cli_a_night_from_roster_to_standings(tmp_path, capsys):
     assert out == "Tuesday  round-robin  42  4 teams  6/6 tables decided\n"
 
 
-def test_cli_refusals_say_why_and_exit_2(tmp_path, capsys):
-    db = str(tmp_path / "club.db")
+def test_cli_refusals_say_why_and_exit_2(tmp_path, capsys, db_url):
+    db = db_url
     run(capsys, "event", "create", "Tue", "--format", "round-robin", "--team", "A: a, b",
         "--team", "B: c, d", "--db", db)
     cases = [
@@ -371,8 +377,8 @@ def test_cli_refusals_say_why_and_exit_2(tmp_path, capsys):
     assert out.startswith("Tue ") and out.count("\n") == 1
 
 
-def test_cli_result_refused_stores_nothing(tmp_path, capsys):
-    db = str(tmp_path / "club.db")
+def test_cli_result_refused_stores_nothing(tmp_path, capsys, db_url):
+    db = db_url
     run(capsys, "event", "create", "Tue", "--format", "round-robin", "--team", "A: a, b",
         "--team", "B: c, d", "--db", db)
     wrong = tmp_path / "wrong.jsonl"
@@ -380,13 +386,11 @@ def test_cli_result_refused_stores_nothing(tmp_path, capsys):
     code, out, err = run(capsys, "event", "result", "Tue", "--round", "1", "--table", "1",
                          str(wrong), "--db", db)
     assert code == 2 and "was played by w, x, y, z" in err
-    conn = sqlite3.connect(db)
-    assert conn.execute("SELECT COUNT(*) FROM sittings").fetchone()[0] == 0
-    conn.close()
+    assert counts(db, "sittings") == [0]
 
 
-def test_head_to_head_grid_and_results_in_the_schedule(tmp_path, capsys):
-    db = str(tmp_path / "club.db")
+def test_head_to_head_grid_and_results_in_the_schedule(tmp_path, capsys, db_url):
+    db = db_url
     run(capsys, "event", "create", "Trio", "--format", "round-robin", "--team", "A: a, b",
         "--team", "B: c, d", "--team", "C: e, f", "--db", db)
     with D.open_db(db) as database:
@@ -433,8 +437,8 @@ def test_event_result_and_roster_take_any_bytes(tmp_path, capsys):
     _ends_well(capsys, "event", "show", "F", "--html", "--db", db)
 
 
-def test_a_deleted_sitting_frees_its_table_and_events_can_be_deleted(tmp_path, capsys):
-    db = str(tmp_path / "club.db")
+def test_a_deleted_sitting_frees_its_table_and_events_can_be_deleted(tmp_path, capsys, db_url):
+    db = db_url
     run(capsys, "event", "create", "Tue", "--format", "round-robin", "--team", "A: a, b",
         "--team", "B: c, d", "--db", db)
     with D.open_db(db) as database:
@@ -454,10 +458,7 @@ def test_a_deleted_sitting_frees_its_table_and_events_can_be_deleted(tmp_path, c
     assert code == 0 and out == "deleted event Tue (its sittings stay stored)\n"
     code, out, err = run(capsys, "event", "delete", "Tue", "--db", db)
     assert code == 2 and err.startswith("tally42: no event Tue")
-    conn = sqlite3.connect(db)
-    assert [conn.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0] for t in (
-        "events", "event_tables", "event_results", "sittings")] == [0, 0, 0, 1]
-    conn.close()
+    assert counts(db, "events", "event_tables", "event_results", "sittings") == [0, 0, 0, 1]
 
 
 def test_a_refused_event_leaves_no_database_behind(tmp_path, capsys):
@@ -468,8 +469,8 @@ def test_a_refused_event_leaves_no_database_behind(tmp_path, capsys):
     assert not db.exists()
 
 
-def test_two_pcs_on_one_database_never_push_the_same_table(tmp_path):
-    path = str(tmp_path / "shared.db")
+def test_two_pcs_on_one_database_never_push_the_same_table(db_url):
+    path = db_url
     with D.open_db(path) as first:
         EV.create(first, "Big", "round-robin", "42", {},
                   teams=[("T%d" % i, ["a%d" % i, "b%d" % i]) for i in range(8)])
