@@ -522,3 +522,92 @@ def test_every_partnership_game_plays_an_event(database):
         assert rows[0].points_for > rows[0].points_against
         done += 1
     assert done == 11
+
+
+RACE = r"""
+import json, os, sys, time
+from host_tools import db as D
+from host_tools import events as EV
+url, me, tables, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+database = D.open_db(url)
+print("ready", flush=True)
+while not os.path.exists(go) or not os.path.getsize(go):
+    time.sleep(0.001)
+with open(go) as f:
+    t0 = float(f.read())
+step = 0
+
+
+def at_once():
+    # Step i at t0 + 20 ms * i in both processes: every step is raced for.
+    global step
+    wait = t0 + 0.02 * step - time.time()
+    if wait > 0:
+        time.sleep(wait)
+    step += 1
+
+
+for i in range(tables):
+    at_once()
+    print(json.dumps(EV.next_assignment(database, "%s-scorer-%d" % (me, i))), flush=True)
+for t in range(1, tables + 1):
+    at_once()
+    try:
+        said = EV.slot_sitting(database, "%s-r1t%d" % (me, t), "Big", 1, t)
+    except EV.EventError as e:
+        said = "refused: %s" % e
+    print(json.dumps([t, said]), flush=True)
+database.close()
+"""
+
+
+def test_two_processes_hand_out_and_slot_each_table_once(tmp_path, db_url):
+    # Two PCs (two processes) on one database, each serving 8 scorers and then slotting a
+    # finished sitting of its own at every table of round 1, step by step at the same
+    # instant: each table goes to one scorer and takes one sitting.
+    import json
+    import os
+    import subprocess
+    import sys
+    import time
+    teams = [("T%d" % i, ["a%d" % i, "b%d" % i]) for i in range(16)]
+    with D.open_db(db_url) as database:
+        ev = EV.create(database, "Big", "round-robin", "42", {}, teams=teams)
+        first = [t for t in ev.tables if t.round == 1]
+        assert len(first) == 8
+        for t in first:
+            seats = ev.seats(t.side_a, t.side_b)
+            for me, winner in (("pc0", 0), ("pc1", 1)):
+                database.store(sitting_42(seats, winner, t.table % 7, "%s-r1t%d" % (me, t.table)))
+    go = tmp_path / "go"
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    procs = [subprocess.Popen([sys.executable, "-c", RACE, db_url, me, "8", str(go)], cwd=root,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for me in ("pc0", "pc1")]
+    for p in procs:
+        assert p.stdout.readline() == "ready\n"
+    (tmp_path / "go.tmp").write_text(repr(time.time() + 0.3))
+    os.replace(str(tmp_path / "go.tmp"), str(go))
+    pushed, slotted = [], {}
+    for me, p in zip(("pc0", "pc1"), procs):
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0 and err == "", err
+        lines = [json.loads(x) for x in out.splitlines()]
+        assert len(lines) == 16
+        pushed += [a for a in lines[:8] if a is not None]
+        for t, said in lines[8:]:
+            slotted.setdefault(t, []).append((me, said))
+    assert sorted((a["round"], a["table"]) for a in pushed) == [(1, t) for t in range(1, 9)]
+    with D.open_db(db_url, readonly=True) as database:
+        devices = database.conn.execute(
+            "SELECT device FROM event_tables WHERE event = 'Big' AND round = 1").fetchall()
+        assert len({d[0] for d in devices}) == 8 and None not in {d[0] for d in devices}
+        rows = database.conn.execute("SELECT table_no, game, sitting_id FROM event_results "
+                                     "WHERE event = 'Big' ORDER BY table_no").fetchall()
+    assert [(r[0], r[1]) for r in rows] == [(t, 1) for t in range(1, 9)]
+    for t, said in slotted.items():
+        kinds = sorted(s.split(":")[0] for _, s in said)
+        assert kinds == ["refused", "slotted"], (t, said)
+        winner = [me for me, s in said if s == "slotted"][0]
+        assert rows[t - 1][2] == "%s-r1t%d" % (winner, t)
+        assert "round 1 table %d is decided" % t in [s for _, s in said if s != "slotted"][0]
