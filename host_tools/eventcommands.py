@@ -244,9 +244,10 @@ def cmd_next(args):
 def cmd_serve(args):
     from host_tools import serve as SV
     EV = _events()
+    from host_tools import db as D
     with _open(args, readonly=True) as database:
         EV.load(database, args.name)
-        path = database.path
+    path = args.db or D.default_path()      # a URL with its password: the server reopens
     try:
         server = SV.make_server(path, args.name, args.host, args.port)
     except OSError as e:

@@ -1,11 +1,14 @@
 """`tally42 serve`: an event's page for the room, from the standard library's
 http.server. GET / is the page; it polls GET /state.json every few seconds and redraws
 the standings, the current round's tables (with the live score of each sitting as
-scorers sync) and the bracket, without a reload. Each request reads the database afresh
-on its own connection, so sittings stored by `tally42 sync` meanwhile show up."""
+scorers sync) and the bracket, without a reload. The server keeps one read-only
+connection (a SQLite file or a PostgreSQL database); each request reads one snapshot and
+ends it, so sittings stored meanwhile by `tally42 sync` on any PC show up."""
 import http.server
 import json
 import socketserver
+import sqlite3
+import threading
 
 from host_tools import db as D
 from host_tools import events as EV
@@ -129,8 +132,51 @@ poll();setInterval(poll,POLL_MS);
 """.replace("POLL_MS", str(POLL_MS))
 
 
+class Reader:
+    """The server's read-only connection, opened at the first request and shared by the
+    request threads in turn. A request's reads are one transaction (on PostgreSQL a
+    REPEATABLE READ snapshot, host_tools/dbpg.py), ended when it is answered: the figures
+    of one page add up, and the next request sees what was stored meanwhile. A connection
+    that fails (a server restarted, a file replaced) is dropped and opened again."""
+
+    def __init__(self, db_path):
+        self.db_path = db_path
+        self.lock = threading.Lock()
+        self.database = None
+
+    def read(self, work):
+        """work(database) in one read transaction; DbError when the database cannot be read."""
+        with self.lock:
+            if self.database is None:
+                self.database = D.open_db(self.db_path, readonly=True)
+            database = self.database
+            conn = database.conn
+            try:
+                if isinstance(conn, sqlite3.Connection):
+                    conn.execute("BEGIN")       # PostgreSQL's reader begins by itself
+                result = work(database)
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+                return result
+            except sqlite3.Error as e:
+                self.close()
+                raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+                raise
+
+    def close(self):
+        if self.database is not None:
+            try:
+                self.database.close()
+            except sqlite3.Error:
+                pass        # a connection already broken: nothing to give back
+            self.database = None
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
-    db_path = None
+    reader = None
     event = None
 
     def do_GET(self):
@@ -139,8 +185,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._send(200, "text/html; charset=utf-8", PAGE.encode("utf-8"))
         elif path == "/state.json":
             try:
-                with D.open_db(self.db_path, readonly=True) as database:
-                    body = json.dumps(state_json(database, self.event), ensure_ascii=False)
+                body = json.dumps(self.reader.read(lambda d: state_json(d, self.event)),
+                                  ensure_ascii=False)
             except (D.DbError, EV.EventError) as e:
                 self._send(503, "application/json", json.dumps({"error": str(e)}).encode())
                 return
@@ -163,12 +209,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    reader = None
+
+    def server_close(self):
+        super().server_close()
+        if self.reader is not None:
+            with self.reader.lock:
+                self.reader.close()
 
 
 def make_server(db_path, event, host="0.0.0.0", port=8042):
-    """An HTTP server for the event (call serve_forever); OSError if it cannot listen."""
-    handler = type("EventHandler", (Handler,), {"db_path": db_path, "event": event})
-    return Server((host, port), handler)
+    """An HTTP server for the event (call serve_forever); OSError if it cannot listen.
+    db_path: a SQLite file's path or a postgresql:// URL (with its password, if any)."""
+    reader = Reader(db_path)
+    handler = type("EventHandler", (Handler,), {"reader": reader, "event": event})
+    server = Server((host, port), handler)
+    server.reader = reader
+    return server
 
 
 def shown_host(host):

@@ -2,6 +2,8 @@
 that updates without a reload when a sitting arrives."""
 import json
 import os
+import subprocess
+import sys
 import threading
 import urllib.request
 
@@ -34,8 +36,9 @@ def _night(path):
 
 
 @pytest.fixture
-def served(tmp_path):
-    path = str(tmp_path / "club.db")
+def served(db_url):
+    """The night served: from a SQLite file, then from a PostgreSQL database."""
+    path = db_url
     ev, seats = _night(path)
     server = SV.make_server(path, ev.name, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -60,6 +63,38 @@ def test_state_json_has_standings_tables_and_live_scores(served):
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(url + "nothing")
     assert e.value.code == 404
+
+
+def _state(url):
+    with urllib.request.urlopen(url + "state.json") as r:
+        return json.loads(r.read())
+
+
+def test_a_sitting_another_process_stores_shows_up(served, tmp_path):
+    # The page's server holds its connection open between requests; a scorer synced by
+    # another tally42 (here `tally42 import`, another process) shows up at the next poll.
+    path, ev, seats, url = served
+    live = [t for t in _state(url)["tables"] if t["status"] == "playing"]
+    assert [(t["table"], t["hands"]) for t in live] == [(1, 3)]
+    log = tmp_path / "r2t1.jsonl"
+    log.write_text(partial_42(seats, 6, "r2t1"))
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-m", "host_tools", "import", str(log), "--db", path],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "updated" in done.stdout
+    live = [t for t in _state(url)["tables"] if t["status"] == "playing"]
+    assert [(t["table"], t["hands"], sum(t["score"])) for t in live] == [(1, 6, 6)]
+    # A table decided elsewhere moves the standings at the next poll too.
+    t = ev.table(2, 2)
+    log.write_text(sitting_42(ev.seats(t.side_a, t.side_b), 0, 2, "r2t2"))
+    done = subprocess.run([sys.executable, "-m", "host_tools", "event", "result", ev.name,
+                           "--round", "2", "--table", "2", str(log), "--db", path],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    state = _state(url)
+    assert sum(row["won"] for row in state["standings"]) == 4
+    assert [t["status"] for t in state["tables"] if t["table"] == 2] == ["done"]
 
 
 def test_a_bracket_state_names_its_matches(tmp_path):
