@@ -354,8 +354,17 @@ class Database:
         return self._transaction("store", sid, store)
 
     def _transaction(self, what, sitting_id, work):
-        # work(the sitting's row or None) in one transaction: all of it or nothing.
+        # work(the sitting's row or None) in one transaction: all of it or nothing. Inside
+        # a batch(), part of the batch's transaction.
         conn = self.conn
+        if conn.in_transaction:
+            try:
+                row = conn.execute("SELECT * FROM sittings WHERE id = ?",
+                                   (sitting_id,)).fetchone()
+                return work(row)
+            except sqlite3.Error as e:
+                raise DbError("%s: cannot %s sitting %s: %s" % (self.path, what, sitting_id,
+                                                                e)) from e
         try:
             conn.execute("BEGIN IMMEDIATE")
             row = conn.execute("SELECT * FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
@@ -368,6 +377,12 @@ class Database:
             _rollback(conn)
             raise
         return result
+
+    def batch(self):
+        """A context manager: every write inside is one transaction (one commit, under the
+        writer lock throughout), for bulk work. An error raised out of it stores nothing
+        of the batch."""
+        return _Batch(self.conn)
 
     def _restore(self, facts, text, old_log):
         sid = facts.id
@@ -498,6 +513,21 @@ class Database:
 def _rollback(conn):
     if conn.in_transaction:
         conn.execute("ROLLBACK")
+
+
+class _Batch:
+    def __init__(self, conn):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, value, tb):
+        if kind is None:
+            self.conn.execute("COMMIT")
+        else:
+            _rollback(self.conn)
+        return False
 
 
 def _first_difference(a, b):

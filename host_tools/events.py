@@ -287,18 +287,28 @@ class _transaction:
     # SQLite's write lock, or on PostgreSQL the tally42 writer lock (host_tools/dbpg.py).
     # What is read inside is what the write is decided on, whichever PCs write at once:
     # so every check that a write depends on is made inside.
+    # Inside a batch (host_tools.db's Database.batch()) it is part of the batch's one.
     def __init__(self, database, what):
         self.conn = database.conn
         self.path = database.path
         self.what = what
+        self.joined = False
 
     def __enter__(self):
+        self.joined = self.conn.in_transaction
+        if self.joined:
+            return
         try:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as e:
             raise EventError("%s: cannot %s: %s" % (self.path, self.what, e)) from e
 
     def __exit__(self, kind, value, tb):
+        if self.joined:         # the batch commits, or rolls back on the error
+            if kind is not None and issubclass(kind, sqlite3.Error):
+                raise EventError("%s: cannot %s: %s" % (self.path, self.what, value)) \
+                    from value
+            return False
         try:
             if kind is None:
                 self.conn.execute("COMMIT")
@@ -479,9 +489,15 @@ def slot_sitting(database, sitting_id, event, round_no, table_no):
     'slotted' or 'already slotted'; EventError when the sitting does not fit the table.
     Checked and written in one write transaction: two PCs slotting at one table at once
     slot one sitting there, and the other is told the table's state."""
-    name = event if isinstance(event, str) else event.name
     with _transaction(database, "slot sitting %s" % L.printable(sitting_id)):
-        return _slot(database, sitting_id, load(database, name), round_no, table_no)
+        if isinstance(event, str):
+            event = load(database, event)
+        elif database.conn.execute("SELECT 1 FROM events WHERE name = ?",
+                                   (event.name,)).fetchone() is None:
+            load(database, event.name)      # deleted meanwhile: says so
+        # An Event as loaded before serves: what a slot reads of it (roster, tables,
+        # bracket) never changes once the event is made.
+        return _slot(database, sitting_id, event, round_no, table_no)
 
 
 def _slot(database, sitting_id, ev, round_no, table_no):

@@ -531,27 +531,31 @@ from host_tools import events as EV
 url, me, tables, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 database = D.open_db(url)
 print("ready", flush=True)
-while not os.path.exists(go) or not os.path.getsize(go):
-    time.sleep(0.001)
-with open(go) as f:
-    t0 = float(f.read())
-step = 0
 
 
-def at_once():
-    # Step i at t0 + 20 ms * i in both processes: every step is raced for.
-    global step
-    wait = t0 + 0.02 * step - time.time()
+def started(phase):
+    # The time the parent writes to go.N: step i of the phase at t0 + 20 ms * i in
+    # both processes, so every step is raced for.
+    path = "%s.%d" % (go, phase)
+    while not os.path.exists(path) or not os.path.getsize(path):
+        time.sleep(0.001)
+    with open(path) as f:
+        return float(f.read())
+
+
+def at(t0, i):
+    wait = t0 + 0.02 * i - time.time()
     if wait > 0:
         time.sleep(wait)
-    step += 1
 
 
+t0 = started(1)
 for i in range(tables):
-    at_once()
+    at(t0, i)
     print(json.dumps(EV.next_assignment(database, "%s-scorer-%d" % (me, i))), flush=True)
+t0 = started(2)
 for t in range(1, tables + 1):
-    at_once()
+    at(t0, t)
     try:
         said = EV.slot_sitting(database, "%s-r1t%d" % (me, t), "Big", 1, t)
     except EV.EventError as e:
@@ -562,8 +566,8 @@ database.close()
 
 
 def test_two_processes_hand_out_and_slot_each_table_once(tmp_path, db_url):
-    # Two PCs (two processes) on one database, each serving 8 scorers and then slotting a
-    # finished sitting of its own at every table of round 1, step by step at the same
+    # Two PCs (two processes) on one database, each serving 8 scorers, then each slotting
+    # a finished sitting of its own at every table of round 1, step by step at the same
     # instant: each table goes to one scorer and takes one sitting.
     import json
     import os
@@ -579,23 +583,34 @@ def test_two_processes_hand_out_and_slot_each_table_once(tmp_path, db_url):
             seats = ev.seats(t.side_a, t.side_b)
             for me, winner in (("pc0", 0), ("pc1", 1)):
                 database.store(sitting_42(seats, winner, t.table % 7, "%s-r1t%d" % (me, t.table)))
-    go = tmp_path / "go"
+    go = str(tmp_path / "go")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    procs = [subprocess.Popen([sys.executable, "-c", RACE, db_url, me, "8", str(go)], cwd=root,
+    procs = [subprocess.Popen([sys.executable, "-c", RACE, db_url, me, "8", go], cwd=root,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for me in ("pc0", "pc1")]
+
+    def start(phase):
+        with open(go + ".tmp", "w") as f:
+            f.write(repr(time.time() + 0.3))
+        os.replace(go + ".tmp", "%s.%d" % (go, phase))
+
     for p in procs:
         assert p.stdout.readline() == "ready\n"
-    (tmp_path / "go.tmp").write_text(repr(time.time() + 0.3))
-    os.replace(str(tmp_path / "go.tmp"), str(go))
-    pushed, slotted = [], {}
+    start(1)
+    pushed = []
+    for p in procs:
+        for _ in range(8):
+            a = json.loads(p.stdout.readline())
+            if a is not None:
+                pushed.append(a)
+    start(2)
+    slotted = {}
     for me, p in zip(("pc0", "pc1"), procs):
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0 and err == "", err
         lines = [json.loads(x) for x in out.splitlines()]
-        assert len(lines) == 16
-        pushed += [a for a in lines[:8] if a is not None]
-        for t, said in lines[8:]:
+        assert len(lines) == 8
+        for t, said in lines:
             slotted.setdefault(t, []).append((me, said))
     assert sorted((a["round"], a["table"]) for a in pushed) == [(1, t) for t in range(1, 9)]
     with D.open_db(db_url, readonly=True) as database:
@@ -611,3 +626,26 @@ def test_two_processes_hand_out_and_slot_each_table_once(tmp_path, db_url):
         winner = [me for me, s in said if s == "slotted"][0]
         assert rows[t - 1][2] == "%s-r1t%d" % (winner, t)
         assert "round 1 table %d is decided" % t in [s for _, s in said if s != "slotted"][0]
+
+
+def test_a_batch_commits_once_and_an_error_out_of_it_stores_nothing(database, db_url):
+    ev = EV.create(database, "Tue", "round-robin", "42", {}, teams=TEAMS)
+    first = [t for t in ev.tables if t.round == 1]
+    with database.batch():
+        for t in first:
+            database.store(sitting_42(ev.seats(t.side_a, t.side_b), 0, 3, "b%d" % t.table))
+            assert EV.slot_sitting(database, "b%d" % t.table, ev, 1, t.table) == "slotted"
+        # Not committed yet: another connection (another PC) sees none of it.
+        assert counts(db_url, "sittings", "event_results") == [0, 0]
+    assert counts(db_url, "sittings", "event_results") == [2, 2]
+    t = ev.table(2, 1)
+    with pytest.raises(EV.EventError, match="already the result of Tue round 1 table 1"):
+        with database.batch():
+            database.store(sitting_42(ev.seats(t.side_a, t.side_b), 1, 2, "late"))
+            EV.slot_sitting(database, "late", ev, 2, 1)
+            EV.slot_sitting(database, "b1", ev, 2, 1)       # slotted at round 1 already
+    assert counts(db_url, "sittings", "event_results") == [2, 2]
+    EV.delete(database, "Tue")
+    database.store(sitting_42(ev.seats(t.side_a, t.side_b), 1, 2, "late"))
+    with pytest.raises(EV.EventError, match="no event Tue"):
+        EV.slot_sitting(database, "late", ev, 2, 1)         # an Event loaded before
