@@ -192,21 +192,39 @@ def cmd_result(args):
         ev = EV.load(database, args.name)
         ev.table(args.round, args.table)        # no table: refused before storing
         try:
-            stored = database.store(data, source="import")
+            # Stored and slotted in one transaction: a refused slot stores nothing.
+            with database.batch():
+                stored = database.store(data, source="import")
+                what = EV.slot_sitting(database, stored.id, ev, args.round, args.table)
         except L.LogError as e:
             raise CommandError("%s%s: %s" % (args.log, ":%d" % e.line if e.line else "",
                                               e.message))
-        print("%s: %s" % (args.log, stored.describe()))
-        try:
-            what = EV.slot_sitting(database, stored.id, ev.name, args.round, args.table)
-        except EV.EventError:
-            if stored.status == "stored":
-                database.delete(stored.id)      # nothing changed: the sitting goes again
-            raise
+    print("%s: %s" % (args.log, stored.describe()))
     print("%s round %d table %d: sitting %s%s" % (ev.name, args.round, args.table,
                                                    stored.id,
                                                    " (already)" if what != "slotted" else ""))
     return 0
+
+
+def cmd_import_to_table(args):
+    """`tally42 import --event E --round R --table T LOG`: as `event result`."""
+    given = [o for o in ("event", "round", "table") if getattr(args, o) is None]
+    if given:
+        raise CommandError("import into an event: give --event, --round and --table "
+                           "(missing --%s)" % ", --".join(given))
+    if len(args.logs) != 1:
+        raise CommandError("import into an event: one LOG, the table's (%d given)"
+                           % len(args.logs))
+    args.name, args.log = args.event, args.logs[0]
+    return _refused(cmd_result)(args)
+
+
+def import_options(p):
+    """--event, --round and --table of `tally42 import` (dbcommands.py)."""
+    p.add_argument("--event", help="a table played without a scorer: make the sitting "
+                                   "this event's result at --round and --table")
+    p.add_argument("--round", type=_ROUND, help="the table's round (with --event)")
+    p.add_argument("--table", type=_TABLE, help="the table (with --event)")
 
 
 def cmd_slot(args):

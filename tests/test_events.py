@@ -649,3 +649,33 @@ def test_a_batch_commits_once_and_an_error_out_of_it_stores_nothing(database, db
     database.store(sitting_42(ev.seats(t.side_a, t.side_b), 1, 2, "late"))
     with pytest.raises(EV.EventError, match="no event Tue"):
         EV.slot_sitting(database, "late", ev, 2, 1)         # an Event loaded before
+
+
+def test_import_into_an_event_is_event_result(tmp_path, capsys, db_url):
+    db = db_url
+    run(capsys, "event", "create", "Tue", "--format", "round-robin", "--team", "A: a, b",
+        "--team", "B: c, d", "--db", db)
+    log = tmp_path / "t1.jsonl"
+    log.write_text(sitting_42(["a", "c", "b", "d"], 1, 5, "by-hand"))
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_text(sitting_42(["w", "x", "y", "z"], 0, 0, "wrong"))
+    for argv, message in [
+        (["--event", "Tue", "--round", "1", str(log)],
+         "tally42: import into an event: give --event, --round and --table "
+         "(missing --table)\n"),
+        (["--event", "Tue", "--round", "1", "--table", "1", str(log), str(wrong)],
+         "tally42: import into an event: one LOG, the table's (2 given)\n"),
+        (["--event", "Nope", "--round", "1", "--table", "1", str(log)],
+         "tally42: no event Nope (events: Tue)\n"),
+        (["--event", "Tue", "--round", "1", "--table", "1", str(wrong)], None),
+    ]:
+        code, out, err = run(capsys, "import", *argv, "--db", db)
+        assert code == 2 and out == "", argv
+        assert err == message if message else "was played by w, x, y, z" in err, err
+    assert counts(db, "sittings", "event_results") == [0, 0]
+    code, out, err = run(capsys, "import", "--event", "Tue", "--round", "1", "--table", "1",
+                         str(log), "--db", db)
+    assert code == 0 and err == ""
+    assert out.splitlines()[1] == "Tue round 1 table 1: sitting by-hand"
+    code, out, err = run(capsys, "event", "standings", "Tue", "--format", "csv", "--db", db)
+    assert out.splitlines()[1:] == ["1,B,1,1,0,7,5,2", "2,A,1,0,1,5,7,-2"]
