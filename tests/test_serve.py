@@ -97,6 +97,32 @@ def test_a_sitting_another_process_stores_shows_up(served, tmp_path):
     assert [t["status"] for t in state["tables"] if t["table"] == 2] == ["done"]
 
 
+def test_tally42_serve_serves_the_database_it_was_given(db_url, tmp_path):
+    # The command itself, in its own process, on a file or on a PostgreSQL URL that
+    # carries a password (which the server's requests reconnect with; the test server
+    # trusts its socket, so any password does).
+    ev, seats = _night(db_url)
+    given = db_url.replace("postgresql://tally42@", "postgresql://tally42:pw@")
+    assert given != db_url or not D.is_url(db_url)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", ev.name, "--db",
+                             given, "--host", "127.0.0.1", "--port", "0"], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("serving Tuesday club on http://127.0.0.1:"), \
+            line + proc.stderr.read() if not line else line
+        url = line.split(" on ", 1)[1].split(" ", 1)[0]
+        assert _state(url)["round"] == 2
+        with D.open_db(db_url) as database:
+            database.store(partial_42(seats, 4, "r2t1"))
+        live = [t for t in _state(url)["tables"] if t["status"] == "playing"]
+        assert [(t["table"], t["hands"]) for t in live] == [(1, 4)]
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)
+
+
 def test_a_bracket_state_names_its_matches(tmp_path):
     with D.open_db(str(tmp_path / "b.db")) as database:
         EV.create(database, "Cup", "double-elimination", "42", {}, teams=TEAMS[:4])
