@@ -234,6 +234,22 @@ def test_a_different_log_under_a_stored_id_is_refused(new_db):
         assert count(database, "sittings") == 1
 
 
+def test_a_batch_is_one_transaction(new_db):
+    texts = [random_log(40 + i, 0, 60, None, {"id": "b%d" % i}) for i in range(3)]
+    other_header, other = random_sitting(13, 0, 80, None, {"id": "b0"})
+    with new_db() as database:
+        with pytest.raises(D.Conflict):
+            with database.batch():
+                assert [database.store(t).status for t in texts] == ["stored"] * 3
+                database.store(L.dump_log(L.log_lines(other_header, other)))
+        assert count(database, "sittings") == 0 and count(database, "hands") == 0
+        with database.batch():
+            for t in texts:
+                database.store(t)
+        assert sorted(database.ids()) == ["b0", "b1", "b2"]
+        assert not database.conn.in_transaction
+
+
 def test_a_failure_part_way_stores_nothing(tmp_path):
     header, events = random_sitting(21, 0, 300, ["Ann", "Bob", "Cy", "Di"], {"id": "x"})
     full = L.dump_log(L.log_lines(header, events))
