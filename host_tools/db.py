@@ -382,7 +382,7 @@ class Database:
         """A context manager: every write inside is one transaction (one commit, under the
         writer lock throughout), for bulk work. An error raised out of it stores nothing
         of the batch."""
-        return _Batch(self.conn)
+        return _Batch(self)
 
     def _restore(self, facts, text, old_log):
         sid = facts.id
@@ -516,17 +516,25 @@ def _rollback(conn):
 
 
 class _Batch:
-    def __init__(self, conn):
-        self.conn = conn
+    def __init__(self, database):
+        self.conn = database.conn
+        self.path = database.path
 
     def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise DbError("%s: cannot write: %s" % (self.path, e)) from e
 
     def __exit__(self, kind, value, tb):
-        if kind is None:
-            self.conn.execute("COMMIT")
-        else:
+        try:
+            if kind is None:
+                self.conn.execute("COMMIT")
+                return False
             _rollback(self.conn)
+        except sqlite3.Error as e:
+            _rollback(self.conn)
+            raise DbError("%s: cannot write: %s" % (self.path, e)) from e
         return False
 
 
