@@ -47,7 +47,7 @@ PARSERS = [_replay_parser]
 
 # Modules that add subcommands, each with a PARSERS list like the one above.
 COMMAND_MODULES = ("host_tools.commands", "host_tools.dbcommands", "host_tools.synccommands",
-                   "host_tools.deploy")
+                   "host_tools.deploy", "host_tools.eventcommands")
 
 
 def _extra_parsers():

@@ -123,7 +123,14 @@ def _m3_ended_and_event(conn):
     conn.execute("CREATE INDEX sittings_by_event ON sittings(event, round, table_no)")
 
 
-MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event]
+def _m4_events(conn):
+    # Club nights and tournaments (host_tools/events.py): plain SQL that PostgreSQL runs too.
+    from host_tools import events
+    for statement in events.SCHEMA:
+        conn.execute(statement)
+
+
+MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -357,8 +364,17 @@ class Database:
         return self._transaction("store", sid, store)
 
     def _transaction(self, what, sitting_id, work):
-        # work(the sitting's row or None) in one transaction: all of it or nothing.
+        # work(the sitting's row or None) in one transaction: all of it or nothing. Inside
+        # a batch(), part of the batch's transaction.
         conn = self.conn
+        if conn.in_transaction:
+            try:
+                row = conn.execute("SELECT * FROM sittings WHERE id = ?",
+                                   (sitting_id,)).fetchone()
+                return work(row)
+            except sqlite3.Error as e:
+                raise DbError("%s: cannot %s sitting %s: %s" % (self.path, what, sitting_id,
+                                                                e)) from e
         try:
             conn.execute("BEGIN IMMEDIATE")
             row = conn.execute("SELECT * FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
@@ -371,6 +387,12 @@ class Database:
             _rollback(conn)
             raise
         return result
+
+    def batch(self):
+        """A context manager: every write inside is one transaction (one commit, under the
+        writer lock throughout), for bulk work. An error raised out of it stores nothing
+        of the batch."""
+        return _Batch(self)
 
     def _restore(self, facts, text, old_log):
         sid = facts.id
@@ -505,6 +527,29 @@ class Database:
 def _rollback(conn):
     if conn.in_transaction:
         conn.execute("ROLLBACK")
+
+
+class _Batch:
+    def __init__(self, database):
+        self.conn = database.conn
+        self.path = database.path
+
+    def __enter__(self):
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise DbError("%s: cannot write: %s" % (self.path, e)) from e
+
+    def __exit__(self, kind, value, tb):
+        try:
+            if kind is None:
+                self.conn.execute("COMMIT")
+                return False
+            _rollback(self.conn)
+        except sqlite3.Error as e:
+            _rollback(self.conn)
+            raise DbError("%s: cannot write: %s" % (self.path, e)) from e
+        return False
 
 
 def _first_difference(a, b):

@@ -67,6 +67,9 @@ def _read_log(path):
 
 
 def cmd_import(args):
+    if (args.event, args.round, args.table) != (None, None, None):
+        from host_tools import eventcommands as EC
+        return EC.cmd_import_to_table(args)
     refused = 0
     with _open(args) as database:
         for path in args.logs:
@@ -94,6 +97,8 @@ def cmd_import(args):
 def _import_parser(sub):
     p = sub.add_parser("import", help="check sitting logs with the engine and store them")
     p.add_argument("logs", nargs="+", metavar="LOG", help="sitting log files (- for stdin)")
+    from host_tools import eventcommands as EC
+    EC.import_options(p)
     _add_db(p)
     p.set_defaults(func=_damage_refused(cmd_import))
 

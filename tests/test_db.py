@@ -234,6 +234,22 @@ def test_a_different_log_under_a_stored_id_is_refused(new_db):
         assert count(database, "sittings") == 1
 
 
+def test_a_batch_is_one_transaction(new_db):
+    texts = [random_log(40 + i, 0, 60, None, {"id": "b%d" % i}) for i in range(3)]
+    other_header, other = random_sitting(13, 0, 80, None, {"id": "b0"})
+    with new_db() as database:
+        with pytest.raises(D.Conflict):
+            with database.batch():
+                assert [database.store(t).status for t in texts] == ["stored"] * 3
+                database.store(L.dump_log(L.log_lines(other_header, other)))
+        assert count(database, "sittings") == 0 and count(database, "hands") == 0
+        with database.batch():
+            for t in texts:
+                database.store(t)
+        assert sorted(database.ids()) == ["b0", "b1", "b2"]
+        assert not database.conn.in_transaction
+
+
 def test_a_failure_part_way_stores_nothing(tmp_path):
     header, events = random_sitting(21, 0, 300, ["Ann", "Bob", "Cy", "Di"], {"id": "x"})
     full = L.dump_log(L.log_lines(header, events))
@@ -277,9 +293,9 @@ def test_an_empty_database_gets_the_current_schema(tmp_path):
     path = str(tmp_path / "sub" / "dir" / "t.db")
     with D.open_db(path) as database:
         conn = database.conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 4
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        assert tables == {"sittings", "seats", "hands"}
+        assert {"sittings", "seats", "hands", "events", "event_tables"} <= tables
         cols = [r[1] for r in conn.execute("PRAGMA table_info(hands)")]
         assert "game" in cols and "award" in cols
     with D.open_db(path) as database:     # opening again changes nothing
@@ -504,7 +520,7 @@ def test_a_version_2_database_gets_the_end_and_event_columns(tmp_path):
     D.migrate(conn, upto=2)
     conn.close()
     with D.open_db(path) as database:
-        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert database.conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION
         cols = [r[1] for r in database.conn.execute("PRAGMA table_info(sittings)")]
         assert {"ended", "event", "round", "table_no"} <= set(cols)
         text = random_log(16, 0, 50, extra=META)

@@ -66,11 +66,15 @@ def test_rows_by_name_and_by_index():
 
 # ---- on the server ----
 
+OUR_TABLES = {"sittings", "seats", "hands", "events", "event_entrants", "event_tables",
+              "event_results"}
+
+
 def test_a_new_database_gets_the_schema_and_our_marks(pg_url):
     with D.open_db(pg_url) as database:
         assert D._schema_state(database.conn) == (D.APPLICATION_ID, D.SCHEMA_VERSION,
-                                                  {"sittings", "seats", "hands"})
-    assert tables(pg_url) == {"sittings", "seats", "hands", "tally42_meta"}
+                                                  OUR_TABLES)
+    assert tables(pg_url) == OUR_TABLES | {"tally42_meta"}
     with raw(pg_url) as conn:
         meta = dict(conn.execute("SELECT key, value FROM tally42_meta").fetchall())
     assert meta == {"application_id": str(D.APPLICATION_ID),
@@ -222,13 +226,13 @@ def test_values_come_back_as_sqlite_gives_them(pg_url):
         # SQLite's numbered rows: INTEGER PRIMARY KEY, and the number given back.
         assert conn.execute("INSERT INTO t VALUES (3, 0, 'x')").lastrowid is None
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)")
+        conn.execute("CREATE TABLE serials (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT)")
         conn.execute("CREATE TABLE rounds (id INTEGER PRIMARY KEY, n INTEGER)")
-        assert conn.execute("INSERT INTO events (name) VALUES (?)", ("club",)).lastrowid == 1
+        assert conn.execute("INSERT INTO serials (name) VALUES (?)", ("club",)).lastrowid == 1
         assert conn.execute("INSERT INTO rounds (n) VALUES (5)").lastrowid == 1
-        assert conn.execute("INSERT INTO events (name) VALUES ('cup')").lastrowid == 2
+        assert conn.execute("INSERT INTO serials (name) VALUES ('cup')").lastrowid == 2
         conn.execute("COMMIT")
-        assert conn.execute("SELECT id, name FROM events ORDER BY id").fetchall() == [
+        assert conn.execute("SELECT id, name FROM serials ORDER BY id").fetchall() == [
             (1, "club"), (2, "cup")]
         row = conn.execute("SELECT n, s FROM t WHERE s = :s", {"s": "it's"}).fetchone()
         assert row["n"] == row[0] == 2 and row["s"] == "it's"

@@ -1,0 +1,421 @@
+"""The event subcommands of `tally42`: `event create|list|show|result|slot|standings|next`
+and `serve` (the standings page for the room). PARSERS is what cli.py registers."""
+import argparse
+import sys
+
+from host_tools.cli import CommandError
+
+
+def _open(args, readonly=False):
+    from host_tools import dbcommands as DC
+    return DC._open(args, readonly=readonly)
+
+
+def _events():
+    from host_tools import events as EV
+    return EV
+
+
+def _refused(func):
+    # EventError and DbError are the organiser's to act on: `tally42: ...`, exit 2.
+    import functools
+
+    from host_tools import db as D
+    from host_tools import dbcommands as DC
+
+    @functools.wraps(func)
+    def run(args):
+        try:
+            return func(args)
+        except (_events().EventError, D.DbError) as e:
+            raise CommandError(str(e))
+    return DC._damage_refused(run)
+
+
+def _write(args, text):
+    from host_tools import dbcommands as DC
+    if getattr(args, "out", None):
+        try:
+            with open(args.out, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        except OSError as e:
+            raise CommandError("%s: cannot write: %s" % (args.out, e.strerror or e))
+        sys.stderr.write("wrote %s\n" % args.out)
+    else:
+        DC._write_stdout(text)
+
+
+# ---- the roster ----
+
+def _team(text):
+    name, colon, members = text.partition(":")
+    players = [p.strip() for p in members.split(",")]
+    if not colon or not name.strip() or not all(players):
+        raise CommandError("--team %s: give NAME: PLAYER, PLAYER (a colon after the team's "
+                           "name, commas between its players)" % text)
+    return name.strip(), players
+
+
+def _roster(args):
+    teams = [_team(t) for t in args.team or ()]
+    players = []
+    for text in args.players or ():
+        players += [p.strip() for p in text.split(",")]
+    if args.roster:
+        try:
+            with open(args.roster, encoding="utf-8") as f:
+                lines = [ln.strip() for ln in f]
+        except (OSError, UnicodeDecodeError) as e:
+            raise CommandError("%s: cannot read the roster: %s" % (
+                args.roster, getattr(e, "strerror", None) or e))
+        for ln in lines:
+            if not ln or ln.startswith("#"):
+                continue
+            if ":" in ln:
+                teams.append(_team(ln))
+            else:
+                players.append(ln)
+    if players and not all(players):
+        raise CommandError("--players: an empty name (names are separated by commas)")
+    return teams, players
+
+
+def cmd_create(args):
+    from host_tools import synccommands as SY
+    EV = _events()
+    teams, players = _roster(args)
+    options = {}
+    for pair in args.set or ():
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise CommandError("--set %s: give KEY=VALUE" % pair)
+        options[key.strip()] = SY.setting_value(value)
+    # Checked before the database is opened: a refused event leaves no file behind.
+    plan = EV.prepare(args.name, args.format, args.game, options, teams=teams,
+                      players=players, rounds=args.rounds, best_of=args.best_of,
+                      seed=args.seed)
+    with _open(args) as database:
+        ev = EV.store(database, plan)
+    tables = len(ev.tables)
+    print("created %s: %s of %d %s, %s (%s to %d), %d round%s, %d table%s%s" % (
+        ev.name, ev.format, len(ev.entrants), "teams" if ev.teams else "players",
+        ev.variant, ev.units, ev.rules.target, ev.rounds, "" if ev.rounds == 1 else "s",
+        tables, "" if tables == 1 else "s",
+        ", best of %d" % ev.best_of if ev.best_of > 1 else ""))
+    print("`tally42 event show %s` prints the rounds" % _quoted(ev.name))
+    return 0
+
+
+def _quoted(name):
+    return name if name.replace("-", "").replace("_", "").isalnum() else '"%s"' % name
+
+
+def cmd_list(args):
+    EV = _events()
+    with _open(args, readonly=True) as database:
+        names = EV.names(database)
+        if not names:
+            print("no events yet (`tally42 event create` makes one)")
+            return 0
+        for name in names:
+            ev = EV.load(database, name)
+            state = EV.event_state(ev, database)
+            done = sum(1 for t in ev.tables if EV.table_status(ev, t, state) in
+                       ("done", "not needed"))
+            print("%s  %s  %s  %d %s  %d/%d tables decided" % (
+                ev.name, ev.format, ev.variant, len(ev.entrants),
+                "teams" if ev.teams else "players", done, len(ev.tables)))
+    return 0
+
+
+def cmd_show(args):
+    from host_tools import schedule as SC
+    EV = _events()
+    with _open(args, readonly=True) as database:
+        ev = EV.load(database, args.name)
+        state = EV.event_state(ev, database)
+        rounds = EV.schedule_rounds(ev, state)
+    if args.round is not None:
+        rounds = [r for r in rounds if r[0] == args.round]
+        if not rounds:
+            raise CommandError("%s has no round %d (rounds 1 to %d)" % (
+                ev.name, args.round, ev.rounds))
+    title = "%s: %s, %s" % (ev.name, ev.format, ev.variant)
+    if args.html:
+        _write(args, SC.html_page(title, SC.html_rounds(rounds)))
+    else:
+        _write(args, SC.text(title, rounds))
+    return 0
+
+
+def cmd_standings(args):
+    from host_tools import standings as ST
+    EV = _events()
+    with _open(args, readonly=True) as database:
+        ev = EV.load(database, args.name)
+        state = EV.event_state(ev, database)
+    if args.round is not None and not 1 <= args.round <= ev.rounds:
+        raise CommandError("%s has no round %d (rounds 1 to %d)" % (ev.name, args.round,
+                                                                   ev.rounds))
+    rows = ST.compute(ev, state, through=args.round)
+    title = "%s: standings%s" % (ev.name, " after round %d" % args.round
+                                 if args.round is not None else "")
+    if ev.bracket is not None and args.round is None:
+        champ = state["bracket"]["champion"]
+        if champ is not None:
+            title += " (champion: %s)" % ev.entrants[champ]
+    if args.format == "csv":
+        _write(args, ST.csv_text(ev, rows))
+    elif args.format == "html":
+        from host_tools import schedule as SC
+        body = ST.html_table(ev, rows)
+        if args.head_to_head:
+            body += "\n" + ST.head_to_head_html(rows)
+        _write(args, SC.html_page(title, body))
+    else:
+        text = ST.text(ev, rows, title)
+        if args.head_to_head:
+            text += "\n" + ST.head_to_head_text(rows)
+        _write(args, text)
+    return 0
+
+
+def cmd_result(args):
+    from host_tools import dbcommands as DC
+    from host_tools import sittinglog as L
+    EV = _events()
+    try:
+        data = DC._read_log(args.log)
+    except OSError as e:
+        raise CommandError("%s: cannot read: %s" % (args.log, e.strerror or e))
+    with _open(args) as database:
+        ev = EV.load(database, args.name)
+        ev.table(args.round, args.table)        # no table: refused before storing
+        try:
+            # Stored and slotted in one transaction: a refused slot stores nothing.
+            with database.batch():
+                stored = database.store(data, source="import")
+                what = EV.slot_sitting(database, stored.id, ev, args.round, args.table)
+        except L.LogError as e:
+            raise CommandError("%s%s: %s" % (args.log, ":%d" % e.line if e.line else "",
+                                              e.message))
+    print("%s: %s" % (args.log, stored.describe()))
+    print("%s round %d table %d: sitting %s%s" % (ev.name, args.round, args.table,
+                                                   stored.id,
+                                                   " (already)" if what != "slotted" else ""))
+    return 0
+
+
+def cmd_import_to_table(args):
+    """`tally42 import --event E --round R --table T LOG`: as `event result`."""
+    given = [o for o in ("event", "round", "table") if getattr(args, o) is None]
+    if given:
+        raise CommandError("import into an event: give --event, --round and --table "
+                           "(missing --%s)" % ", --".join(given))
+    if len(args.logs) != 1:
+        raise CommandError("import into an event: one LOG, the table's (%d given)"
+                           % len(args.logs))
+    args.name, args.log = args.event, args.logs[0]
+    return _refused(cmd_result)(args)
+
+
+def import_options(p):
+    """--event, --round and --table of `tally42 import` (dbcommands.py)."""
+    p.add_argument("--event", help="a table played without a scorer: make the sitting "
+                                   "this event's result at --round and --table")
+    p.add_argument("--round", type=_ROUND, help="the table's round (with --event)")
+    p.add_argument("--table", type=_TABLE, help="the table (with --event)")
+
+
+def cmd_slot(args):
+    EV = _events()
+    with _open(args) as database:
+        sid = database.resolve(args.sitting)
+        what = EV.slot_sitting(database, sid, args.name, args.round, args.table)
+    print("%s round %d table %d: sitting %s%s" % (args.name, args.round, args.table, sid,
+                                                   " (already)" if what != "slotted" else ""))
+    return 0
+
+
+def cmd_delete(args):
+    EV = _events()
+    with _open(args) as database:
+        EV.delete(database, args.name)
+    print("deleted event %s (its sittings stay stored)" % args.name)
+    return 0
+
+
+def cmd_next(args):
+    EV = _events()
+    with _open(args) as database:
+        if args.name is not None:
+            EV.load(database, args.name)
+        a = EV.next_assignment(database, args.device, args.name)
+    if a is None:
+        print("nothing to play for %s" % args.device)
+        return 0
+    print("%s  Table %d · Round %d  %s" % (a["event"], a["table"], a["round"],
+                                          ", ".join(a["players"])))
+    return 0
+
+
+def cmd_serve(args):
+    from host_tools import serve as SV
+    EV = _events()
+    from host_tools import db as D
+    with _open(args, readonly=True) as database:
+        EV.load(database, args.name)
+    path = args.db or D.default_path()      # a URL with its password: the server reopens
+    try:
+        server = SV.make_server(path, args.name, args.host, args.port)
+    except OSError as e:
+        raise CommandError("cannot listen on %s:%d: %s" % (args.host, args.port,
+                                                           e.strerror or e))
+    host, port = server.server_address[:2]
+    print("serving %s on http://%s:%d/ (Ctrl-C stops)" % (
+        args.name, SV.shown_host(host), port), flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0
+
+
+# ---- parsers ----
+
+def _positive(what, most):
+    def parse(text):
+        try:
+            v = int(text)
+        except ValueError:
+            v = 0
+        if not 1 <= v <= most:
+            raise argparse.ArgumentTypeError("%s must be a whole number from 1 to %d, not %s"
+                                             % (what, most, text))
+        return v
+    return parse
+
+
+_ROUND = _positive("a round", 999)
+_TABLE = _positive("a table", 999)
+
+
+def _PORT(text):
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError("a port is a number from 0 to 65535, not %s" % text)
+    return int(text)
+
+
+def _db(p):
+    from host_tools import dbcommands as DC
+    DC._add_db(p)
+
+
+def _where(p):
+    p.add_argument("--round", type=_ROUND, required=True, help="the round")
+    p.add_argument("--table", type=_TABLE, required=True, help="the table")
+
+
+def _event_parser(sub):
+    from host_tools import events as EV
+    top = sub.add_parser(
+        "event", help="club nights and tournaments: roster, rounds, results, standings",
+        description="Run an event: make it from a roster (round robin of teams, progressive "
+                    "of players, double elimination of teams), print its rounds, put "
+                    "results in (scorers pushed their table by sync, or a log by hand), "
+                    "and rank it. docs/events.md walks through a club night.")
+    acts = top.add_subparsers(dest="action", metavar="ACTION")
+    acts.required = True
+
+    p = acts.add_parser("create", help="make an event and its rounds")
+    p.add_argument("name", help="the event's name (at most %d characters)"
+                   % EV.MAX_EVENT_NAME)
+    p.add_argument("--format", required=True, choices=EV.FORMATS,
+                   help="round-robin (teams), progressive (players, partners rotate), "
+                        "double-elimination (teams)")
+    p.add_argument("--game", default="42", metavar="VARIANT",
+                   help="the game every table plays (default 42; a partnership game: %s)"
+                        % ", ".join(EV._team_variants()))
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="an option of the game, checked as the engine checks it "
+                        "(target=250, nello=true, ...); repeatable")
+    p.add_argument("--team", action="append", metavar="\"NAME: A, B\"",
+                   help="a team and its players (repeatable; seeding order for a bracket)")
+    p.add_argument("--players", action="append", metavar="A,B,...",
+                   help="the players of a progressive, comma-separated (repeatable)")
+    p.add_argument("--roster", metavar="FILE",
+                   help="a roster file: one team a line (NAME: A, B) or one player a line")
+    p.add_argument("--rounds", type=_positive("rounds", 50),
+                   help="rounds of a progressive (default: players - 1, at most 7)")
+    p.add_argument("--best-of", type=int, default=1, choices=EV.BEST_OF,
+                   help="games a bracket match (default 1)")
+    p.add_argument("--seed", type=int, default=42,
+                   help="the progressive's seating search seed (default 42)")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_create))
+
+    p = acts.add_parser("list", help="the events in the database")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_list))
+
+    p = acts.add_parser("show", help="print the rounds and table assignments")
+    p.add_argument("name")
+    p.add_argument("--round", type=_ROUND, help="only this round")
+    p.add_argument("--html", action="store_true", help="an HTML page to print")
+    p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_show))
+
+    p = acts.add_parser("standings", help="rank the event (text, CSV or HTML)")
+    p.add_argument("name")
+    p.add_argument("--round", type=_ROUND, help="the standings as they were after this round")
+    p.add_argument("--format", choices=("text", "csv", "html"), default="text")
+    p.add_argument("--head-to-head", action="store_true",
+                   help="also the grid of results between each two (text and HTML)")
+    p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_standings))
+
+    p = acts.add_parser("result", help="a table played without a scorer: store its log "
+                                       "and make it the table's result")
+    p.add_argument("name")
+    _where(p)
+    p.add_argument("log", help="the sitting log (JSON Lines; - for standard input)")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_result))
+
+    p = acts.add_parser("slot", help="make a stored sitting a table's result")
+    p.add_argument("name")
+    _where(p)
+    p.add_argument("sitting", help="the sitting's id (or its beginning)")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_slot))
+
+    p = acts.add_parser("delete", help="remove an event (its sittings stay stored)")
+    p.add_argument("name")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_delete))
+
+    p = acts.add_parser("next", help="the table a scorer gets next (what sync pushes)")
+    p.add_argument("name", nargs="?", help="the event (default: any open event)")
+    p.add_argument("--device", required=True, help="the scorer's device id")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_next))
+
+
+def _serve_parser(sub):
+    p = sub.add_parser(
+        "serve", help="the event's standings page for the room (a TV or phones)",
+        description="Serve a page with the event's standings, the current round's tables "
+                    "with live scores and the bracket, on the local network; it updates by "
+                    "itself as sittings arrive. Ctrl-C stops.")
+    p.add_argument("name", help="the event")
+    p.add_argument("--host", default="0.0.0.0",
+                   help="the address to listen on (default 0.0.0.0: the whole network)")
+    p.add_argument("--port", type=_PORT, default=8042,
+                   help="the port (default 8042; 0: any free one)")
+    _db(p)
+    p.set_defaults(func=_refused(cmd_serve))
+
+
+PARSERS = [_event_parser, _serve_parser]

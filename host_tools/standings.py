@@ -1,0 +1,188 @@
+"""An event's standings from the sittings slotted in it: wins and losses, marks (or
+points) for and against, head to head, ranked by the documented tie-breaks, as text,
+CSV and HTML.
+
+Tie-breaks, in order (docs/events.md):
+  1. matches won (a bracket: how far the team went first: the champion, then the team
+     knocked out last);
+  2. head to head: matches won against the others tied on 1, counted among them only;
+  3. difference: marks (or points) for minus against;
+  4. marks (or points) for;
+  5. name, alphabetically, so the order is always the same (an organiser who wants a
+     play-off decides that table by hand)."""
+import csv
+import html
+import io
+
+from host_tools import events as EV
+from host_tools import schedule as SC
+
+COLUMNS = ("rank", "name", "played", "won", "lost", "for", "against", "diff")
+
+
+class Row:
+    def __init__(self, number, name):
+        self.number = number
+        self.name = name
+        self.played = self.won = self.lost = 0
+        self.points_for = self.points_against = 0
+        self.beat = {}          # entrant number -> matches won against them
+        self.out_at = None      # bracket: the play order of the match that knocked it out
+        self.champion = False
+        self.rank = 0
+
+    @property
+    def diff(self):
+        return self.points_for - self.points_against
+
+    def as_dict(self):
+        return {"rank": self.rank, "name": self.name, "played": self.played, "won": self.won,
+                "lost": self.lost, "for": self.points_for, "against": self.points_against,
+                "diff": self.diff}
+
+
+def compute(event, state, through=None):
+    """Ranked rows for every entrant, from decided tables of rounds up to `through`
+    (all rounds when None)."""
+    rows = [Row(i, n) for i, n in enumerate(event.entrants)]
+    order = {}
+    if event.bracket is not None:
+        order = {m: i for i, m in enumerate(event.bracket.order())}
+    for t in event.tables:
+        if through is not None and t.round > through:
+            continue
+        if EV.table_status(event, t, state) != "done":
+            continue
+        a, b = EV.sides_of(event, t, state)
+        games = state["results"].get((t.round, t.table), [])
+        winner = EV.match_outcome(event, games)[2]
+        if winner is None:
+            continue
+        fa = sum(g.score[0] for g in games)
+        fb = sum(g.score[1] for g in games)
+        for side, other, won, f, ag in ((a, b, winner == 0, fa, fb),
+                                        (b, a, winner == 1, fb, fa)):
+            for e in side:
+                r = rows[e]
+                r.played += 1
+                r.won += won
+                r.lost += not won
+                r.points_for += f
+                r.points_against += ag
+                if won:
+                    for o in other:
+                        r.beat[o] = r.beat.get(o, 0) + 1
+                elif t.match is not None and state["bracket"]["losses"].get(e, 0) >= 2:
+                    r.out_at = max(r.out_at or 0, order[t.match])
+    if event.bracket is not None and through is None:
+        champ = state["bracket"]["champion"]
+        if champ is not None:
+            rows[champ].champion = True
+    return rank(rows, bracket=event.bracket is not None)
+
+
+def rank(rows, bracket=False):
+    """Sort rows by the tie-breaks and number their ranks (equal rows share nothing: the
+    name decides last)."""
+    def first(r):
+        if bracket:
+            # Still in (out_at None) before out; knocked out later before earlier.
+            return (1 if r.champion else 0, 1 if r.out_at is None else 0,
+                    r.out_at or 0, r.won)
+        return (r.won,)
+
+    groups = {}
+    for r in rows:
+        groups.setdefault(first(r), []).append(r)
+    out = []
+    for key in sorted(groups, reverse=True):
+        tied = groups[key]
+        numbers = {r.number for r in tied}
+        h2h = {r.number: sum(v for o, v in r.beat.items() if o in numbers) for r in tied}
+        tied.sort(key=lambda r: (-h2h[r.number], -r.diff, -r.points_for, r.name))
+        out.extend(tied)
+    for i, r in enumerate(out):
+        r.rank = i + 1
+    return out
+
+
+def text(event, rows, title=None):
+    units = event.units
+    head = ("#", "Name", "P", "W", "L", units.capitalize(), "Against", "Diff")
+    body = [(str(r.rank), r.name, str(r.played), str(r.won), str(r.lost),
+             str(r.points_for), str(r.points_against), "%+d" % r.diff) for r in rows]
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    lines = []
+    if title:
+        lines += [title, "=" * len(title)]
+    for line in [head] + body:
+        lines.append("  ".join(c.ljust(widths[i]) if i == 1 else c.rjust(widths[i])
+                               for i, c in enumerate(line)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def csv_text(event, rows):
+    f = io.StringIO()
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["rank", "name", "played", "won", "lost", event.units + "_for",
+                event.units + "_against", "difference"])
+    for r in rows:
+        w.writerow([r.rank, r.name, r.played, r.won, r.lost, r.points_for,
+                    r.points_against, r.diff])
+    return f.getvalue()
+
+
+def html_table(event, rows):
+    head = "".join("<th>%s</th>" % h for h in (
+        "#", "Name", "Played", "Won", "Lost", html.escape(event.units.capitalize()),
+        "Against", "Diff"))
+    body = "\n".join(
+        "<tr><td>%d</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
+        "<td>%+d</td></tr>" % (r.rank, html.escape(r.name), r.played, r.won, r.lost,
+                                r.points_for, r.points_against, r.diff) for r in rows)
+    return "<table class=\"standings\"><tr>%s</tr>\n%s</table>" % (head, body)
+
+
+def html_page(event, rows, title):
+    return SC.html_page(title, html_table(event, rows))
+
+
+def head_to_head(rows):
+    """The grid of matches won and lost between each two entrants, in rank order:
+    [[cell]] where a cell is "W-L" of the row's entrant against the column's, "" when
+    they have not met, "x" on the diagonal."""
+    by = {r.number: r for r in rows}
+    grid = []
+    for r in rows:
+        line = []
+        for c in rows:
+            if c.number == r.number:
+                line.append("x")
+                continue
+            w, lo = r.beat.get(c.number, 0), by[c.number].beat.get(r.number, 0)
+            line.append("%d-%d" % (w, lo) if w or lo else "")
+        grid.append(line)
+    return grid
+
+
+def head_to_head_text(rows):
+    grid = head_to_head(rows)
+    names = [r.name for r in rows]
+    width = max(len(n) for n in names)
+    cols = [max(3, len(str(i + 1))) for i in range(len(rows))]
+    lines = ["Head to head (won-lost, the row against the column)",
+             " " * (width + 5) + "  ".join(str(i + 1).rjust(cols[i])
+                                           for i in range(len(rows)))]
+    for i, name in enumerate(names):
+        lines.append("%2d. %s " % (i + 1, name.ljust(width)) + "  ".join(
+            grid[i][j].rjust(cols[j]) for j in range(len(rows))))
+    return "\n".join(lines) + "\n"
+
+
+def head_to_head_html(rows):
+    grid = head_to_head(rows)
+    head = "<tr><th></th>%s</tr>" % "".join("<th>%s</th>" % html.escape(r.name)
+                                            for r in rows)
+    body = "\n".join("<tr><th>%s</th>%s</tr>" % (html.escape(r.name), "".join(
+        "<td>%s</td>" % html.escape(c) for c in grid[i])) for i, r in enumerate(rows))
+    return "<h2>Head to head</h2>\n<table class=\"h2h\">%s\n%s</table>" % (head, body)
