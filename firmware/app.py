@@ -35,7 +35,6 @@ GIN_SCREENS = ("gin_score", None, None, "gin_totals", None, "gin_confirm", None,
 FIRMWARE = "0.1.0"
 _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
-_HEADER_MAX = const(255)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
 _SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
@@ -92,47 +91,13 @@ class App:
         """Mount the journal and resume its open sitting at the exact state. safe: safe
         mode (a button held at power-on): no resume, the sync screen, so that a journal
         this code cannot resume still reaches the PC."""
-        forget("engine_core.messages")    # the refusal messages: loaded when one is shown
-        from firmware import settings
-        self.last_setup, self.tracker = settings.load(self.settings_path)
-        forget("firmware.settings")
-        sid = self.journal.mount()
-        self.safe = safe
-        if safe:
-            self.sync_status = "safe mode: waiting for the PC"
-            self.banner = "safe mode: the sitting is not resumed"
-            self.go(SYNC)
-        elif sid is None:
-            self.go(SETUP)
-        else:
-            refused = self.resume(sid)
-            self.follow()
-            if refused:
-                self.banner = "%d saved events refused: sync, the PC has them" % refused
-        self.full = True
-
-    def resume(self, sid):
-        """Replay the sitting `sid` from the journal; returns how many of its events the
-        engine refused (each is reported: the PC gets them all with the next sync)."""
-        j = self.journal
-        buf = bytearray(_HEADER_MAX)
-        cur = j.cursor(sid)
-        n = j.next_event(cur, buf)
+        from firmware import resume     # boot-only: unloaded once done
         try:
-            rules, dealer, names = codec.decode_header(bytes(buf[:n]))
-        except ValueError as e:
-            raise JournalError("the open sitting cannot be resumed (%s): hold a button "
-                               "at power-on for safe mode, then sync" % e)
-        self.start(rules, dealer, names)
-        s = self.s
-        refused = 0
-        while True:
-            n = j.next_event(cur, buf)
-            if n < 0:
-                break
-            if s.apply(s.codec.decode_at(buf, 0)):
-                refused += 1
-        return refused
+            resume.boot(self, safe)
+        finally:
+            resume = None
+            forget("firmware.resume")
+            gc.collect()
 
     def start(self, rules, dealer, names=None):
         self.s = None
@@ -348,10 +313,10 @@ class App:
         """Called from the main loop between buttons. Bytes arriving on the USB line bring
         in the sync endpoint and its screen until the PC's session ends; the rest of the
         time neither takes heap. True while the endpoint is loaded (poll again soon)."""
-        port = self._link_port()
-        if port is None:
-            return False
         try:
+            port = self._link_port()
+            if port is None:
+                return False
             if self.sync is None:
                 from time import ticks_ms
                 what = self._gate.poll(port, ticks_ms())
@@ -359,13 +324,19 @@ class App:
                     self.to_repl()
                 if what != _HELLO:
                     return False
-                self._open_sync(port, self._gate.n)
+                from firmware import session    # unloaded when the session ends
+                session.begin(self, port, self._gate.n)
             busy = self.sync.poll()
             # The panel keeps the sync screen drawn when the session opened (its modules
             # are out of the heap meanwhile); the outcome is drawn when the session ends.
             self.sync_status = self.sync.status
             if not busy:
-                self._close_sync()
+                from firmware import session
+                session.end(self)
+                session = None
+                forget("firmware.session")
+                gc.collect()
+                self.render()
         except MemoryError:
             self._sync_failed()
             return False
@@ -386,32 +357,6 @@ class App:
             self._gate = HelloGate(self._peek)
         return self._port
 
-    def _open_sync(self, port, n):
-        # The sync screen first, so that the other screens' modules leave the heap, then
-        # the endpoint, handed the bytes already read.
-        self._back = self.screen
-        self.sync_status = "connected"
-        if self.journal.open_sitting() is not None and (
-                self.safe or (self.s is not None and self.s.over())):
-            # A sitting played out goes to the PC with this sync; in safe mode, the
-            # sitting that was not resumed, as it stands.
-            self.journal.finish()
-        self.banner = None
-        self.go(SYNC)
-        self.full = True
-        self.render()
-        self._drop_screens()
-        gc.collect()
-        from firmware.sync import SyncEndpoint
-        from firmware.syncport import PrefixPort
-        gc.collect()    # the endpoint's buffers want room in one piece
-        # Keyboard interrupt stays off (see _link_port); a Ctrl-C in the session is the
-        # REPL tools' (to_repl).
-        self.sync = SyncEndpoint(
-            PrefixPort(port, self._peek, n), self.journal, self.device_id, FIRMWARE,
-            clock=self._set_clock, names=self._set_names, settings=self._set_settings,
-            now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
-
     def _sync_failed(self):
         # No room for the endpoint or a reply: close the session (which gives Ctrl-C
         # back), unload it and go back to scoring. The PC's sync times out and says so;
@@ -422,37 +367,24 @@ class App:
         if sync is not None:
             sync.close()
         sync = None
+        self._drop_screens()
         gc.collect()
         self.sync_status = "failed: not enough memory"
         self.banner = "sync failed: not enough memory"
         self.go(HOME if self.s is not None else SETUP)
         self.full = True
-        self.render()
+        try:
+            self.render()
+        except MemoryError:
+            # Not even room for the score screen (the heap is held elsewhere): it is drawn
+            # at the next press or poll, the banner with it; the scorer goes on.
+            self._drop_screens()
+            gc.collect()
 
     def _unload_sync(self):
-        for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
+        for name in ("firmware.session", "firmware.sync", "firmware.syncjournal",
+                     "engine_core.wire"):
             forget(name)
-
-    def _close_sync(self):
-        sync = self.sync
-        served = sync.requests
-        self.sync_status = "done, %d sent to the PC" % sync.acked if served else "idle"
-        self.sync = sync = None
-        self._unload_sync()
-        gc.collect()
-        if self._pending:
-            refusal = self._update_setup(self._pending, None)
-            self._pending = None
-            if refusal:
-                self.banner = "settings from the PC: " + refusal
-        if served or self._back == SYNC:
-            self.go(SYNC)       # the outcome stays on show until OK or BACK
-        elif self.s is None:
-            self.go(SETUP)
-        else:
-            self.go(self._back)
-        self.full = True
-        self.render()
 
     def _forget_screens(self):
         i = 0
@@ -471,19 +403,6 @@ class App:
         self._entered = False
         for name in _NOT_IN_SYNC:
             forget(name)
-
-    def _set_clock(self, unix_seconds, utc_offset_minutes):
-        # Kept as seconds since 2024: a small int on the ESP32 until 2058.
-        from time import ticks_ms
-        since = unix_seconds - _EPOCH
-        if not 0 < since < 0x3FFFFFFF:
-            return "the clock must be set to a time from 2024 to 2057"
-        self._clock = since
-        self._clock_at = ticks_ms()
-        self.utc_offset = utc_offset_minutes
-        if self.rtc is not None:
-            self.rtc.set(unix_seconds, utc_offset_minutes)
-        return None
 
     def clock(self):
         """The PC-set clock in seconds since 2024-01-01T00:00Z (0 until a sync set it).
@@ -506,67 +425,6 @@ class App:
         """The PC-set clock in Unix seconds (0 until a sync has set it), for the hello."""
         t = self.clock()
         return t + _EPOCH if t else 0
-
-    def _set_names(self, kind, names):
-        # Players: for the sitting on the table (on screen) and every new one; teams: on
-        # screen. The names a sitting starts with are in its header on flash.
-        if kind == "t":
-            if len(names) != 2:
-                return "2 team names, not %d" % len(names)
-            self.teams = (names[0][:8], names[1][:8])
-            return None
-        seats = self.s.seats if self.s is not None else len(names)
-        if len(names) != seats:
-            return "%d player names for %d seats" % (len(names), seats)
-        self.names = tuple(n[:12] for n in names)
-        if self.s is not None and self.s.row[V.TEAMS]:
-            self.teams = (_pair(self.names, 0), _pair(self.names, 1))
-        return self._update_setup(None, self.names)
-
-    def _set_settings(self, pairs):
-        # House options for the next sitting set up (and the tracker switch). They are
-        # checked by the engine's option rules once the sync is over (the checks and the
-        # endpoint do not fit in the heap together); a refusal is shown then.
-        for key, value in pairs:
-            if key == "tracker":
-                self.set_tracker(value in ("1", "true", "on", "yes"))
-            else:
-                if self._pending is None:
-                    self._pending = {}
-                self._pending[key] = _value(value)
-        return None
-
-    def _update_setup(self, changes, names):
-        if changes:
-            from engine_core import options as O
-            errors = (O.OptionError, ValueError)
-        else:
-            errors = ValueError
-        try:
-            if self.last_setup:
-                rules, dealer, old = codec.decode_header(self.last_setup)
-            else:
-                from engine_core.rules import Rules
-                rules, dealer, old = Rules(0), 0, None     # plain 42
-            if changes:
-                variant = changes.pop("variant", rules.name)
-                merged = rules.to_dict() if variant == rules.name else {}
-                merged.update(changes)
-                if "scoring" in changes and "target" not in changes:
-                    merged.pop("target", None)
-                if merged.get("scoring") == "points":
-                    for key in O.SPECIAL:
-                        merged.pop(key, None)
-                rules = O.resolve(variant, merged)
-            if names is None or len(names) != rules.row[V.SEATS]:
-                names = old
-            self.last_setup = codec.encode_header(rules, dealer, names)
-        except errors as e:
-            return str(e)
-        finally:
-            forget("engine_core.options")
-        self.save_settings()
-        return None
 
     # ---- names ----
     def side_name(self, side):
@@ -610,18 +468,6 @@ def _to_repl():
     import micropython
     micropython.kbd_intr(3)
     raise KeyboardInterrupt
-
-
-def _value(text):
-    # A setting pushed from the PC as the log would write it: a number, true/false, a
-    # list of names (comma-separated), or a word.
-    if text in ("true", "false"):
-        return text == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    return text.split(",") if "," in text else text
 
 
 def device_id():
