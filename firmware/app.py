@@ -114,38 +114,6 @@ class App:
             self.teams = _TEAMS
         self.hand_mode = 0
 
-    def new_sitting(self, rules, dealer):
-        """Begin a sitting in the journal (finishing the open one) and show it. Its header
-        carries the player names set up (pushed from the PC), a random id and the clock."""
-        names = self.setup_names(rules)
-        setup = codec.encode_header(rules, dealer, names)
-        header = codec.encode_header(rules, dealer, names, _sitting_uid(), self.clock(),
-                                     self.utc_offset)
-        try:
-            self.journal.begin_sitting(header)
-        except JournalError as e:
-            self.banner = str(e)
-            return False
-        self.start(rules, dealer, names)
-        if setup != self.last_setup:
-            self.last_setup = setup
-            self.save_settings()
-        self.follow()
-        self.full = True
-        return True
-
-    def setup_names(self, rules):
-        """The player names of the last setup when they fit the game's seats, else None."""
-        if not self.last_setup:
-            return None
-        try:
-            names = codec.decode_header(self.last_setup)[2]
-        except ValueError:
-            return None
-        if names and len(names) == rules.row[V.SEATS]:
-            return names
-        return None
-
     # ---- the event path ----
     def take(self, ev):
         """Check ev, put it on flash, apply it. False (and a banner) when refused."""
@@ -456,31 +424,11 @@ def _no_kbd(*args):
     return None
 
 
-def _sitting_uid():
-    # A random id below 2**30 (never 0) from the chip's random number generator.
-    import os
-    b = os.urandom(4)
-    return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1
-
-
 def _to_repl():
     # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
     import micropython
     micropython.kbd_intr(3)
     raise KeyboardInterrupt
-
-
-def device_id():
-    """This scorer's id for the PC: from the chip's unique id, "T42-SIM" on the sim."""
-    try:
-        import machine
-        uid = machine.unique_id()
-    except (ImportError, AttributeError):
-        return "T42-SIM"
-    out = "T42-"
-    for b in uid[-3:]:
-        out += "%02X" % b
-    return out
 
 
 def _pair(names, team):

@@ -111,9 +111,8 @@ class Journal:
         self._flag = bytearray(1)
         self._zero4 = bytearray(4)
         self._hdr = bytearray(_HDR)
-        self._rec = bytearray(_BEGIN_FIXED + _MAX_HEADER)
-        self._item = bytearray(_MAX_HEADER)  # read(): the logical item being copied
-        self._rcur = Cursor()
+        self._item = None       # read(): the logical item being copied, and where
+        self._rcur = None       # (made at the first read: a sync)
         self._walk = Walk()     # lookups by id (cursor, mark_synced, reclaiming)
         self._roff = 0
         self._ilen = -1
@@ -278,7 +277,7 @@ class Journal:
         sid = self._next_sid
         if sid > 0xFFFFFF:  # 3 bytes on flash: sixteen million sittings
             raise JournalFull("journal full: no sitting ids left")
-        r = self._rec
+        r = bytearray(_BEGIN_FIXED + hlen)     # once a sitting
         r[1] = 0xFF
         r[2] = sid & 0xFF
         r[3] = (sid >> 8) & 0xFF
@@ -506,6 +505,9 @@ class Journal:
         (0 at the end). The stream: for the header and then each event, one length byte
         followed by that many bytes."""
         c = self._rcur
+        if c is None:
+            self._rcur = c = Cursor()
+            self._item = bytearray(_MAX_HEADER)
         if c.sid != sid or offset != self._roff or c.blk < 0:
             # Not where the last read stopped (or it hit the end, and events may have
             # come since): start over from the header and skip to offset.

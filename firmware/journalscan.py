@@ -25,7 +25,7 @@ def mount(j):
     j._last_flags = 0
     j._open = 0  # id of the open sitting, 0 when none (it is always the newest)
     j._wblk = -1
-    j._rcur.sid = 0
+    j._rcur = None
     j._walk._blk = -1
     next_sid = 1
     head = -1

@@ -256,5 +256,47 @@ def start(app):
     except O.OptionError as e:
         app.banner = str(e)
         return
-    if app.new_sitting(rules, app.draft_dealer):
+    if new_sitting(app, rules, app.draft_dealer):
         app.draft = None
+
+
+def new_sitting(app, rules, dealer):
+    """Begin a sitting in the journal (finishing the open one) and show it. Its header
+    carries the player names set up (pushed from the PC), a random id and the clock."""
+    from firmware.journal import JournalError
+    names = setup_names(app, rules)
+    setup = codec.encode_header(rules, dealer, names)
+    header = codec.encode_header(rules, dealer, names, _sitting_uid(), app.clock(),
+                                 app.utc_offset)
+    try:
+        app.journal.begin_sitting(header)
+    except JournalError as e:
+        app.banner = str(e)
+        return False
+    app.start(rules, dealer, names)
+    if setup != app.last_setup:
+        app.last_setup = setup
+        app.save_settings()
+    app.follow()
+    app.full = True
+    return True
+
+
+def setup_names(app, rules):
+    """The player names of the last setup when they fit the game's seats, else None."""
+    if not app.last_setup:
+        return None
+    try:
+        names = codec.decode_header(app.last_setup)[2]
+    except ValueError:
+        return None
+    if names and len(names) == rules.row[V.SEATS]:
+        return names
+    return None
+
+
+def _sitting_uid():
+    # A random id below 2**30 (never 0) from the chip's random number generator.
+    import os
+    b = os.urandom(4)
+    return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1

@@ -330,7 +330,9 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     press(a, "ok")
     head = _header_on_flash(a, a.journal.open_sitting())
     assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
-    assert a.setup_names(O.resolve("moon")) is None
+    from firmware.ui import setup
+    assert setup.setup_names(a, O.resolve("moon")) is None
+    A.forget("firmware.ui.setup")
 
 
 def test_a_new_sitting_carries_a_random_id_and_the_clock():
