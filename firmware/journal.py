@@ -146,10 +146,6 @@ class Journal:
             self._mounted = False
             raise JournalError("flash erase failed: restart the scorer")
 
-    def _u32(self, blk, off):
-        return (self._rd(blk, off) | self._rd(blk, off + 1) << 8 | self._rd(blk, off + 2) << 16
-                | self._rd(blk, off + 3) << 24)
-
     def _read_header(self, blk):
         # Sequence number of a valid block header, or -1.
         h = self._hdr

@@ -79,7 +79,7 @@ def value(app, key):
         return ""
     if r.family:
         return _gin().value(r, key)
-    v = r._value(key)
+    v = O.value(r, key)
     if key in _BOOL:
         return "on" if v else "off"
     if key == "nello_doubles":
