@@ -178,6 +178,7 @@ class App:
             self._forget_screens()
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
             forget("engine_core.ginoptions")
+            forget("engine_core.header")    # a sitting header's code: once a sitting
             gc.collect()
             m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
             self._mods[screen] = m
@@ -351,7 +352,7 @@ class App:
 
     def _unload_sync(self):
         for name in ("firmware.session", "firmware.sync", "firmware.syncjournal",
-                     "engine_core.wire"):
+                     "engine_core.wire", "engine_core.header"):
             forget(name)
 
     def _forget_screens(self):

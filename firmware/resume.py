@@ -29,6 +29,7 @@ def boot(app, safe):
         if refused:
             app.banner = "%d saved events refused: sync, the PC has them" % refused
     app.full = True
+    A.forget("engine_core.header")
 
 
 def replay(app, sid):
