@@ -294,7 +294,7 @@ class App:
                 if what != _HELLO:
                     return False
                 from firmware import session    # unloaded when the session ends
-                session.begin(self, port, self._gate.n)
+                self.sync = session.begin(self, port, self._gate.n)
             busy = self.sync.poll()
             # The panel keeps the sync screen drawn when the session opened (its modules
             # are out of the heap meanwhile); the outcome is drawn when the session ends.

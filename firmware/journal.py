@@ -118,6 +118,9 @@ class Journal:
         self._ilen = -1
         self._ipos = 0
         self._mounted = False
+        self._carry = []        # by block, set by the mount (journalscan.py)
+        self._lo = []
+        self._ok = bytearray(0)
 
     # Flash access ----------------------------------------------------------------
 

@@ -14,7 +14,8 @@ _EPOCH = const(1704067200)     # app.py: the clock is kept as seconds since 2024
 
 
 def begin(app, port, n):
-    """Open a session on `port`, the hello's first n bytes already read (app._peek)."""
+    """Open a session on `port`, the hello's first n bytes already read (app._peek):
+    the sync endpoint (app.sync)."""
     # The sync screen first, so that the other screens' modules leave the heap, then
     # the endpoint, handed the bytes already read.
     app._back = app.screen
@@ -35,7 +36,7 @@ def begin(app, port, n):
     gc.collect()    # the endpoint's buffers want room in one piece
     # Keyboard interrupt stays off (app._link_port); a Ctrl-C in the session is the REPL
     # tools' (app.to_repl).
-    app.sync = SyncEndpoint(
+    return SyncEndpoint(
         PrefixPort(port, app._peek, n), j, app.device_id, A.FIRMWARE,
         clock=lambda unix, offset: set_clock(app, unix, offset),
         names=lambda kind, names: set_names(app, kind, names),

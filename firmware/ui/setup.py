@@ -79,11 +79,11 @@ def value(app, key):
         return ""
     if r.family:
         return _gin().value(r, key)
+    if key == "nello_doubles":
+        return "+".join([O.NELLO_DOUBLES_NAMES[i] for i in r.nello_order])
     v = O.value(r, key)
     if key in _BOOL:
         return "on" if v else "off"
-    if key == "nello_doubles":
-        return "+".join(v)
     return str(v)
 
 
