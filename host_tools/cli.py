@@ -67,7 +67,7 @@ def _extra_parsers():
 EPILOG = """exit status: 0 done; 2 refused (a bad log, a bad argument, a sitting not stored,
 no scorer found: the reason is on stderr, as `tally42: ...`); 130 interrupted.
 The database is tally42.db in the user's data folder unless TALLY42_DB or --db names
-another. `tally42 COMMAND --help` tells more of each command."""
+another: a file, or a postgresql:// URL for one database shared by several PCs. `tally42 COMMAND --help` tells more of each command."""
 
 
 def version():

@@ -122,17 +122,44 @@ SCHEMA_VERSION = len(MIGRATIONS)
 APPLICATION_ID = 0x54343232
 
 
+def _schema_state(conn):
+    # (application id, schema version, table names): SQLite's PRAGMAs, or what the
+    # PostgreSQL connection keeps in its tally42_meta table (host_tools/dbpg.py).
+    if isinstance(conn, sqlite3.Connection):
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        have = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return app, have, tables
+    return conn.application_id(), conn.user_version(), conn.table_names()
+
+
+def _set_version(conn, n):
+    if isinstance(conn, sqlite3.Connection):
+        conn.execute("PRAGMA user_version = %d" % n)
+    else:
+        conn.set_user_version(n)
+
+
+def _set_application_id(conn):
+    if isinstance(conn, sqlite3.Connection):
+        conn.execute("PRAGMA application_id = %d" % APPLICATION_ID)
+    else:
+        conn.set_application_id(APPLICATION_ID)
+
+
 def check_ours(conn, path="the database"):
     """The schema version of a tally42 database (0: an empty file, ours to fill); DbError
     when the file is another program's or from a newer tally42."""
-    app = conn.execute("PRAGMA application_id").fetchone()[0]
-    have = conn.execute("PRAGMA user_version").fetchone()[0]
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    app, have, tables = _schema_state(conn)
     # Databases made before the application id have our schema and a version.
     ours = app == APPLICATION_ID or (app == 0 and (
         not tables if have == 0 else "sittings" in tables))
     if not ours:
-        raise DbError("%s is not a tally42 database (another program's SQLite file): "
+        if isinstance(conn, sqlite3.Connection):
+            raise DbError("%s is not a tally42 database (another program's SQLite file): "
+                          "give another --db" % path)
+        raise DbError("%s is not a tally42 database (it holds another program's tables): "
                       "give another --db" % path)
     if have > SCHEMA_VERSION:
         raise DbError("%s is from a newer tally42 (schema %d; this one knows up to %d): "
@@ -141,15 +168,17 @@ def check_ours(conn, path="the database"):
 
 
 def migrate(conn, upto=SCHEMA_VERSION, path="the database"):
-    """Bring a connection's schema up to version `upto`, all in one transaction."""
+    """Bring a connection's schema up to version `upto`, all in one transaction (on
+    PostgreSQL under the writer lock: two PCs opening a new database at once migrate it
+    once)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         have = check_ours(conn, path)
         for n in range(have, upto):
             MIGRATIONS[n](conn)
-            conn.execute("PRAGMA user_version = %d" % (n + 1))
-        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            conn.execute("PRAGMA application_id = %d" % APPLICATION_ID)
+            _set_version(conn, n + 1)
+        if _schema_state(conn)[0] != APPLICATION_ID:
+            _set_application_id(conn)
         conn.execute("COMMIT")
     except BaseException:
         _rollback(conn)
@@ -277,7 +306,10 @@ class Database:
 
     def __init__(self, conn, path):
         self.conn = conn
-        self.path = path
+        self.path = path            # a file, or a postgresql:// URL without its password
+        # The last key of "oldest first": the order rows were stored in (SQLite's rowid;
+        # PostgreSQL has none, the id then).
+        self.stored_order = "rowid" if isinstance(conn, sqlite3.Connection) else "id"
 
     def close(self):
         self.conn.close()
@@ -408,14 +440,16 @@ class Database:
     # -- reading --
     def ids(self):
         return [r[0] for r in self.conn.execute(
-            "SELECT id FROM sittings ORDER BY COALESCE(started, imported_at), rowid")]
+            "SELECT id FROM sittings ORDER BY COALESCE(started, imported_at), "
+            + self.stored_order)]
 
     def sittings(self):
         """Every sitting's row (without the log), oldest first."""
         return self.conn.execute(
             "SELECT id, variant, options, players, dealer, started, source, device, "
             "imported_at, updated_at, events, hands, over, winner, score, games "
-            "FROM sittings ORDER BY COALESCE(started, imported_at), rowid").fetchall()
+            "FROM sittings ORDER BY COALESCE(started, imported_at), "
+            + self.stored_order).fetchall()
 
     def resolve(self, given):
         """The stored id that `given` names: the id itself or a unique beginning of one."""
@@ -423,7 +457,10 @@ class Database:
             return given
         like = given.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         found = [r[0] for r in self.conn.execute(
-            "SELECT id FROM sittings WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,))]
+            # LOWER: a beginning in any case, in SQLite (whose LIKE ignores ASCII case) and
+            # in PostgreSQL (whose LIKE does not) alike.
+            "SELECT id FROM sittings WHERE LOWER(id) LIKE LOWER(?) ESCAPE '\\' ORDER BY id",
+            (like,))]
         if len(found) == 1:
             return found[0]
         if not found:
@@ -463,34 +500,48 @@ def _first_difference(a, b):
     return i
 
 
+def is_url(path):
+    """A PostgreSQL URL (postgresql://... or postgres://...) rather than a file's path."""
+    return isinstance(path, str) and path.lower().startswith(("postgresql://", "postgres://"))
+
+
 def open_db(path=None, create=True, readonly=False):
-    """Open (and create or upgrade) the database at path, or at default_path().
-    readonly: for the commands that only read; the file is opened read-only and must be
-    a tally42 database already (an older schema is upgraded first, in its own open)."""
+    """Open (and create or upgrade) the database at path, or at default_path(): a SQLite
+    file, or a postgresql:// URL (host_tools/dbpg.py; the database must exist on the
+    server, its tables are made here).
+    readonly: for the commands that only read; the file is opened read-only (on PostgreSQL
+    every transaction is read-only) and must be a tally42 database already (an older
+    schema is upgraded first, in its own open)."""
     path = path or default_path()
-    if (readonly or not create) and not os.path.exists(path):
+    url = is_url(path)
+    where = path
+    if url:
+        from host_tools import dbpg
+        where = dbpg.shown(path)
+    elif (readonly or not create) and not os.path.exists(path):
         raise DbError("no database at %s (import or sync some sittings first)" % path)
     if readonly:
         conn = _connect(path, readonly=True)
-        have = _checked(conn, path, lambda: check_ours(conn, path))
+        have = _checked(conn, where, lambda: check_ours(conn, where))
         if have == SCHEMA_VERSION:
-            return Database(conn, path)
+            return Database(conn, where)
         conn.close()
         if have == 0:
-            raise DbError("%s holds no sittings yet (import or sync some first)" % path)
+            raise DbError("%s holds no sittings yet (import or sync some first)" % where)
         open_db(path).close()           # an older schema: upgrade it, then read
         return open_db(path, readonly=True)
-    try:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    except OSError as e:
-        raise DbError("%s: cannot open the database: %s" % (path, e))
+    if not url:
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        except OSError as e:
+            raise DbError("%s: cannot open the database: %s" % (path, e))
     conn = _connect(path)
 
     def setup():
         conn.execute("PRAGMA foreign_keys = ON")
-        migrate(conn, path=path)
-    _checked(conn, path, setup)
-    return Database(conn, path)
+        migrate(conn, path=where)
+    _checked(conn, where, setup)
+    return Database(conn, where)
 
 
 def _checked(conn, path, step):
@@ -506,6 +557,12 @@ def _checked(conn, path, step):
 
 
 def _connect(path, readonly=False):
+    if is_url(path):
+        from host_tools import dbpg
+        try:
+            return dbpg.connect(path, readonly=readonly)
+        except dbpg.ConnectError as e:
+            raise DbError(str(e))
     try:
         if readonly:
             from urllib.request import pathname2url

@@ -30,14 +30,19 @@ def _damage_refused(func):
             return func(args)
         except (sqlite3.DatabaseError, UnicodeDecodeError, json.JSONDecodeError,
                 TypeError) as e:
-            raise CommandError("%s: the database is damaged (%s)" % (
-                args.db or D.default_path(), e))
+            where = args.db or D.default_path()
+            if D.is_url(where):
+                # A server that went away or refused a read: said as it is.
+                from host_tools import dbpg
+                raise CommandError("%s: %s" % (dbpg.shown(where), e))
+            raise CommandError("%s: the database is damaged (%s)" % (where, e))
     return run
 
 
 def _add_db(p):
     p.add_argument("--db", metavar="PATH",
-                   help="the database file (default: $TALLY42_DB, else %s)"
+                   help="the database: a file, or a postgresql:// URL to share one between "
+                        "PCs (default: $TALLY42_DB, else %s)"
                         % D.default_path())
 
 

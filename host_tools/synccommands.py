@@ -334,7 +334,8 @@ def _sync_parser(sub):
                    help="serial port or pyserial URL of the scorer (default: auto, the one "
                         "ESP32 USB serial port a scorer answers on)")
     p.add_argument("--db", metavar="PATH",
-                   help="the database file (default: $TALLY42_DB, else %s)"
+                   help="the database: a file, or a postgresql:// URL to share one between "
+                        "PCs (default: $TALLY42_DB, else %s)"
                         % D.default_path())
     p.add_argument("--players", metavar="A,B,C,D",
                    help="player names for the sittings set up next (3, 4 or 6; at most 12 "

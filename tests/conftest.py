@@ -1,2 +1,49 @@
 # tests/mp holds MicroPython-only tests (framebuf, heap_lock): run by tests/mp_run.py.
 collect_ignore = ["mp", "mp_run.py"]
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+# ---- PostgreSQL: a real server, started here (tests/pg.py) ----
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server of our own for the session. Without PostgreSQL (or psycopg) the
+    tests that need it are skipped, with the reason; under CI=true they fail instead."""
+    import pg as PG
+    why = PG.missing()
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the PostgreSQL tests cannot run: %s" % why)
+        pytest.skip("no PostgreSQL: %s" % why)
+    server = PG.Server()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A fresh, empty PostgreSQL database: its postgresql:// URL."""
+    return pg_server.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """Each test that takes it runs twice: on a SQLite file's path, and on a fresh
+    PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "t.db")
+    return request.getfixturevalue("pg_url")
+
+
+def pytest_terminal_summary(terminalreporter):
+    # The one line that says why the PostgreSQL tests were skipped (-q hides the reasons).
+    skipped = terminalreporter.stats.get("skipped", [])
+    reasons = {str(r.longrepr[2]) for r in skipped if isinstance(r.longrepr, tuple)}
+    for reason in sorted(x for x in reasons if x.startswith("Skipped: no PostgreSQL")):
+        terminalreporter.write_line("PostgreSQL tests skipped: %s" % reason.split(": ", 2)[2])

@@ -59,8 +59,24 @@ def count(database, table):
     return database.conn.execute("SELECT COUNT(*) FROM %s" % table).fetchone()[0]
 
 
-def memory_db():
-    return D.open_db(":memory:")
+def empty_pg(url):
+    """Empty a PostgreSQL test database: as new."""
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA public CASCADE")
+        conn.execute("CREATE SCHEMA public")
+
+
+@pytest.fixture
+def new_db(db_url):
+    """A function giving a new, empty database each call: SQLite in memory, or the
+    PostgreSQL database of db_url emptied."""
+    def new():
+        if D.is_url(db_url):
+            empty_pg(db_url)
+            return D.open_db(db_url)
+        return D.open_db(":memory:")
+    return new
 
 
 # Names and ids as the log takes them: text without control characters.
@@ -84,10 +100,11 @@ def logs(draw):
     return text
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])     # new_db() is per example
 @given(logs(), st.booleans())
-def test_a_stored_sitting_comes_back_normalised(text, comment):
-    with memory_db() as database:
+def test_a_stored_sitting_comes_back_normalised(new_db, text, comment):
+    with new_db() as database:
         given = text
         if comment:
             # Comments, blank lines and spacing are the file's, not the sitting's.
@@ -123,12 +140,12 @@ def test_a_stored_sitting_comes_back_normalised(text, comment):
         assert count(database, "hands") == len(hands)
 
 
-def test_the_hand_that_ends_a_sitting_is_stored(tmp_path):
+def test_the_hand_that_ends_a_sitting_is_stored(db_url):
     text = ('{"type": "sitting", "variant": "42", "id": "short", "options": {"target": 1}}\n'
             '{"type": "bid", "bid": 30}\n{"type": "bid", "bid": "pass"}\n'
             '{"type": "bid", "bid": "pass"}\n{"type": "bid", "bid": "pass"}\n'
             '{"type": "trump", "trump": 4}\n{"type": "result", "made": true}\n')
-    with D.open_db(str(tmp_path / "t.db")) as database:
+    with D.open_db(db_url) as database:
         database.store(text)
         hands = [D.hand_dict(h) for h in database.hands("short")]
         row = database.sitting("short")
@@ -137,7 +154,7 @@ def test_the_hand_that_ends_a_sitting_is_stored(tmp_path):
     assert row["over"] == 1 and row["winner"] == 1 and row["hands"] == 1
 
 
-def test_partnership_moon_games_are_indexed():
+def test_partnership_moon_games_are_indexed(new_db):
     for seed in range(1, 200):
         text = random_log(seed, 8, 2000)
         facts = D.Facts(L.replay(text.encode()))
@@ -145,7 +162,7 @@ def test_partnership_moon_games_are_indexed():
             break
     else:
         pytest.fail("no random Partnership Moon sitting of two games")
-    with memory_db() as database:
+    with new_db() as database:
         stored = database.store(text)
         rows = database.hands(stored.id)
         games = json.loads(database.sitting(stored.id)["games"])
@@ -160,12 +177,12 @@ def test_partnership_moon_games_are_indexed():
     assert json.loads(last_of_first["score"]) == report["games"][0]["score"]
 
 
-def test_the_same_sitting_retyped_is_the_same_sitting():
+def test_the_same_sitting_retyped_is_the_same_sitting(new_db):
     text = random_log(7, 0, 60)
     retyped = text.replace(", ", ",").replace('"variant": "42"', '"variant": "42" ')
     retyped = "# typed again\n" + retyped.replace("\n", "\n\n")
     assert retyped != text
-    with memory_db() as database:
+    with new_db() as database:
         first = database.store(text)
         second = database.store(retyped)
         assert first.id.startswith("log-")
@@ -174,12 +191,12 @@ def test_the_same_sitting_retyped_is_the_same_sitting():
         assert count(database, "sittings") == 1
 
 
-def test_a_longer_log_updates_the_sitting_it_continues():
+def test_a_longer_log_updates_the_sitting_it_continues(new_db):
     header, events = random_sitting(12, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "dev-7"})
     assert len(events) > 40
     short = L.dump_log(L.log_lines(header, events[:20]))
     full = L.dump_log(L.log_lines(header, events))
-    with memory_db() as database:
+    with new_db() as database:
         first = database.store(short, source="sync", device="T42-0001")
         assert first.status == "stored"
         imported = database.sitting("dev-7")["imported_at"]
@@ -200,12 +217,12 @@ def test_a_longer_log_updates_the_sitting_it_continues():
         assert count(database, "hands") == len(expected_hands(full))
 
 
-def test_a_different_log_under_a_stored_id_is_refused():
+def test_a_different_log_under_a_stored_id_is_refused(new_db):
     header, events = random_sitting(12, 0, 80, None, {"id": "same"})
     other_header, other = random_sitting(13, 0, 80, None, {"id": "same"})
     assert events[:5] != other[:5]
     text = L.dump_log(L.log_lines(header, events))
-    with memory_db() as database:
+    with new_db() as database:
         database.store(text)
         with pytest.raises(D.Conflict) as e:
             database.store(L.dump_log(L.log_lines(other_header, other)))
@@ -247,9 +264,9 @@ def test_a_failure_part_way_stores_nothing(tmp_path):
         assert count(database, "seats") == 0
 
 
-def test_a_refused_log_stores_nothing():
+def test_a_refused_log_stores_nothing(new_db):
     text = random_log(5, 0, 40) + '{"type": "bid", "bid": 7}\n'
-    with memory_db() as database:
+    with new_db() as database:
         with pytest.raises(L.LogError) as e:
             database.store(text)
         assert e.value.line == text.count("\n")
@@ -369,8 +386,8 @@ def test_a_missing_database_is_not_created_for_reading(tmp_path):
     assert not path.exists()
 
 
-def test_ids_resolve_by_their_beginning():
-    with memory_db() as database:
+def test_ids_resolve_by_their_beginning(new_db):
+    with new_db() as database:
         database.store(random_log(1, 0, 20, None, {"id": "table-12"}))
         database.store(random_log(2, 0, 20, None, {"id": "table-20"}))
         database.store(random_log(3, 0, 20, None, {"id": "t_x"}))
@@ -381,6 +398,7 @@ def test_ids_resolve_by_their_beginning():
         assert "table-12" in str(e.value) and "table-20" in str(e.value)
         # _ and % are letters here, not LIKE wildcards.
         assert database.resolve("t_") == "t_x"
+        assert database.resolve("TABLE-2") == "table-20"       # in any case, on both
         with pytest.raises(D.DbError):
             database.resolve("t%")
         with pytest.raises(D.DbError) as e:

@@ -316,7 +316,7 @@ def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, cap
         after = lines[lines.index("\u2514" + "\u2500" * (width - 2) + "\u2518") + 1:]
         assert after[:5] == ["  hand 1  N deals  Us 0-0 Them", "  no bid yet",
                              "  S bids  <  30  >", "  < pass   31 >",
-                             "  <> choose (hold: 5 a step)"], after
+                             "  <> bid  hold <42/84 >+5"], after
 
 
 def test_words_lines_join_texts_level_with_each_other():

@@ -53,8 +53,8 @@ E = log('{"type": "sitting", "variant": "moon", "id": "E", "players": ["Ann", "B
 
 
 @pytest.fixture
-def corpus(tmp_path):
-    path = str(tmp_path / "t.db")
+def corpus(db_url):
+    path = db_url       # a SQLite file, then a PostgreSQL database: the same figures
     with D.open_db(path) as database:
         for text in (A, B, C, D_, E):
             assert database.store(text).status == "stored"

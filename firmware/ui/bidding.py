@@ -1,6 +1,7 @@
 # Bidding: the seat in turn picks among its legal bids only. The cursor starts on pass
 # whenever passing is legal (OK out of habit never records a bid), else on the lowest
-# bid (a forced dealer). OK held takes the bid and passes for the seats after it.
+# bid (a forced dealer). ▶ held steps 5 up, ◀ held goes to the mark bids (42, 84); OK
+# held takes the bid and passes for the seats after it.
 from engine_core import codes as C
 from engine_core import variants as V
 from firmware import fonts
@@ -9,7 +10,7 @@ from firmware.ui import BACK
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose (hold: 5 a step)\nOK (hold: rest pass)  BACK undo"
+HELP = "<> bid  hold <%s >+5\nOK (hold: rest pass)  BACK undo"   # walk.held
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 _PASS = C.event(C.EV_BID, C.PASS)
 
@@ -43,7 +44,8 @@ def draw(app, fb):
     y += D.LINE + 4
     who = app.names[s.seat()] + " bids"
     big = 3 if fb.height >= 120 else 2
-    bottom = D.help_top(fb, HELP)
+    hp = HELP % walk.held(s)
+    bottom = D.help_top(fb, hp)
     if w >= 240:
         fonts.text(fb, who, 2, y + (fonts.DIGIT_H * big - 16) // 2, 2, BLACK)
         _value(s, fb, code, y, big, w // 3)
@@ -53,7 +55,7 @@ def draw(app, fb):
         _value(s, fb, code, y, big, 0)
     # Where the arrows lead: the mark bids are one or two presses of < from pass.
     D.right(fb, walk.around(s, app.cur, D.bid_words), bottom - 9)
-    D.help(fb, HELP)
+    D.help(fb, hp)
 
 
 def _value(s, fb, code, y, big, x0):

@@ -1,14 +1,22 @@
 # The contract: the bid winner (the partner after plunge or splash) names trump among
 # the legal names only. The cursor starts on the last hand's trump (and says so), else
-# sixes.
+# sixes. In a marks game OK held names it and takes the hand as made (BACK undoes that).
 from engine_core import codes as C
 from engine_core import sitting as S
+from engine_core import variants as V
 from firmware.display import BLACK
 from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
 
 HELP = "<> choose (hold: 3 a step)\nOK name it  BACK undo"
+MADE = "<> choose (hold: 3)  BACK undo\nOK name it (hold: and made)"
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
+
+
+def _made(s):
+    # Whether OK held also takes the hand as made: a game scored in marks.
+    return s.rules.scoring == V.MARKS
 
 
 def _last(s):
@@ -64,7 +72,7 @@ def draw(app, fb):
     fb.rect(x + at * 8 - 2, y - 2, k * 8 + 3, 12, BLACK)
     if app.cur == _last(s):
         D.center(fb, "the last hand's trump", y + D.LINE + 3)
-    D.help(fb, HELP)
+    D.help(fb, MADE if _made(s) else HELP)
 
 
 def _short(c):
@@ -81,8 +89,10 @@ def press(app, key):
         app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
     elif key == LONG | NEXT or key == LONG | PREV:
         app.cur = walk.step(s, app.cur, 3 if key == LONG | NEXT else -3)
-    elif key == OK:
+    elif key == OK or key == LONG | OK:
         if app.take(C.event(C.EV_TRUMP, s.legal_at(app.cur))):
+            if key != OK and _made(s):
+                app.take(C.event(C.EV_MADE, 1))
             app.follow()
     elif key == BACK:
         app.undo()

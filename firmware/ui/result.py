@@ -1,4 +1,5 @@
-# The result of a hand. Marks: made or set (the cursor on made), or track the tricks.
+# The result of a hand. Marks: made or set (the cursor on made; OK held: set), or track
+# the tricks.
 # Points games: the points the bidders took, starting at the bid, the verdict updating as
 # the number moves. Moon: each seat's tricks, the last seat's being what is left.
 from engine_core import codes as C
@@ -9,6 +10,7 @@ from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
 _MARKS = ("made", "set", "track tricks")
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
 def _mode(s):
@@ -49,7 +51,7 @@ def _help(mode):
         return "<> tricks  OK next seat  BACK undo"
     if mode == 1:
         return "<> choose (hold: 5 a step)\nOK take it  BACK undo"
-    return "<> choose  OK take it  BACK undo"
+    return "<> choose  BACK undo\nOK take it (hold: set)"
 
 
 def draw(app, fb):
@@ -169,6 +171,12 @@ def press(app, key):
         step = 5
     elif key == LONG | PREV:
         step = -5
+    elif key == LONG | OK:
+        if mode == 0:
+            if app.take(C.event(C.EV_MADE, 0)):
+                app.follow()
+            return
+        key = OK
     if mode == 0:
         if step:
             app.cur = (app.cur + (1 if step > 0 else -1)) % 3

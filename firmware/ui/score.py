@@ -12,7 +12,7 @@ from firmware.ui import draw as D
 from firmware.ui import walk
 
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
-_BIDS = "<> bid (hold: 5 a step)  M menu\nOK (hold: rest pass)  BACK undo"
+_BIDS = "<> bid  hold <%s >+5  M menu\nOK (hold: rest pass)  BACK undo"   # walk.held
 
 
 def strokes(fb, n, x, y, h):
@@ -97,7 +97,7 @@ def _help(app):
     if s.phase() == S.OVER:
         return "OK game over  < history  M menu"
     if _bidding(app):
-        return _BIDS
+        return _BIDS % walk.held(s)
     return "OK go on  < history  M menu"
 
 
@@ -175,7 +175,7 @@ def _first_bid(app, fb, y):
     arrows = walk.around(s, app.cur, D.bid_words)
     if (len(t) * 2 + 1 + len(arrows)) * 8 <= fb.width:
         D.right(fb, arrows, y + 4)
-    D.help(fb, _BIDS)
+    D.help(fb, _BIDS % walk.held(s))
 
 
 def press(app, key):

@@ -3,6 +3,7 @@
 # score's at a fresh deal (where the first seat bids). The walk allocates nothing.
 from engine_core import codes as C
 from engine_core import sitting as S
+from engine_core import variants as V
 from firmware.ui import LONG, NEXT, OK, PREV
 
 _PASS = C.event(C.EV_BID, C.PASS)
@@ -14,31 +15,14 @@ def first(s):
 
 def step(s, j, n):
     """The position n legal actions after j (before it when n < 0), wrapping."""
+    if n < 0:
+        n %= s.legal_count()
     while n > 0:
         j = s.next_legal(j)
         if j < 0:
             j = s.next_legal(-1)
         n -= 1
-    while n < 0:
-        j = before(s, j)
-        n += 1
     return j
-
-
-def before(s, j):
-    # The legal position before j, or the last one when j is the first.
-    k = s.next_legal(-1)
-    prev = -1
-    while k >= 0 and k != j:
-        prev = k
-        k = s.next_legal(k)
-    if prev >= 0:
-        return prev
-    last = k
-    while k >= 0:
-        last = k
-        k = s.next_legal(k)
-    return last
 
 
 def find(s, code):
@@ -52,18 +36,28 @@ def find(s, code):
 
 
 def bid_press(app, key):
-    """A bid's keys: the arrows through the legal bids (held: 5 at a time, pass counting
-    as the lowest bid, so that 30 and pass held up both give 35); OK takes the bid under
-    the cursor, OK held takes it and passes for the seats after it. False for any other
-    key."""
+    """A bid's keys: the arrows through the legal bids (▶ held: 5 up, pass counting as
+    the lowest bid, so that 30 and pass both give 35; ◀ held: the mark bids, 42 then
+    84); OK takes the bid under the cursor, OK held takes it and passes for the seats
+    after it. False for any other key."""
     s = app.s
     if key == NEXT or key == PREV:
         app.cur = step(s, app.cur, 1 if key == NEXT else -1)
-    elif key == LONG | NEXT or key == LONG | PREV:
-        n = 5 if key == LONG | NEXT else -5
-        if n > 0 and s.legal_at(app.cur) == C.PASS:
-            n += 1
-        app.cur = step(s, app.cur, n)
+    elif key == LONG | NEXT:
+        app.cur = step(s, app.cur, 6 if s.legal_at(app.cur) == C.PASS else 5)
+    elif key == LONG | PREV:
+        # The first legal mark bid above the cursor's (42, 84, 3 marks ...; the top
+        # number bid in games without marks); after the last, the first legal bid.
+        c = s.legal_at(app.cur)
+        low = s.row[V.MARK] or s.row[V.TOP_NUMBER]
+        j = s.next_legal(-1)
+        app.cur = j
+        while j >= 0:
+            b = s.legal_at(j)
+            if b > c and b >= low and b < C.GAME:
+                app.cur = j
+                break
+            j = s.next_legal(j)
     elif key == OK or key == LONG | OK:
         if app.take(C.event(C.EV_BID, s.legal_at(app.cur))):
             if key != OK:
@@ -72,6 +66,12 @@ def bid_press(app, key):
     else:
         return False
     return True
+
+
+def held(s):
+    """What ◀ held leads to, for the footer: `42/84`."""
+    m = s.row[V.MARK]
+    return "%d/%d" % (m, 2 * m) if m else str(s.row[V.TOP_NUMBER])
 
 
 def rest_pass(app):

@@ -572,9 +572,13 @@ def test_every_long_press_is_named_on_its_screen():
     press(a, "next", "next", "ok")          # setup: editing the scoring
     assert "(hold: 5 a step)" in text(a)
     press(a, "ok", "prev", "prev", "ok")
-    assert a.screen == A.HOME and "<> bid (hold: 5 a step)" in text(a)
+    assert a.screen == A.HOME and "<> bid  hold <42/84 >+5" in text(a)
     press(a, "next", "long ok")
-    assert a.screen == A.CONTRACT and "(hold: 3 a step)" in text(a)
+    assert a.screen == A.CONTRACT and "(hold: 3)" in text(a)
+    assert "OK name it (hold: and made)" in text(a)
+    press(a, "ok")
+    assert a.screen == A.RESULT and "OK take it (hold: set)" in text(a)
+    press(a, "back")
     press(a, "back", "back", "back", "back")     # to E's bid again
     press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on
     press(a, "next", "long ok", "ok")

@@ -22,10 +22,10 @@ def _app():
     return M.make_app(SimDisplay(), O.resolve("42"))
 
 
-def test_typical_hand_is_4_presses_and_ends_on_the_score():
+def test_typical_hand_is_3_presses_and_ends_on_the_score():
     a = _app()
-    # next (30), OK held (and the rest pass), OK (sixes), OK (made)
-    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 6), MADE)) == 4
+    # next (30), OK held (and the rest pass), OK held (sixes, and made)
+    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 6), MADE)) == 3
     s = a.s
     assert s.hands() == 1 and s.score(1) == 1 and a.screen == A.HOME
 
@@ -33,17 +33,28 @@ def test_typical_hand_is_4_presses_and_ends_on_the_score():
 def test_a_trump_away_from_the_cursor_costs_the_moves_to_it():
     a = _app()
     # Threes are three steps back from sixes, one step held down.
-    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 5
+    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 4
     assert a.s.last(S.LAST_CONTRACT) == 3
+
+
+def test_the_search_finds_the_held_keys_of_a_mark_bid_and_a_set():
+    a = _app()
+    six = C.event(C.EV_TRUMP, 6)
+    # ◀ held (42), OK held (and the rest pass), OK held (sixes, and made)
+    assert M.fewest(a, (C.event(C.EV_BID, 42), PASS, PASS, PASS, six, MADE)) == 3
+    # E deals: OK (S passes), ▶ (30), OK held (W bids it, the rest pass), OK (sixes),
+    # OK held (set)
+    assert M.fewest(a, (PASS, BID30, PASS, PASS, six, SET)) == 5
+    assert a.s.hands() == 2 and a.s.last(S.LAST_MADE) == 0
 
 
 def test_forced_dealer_and_an_undone_result_are_found():
     a = _app()
     want = (PASS, PASS, PASS, C.event(C.EV_BID, 31), C.event(C.EV_TRUMP, 6), SET, UNDO,
             MADE)
-    # OK held (three passes), next, OK (31), OK (sixes), next, OK (set), BACK (asks),
+    # OK held (three passes), next, OK (31), OK (sixes), OK held (set), BACK (asks),
     # OK (undone), OK (made).
-    assert M.fewest(a, want) == 9
+    assert M.fewest(a, want) == 8
     s = a.s
     assert s.hands() == 1 and s.score(0) == 1 and s.last(S.LAST_BID) == 31
 
