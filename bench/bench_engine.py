@@ -8,6 +8,7 @@ sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
+from engine_core import frames  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core import ginrules as G  # noqa: E402
 from engine_core import variants as V  # noqa: E402
@@ -101,7 +102,7 @@ def typical_hand_bytes():
                event(EV_TRUMP, 5), event(EV_MADE, 1)):
         s.apply(ev)
     out = bytearray(16)
-    return codec.frame_into(s.hist, 0, s.hlen, out, 0)
+    return frames.frame_into(s.hist, 0, s.hlen, out, 0)
 
 
 def typical_gin_hand_bytes():
@@ -111,7 +112,7 @@ def typical_gin_hand_bytes():
     s.apply(Gn.turnup(8))
     s.apply(Gn.knock(1, 6, 23))
     out = bytearray(16)
-    return codec.frame_into(s.hist, 0, s.hlen, out, 0)
+    return frames.frame_into(s.hist, 0, s.hlen, out, 0)
 
 
 def micro_only(rules, sittings):

@@ -23,7 +23,8 @@ def make(path, hands):
     a = A.App(b.display, b.flash, b.settings_path)
     a.boot()
     # Points to 9999, so that the sitting is still going after `hands` hands.
-    a.new_sitting(O.resolve("42", {"scoring": "points", "target": 9999}), 0)
+    from firmware.ui import setup
+    setup.new_sitting(a, O.resolve("42", {"scoring": "points", "target": 9999}), 0)
     s = a.s
     k = 0
     while s.hands() < hands:
@@ -113,7 +114,8 @@ def measure(path):
     print("screens", count // 3)
     # Presses: a typical hand of Oklahoma Gin (the 42 family's: presses(), by search).
     from engine_core import options as O
-    a.new_sitting(O.resolve("oklahoma-gin"), 0)
+    from firmware.ui import setup
+    setup.new_sitting(a, O.resolve("oklahoma-gin"), 0)
     a.render()
     print("presses_gin_typical", gin_typical_hand(a))
     b.close()

@@ -116,222 +116,35 @@ def decode_at(buf, pos):
     return -1
 
 
-# Frames: [length][payload][CRC-8]. A sitting travels as its header frame, then one frame
-# per hand (that hand's event bytes), so a typical marks hand (a bid, three passes, the
-# contract, the result) is 6 payload bytes + 2 framing = 8 bytes.
-_CRC_POLY = const(0x07)
-
-
-def crc8(buf, start, end, crc=0):
-    """CRC-8 (polynomial 0x07) of buf[start:end], without slicing."""
-    i = start
-    while i < end:
-        crc ^= buf[i]
-        j = 0
-        while j < 8:
-            crc = ((crc << 1) ^ _CRC_POLY) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
-            j += 1
-        i += 1
-    return crc
-
-
-def frame_into(payload, start, end, out, pos):
-    """Write a frame of payload[start:end] at out[pos]; return the position after it."""
-    n = end - start
-    out[pos] = n
-    i = 0
-    while i < n:
-        out[pos + 1 + i] = payload[start + i]
-        i += 1
-    out[pos + 1 + n] = crc8(payload, start, end)
-    return pos + n + 2
-
-
-def frame_at(buf, pos, end):
-    """Check the frame at buf[pos]: its payload length, or -1 if torn or corrupt."""
-    if pos >= end:
-        return -1
-    n = buf[pos]
-    if pos + n + 2 > end:
-        return -1
-    if crc8(buf, pos + 1, pos + 1 + n) != buf[pos + 1 + n]:
-        return -1
-    return n
-
-
 # The sitting header: the variant, every option resolved, the first dealer, optionally
-# the players' names and (version 2) the sitting's stamp: a random id (30 bits, so that
-# sittings of a re-formatted journal never take an old one's name), its start on the
-# scorer's clock (seconds since 2024-01-01T00:00Z, 0 when the clock was not set: a
-# small int for 34 years) and the clock's UTC offset in quarter hours. Byte 0 is the
-# format version; version 1 (no stamp) is still read. A gin pad's header has the same
-# frame: byte 1 is _GIN_VARIANT0 + its variant (see _gin_header).
+# the players' names and a stamp (engine_core/header.py, loaded when a header is made or
+# read: once a sitting).
 HEADER_VERSION = const(2)
-_HEADER_EVENT = const(3)        # version 3: version 2 and the table assignment after it
-_HEADER_FIXED = const(15)
-_STAMP = const(9)
-_NAME_MAX = const(32)           # bytes of one name
-_GIN_VARIANT0 = const(0x40)     # header byte 1 of a gin pad: 0x40 + its variant
-
-
-def _name_bytes(name):
-    # At most _NAME_MAX bytes, cut between characters.
-    b = name.encode("utf-8")
-    while len(b) > _NAME_MAX:
-        name = name[:-1]
-        b = name.encode("utf-8")
-    return b
 
 
 def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=None):
     """The header bytes of a sitting (allocates: once per sitting). uid: the sitting's
     random id (< 2**30, 0 for none); started: seconds since 2024 (0: unknown); offset:
     the clock's UTC offset in minutes; assign: the table assignment pushed from the PC,
-    (event name, round, table) (version 3: round and table bytes, the name as a
-    length byte and at most 32 bytes of UTF-8), or None."""
-    if rules.family:
-        vals = _gin_header(rules, dealer)
-    else:
-        flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
-        order = len(rules.nello_order)
-        for i, mode in enumerate(rules.nello_order):
-            order |= mode << (2 + 2 * i)
-        vals = (HEADER_VERSION, rules.variant, rules.scoring, rules.target & 0xFF,
-                rules.target >> 8, rules.min_bid, rules.all_pass, rules.made_scores, flags,
-                order, rules.plunge_marks, rules.splash_marks, rules.match_games, dealer, 0)
-    out = bytearray(_HEADER_FIXED)
-    for i in range(_HEADER_FIXED):
-        out[i] = vals[i]
-    if names:
-        out[14] = len(names)
-        for name in names:
-            b = _name_bytes(name)
-            out.append(len(b))
-            out.extend(b)
-    for v in (uid, started):
-        for i in range(4):
-            out.append(v >> (8 * i) & 0xFF)
-    out.append((offset // 15) & 0xFF)
-    if assign:
-        out[0] = _HEADER_EVENT
-        out.append(assign[1] & 0xFF)
-        out.append(assign[2] & 0xFF)
-        b = _name_bytes(assign[0])
-        out.append(len(b))
-        out.extend(b)
-    return bytes(out)
+    (event name, round, table), or None (version 3 when given)."""
+    from engine_core import header
+    return header.encode_header(rules, dealer, names, uid, started, offset, assign)
 
 
-def header_assignment(buf):
-    """(event name, round, table) of a version 3 header, else None; ValueError if torn."""
-    if len(buf) < _HEADER_FIXED or buf[0] != _HEADER_EVENT:
-        return None
-    _, pos = _names_at(buf)
-    pos += _STAMP
-    if pos + 3 > len(buf) or pos + 3 + buf[pos + 2] > len(buf):
-        raise ValueError("torn table assignment in a sitting header")
-    name = bytes(buf[pos + 3:pos + 3 + buf[pos + 2]]).decode("utf-8")
-    return name, buf[pos], buf[pos + 1]
-
-
-def _names_at(buf):
-    # (names or None, the position after them) of a header; ValueError if torn.
-    names = None
-    pos = _HEADER_FIXED
-    if buf[14]:
-        names = []
-        for _ in range(buf[14]):
-            if pos >= len(buf) or pos + 1 + buf[pos] > len(buf):
-                raise ValueError("torn names in a sitting header")
-            n = buf[pos]
-            names.append(bytes(buf[pos + 1:pos + 1 + n]).decode("utf-8"))
-            pos += 1 + n
-    if buf[0] > 1 and pos + _STAMP > len(buf):
-        raise ValueError("torn stamp in a sitting header")
-    return names, pos
+def decode_header(buf):
+    """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
+    from engine_core import header
+    return header.decode_header(buf)
 
 
 def header_stamp(buf):
     """(uid, started, offset minutes) of a version 2 header, None for version 1; started
     is seconds since 2024-01-01T00:00Z (0: unknown), uid 0 when the sitting has none."""
-    if buf[0] < 2:
-        return None
-    _, pos = _names_at(buf)
-    uid = buf[pos] | buf[pos + 1] << 8 | buf[pos + 2] << 16 | buf[pos + 3] << 24
-    started = buf[pos + 4] | buf[pos + 5] << 8 | buf[pos + 6] << 16 | buf[pos + 7] << 24
-    q = buf[pos + 8]
-    return uid, started, (q - 256 if q > 127 else q) * 15
+    from engine_core import header
+    return header.header_stamp(buf)
 
 
-def decode_header(buf):
-    """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
-    from engine_core import variants as V
-    if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
-        raise ValueError("not a sitting header")
-    if buf[1] >= _GIN_VARIANT0:
-        rules = _gin_rules(buf)
-    elif buf[1] >= len(V.TABLE):
-        raise ValueError("not a sitting header")
-    else:
-        rules = _rules(buf)
-    names, _ = _names_at(buf)
-    return rules, buf[13], names
-
-
-def _rules(buf):
-    from engine_core.rules import Rules
-    rules = Rules(buf[1])
-    rules.scoring = buf[2]
-    rules.target = buf[3] | buf[4] << 8
-    rules.min_bid = buf[5]
-    rules.all_pass = buf[6]
-    rules.made_scores = buf[7]
-    flags = buf[8]
-    rules.nello = flags & 1
-    rules.sevens = flags >> 1 & 1
-    rules.plunge = flags >> 2 & 1
-    rules.splash = flags >> 3 & 1
-    order = []
-    mask = 0
-    for i in range(buf[9] & 3):
-        mode = buf[9] >> (2 + 2 * i) & 3
-        if mode > 2:
-            raise ValueError("not a sitting header")
-        order.append(mode)
-        mask |= 1 << mode
-    if not order:
-        raise ValueError("not a sitting header")
-    rules.nello_order = tuple(order)
-    rules.nello_doubles = mask
-    rules.plunge_marks = buf[10]
-    rules.splash_marks = buf[11]
-    rules.match_games = buf[12]
-    return rules
-
-
-# A gin pad's header: byte 1 is _GIN_VARIANT0 + the gin variant; then the target, the
-# game and box bonuses (2 bytes each), the flags (spade_doubles, shutout_doubles, bonus)
-# and deal.
-
-
-def _gin_header(rules, dealer):
-    flags = rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
-    return (HEADER_VERSION, _GIN_VARIANT0 + rules.variant, 0, rules.target & 0xFF,
-            rules.target >> 8, rules.game_bonus & 0xFF, rules.game_bonus >> 8,
-            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, 0, 0, dealer, 0)
-
-
-def _gin_rules(buf):
-    from engine_core import ginrules as G
-    v = buf[1] - _GIN_VARIANT0
-    if v >= len(G.TABLE) or buf[10] >= len(G.DEAL_NAMES) or buf[13] > 1:
-        raise ValueError("not a sitting header")
-    rules = G.GinRules(v)
-    rules.target = buf[3] | buf[4] << 8
-    rules.game_bonus = buf[5] | buf[6] << 8
-    rules.box_bonus = buf[7] | buf[8] << 8
-    rules.spade_doubles = buf[9] & 1
-    rules.shutout_doubles = buf[9] >> 1 & 1
-    rules.bonus = buf[9] >> 2 & 1
-    rules.deal = buf[10]
-    return rules
+def header_assignment(buf):
+    """(event name, round, table) of a version 3 header, else None; ValueError if torn."""
+    from engine_core import header
+    return header.header_assignment(buf)

@@ -9,9 +9,13 @@ from engine_core.compat import const
 from engine_core import gincodec
 from engine_core import ginrules as G
 from engine_core.gincodec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
-from engine_core import errors as E
-from engine_core.errors import OK
 from engine_core.history import History
+
+# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
+# the device: tests/test_refusal_codes.py checks that they match).
+_OK = const(0)
+_E_OVER = const(1)
+_E_BAD_EVENT = const(9)
 
 # Refusals of the gin pads (errors.py has the shared ones; ginmessages.py explains
 # them all).
@@ -229,7 +233,7 @@ class GinSitting(History):
         st = self.st
         row = self.row
         if st[_OVER]:
-            return E.E_OVER
+            return _E_OVER
         if kind == EV_TURNUP:
             if not row[G.TURNUP]:
                 return E_GIN_NO_TURNUP
@@ -238,9 +242,9 @@ class GinSitting(History):
             rank = arg & 15
             if rank < 1 or rank > 13 or arg >> 5:
                 return E_GIN_RANK
-            return OK
+            return _OK
         if kind != EV_GIN and kind != EV_KNOCK and kind != EV_DRAWOUT:
-            return E.E_BAD_EVENT
+            return _E_BAD_EVENT
         if kind == EV_KNOCK and not row[G.KNOCK]:
             return E_GIN_NO_KNOCK
         if st[_PHASE] == TURNUP:
@@ -258,7 +262,7 @@ class GinSitting(History):
                 return E_GIN_CONTRACT
             if gin_opponent(arg) > row[G.CARDS_MAX]:
                 return E_GIN_TOTAL
-            return OK
+            return _OK
         k = knocker_total(arg)
         if k > row[G.CARDS_MAX] or knock_opponent(arg) > row[G.CARDS_MAX]:
             return E_GIN_TOTAL
@@ -266,17 +270,17 @@ class GinSitting(History):
             return E_GIN_KNOCK_ZERO
         if k > limit_of(st[_RANK]):
             return E_GIN_KNOCK_LIMIT
-        return OK
+        return _OK
 
     def _check_drawout(self, arg):
         if self.row[G.TURNUP]:
-            return E_GIN_TOTALS if arg else OK
+            return E_GIN_TOTALS if arg else _OK
         if not arg & 1:
             return E_GIN_TOTALS
         m = self.row[G.CARDS_MAX]
         if drawout_total(arg, 0) > m or drawout_total(arg, 1) > m:
             return E_GIN_TOTAL
-        return OK
+        return _OK
 
     # ---- doing: only called with an event that passed its check ----
     def _do(self, ev):

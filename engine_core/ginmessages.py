@@ -1,9 +1,15 @@
 # The short messages that explain the gin engine's refusals. Loaded only when a refusal
 # is shown (it allocates), and unloaded again on the device.
-from engine_core import errors as E
 from engine_core import gin as Gn
+from engine_core.compat import const
 from engine_core import ginrules as G
 from engine_core.gincodec import EV_GIN, EV_KNOCK
+
+# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
+# the device: tests/test_refusal_codes.py checks that they match).
+_E_OVER = const(1)
+_E_UNDO = const(37)
+_E_FULL = const(38)
 
 
 def explain(s, err, ev):
@@ -12,11 +18,11 @@ def explain(s, err, ev):
     arg = ev & 0xFFFFFF
     name = s.rules.name
     top = s.total_max()
-    if err == E.E_OVER:
+    if err == _E_OVER:
         return "the game is over"
-    if err == E.E_UNDO:
+    if err == _E_UNDO:
         return "nothing to undo"
-    if err == E.E_FULL:
+    if err == _E_FULL:
         return "the sitting's history is full"
     if err == Gn.E_GIN_TURNUP_FIRST:
         return "key in the turn-up card first: it starts the hand"

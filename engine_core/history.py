@@ -11,9 +11,14 @@
 #                         MAX_EVENT_BYTES)
 #   _check(ev), _do(ev)   the family's rules: a refusal code (0: fine), and the change
 from engine_core.compat import const
-from engine_core import errors as E
-from engine_core.errors import OK
 from engine_core.codes import EV_UNDO
+
+# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
+# the device: tests/test_refusal_codes.py checks that they match).
+_OK = const(0)
+_E_BAD_EVENT = const(9)
+_E_UNDO = const(37)
+_E_FULL = const(38)
 
 DEALER = const(0)       # the deal in progress's dealer
 HANDS = const(1)        # deals finished (since the history's last compaction)
@@ -63,15 +68,15 @@ class History:
             pos = self.hlen
         end = codec.encode_into(ev, self.hist, pos)
         if end < 0:
-            return E.E_BAD_EVENT
+            return _E_BAD_EVENT
         self._do(ev)
         self.hlen = end
-        return OK
+        return _OK
 
     def check(self, ev):
         """The refusal apply(ev) would give, without applying it."""
         if ev >> 24 == EV_UNDO:
-            return OK if self.hlen else E.E_UNDO
+            return _OK if self.hlen else _E_UNDO
         return self._check(ev)
 
     def undo(self):
@@ -79,7 +84,7 @@ class History:
         hist = self.hist
         end = self.hlen
         if not end:
-            return E.E_UNDO
+            return _E_UNDO
         codec = self.codec
         pos = 0
         last = 0
@@ -87,7 +92,7 @@ class History:
             last = pos
             pos += codec.length_at(hist, pos)
         self._replay(last)
-        return OK
+        return _OK
 
     def _replay(self, end):
         self._copy(self._base, self.st)
@@ -120,7 +125,7 @@ class History:
                 cut = pos
                 cut_hands = hands
         if not cut:
-            return E.E_FULL
+            return _E_FULL
         # Replay up to the cut to take its state as the new base.
         self._copy(self._base, st)
         pos = 0
@@ -135,7 +140,7 @@ class History:
             hist[i - cut] = hist[i]
             i += 1
         self._replay(end - cut)
-        return OK
+        return _OK
 
     def _copy(self, src, dst):
         i = 0

@@ -1,15 +1,49 @@
 # The short messages that explain the engine's refusals. Loaded only when a refusal is
 # shown (it allocates), and unloaded again on the device.
 from engine_core import variants as V
-from engine_core.errors import (E_OVER, E_NOT_BIDDING, E_DEALER_MUST_BID, E_AFTER_GAME,
-                                E_BID_RANGE, E_GAME_POINTS, E_GAME_STEP, E_NOT_ALLOWED,
-                                E_BAD_EVENT, E_BID_LOW, E_MARK_STEP, E_OPENING, E_GAME_NEXT,
-                                E_NOT_TRUMP, E_SUIT, E_NELLO_DOUBLES, E_PARTNER_TRUMP,
-                                E_NEEDS_MARK, E_NO_SEAT, E_NELLO_PARTNER, E_COUNT_STEP,
-                                E_NO_COUNT, E_COUNT_OVER, E_NEED_POINTS, E_NEED_TRICKS,
-                                E_NELLO_TRICK, E_TRACKED, E_POINTS_RANGE, E_SHORT_ALL, E_CLAIM,
-                                E_TRICKS_MOON, E_TRICKS_SEATS, E_TRICKS_SUM, E_CONFIRM,
-                                E_NAME_CONTRACT, E_NO_PLAY, E_UNDO, E_FULL, E_DOUBLES)
+from engine_core.compat import const
+
+# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
+# the device: tests/test_refusal_codes.py checks that they match).
+_E_OVER = const(1)
+_E_NOT_BIDDING = const(2)
+_E_DEALER_MUST_BID = const(3)
+_E_AFTER_GAME = const(4)
+_E_BID_RANGE = const(5)
+_E_GAME_POINTS = const(6)
+_E_GAME_STEP = const(7)
+_E_NOT_ALLOWED = const(8)
+_E_BAD_EVENT = const(9)
+_E_BID_LOW = const(10)
+_E_MARK_STEP = const(11)
+_E_OPENING = const(12)
+_E_GAME_NEXT = const(13)
+_E_NOT_TRUMP = const(14)
+_E_SUIT = const(15)
+_E_NELLO_DOUBLES = const(16)
+_E_PARTNER_TRUMP = const(17)
+_E_NEEDS_MARK = const(18)
+_E_NO_SEAT = const(19)
+_E_NELLO_PARTNER = const(20)
+_E_COUNT_STEP = const(21)
+_E_NO_COUNT = const(22)
+_E_COUNT_OVER = const(23)
+_E_NEED_POINTS = const(24)
+_E_NEED_TRICKS = const(25)
+_E_NELLO_TRICK = const(26)
+_E_TRACKED = const(27)
+_E_POINTS_RANGE = const(28)
+_E_SHORT_ALL = const(29)
+_E_CLAIM = const(30)
+_E_TRICKS_MOON = const(31)
+_E_TRICKS_SEATS = const(32)
+_E_TRICKS_SUM = const(33)
+_E_CONFIRM = const(34)
+_E_NAME_CONTRACT = const(35)
+_E_NO_PLAY = const(36)
+_E_UNDO = const(37)
+_E_FULL = const(38)
+_E_DOUBLES = const(39)
 
 
 def explain(s, err, ev):
@@ -18,15 +52,15 @@ def explain(s, err, ev):
     arg = ev & 0xFFFFFF
     row = s.row
     total = row[V.TOTAL]
-    if err == E_OVER:
+    if err == _E_OVER:
         return "the sitting is over"
-    if err == E_NOT_BIDDING:
+    if err == _E_NOT_BIDDING:
         return "the bidding is closed"
-    if err == E_DEALER_MUST_BID:
+    if err == _E_DEALER_MUST_BID:
         return "everyone else passed: the dealer must bid (forced bid)"
-    if err == E_AFTER_GAME:
+    if err == _E_AFTER_GAME:
         return "nothing beats a game bid"
-    if err == E_BID_RANGE:
+    if err == _E_BID_RANGE:
         if arg <= 0x5F:
             lo = s.rules.min_bid
             top = row[V.MARK] or row[V.TOP_NUMBER]
@@ -35,93 +69,93 @@ def explain(s, err, ev):
             return "bid %d is not a bid here (bids run from %d to %d%s%s)" % (
                 arg, lo, top, step, extra)
         return "bid %s is not a bid in %s" % (s.bid_name(arg), s.rules.name)
-    if err == E_GAME_POINTS:
+    if err == _E_GAME_POINTS:
         return "a game bid needs scoring points"
-    if err == E_GAME_STEP:
+    if err == _E_GAME_STEP:
         return "a game bid may only follow a bid of %d" % (4 * row[V.MARK])
-    if err == E_NOT_ALLOWED:
+    if err == _E_NOT_ALLOWED:
         names = {PLUNGE: "plunge", SPLASH: "splash"}
         if ev >> 24 == 1:
             return "%s is not allowed by the house options" % names.get(arg, "that bid")
         return "%s is not allowed by the house options" % contract_name(arg)
-    if err == E_BID_LOW:
+    if err == _E_BID_LOW:
         return "bid %s does not beat the standing bid %s" % (
             s.bid_name(arg), s.bid_name(s.high_bid()))
-    if err == E_MARK_STEP:
+    if err == _E_MARK_STEP:
         return "bid %s: after a bid of %d the next bid is exactly %d" % (
             s.bid_name(arg), s.high_value(), s.high_value() + row[V.MARK])
-    if err == E_OPENING:
+    if err == _E_OPENING:
         return "bid %s: no one may open above 2 marks (%d)" % (s.bid_name(arg), 2 * row[V.MARK])
-    if err == E_GAME_NEXT:
+    if err == _E_GAME_NEXT:
         return "bid %s: in points scoring the bid after %d is game" % (
             s.bid_name(arg), 4 * row[V.MARK])
-    if err == E_NOT_TRUMP:
+    if err == _E_NOT_TRUMP:
         if s.phase() == 0:
             return "the contract is named after the bidding"
         return "the contract is already named"
-    if err == E_SUIT:
+    if err == _E_SUIT:
         return "suit %d is not in this set (suits 0 to %d)" % (arg, row[V.TOP_SUIT])
-    if err == E_NELLO_DOUBLES:
+    if err == _E_NELLO_DOUBLES:
         return "nello with doubles %s is not allowed by the house options" % (
             ("high", "low", "suit")[arg - 11])
-    if err == E_PARTNER_TRUMP:
+    if err == _E_PARTNER_TRUMP:
         return "after %s the partner names a suit, doubles or follow-me" % s.bid_name(s.high_bid())
-    if err == E_NEEDS_MARK:
+    if err == _E_NEEDS_MARK:
         return "%s needs a bid of at least one mark (%d)" % (contract_name(arg), row[V.MARK])
-    if err == E_NO_SEAT:
+    if err == _E_NO_SEAT:
         return "seat %d is not at the table (seats 0 to %d)" % (arg >> 8, s.seats - 1)
-    if err == E_NELLO_PARTNER:
+    if err == _E_NELLO_PARTNER:
         return "seat %d sits out this nello hand and cannot win a trick" % (arg >> 8)
-    if err == E_COUNT_STEP:
+    if err == _E_COUNT_STEP:
         return "count %d is not a multiple of 5" % (arg & 0xFF)
-    if err == E_NO_COUNT:
+    if err == _E_NO_COUNT:
         return "there is no count in %s" % s.rules.name
-    if err == E_COUNT_OVER:
+    if err == _E_COUNT_OVER:
         return "count %d would make %d, more than the %d count in a hand" % (
             arg & 0xFF, s.count_caught() + (arg & 0xFF), row[V.COUNT])
-    if err == E_NEED_POINTS:
+    if err == _E_NEED_POINTS:
         if s.rules.scoring == V.POINTS:
             return "points scoring needs the points taken, not only made or set"
         return "give the bidding team's tricks (points), not only made or set"
-    if err == E_NEED_TRICKS:
+    if err == _E_NEED_TRICKS:
         return "Moon results need each seat's tricks"
-    if err == E_NELLO_TRICK:
+    if err == _E_NELLO_TRICK:
         return "a made nello cannot have taken a trick"
-    if err == E_TRACKED:
+    if err == _E_TRACKED:
         return "the result disagrees with the tracked tricks (bidders %d, opponents %d)" % (
             s.side_points(True), s.side_points(False))
-    if err == E_POINTS_RANGE:
+    if err == _E_POINTS_RANGE:
         return "points %d are outside 0..%d" % (arg & 0xFF, total)
-    if err == E_SHORT_ALL:
+    if err == _E_SHORT_ALL:
         return "a made bid of %s needs all %d points, not %d" % (
             s.bid_name(s.high_bid()), total, arg & 0xFF)
-    if err == E_CLAIM:
+    if err == _E_CLAIM:
         verdict = "made" if s._made(arg & 0xFF) else "set"
         return "%d points means the bid of %s was %s" % (
             arg & 0xFF, s.bid_name(s.high_bid()), verdict)
-    if err == E_TRICKS_MOON:
+    if err == _E_TRICKS_MOON:
         return "a list of each seat's tricks is for Moon; give points"
-    if err == E_TRICKS_SEATS:
+    if err == _E_TRICKS_SEATS:
         return "tricks must list the %d seats" % s.seats
-    if err == E_TRICKS_SUM:
+    if err == _E_TRICKS_SUM:
         n = 0
         for i in range(6):
             n += arg >> (4 * i) & 15
         return "tricks add up to %d, not %d" % (n, row[V.TRICKS_PER_HAND])
-    if err == E_CONFIRM:
+    if err == _E_CONFIRM:
         return "the result disagrees with the tracked tricks that scored the hand"
-    if err == E_NAME_CONTRACT:
+    if err == _E_NAME_CONTRACT:
         return "the contract must be named first"
-    if err == E_NO_PLAY:
+    if err == _E_NO_PLAY:
         return "no hand is being played: bid first"
-    if err == E_UNDO:
+    if err == _E_UNDO:
         return "nothing to undo"
-    if err == E_FULL:
+    if err == _E_FULL:
         return "the sitting's history is full"
-    if err == E_DOUBLES:
+    if err == _E_DOUBLES:
         return "%s: the set has 7 doubles and the plunge or splash already bid holds %s" % (
             s.bid_name(arg), "4" if s.high_bid() == PLUNGE else "3 or more")
-    if err == E_BAD_EVENT:
+    if err == _E_BAD_EVENT:
         return "not an event"
     return "refused (%d)" % err
 

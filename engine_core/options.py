@@ -1,8 +1,21 @@
 # House options: resolving a log's or a setup screen's options into Rules, with a
 # message for anything wrong. Runs once when a sitting starts (it may allocate).
 from engine_core import variants as V
-from engine_core.rules import (SCORING_NAMES, ALL_PASS_NAMES, MADE_SCORES_NAMES,  # noqa: F401
-                               NELLO_DOUBLES_NAMES, APPLIES, SPECIAL, Rules, _FULL)
+from engine_core.rules import Rules
+
+SCORING_NAMES = ("marks", "points", "tricks")
+ALL_PASS_NAMES = ("forced", "redeal")
+MADE_SCORES_NAMES = ("points", "bid")
+NELLO_DOUBLES_NAMES = ("high", "low", "suit")
+
+# Options that apply to each variant row, in the order reports list them.
+_FULL = ("scoring", "target", "min_bid", "all_pass", "made_scores", "nello", "nello_doubles",
+         "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
+_PLAIN = ("scoring", "target", "min_bid", "all_pass", "made_scores")
+_MOON = ("target", "all_pass")
+APPLIES = (_FULL, _PLAIN, _MOON, _MOON + ("match_games",), _PLAIN, _PLAIN, _PLAIN)
+# The special contracts and their settings, played for marks only.
+SPECIAL = ("nello", "nello_doubles", "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
 
 
 class OptionError(ValueError):
@@ -104,3 +117,30 @@ def resolve(variant, options=None):
         elif key == "match_games":
             rules.match_games = _int(key, value, 1, 99)
     return rules
+
+
+def to_dict(rules):
+    """Rules.to_dict(): every option that applies to the variant, resolved, as the log
+    spells it. The special contracts' options are left out under points scoring, where
+    a log may not give them."""
+    out = {}
+    for key in APPLIES[rules.variant]:
+        if rules.scoring == V.POINTS and key in SPECIAL:
+            continue    # refused with points scoring, so not listed either
+        out[key] = value(rules, key)
+    return out
+
+
+def value(rules, key):
+    """One option of Rules, as the log spells it."""
+    if key == "scoring":
+        return SCORING_NAMES[rules.scoring]
+    if key == "all_pass":
+        return ALL_PASS_NAMES[rules.all_pass]
+    if key == "made_scores":
+        return MADE_SCORES_NAMES[rules.made_scores]
+    if key == "nello_doubles":
+        return [NELLO_DOUBLES_NAMES[i] for i in rules.nello_order]
+    if key in ("nello", "sevens", "plunge", "splash"):
+        return bool(getattr(rules, key))
+    return getattr(rules, key)

@@ -1,22 +1,7 @@
-# A variant with every house option resolved to small ints, and the option names.
-# Kept apart from options.py (the checks, run once when a sitting is set up) so that
-# the device keeps only this part in its heap.
+# A variant with every house option resolved to small ints. Kept apart from options.py
+# (the option names and checks, run once when a sitting is set up) so that the device
+# keeps only this part in its heap.
 from engine_core import variants as V
-
-SCORING_NAMES = ("marks", "points", "tricks")
-ALL_PASS_NAMES = ("forced", "redeal")
-MADE_SCORES_NAMES = ("points", "bid")
-NELLO_DOUBLES_NAMES = ("high", "low", "suit")
-
-# Options that apply to each variant row, in the order reports list them.
-_FULL = ("scoring", "target", "min_bid", "all_pass", "made_scores", "nello", "nello_doubles",
-         "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
-_PLAIN = ("scoring", "target", "min_bid", "all_pass", "made_scores")
-_MOON = ("target", "all_pass")
-APPLIES = (_FULL, _PLAIN, _MOON, _MOON + ("match_games",), _PLAIN, _PLAIN, _PLAIN)
-# The special contracts and their settings, played for marks only.
-SPECIAL = ("nello", "nello_doubles", "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
-
 
 class Rules:
     """A variant with every house option resolved to a small int."""
@@ -57,25 +42,7 @@ class Rules:
         return V.NAMES[self.variant]
 
     def to_dict(self):
-        """Every option that applies to the variant, resolved, as the log spells it.
-        The special contracts' options are left out under points scoring, where a log
-        may not give them."""
-        out = {}
-        for key in APPLIES[self.variant]:
-            if self.scoring == V.POINTS and key in SPECIAL:
-                continue    # refused with points scoring, so not listed either
-            out[key] = self._value(key)
-        return out
-
-    def _value(self, key):
-        if key == "scoring":
-            return SCORING_NAMES[self.scoring]
-        if key == "all_pass":
-            return ALL_PASS_NAMES[self.all_pass]
-        if key == "made_scores":
-            return MADE_SCORES_NAMES[self.made_scores]
-        if key == "nello_doubles":
-            return [NELLO_DOUBLES_NAMES[i] for i in self.nello_order]
-        if key in ("nello", "sevens", "plunge", "splash"):
-            return bool(getattr(self, key))
-        return getattr(self, key)
+        """Every option that applies to the variant, resolved, as the log spells it
+        (engine_core/options.py, loaded for it)."""
+        from engine_core import options
+        return options.to_dict(self)

@@ -9,9 +9,48 @@ from engine_core import variants as V
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                PASS, MAX_NUMBER, MARKS, MAX_MARKS, GAME, PLUNGE,
                                SPLASH, DOUBLES, FOLLOW_ME, NELLO_HIGH, NELLO_SUIT, SEVENS)
-from engine_core import errors as E
-from engine_core.errors import OK
 from engine_core.history import History
+
+# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
+# the device: tests/test_refusal_codes.py checks that they match).
+_OK = const(0)
+_E_OVER = const(1)
+_E_NOT_BIDDING = const(2)
+_E_DEALER_MUST_BID = const(3)
+_E_AFTER_GAME = const(4)
+_E_BID_RANGE = const(5)
+_E_GAME_POINTS = const(6)
+_E_GAME_STEP = const(7)
+_E_NOT_ALLOWED = const(8)
+_E_BAD_EVENT = const(9)
+_E_BID_LOW = const(10)
+_E_MARK_STEP = const(11)
+_E_OPENING = const(12)
+_E_GAME_NEXT = const(13)
+_E_NOT_TRUMP = const(14)
+_E_SUIT = const(15)
+_E_NELLO_DOUBLES = const(16)
+_E_PARTNER_TRUMP = const(17)
+_E_NEEDS_MARK = const(18)
+_E_NO_SEAT = const(19)
+_E_NELLO_PARTNER = const(20)
+_E_COUNT_STEP = const(21)
+_E_NO_COUNT = const(22)
+_E_COUNT_OVER = const(23)
+_E_NEED_POINTS = const(24)
+_E_NEED_TRICKS = const(25)
+_E_NELLO_TRICK = const(26)
+_E_TRACKED = const(27)
+_E_POINTS_RANGE = const(28)
+_E_SHORT_ALL = const(29)
+_E_CLAIM = const(30)
+_E_TRICKS_MOON = const(31)
+_E_TRICKS_SEATS = const(32)
+_E_TRICKS_SUM = const(33)
+_E_CONFIRM = const(34)
+_E_NAME_CONTRACT = const(35)
+_E_NO_PLAY = const(36)
+_E_DOUBLES = const(39)
 
 
 # Phases.
@@ -185,13 +224,13 @@ class Sitting(History):
             if st[_CONFIRM]:
                 return self._check_confirm(kind, arg)
         if st[_OVER]:
-            return E.E_OVER
+            return _E_OVER
         if kind == EV_BID:
             return self._check_bid(arg)
         if kind == EV_TRUMP:
             return self._check_contract(arg)
         if st[_PHASE] != PLAY:
-            return E.E_NAME_CONTRACT if st[_PHASE] == TRUMP else E.E_NO_PLAY
+            return _E_NAME_CONTRACT if st[_PHASE] == TRUMP else _E_NO_PLAY
         if kind == EV_TRICK:
             return self._check_trick(arg >> 8, arg & 0xFF)
         if kind == EV_MADE:
@@ -200,7 +239,7 @@ class Sitting(History):
             return self._check_points(arg & 0xFF, arg >> 8)
         if kind == EV_TRICKS:
             return self._check_tricks(arg)
-        return E.E_BAD_EVENT
+        return _E_BAD_EVENT
 
     def _forced(self):
         # The dealer may not pass when everyone else has passed with no bid standing.
@@ -213,52 +252,52 @@ class Sitting(History):
         r = self.row
         rules = self.rules
         if st[_PHASE] != BIDDING:
-            return E.E_NOT_BIDDING
+            return _E_NOT_BIDDING
         if code == PASS:
-            return E.E_DEALER_MUST_BID if self._forced() else OK
+            return _E_DEALER_MUST_BID if self._forced() else _OK
         if st[_HIGH] == GAME:
-            return E.E_AFTER_GAME
+            return _E_AFTER_GAME
         mark = r[V.MARK]
         if code <= MAX_NUMBER:
             if code == mark or (code == r[V.SHOOT] and code):
                 pass
             elif (code < rules.min_bid or code > r[V.TOP_NUMBER]
                   or (code - rules.min_bid) % r[V.STEP]):
-                return E.E_BID_RANGE
+                return _E_BID_RANGE
         elif code < GAME:
             top = r[V.TOP_MARKS] or MAX_MARKS
             if not mark or code < MARKS + 2 or code > MARKS + top:
-                return E.E_BID_RANGE
+                return _E_BID_RANGE
         elif code == GAME:
             if rules.scoring != V.POINTS or not mark:
-                return E.E_GAME_POINTS
+                return _E_GAME_POINTS
             if st[_VALUE] != 4 * mark:
-                return E.E_GAME_STEP
-            return OK
+                return _E_GAME_STEP
+            return _OK
         elif code == PLUNGE or code == SPLASH:
             if not (rules.plunge if code == PLUNGE else rules.splash):
-                return E.E_NOT_ALLOWED
+                return _E_NOT_ALLOWED
             # Each needs its doubles in the bidder's hand: the set has only seven.
             if st[_CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
-                return E.E_DOUBLES
+                return _E_DOUBLES
             if self.bid_value(code) > MAX_MARKS * mark:
-                return E.E_BID_RANGE
-            return OK
+                return _E_BID_RANGE
+            return _OK
         else:
-            return E.E_BAD_EVENT
+            return _E_BAD_EVENT
         v = self.bid_value(code)
         h = st[_VALUE]
         if v <= h:
-            return E.E_BID_LOW
+            return _E_BID_LOW
         if mark and v >= mark:
             if h >= mark:
                 if v != h + mark:
-                    return E.E_MARK_STEP
+                    return _E_MARK_STEP
             elif v > 2 * mark:
-                return E.E_OPENING
+                return _E_OPENING
             if rules.scoring == V.POINTS and v > 4 * mark:
-                return E.E_GAME_NEXT
-        return OK
+                return _E_GAME_NEXT
+        return _OK
 
     def _doubles(self, code):
         return _PLUNGE_DOUBLES if code == PLUNGE else _SPLASH_DOUBLES
@@ -275,41 +314,41 @@ class Sitting(History):
         st = self.st
         rules = self.rules
         if st[_PHASE] != TRUMP:
-            return E.E_NOT_TRUMP
+            return _E_NOT_TRUMP
         if c <= 8:
-            return E.E_SUIT if c > self.row[V.TOP_SUIT] else OK
+            return _E_SUIT if c > self.row[V.TOP_SUIT] else _OK
         if c == DOUBLES or c == FOLLOW_ME:
-            return OK
+            return _OK
         h = st[_HIGH]
         if c >= NELLO_HIGH and c <= SEVENS:
             if c == SEVENS:
                 if not rules.sevens:
-                    return E.E_NOT_ALLOWED
+                    return _E_NOT_ALLOWED
             elif not rules.nello:
-                return E.E_NOT_ALLOWED
+                return _E_NOT_ALLOWED
             elif not rules.nello_doubles >> (c - NELLO_HIGH) & 1:
-                return E.E_NELLO_DOUBLES
+                return _E_NELLO_DOUBLES
             if h == PLUNGE or h == SPLASH:
-                return E.E_PARTNER_TRUMP
+                return _E_PARTNER_TRUMP
             if st[_VALUE] < self.row[V.MARK]:
-                return E.E_NEEDS_MARK
-            return OK
-        return E.E_BAD_EVENT
+                return _E_NEEDS_MARK
+            return _OK
+        return _E_BAD_EVENT
 
     def _check_trick(self, seat, count):
         st = self.st
         if seat >= self.seats:
-            return E.E_NO_SEAT
+            return _E_NO_SEAT
         c = st[_CONTRACT]
         if c >= NELLO_HIGH and c <= NELLO_SUIT and seat == self.partner(st[_BIDDER]):
-            return E.E_NELLO_PARTNER
+            return _E_NELLO_PARTNER
         if count % 5:
-            return E.E_COUNT_STEP
+            return _E_COUNT_STEP
         if count and not self.row[V.COUNT]:
-            return E.E_NO_COUNT
+            return _E_NO_COUNT
         if st[_COUNT] + count > self.row[V.COUNT]:
-            return E.E_COUNT_OVER
-        return OK
+            return _E_COUNT_OVER
+        return _OK
 
     def _need(self):
         # What the bidding side must take: -1 nothing (nello), total for every trick.
@@ -332,75 +371,75 @@ class Sitting(History):
     def _check_made(self, made):
         rules = self.rules
         if rules.scoring == V.POINTS:
-            return E.E_NEED_POINTS
+            return _E_NEED_POINTS
         if rules.scoring == V.TRICKS:
-            return E.E_NEED_TRICKS if not self.row[V.TEAMS] else E.E_NEED_POINTS
+            return _E_NEED_TRICKS if not self.row[V.TEAMS] else _E_NEED_POINTS
         st = self.st
         need = self._need()
         total = self.row[V.TOTAL]
         if made:
             if need < 0:
-                return E.E_NELLO_TRICK if st[_BPTS] else OK
+                return _E_NELLO_TRICK if st[_BPTS] else _OK
             if total - st[_OPTS] < need:
-                return E.E_TRACKED
-            return OK
+                return _E_TRACKED
+            return _OK
         if need >= 0 and st[_BPTS] >= need:
-            return E.E_TRACKED
-        return OK
+            return _E_TRACKED
+        return _OK
 
     def _check_points(self, points, claim):
         r = self.row
         st = self.st
         if self.rules.scoring == V.TRICKS and not r[V.TEAMS]:
-            return E.E_NEED_TRICKS
+            return _E_NEED_TRICKS
         if points > r[V.TOTAL]:
-            return E.E_POINTS_RANGE
+            return _E_POINTS_RANGE
         if points < st[_BPTS] or r[V.TOTAL] - points < st[_OPTS]:
-            return E.E_TRACKED
+            return _E_TRACKED
         if claim:
             made = self._made(points)
             if claim == 2 and not made:
-                return E.E_NELLO_TRICK if self._need() < 0 else (
-                    E.E_SHORT_ALL if self._need() == r[V.TOTAL] else E.E_CLAIM)
+                return _E_NELLO_TRICK if self._need() < 0 else (
+                    _E_SHORT_ALL if self._need() == r[V.TOTAL] else _E_CLAIM)
             if claim == 1 and made:
-                return E.E_CLAIM
-        return OK
+                return _E_CLAIM
+        return _OK
 
     def _check_tricks(self, packed):
         r = self.row
         if self.rules.scoring != V.TRICKS:
-            return E.E_TRICKS_MOON
+            return _E_TRICKS_MOON
         total = 0
         i = 0
         while i < 6:
             t = packed >> (4 * i) & 15
             if i >= self.seats and t:
-                return E.E_TRICKS_SEATS
+                return _E_TRICKS_SEATS
             if t < self.st[_SEAT_TRICKS + i]:
-                return E.E_TRACKED
+                return _E_TRACKED
             total += t
             i += 1
         if total != r[V.TRICKS_PER_HAND]:
-            return E.E_TRICKS_SUM
-        return OK
+            return _E_TRICKS_SUM
+        return _OK
 
     def _check_confirm(self, kind, arg):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
         if kind == EV_MADE:
-            return OK if arg == st[_L_MADE] else E.E_CONFIRM
+            return _OK if arg == st[_L_MADE] else _E_CONFIRM
         if kind == EV_POINTS:
             points = arg & 0xFF
             claim = arg >> 8
             if points != st[_L_POINTS] or (claim and (claim == 2) != (st[_L_MADE] == 1)):
-                return E.E_CONFIRM
-            return OK
+                return _E_CONFIRM
+            return _OK
         i = 0
         while i < 6:
             if arg >> (4 * i) & 15 != (st[_L_TRICKS + i] if i < self.seats else 0):
-                return E.E_CONFIRM
+                return _E_CONFIRM
             i += 1
-        return OK
+        return _OK
 
     # ---- doing: only called with an event that passed its check ----
     def _do(self, ev):

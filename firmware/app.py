@@ -35,9 +35,7 @@ GIN_SCREENS = ("gin_score", None, None, "gin_totals", None, "gin_confirm", None,
 FIRMWARE = "0.1.0"
 _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
-_HEADER_MAX = const(255)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
-_END_ITEM = const(5)            # the journal's END record as next_event gives it
 _SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
 
@@ -94,51 +92,13 @@ class App:
         """Mount the journal and resume its open sitting at the exact state. safe: safe
         mode (a button held at power-on): no resume, the sync screen, so that a journal
         this code cannot resume still reaches the PC."""
-        forget("engine_core.messages")    # the refusal messages: loaded when one is shown
-        from firmware import settings
-        self.last_setup, self.tracker = settings.load(self.settings_path)
-        forget("firmware.settings")
-        sid = self.journal.mount()
-        self.safe = safe
-        if safe:
-            self.sync_status = "safe mode: waiting for the PC"
-            self.banner = "safe mode: the sitting is not resumed"
-            self.go(SYNC)
-        elif sid is None:
-            self.go(SETUP)
-        else:
-            refused = self.resume(sid)
-            self.follow()
-            if refused:
-                self.banner = "%d saved events refused: sync, the PC has them" % refused
-        self.full = True
-
-    def resume(self, sid):
-        """Replay the sitting `sid` from the journal; returns how many of its events the
-        engine refused (each is reported: the PC gets them all with the next sync)."""
-        j = self.journal
-        buf = bytearray(_HEADER_MAX)
-        cur = j.cursor(sid)
-        n = j.next_event(cur, buf)
+        from firmware import resume     # boot-only: unloaded once done
         try:
-            head = bytes(buf[:n])
-            rules, dealer, names = codec.decode_header(head)
-            assign = codec.header_assignment(head)
-        except ValueError as e:
-            raise JournalError("the open sitting cannot be resumed (%s): hold a button "
-                               "at power-on for safe mode, then sync" % e)
-        self.start(rules, dealer, names, assign)
-        s = self.s
-        refused = 0
-        while True:
-            n = j.next_event(cur, buf)
-            if n < 0:
-                break
-            if n == _END_ITEM:
-                continue        # an END record (when the game ended), not an event
-            if s.apply(s.codec.decode_at(buf, 0)):
-                refused += 1
-        return refused
+            resume.boot(self, safe)
+        finally:
+            resume = None
+            forget("firmware.resume")
+            gc.collect()
 
     def start(self, rules, dealer, names=None, assign=None):
         self.s = None
@@ -155,48 +115,6 @@ class App:
         else:
             self.teams = _TEAMS
         self.hand_mode = 0
-
-    def new_sitting(self, rules, dealer):
-        """Begin a sitting in the journal (finishing the open one) and show it. Its header
-        carries the player names set up (pushed from the PC), a random id and the clock."""
-        names = self.setup_names(rules)
-        assign = self.setup_assign()
-        # The setup kept has no assignment: the PC pushes one for each sitting.
-        setup = codec.encode_header(rules, dealer, names)
-        header = codec.encode_header(rules, dealer, names, _sitting_uid(), self.clock(),
-                                     self.utc_offset, assign)
-        try:
-            self.journal.end(self.clock(), self.utc_offset)    # the one left ends now
-            self.journal.begin_sitting(header)
-        except JournalError as e:
-            self.banner = str(e)
-            return False
-        self.start(rules, dealer, names, assign)
-        if setup != self.last_setup:
-            self.last_setup = setup
-            self.save_settings()
-        self.follow()
-        self.full = True
-        return True
-
-    def setup_assign(self):
-        """The table assignment pushed from the PC for the next sitting, or None."""
-        try:
-            return codec.header_assignment(self.last_setup) if self.last_setup else None
-        except ValueError:
-            return None
-
-    def setup_names(self, rules):
-        """The player names of the last setup when they fit the game's seats, else None."""
-        if not self.last_setup:
-            return None
-        try:
-            names = codec.decode_header(self.last_setup)[2]
-        except ValueError:
-            return None
-        if names and len(names) == rules.row[V.SEATS]:
-            return names
-        return None
 
     # ---- the event path ----
     def take(self, ev):
@@ -264,6 +182,7 @@ class App:
             self._forget_screens()
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
             forget("engine_core.ginoptions")
+            forget("engine_core.header")    # a sitting header's code: once a sitting
             gc.collect()
             m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
             self._mods[screen] = m
@@ -367,10 +286,10 @@ class App:
         """Called from the main loop between buttons. Bytes arriving on the USB line bring
         in the sync endpoint and its screen until the PC's session ends; the rest of the
         time neither takes heap. True while the endpoint is loaded (poll again soon)."""
-        port = self._link_port()
-        if port is None:
-            return False
         try:
+            port = self._link_port()
+            if port is None:
+                return False
             if self.sync is None:
                 from time import ticks_ms
                 what = self._gate.poll(port, ticks_ms())
@@ -378,13 +297,19 @@ class App:
                     self.to_repl()
                 if what != _HELLO:
                     return False
-                self._open_sync(port, self._gate.n)
+                from firmware import session    # unloaded when the session ends
+                self.sync = session.begin(self, port, self._gate.n)
             busy = self.sync.poll()
             # The panel keeps the sync screen drawn when the session opened (its modules
             # are out of the heap meanwhile); the outcome is drawn when the session ends.
             self.sync_status = self.sync.status
             if not busy:
-                self._close_sync()
+                from firmware import session
+                session.end(self)
+                session = None
+                forget("firmware.session")
+                gc.collect()
+                self.render()
         except MemoryError:
             self._sync_failed()
             return False
@@ -405,34 +330,6 @@ class App:
             self._gate = HelloGate(self._peek)
         return self._port
 
-    def _open_sync(self, port, n):
-        # The sync screen first, so that the other screens' modules leave the heap, then
-        # the endpoint, handed the bytes already read.
-        self._back = self.screen
-        self.sync_status = "connected"
-        if self.journal.open_sitting() is not None and (
-                self.safe or (self.s is not None and self.s.over())):
-            # A sitting played out goes to the PC with this sync; in safe mode, the
-            # sitting that was not resumed, as it stands.
-            if not self.safe:   # over: its END is there, unless an old firmware's
-                self.journal.end(self.clock(), self.utc_offset)
-            self.journal.finish()
-        self.banner = None
-        self.go(SYNC)
-        self.full = True
-        self.render()
-        self._drop_screens()
-        gc.collect()
-        from firmware.sync import SyncEndpoint
-        from firmware.syncport import PrefixPort
-        gc.collect()    # the endpoint's buffers want room in one piece
-        # Keyboard interrupt stays off (see _link_port); a Ctrl-C in the session is the
-        # REPL tools' (to_repl).
-        self.sync = SyncEndpoint(
-            PrefixPort(port, self._peek, n), self.journal, self.device_id, FIRMWARE,
-            clock=self._set_clock, names=self._set_names, settings=self._set_settings,
-            assign=self._set_assign, now=self.now, kbd_intr=_no_kbd, interrupt=self.to_repl)
-
     def _sync_failed(self):
         # No room for the endpoint or a reply: close the session (which gives Ctrl-C
         # back), unload it and go back to scoring. The PC's sync times out and says so;
@@ -443,37 +340,24 @@ class App:
         if sync is not None:
             sync.close()
         sync = None
+        self._drop_screens()
         gc.collect()
         self.sync_status = "failed: not enough memory"
         self.banner = "sync failed: not enough memory"
         self.go(HOME if self.s is not None else SETUP)
         self.full = True
-        self.render()
+        try:
+            self.render()
+        except MemoryError:
+            # Not even room for the score screen (the heap is held elsewhere): it is drawn
+            # at the next press or poll, the banner with it; the scorer goes on.
+            self._drop_screens()
+            gc.collect()
 
     def _unload_sync(self):
-        for name in ("firmware.sync", "firmware.syncjournal", "engine_core.wire"):
+        for name in ("firmware.session", "firmware.sync", "firmware.syncjournal",
+                     "engine_core.wire", "engine_core.header"):
             forget(name)
-
-    def _close_sync(self):
-        sync = self.sync
-        served = sync.requests
-        self.sync_status = "done, %d sent to the PC" % sync.acked if served else "idle"
-        self.sync = sync = None
-        self._unload_sync()
-        gc.collect()
-        if self._pending:
-            refusal = self._update_setup(self._pending, None)
-            self._pending = None
-            if refusal:
-                self.banner = "settings from the PC: " + refusal
-        if served or self._back == SYNC:
-            self.go(SYNC)       # the outcome stays on show until OK or BACK
-        elif self.s is None:
-            self.go(SETUP)
-        else:
-            self.go(self._back)
-        self.full = True
-        self.render()
 
     def _forget_screens(self):
         i = 0
@@ -492,19 +376,6 @@ class App:
         self._entered = False
         for name in _NOT_IN_SYNC:
             forget(name)
-
-    def _set_clock(self, unix_seconds, utc_offset_minutes):
-        # Kept as seconds since 2024: a small int on the ESP32 until 2058.
-        from time import ticks_ms
-        since = unix_seconds - _EPOCH
-        if not 0 < since < 0x3FFFFFFF:
-            return "the clock must be set to a time from 2024 to 2057"
-        self._clock = since
-        self._clock_at = ticks_ms()
-        self.utc_offset = utc_offset_minutes
-        if self.rtc is not None:
-            self.rtc.set(unix_seconds, utc_offset_minutes)
-        return None
 
     def clock(self):
         """The PC-set clock in seconds since 2024-01-01T00:00Z (0 until a sync set it).
@@ -529,86 +400,6 @@ class App:
         """The PC-set clock in Unix seconds (0 until a sync has set it), for the hello."""
         t = self.clock()
         return t + _EPOCH if t else 0
-
-    def _set_names(self, kind, names):
-        # Players: for the sitting on the table (on screen) and every new one; teams: on
-        # screen. The names a sitting starts with are in its header on flash.
-        if kind == "t":
-            if len(names) != 2:
-                return "2 team names, not %d" % len(names)
-            self.teams = (names[0][:8], names[1][:8])
-            return None
-        seats = self.s.seats if self.s is not None else len(names)
-        if len(names) != seats:
-            return "%d player names for %d seats" % (len(names), seats)
-        self.names = tuple(n[:12] for n in names)
-        if self.s is not None and self.s.row[V.TEAMS]:
-            self.teams = (_pair(self.names, 0), _pair(self.names, 1))
-        return self._update_setup(None, self.names)
-
-    def _set_settings(self, pairs):
-        # House options for the next sitting set up (and the tracker switch). They are
-        # checked by the engine's option rules once the sync is over (the checks and the
-        # endpoint do not fit in the heap together); a refusal is shown then.
-        for key, value in pairs:
-            if key == "tracker":
-                self.set_tracker(value in ("1", "true", "on", "yes"))
-            else:
-                if self._pending is None:
-                    self._pending = {}
-                # (a variant's name may be digits, "42"; nello_doubles is a list even
-                # of one)
-                self._pending[key] = (value if key == "variant" else value.split(",")
-                                      if key == "nello_doubles" else _value(value))
-        return None
-
-    def _set_assign(self, assign):
-        # The next sitting's table assignment (event, round, table), None to drop it; the
-        # players and the game come as names and settings.
-        if assign is not None:
-            event, rnd, table = assign
-            if not 0 < rnd < 256 or not 0 < table < 256:
-                return "round and table from 1 to 255"
-            if not event or len(event.encode()) > 32:
-                return "an event name of 1 to 32 bytes"
-        return self._update_setup(None, None, assign)
-
-    def _update_setup(self, changes, names, assign=0):
-        # assign: a new table assignment (or None: none); 0 keeps the one set up.
-        if changes:
-            from engine_core import options as O
-            errors = (O.OptionError, ValueError)
-        else:
-            errors = ValueError
-        try:
-            if self.last_setup:
-                rules, dealer, old = codec.decode_header(self.last_setup)
-            else:
-                from engine_core.rules import Rules
-                rules, dealer, old = Rules(0), 0, None     # plain 42
-            if changes:
-                variant = changes.pop("variant", rules.name)
-                merged = rules.to_dict() if variant == rules.name else {}
-                merged.update(changes)
-                if "scoring" in changes and "target" not in changes:
-                    merged.pop("target", None)
-                if merged.get("scoring") == "points":
-                    for key in O.SPECIAL:
-                        merged.pop(key, None)
-                rules = O.resolve(variant, merged)
-            if names is None or len(names) != rules.row[V.SEATS]:
-                names = old
-            if assign == 0:
-                assign = self.setup_assign()
-            self.last_setup = codec.encode_header(rules, dealer, names, 0, 0, 0, assign)
-            if self.screen != SETUP:
-                self.draft = None   # the setup screen starts again from what was pushed
-        except errors as e:
-            return str(e)
-        finally:
-            forget("engine_core.options")
-        self.save_settings()
-        return None
 
     # ---- names ----
     def side_name(self, side):
@@ -640,43 +431,11 @@ def _no_kbd(*args):
     return None
 
 
-def _sitting_uid():
-    # A random id below 2**30 (never 0) from the chip's random number generator.
-    import os
-    b = os.urandom(4)
-    return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1
-
-
 def _to_repl():
     # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
     import micropython
     micropython.kbd_intr(3)
     raise KeyboardInterrupt
-
-
-def _value(text):
-    # A setting pushed from the PC as the log would write it: a number, true/false, a
-    # list of names (comma-separated), or a word.
-    if text in ("true", "false"):
-        return text == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    return text.split(",") if "," in text else text
-
-
-def device_id():
-    """This scorer's id for the PC: from the chip's unique id, "T42-SIM" on the sim."""
-    try:
-        import machine
-        uid = machine.unique_id()
-    except (ImportError, AttributeError):
-        return "T42-SIM"
-    out = "T42-"
-    for b in uid[-3:]:
-        out += "%02X" % b
-    return out
 
 
 def _pair(names, team):

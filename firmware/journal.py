@@ -35,6 +35,14 @@ _F_SYNCED = const(0x02)
 _MAX_HEADER = const(255)
 
 
+def _unload(name):
+    import sys
+    sys.modules.pop(name, None)
+    pkg = sys.modules.get("firmware")
+    if pkg is not None and hasattr(pkg, name[9:]):
+        delattr(pkg, name[9:])
+
+
 class JournalError(Exception):
     pass
 
@@ -110,14 +118,16 @@ class Journal:
         self._flag = bytearray(1)
         self._zero4 = bytearray(4)
         self._hdr = bytearray(_HDR)
-        self._rec = bytearray(_BEGIN_FIXED + _MAX_HEADER)
-        self._item = bytearray(_MAX_HEADER)  # read(): the logical item being copied
-        self._rcur = Cursor()
+        self._item = None       # read(): the logical item being copied, and where
+        self._rcur = None       # (made at the first read: a sync)
         self._walk = Walk()     # lookups by id (cursor, mark_synced, reclaiming)
         self._roff = 0
         self._ilen = -1
         self._ipos = 0
         self._mounted = False
+        self._carry = []        # by block, set by the mount (journalscan.py)
+        self._lo = []
+        self._ok = bytearray(0)
 
     # Flash access ----------------------------------------------------------------
 
@@ -146,10 +156,6 @@ class Journal:
             self._mounted = False
             raise JournalError("flash erase failed: restart the scorer")
 
-    def _u32(self, blk, off):
-        return (self._rd(blk, off) | self._rd(blk, off + 1) << 8 | self._rd(blk, off + 2) << 16
-                | self._rd(blk, off + 3) << 24)
-
     def _read_header(self, blk):
         # Sequence number of a valid block header, or -1.
         h = self._hdr
@@ -175,113 +181,13 @@ class Journal:
         or garbage partition. Returns the open sitting's id or None. What it keeps is a
         few numbers a block and the newest sitting, however many sittings the journal
         holds: the others are found by walking the records (walk, cursor)."""
-        n = self._n
-        seqs = [-1] * n
-        self._carry = [0] * n  # the sitting open when each block was started (0: none)
-        self._lo = [0] * n  # the next sitting id then: those begun in the block are >= it
-        self._ok = bytearray(n)  # reclaimable: 0 not known yet, 1 yes, 2 no
-        self._last = 0  # the newest sitting: id, BEGIN position, stream length, flags
-        self._last_pos = 0
-        self._last_len = 0
-        self._last_flags = 0
-        self._ended = False  # the newest sitting's last record is an END
-        self._open = 0  # id of the open sitting, 0 when none (it is always the newest)
-        self._wblk = -1
-        self._rcur.sid = 0
-        self._walk._blk = -1
-        next_sid = 1
-        head = -1
+        # The scan is boot-only code: firmware/journalscan.py, unloaded once done.
+        import firmware.journalscan as scan
         try:
-            for b in range(n):
-                seqs[b] = s = self._read_header(b)
-                if s >= 0:
-                    self._carry[b] = struct.unpack_from("<I", self._hdr, 12)[0]
-                    self._lo[b] = struct.unpack_from("<I", self._hdr, 8)[0]
-                    next_sid = max(next_sid, self._lo[b])
-                    if head < 0 or s > seqs[head]:
-                        head = b
-            if head < 0:
-                self._mounted = True
-                self._format()
-                return None
-            tail = head
-            count = 1
-            while count < n:
-                p = (tail - 1) % n
-                if seqs[p] != seqs[tail] - 1:
-                    break
-                tail = p
-                count += 1
-            self._head = head
-            self._tail = tail
-            self._count = count
-            self._seq = seqs[head]
-            b = tail
-            while True:
-                end = self._scan_block(b)
-                if b == head:
-                    break
-                b = (b + 1) % n
-            self._head_off = end
-            self._head_dirty = end < self._bs and not self._blank_from(head, end)
-        except OSError:
-            raise JournalError("flash read failed")
-        if self._last:
-            next_sid = max(next_sid, self._last + 1)
-            if self._last_flags & _F_FINISHED:  # bit still erased: not finished
-                self._open = self._last
-        self._next_sid = next_sid
-        self._mounted = True
-        return self.open_sitting()
-
-    def _blank_from(self, blk, off):
-        while off < self._bs:
-            if self._rd(blk, off) != 0xFF:
-                return False
-            off += 1
-        return True
-
-    def _scan_block(self, b):
-        # Follows the newest sitting through the block; returns where its records end.
-        bs = self._bs
-        carry = self._carry[b]
-        counting = carry != 0 and self._last == carry  # records before a BEGIN are its
-        off = _HDR
-        while off < bs:
-            k = _kind(self._rd(b, off))
-            if k == 0:
-                break  # erased: the end; anything else: a torn record
-            if k < _K_BEGIN:
-                if off + 1 + k > bs:
-                    break
-                if counting:
-                    self._last_len += 1 + k
-                    self._ended = k == _K_END
-                off += 1 + k
-                continue
-            if off + _BEGIN_FIXED > bs:
-                break
-            sid = self._rd(b, off + 2) | self._rd(b, off + 3) << 8 | self._rd(b, off + 4) << 16
-            hlen = self._rd(b, off + 5)
-            if off + _BEGIN_FIXED + hlen > bs or sid <= self._last:
-                break
-            self._last = sid
-            self._last_pos = b * bs + off
-            self._last_len = 1 + hlen
-            self._last_flags = self._rd(b, off + 1)
-            self._ended = False
-            counting = True
-            off += _BEGIN_FIXED + hlen
-        return off
-
-    def _format(self):
-        self._head = self._tail = 0
-        self._count = 1
-        self._seq = 0
-        self._next_sid = 1
-        self._start_block(0, 1)
-        self._head_off = _HDR
-        self._head_dirty = False
+            return scan.mount(self)
+        finally:
+            scan = None
+            _unload("firmware.journalscan")
 
     def _start_block(self, b, seq):
         # Erase block b if needed, then give it a header: it becomes the head.
@@ -377,7 +283,7 @@ class Journal:
         sid = self._next_sid
         if sid > 0xFFFFFF:  # 3 bytes on flash: sixteen million sittings
             raise JournalFull("journal full: no sitting ids left")
-        r = self._rec
+        r = bytearray(_BEGIN_FIXED + hlen)     # once a sitting
         r[1] = 0xFF
         r[2] = sid & 0xFF
         r[3] = (sid >> 8) & 0xFF
@@ -629,6 +535,9 @@ class Journal:
         (0 at the end). The stream: for the header and then each event (or END), one
         length byte followed by that many bytes."""
         c = self._rcur
+        if c is None:
+            self._rcur = c = Cursor()
+            self._item = bytearray(_MAX_HEADER)
         if c.sid != sid or offset != self._roff or c.blk < 0:
             # Not where the last read stopped (or it hit the end, and events may have
             # come since): start over from the header and skip to offset.

@@ -90,8 +90,12 @@ def build(board, out_dir, rom=False):
     for src, rel in device_sources(board):
         target = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        # -O3: no line-number tables, as the sim measures it (more heap for the game).
-        proc = subprocess.run([mpy_cross, "-O3", "-o", target, "-s", rel, src],
+        # -O3: no line-number tables, and the module's own name as its source name
+        # (already interned: no name more in the heap), as the sim measures it.
+        name = rel[:-3].replace("/", ".")
+        if name.endswith(".__init__"):
+            name = name[:-9]
+        proc = subprocess.run([mpy_cross, "-O3", "-o", target, "-s", name, src],
                               capture_output=True, text=True)
         if proc.returncode:
             raise CommandError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))

@@ -42,8 +42,11 @@ def _mount(path):
 _mount(%r)
 del _mount
 """
-PRELUDE_FILES = """import gc, sys
-sys.path[:] = [%r]
+# (files: from the folder the modules are in, as on a device, whose modules sit at the
+# root of its file system: their paths, which MicroPython interns, are as short.)
+PRELUDE_FILES = """import gc, os, sys
+os.chdir(%r)
+sys.path[:] = [""]
 """
 PRELUDE_FROZEN = """import gc, sys
 sys.path[:] = [".frozen", %r]

@@ -126,10 +126,11 @@ while ticks_diff(ticks_ms(), t0) < 60000:
     opened = opened or a.sync is not None or a.screen == A.SYNC
     if a.sync is not None:
         mark("sync")
-    if opened and not busy:
-        break
+    if opened and not busy or a.sync_status.startswith("failed"):
+        break       # the session is over, or failed (the PC's sync then times out)
     if not busy:
         b.sleep_ms(5)
+print("drawn", int(a._mods[A.HOME] is not None), file=sys.stderr)  # with the heap held
 held = None
 a.go(A.HOME)
 a.render()

@@ -230,3 +230,19 @@ def test_frozen_manifests_carry_the_main_py_deploy_writes(board):
         assert 'module("boot.py", base_path="main/%s")' % board in manifest
     else:
         assert not os.path.exists(boot)
+
+
+def test_each_module_is_compiled_under_its_own_name_as_the_sim_does(tmp_path, monkeypatch):
+    # The source name mpy-cross stores is interned on the device when the module loads:
+    # the module's name (interned anyway), not a path (one name more a module).
+    calls = []
+    real = subprocess.run
+
+    def run(cmd, **kw):
+        calls.append(cmd)
+        return real(cmd, **kw)
+    monkeypatch.setattr(deploy.subprocess, "run", run)
+    deploy.build("esp32_epd29", str(tmp_path))
+    names = {c[c.index("-s") + 1] for c in calls if "-s" in c}
+    assert {"firmware.app", "firmware.ui.score", "engine_core", "boards"} <= names, names
+    assert not any("/" in n for n in names), names

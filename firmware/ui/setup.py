@@ -79,11 +79,11 @@ def value(app, key):
         return ""
     if r.family:
         return _gin().value(r, key)
-    v = r._value(key)
+    if key == "nello_doubles":
+        return "+".join([O.NELLO_DOUBLES_NAMES[i] for i in r.nello_order])
+    v = O.value(r, key)
     if key in _BOOL:
         return "on" if v else "off"
-    if key == "nello_doubles":
-        return "+".join(v)
     return str(v)
 
 
@@ -138,7 +138,7 @@ def _help(editing, key=None):
 
 def draw(app, fb):
     fb.text("New sitting", 0, 0, BLACK)
-    assign = app.setup_assign()
+    assign = setup_assign(app)
     note = "choices: as last game" if app.last_setup else "choices: plain 42"
     if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)
@@ -180,7 +180,7 @@ def seats_line(app):
     """Who plays with whom, and who deals first: `Us: N+S  Them: E+W, N deals first`."""
     r = app.draft
     seats = r.row[V.SEATS]
-    names = app.setup_names(r)
+    names = setup_names(app, r)
     if names:   # pushed from the PC: who sits where
         first = "%s deals first" % names[app.draft_dealer]
         if seats != 4 or not r.row[V.TEAMS]:
@@ -263,5 +263,58 @@ def start(app):
     except O.OptionError as e:
         app.banner = str(e)
         return
-    if app.new_sitting(rules, app.draft_dealer):
+    if new_sitting(app, rules, app.draft_dealer):
         app.draft = None
+
+
+def new_sitting(app, rules, dealer):
+    """Begin a sitting in the journal (finishing the open one) and show it. Its header
+    carries the player names set up (pushed from the PC), a random id and the clock."""
+    from firmware.journal import JournalError
+    names = setup_names(app, rules)
+    assign = setup_assign(app)
+    # The setup kept has no assignment: the PC pushes one for each sitting.
+    setup = codec.encode_header(rules, dealer, names)
+    header = codec.encode_header(rules, dealer, names, _sitting_uid(), app.clock(),
+                                 app.utc_offset, assign)
+    try:
+        app.journal.end(app.clock(), app.utc_offset)    # the one left ends now
+        app.journal.begin_sitting(header)
+    except JournalError as e:
+        app.banner = str(e)
+        return False
+    app.start(rules, dealer, names, assign)
+    if setup != app.last_setup:
+        app.last_setup = setup
+        app.save_settings()
+    app.follow()
+    app.full = True
+    return True
+
+
+def setup_assign(app):
+    """The table assignment pushed from the PC for the next sitting, or None."""
+    try:
+        return codec.header_assignment(app.last_setup) if app.last_setup else None
+    except ValueError:
+        return None
+
+
+def setup_names(app, rules):
+    """The player names of the last setup when they fit the game's seats, else None."""
+    if not app.last_setup:
+        return None
+    try:
+        names = codec.decode_header(app.last_setup)[2]
+    except ValueError:
+        return None
+    if names and len(names) == rules.row[V.SEATS]:
+        return names
+    return None
+
+
+def _sitting_uid():
+    # A random id below 2**30 (never 0) from the chip's random number generator.
+    import os
+    b = os.urandom(4)
+    return (b[0] | b[1] << 8 | b[2] << 16 | (b[3] & 0x3F) << 24) or 1

@@ -2,6 +2,7 @@
 from array import array
 
 from engine_core import codec
+from engine_core import frames
 from engine_core import options as O
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, GAME, PLUNGE, SPLASH, MARKS, event)
@@ -44,12 +45,12 @@ def test_typical_marks_hand_is_six_bytes_eight_framed():
         assert s.apply(ev) == 0
     assert s.hlen == 6
     out = bytearray(16)
-    end = codec.frame_into(s.hist, 0, s.hlen, out, 0)
+    end = frames.frame_into(s.hist, 0, s.hlen, out, 0)
     assert end == 8
-    assert codec.frame_at(out, 0, end) == 6
+    assert frames.frame_at(out, 0, end) == 6
     out[3] ^= 1
-    assert codec.frame_at(out, 0, end) == -1
-    assert codec.frame_at(out, 0, end - 1) == -1
+    assert frames.frame_at(out, 0, end) == -1
+    assert frames.frame_at(out, 0, end - 1) == -1
 
 
 def test_history_of_random_sittings_decodes_to_the_events_played():

@@ -372,11 +372,11 @@ def test_every_event_codes_and_decodes_to_itself():
 
 
 def test_the_typical_oklahoma_hand_is_5_bytes_with_its_frame():
-    from engine_core import codec
+    from engine_core import frames
     s = sitting()
     ok(s, Gn.turnup(8), Gn.knock(1, 6, 23))
     out = bytearray(16)
-    assert codec.frame_into(s.hist, 0, s.hlen, out, 0) == 5
+    assert frames.frame_into(s.hist, 0, s.hlen, out, 0) == 5
 
 
 def test_the_gin_header_carries_every_option():

@@ -24,6 +24,17 @@ def boot(nor=None, settings=None, width=296, height=128):
     return a
 
 
+def pc_sets(a, what, *args):
+    """What a sync session does when the PC sets the clock ("clock": unix seconds, UTC
+    offset) or names ("names": kind, names): firmware.session's, loaded for the call and
+    unloaded again as the App does. Its answer: None, or the refusal."""
+    from firmware import session
+    try:
+        return getattr(session, "set_" + what)(a, *args)
+    finally:
+        A.forget("firmware.session")
+
+
 def press(a, *names):
     """Press buttons by name ("ok", "next", "long next", ...); returns the count."""
     n = 0

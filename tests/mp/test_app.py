@@ -2,7 +2,7 @@
 # MicroPython only: run with tests/mp_run.py.
 import micropython
 
-from apphelp import boot, flash, on_flash, press, same_state, start, text
+from apphelp import boot, flash, on_flash, pc_sets, press, same_state, start, text
 from engine_core import codec
 
 
@@ -318,7 +318,7 @@ def _header_on_flash(a, sid):
 
 def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     a = boot()
-    assert a._set_names("p", ["Ann", "Bob", "Cy", "Dé"]) is None     # as a sync does
+    assert pc_sets(a, "names", "p", ["Ann", "Bob", "Cy", "Dé"]) is None  # as a sync does
     press(a, "ok")                  # start: 42, marks to 7
     head = _header_on_flash(a, a.journal.open_sitting())
     assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
@@ -330,7 +330,9 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     press(a, "ok")
     head = _header_on_flash(a, a.journal.open_sitting())
     assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
-    assert a.setup_names(O.resolve("moon")) is None
+    from firmware.ui import setup
+    assert setup.setup_names(a, O.resolve("moon")) is None
+    A.forget("firmware.ui.setup")
 
 
 def test_a_new_sitting_carries_a_random_id_and_the_clock():
@@ -338,8 +340,8 @@ def test_a_new_sitting_carries_a_random_id_and_the_clock():
     press(a, "ok")
     uid, started, offset = codec.header_stamp(_header_on_flash(a, a.journal.open_sitting()))
     assert 0 < uid < 1 << 30 and started == 0 and offset == 0    # no clock set yet
-    assert a._set_clock(1796112755, -300) is None
-    assert a._set_clock(1000, 0) is not None        # before 2024: refused
+    assert pc_sets(a, "clock", 1796112755, -300) is None
+    assert pc_sets(a, "clock", 1000, 0) is not None        # before 2024: refused
     press(a, "menu", "prev", "ok", "ok")
     uid2, started, offset = codec.header_stamp(_header_on_flash(a, a.journal.open_sitting()))
     assert uid2 != uid and 0 < uid2 < 1 << 30
@@ -543,11 +545,11 @@ def test_score_and_result_say_which_seats_each_side_is():
 def test_pushed_names_replace_the_seats_in_the_labels():
     a = boot()
     press(a, "ok")
-    assert a._set_names("p", ["Ann", "Bob", "Cy", "Di"]) is None
+    assert pc_sets(a, "names", "p", ["Ann", "Bob", "Cy", "Di"]) is None
     a.render()
     t = text(a).split("\n")
     assert "Ann/Cy" in t and "Bob/Di" in t
-    a._set_names("t", ["Reds", "Blues"])
+    pc_sets(a, "names", "t", ["Reds", "Blues"])
     a.render()
     t = text(a).split("\n")
     assert "Reds Ann/Cy" in t and "Blues Bob/Di" in t

@@ -1,6 +1,7 @@
 # The time of day a sync sets is kept in the board's RTC (boards.RtcClock), which runs on
 # through deep sleep: after a wake (a new App), sittings still get their date. On fake
 # machine and esp32 modules (tests/fakes.py). MicroPython only.
+from apphelp import pc_sets
 from fakes import install_fake_hardware
 from firmware import app as A
 from firmware.nor import NorFlash
@@ -18,7 +19,7 @@ def test_the_clock_survives_a_deep_sleep_in_the_rtc():
         b = _board()
         a = A.App(b.display, NorFlash(4, 4096), None, rtc=b.rtc)
         assert a.now() == 0                 # a fresh RTC (2000-01-01): not set
-        assert a._set_clock(T, 60) is None
+        assert pc_sets(a, "clock", T, 60) is None
         assert m.RTC().datetime()[:3] == (2026, 12, 1)
         # Deep sleep ends the program; the next boot is a new App on the same RTC.
         b2 = _board()
@@ -31,6 +32,6 @@ def test_the_clock_survives_a_deep_sleep_in_the_rtc():
 def test_without_an_rtc_the_clock_is_lost_with_the_app():
     nor = NorFlash(4, 4096)
     a = A.App(None, nor, None)
-    a._set_clock(T, 0)
+    pc_sets(a, "clock", T, 0)
     assert a.now() >= T
     assert A.App(None, nor, None).now() == 0

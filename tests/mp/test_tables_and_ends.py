@@ -4,7 +4,7 @@
 # (After test_display: the 32-bit suite's 64 KB display rig wants the heap unbroken.)
 import micropython
 
-from apphelp import boot, flash, press, same_state, text
+from apphelp import boot, flash, pc_sets, press, same_state, text
 from engine_core import codec
 from engine_core import codes as C
 from engine_core import sitting as S
@@ -18,6 +18,24 @@ def _header_on_flash(a, sid):
     buf = bytearray(256)
     n = j.next_event(j.cursor(sid), buf)
     return bytes(buf[:n])
+
+
+def _setup_assign(a):
+    # The setup screen's reading of the assignment set up (firmware/ui/setup.py).
+    from firmware.ui import setup
+    try:
+        return setup.setup_assign(a)
+    finally:
+        A.forget("firmware.ui.setup")
+
+
+def _update_setup(a, changes, names):
+    # What the sync session's end does with the settings pushed (firmware/session.py).
+    from firmware import session
+    try:
+        return session.update_setup(a, changes, names)
+    finally:
+        A.forget("firmware.session")
 
 
 EPOCH = 1704067200      # the scorer's clock counts from 2024-01-01T00:00Z
@@ -43,7 +61,7 @@ def _end_time(item):
 
 def test_game_over_puts_the_end_time_on_flash_once():
     a = boot()
-    assert a._set_clock(EPOCH + 80000000, -360) is None     # as a sync does
+    assert pc_sets(a, "clock", EPOCH + 80000000, -360) is None     # as a sync does
     press(a, "ok")
     s = a.s
     sid = a.journal.open_sitting()
@@ -62,7 +80,7 @@ def test_game_over_puts_the_end_time_on_flash_once():
 
 def test_a_sitting_abandoned_for_a_new_one_ends_when_it_was_left():
     a = boot()
-    a._set_clock(EPOCH + 90000000, 60)
+    pc_sets(a, "clock", EPOCH + 90000000, 60)
     press(a, "ok", *HAND)
     sid = a.journal.open_sitting()
     assert [len(i) for i in _items(a, sid)].count(5) == 0
@@ -75,7 +93,7 @@ def test_a_sitting_abandoned_for_a_new_one_ends_when_it_was_left():
 def test_a_resumed_sitting_skips_its_end_record():
     nor = flash()
     a = boot(nor)
-    a._set_clock(EPOCH + 100000000, 0)
+    pc_sets(a, "clock", EPOCH + 100000000, 0)
     press(a, "ok")
     s = a.s
     while not s.over() and s.hands() < 8:
@@ -89,7 +107,7 @@ def test_a_resumed_sitting_skips_its_end_record():
 
 def test_game_over_event_path_allocates_nothing():
     a = boot()
-    a._set_clock(EPOCH + 80000000, -360)
+    pc_sets(a, "clock", EPOCH + 80000000, -360)
     press(a, "ok")
     s = a.s
     # Hands of 84 (2 marks): bid and trump by presses, each result (the last one ends
@@ -110,9 +128,9 @@ def test_game_over_event_path_allocates_nothing():
 
 def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header():
     a = boot()
-    assert a._set_names("p", ["Ann", "Bob", "Cy", "Di"]) is None    # as a sync does
-    assert a._set_assign(("Club night", 2, 3)) is None
-    assert a.setup_assign() == ("Club night", 2, 3)
+    assert pc_sets(a, "names", "p", ["Ann", "Bob", "Cy", "Di"]) is None    # as a sync does
+    assert pc_sets(a, "assign", ("Club night", 2, 3)) is None
+    assert _setup_assign(a) == ("Club night", 2, 3)
     a.go(A.SETUP)
     a.render()
     t = text(a)
@@ -125,7 +143,7 @@ def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header(
     assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Di"]
     assert a.assign == ("Club night", 2, 3)
     # Taken by this sitting: the next one set up has none until the PC pushes another.
-    assert a.setup_assign() is None
+    assert _setup_assign(a) is None
     # On the score screen, under the scores, and after a power cut.
     assert a.screen == A.HOME and "Table 3" in text(a) and "Round 2" in text(a)
     press(a, *HAND)
@@ -136,22 +154,22 @@ def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header(
 
 def test_a_bad_table_assignment_is_refused_and_changes_nothing():
     a = boot()
-    assert a._set_assign(("Club night", 1, 1)) is None
+    assert pc_sets(a, "assign", ("Club night", 1, 1)) is None
     before = a.last_setup
-    assert "1 to 255" in a._set_assign(("Club night", 0, 3))
-    assert "1 to 255" in a._set_assign(("Club night", 2, 256))
-    assert "1 to 32 bytes" in a._set_assign(("x" * 33, 2, 3))
+    assert "1 to 255" in pc_sets(a, "assign", ("Club night", 0, 3))
+    assert "1 to 255" in pc_sets(a, "assign", ("Club night", 2, 256))
+    assert "1 to 32 bytes" in pc_sets(a, "assign", ("x" * 33, 2, 3))
     assert a.last_setup == before
-    assert a._set_assign(None) is None and a.setup_assign() is None
+    assert pc_sets(a, "assign", None) is None and _setup_assign(a) is None
 
 
 def test_pushed_settings_take_a_variant_named_by_digits_and_one_nello_double():
     a = boot()
-    a._set_assign(("Cup", 1, 4))
-    assert a._set_settings([("variant", "42"), ("nello", "true"),
+    pc_sets(a, "assign", ("Cup", 1, 4))
+    assert pc_sets(a, "settings", [("variant", "42"), ("nello", "true"),
                             ("nello_doubles", "low"), ("target", "5")]) is None
-    assert a._update_setup(a._pending, None) is None      # as the sync's end does
+    assert _update_setup(a, a._pending, None) is None      # as the sync's end does
     rules = codec.decode_header(a.last_setup)[0]
     assert rules.name == "42" and rules.target == 5 and rules.nello
     assert rules.to_dict()["nello_doubles"] == ["low"]
-    assert a.setup_assign() == ("Cup", 1, 4)                # the assignment stays
+    assert _setup_assign(a) == ("Cup", 1, 4)                # the assignment stays

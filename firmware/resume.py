@@ -1,0 +1,61 @@
+# The App's boot: its settings, the journal mounted and the open sitting replayed at the
+# exact state. Boot-only code, loaded by App.boot() and unloaded once it is done.
+from micropython import const
+
+from engine_core import codec
+from firmware import app as A
+from firmware.journal import JournalError
+
+_HEADER_MAX = const(255)
+_END_ITEM = const(5)            # the journal's END record as next_event gives it
+
+
+def boot(app, safe):
+    """App.boot(): mount, then resume the open sitting (safe mode: not)."""
+    A.forget("engine_core.messages")    # the refusal messages: loaded when one is shown
+    from firmware import settings
+    app.last_setup, app.tracker = settings.load(app.settings_path)
+    A.forget("firmware.settings")
+    sid = app.journal.mount()
+    app.safe = safe
+    if safe:
+        app.sync_status = "safe mode: waiting for the PC"
+        app.banner = "safe mode: the sitting is not resumed"
+        app.go(A.SYNC)
+    elif sid is None:
+        app.go(A.SETUP)
+    else:
+        refused = replay(app, sid)
+        app.follow()
+        if refused:
+            app.banner = "%d saved events refused: sync, the PC has them" % refused
+    app.full = True
+    A.forget("engine_core.header")
+
+
+def replay(app, sid):
+    """Replay the sitting `sid` from the journal; returns how many of its events the
+    engine refused (each is reported: the PC gets them all with the next sync)."""
+    j = app.journal
+    buf = bytearray(_HEADER_MAX)
+    cur = j.cursor(sid)
+    n = j.next_event(cur, buf)
+    try:
+        head = bytes(buf[:n])
+        rules, dealer, names = codec.decode_header(head)
+        assign = codec.header_assignment(head)
+    except ValueError as e:
+        raise JournalError("the open sitting cannot be resumed (%s): hold a button "
+                           "at power-on for safe mode, then sync" % e)
+    app.start(rules, dealer, names, assign)
+    s = app.s
+    refused = 0
+    while True:
+        n = j.next_event(cur, buf)
+        if n < 0:
+            break
+        if n == _END_ITEM:
+            continue        # an END record (when the game ended), not an event
+        if s.apply(s.codec.decode_at(buf, 0)):
+            refused += 1
+    return refused
