@@ -502,8 +502,8 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     """Run the sim; returns the firmware's exit status. chip_id: 6 hex digits, the
     scorer's device id is then T42-<chip_id> (default T42-SIM)."""
     if chip_id is not None and not re.fullmatch(r"[0-9A-Fa-f]{6}", chip_id):
-        raise SimError("--chip-id %s: 6 hex digits (the scorer is then T42-%s)" % (
-            chip_id, "0000A1"))
+        raise SimError("--chip-id %s: 6 hex digits, such as 0000A1 (the scorer is then "
+                       "T42-0000A1)" % chip_id)
     stdout = stdout or sys.stdout
     stdin = stdin or sys.stdin
     width, height = panel_size(panel) if panel else (WIDTH, HEIGHT)

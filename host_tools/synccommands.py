@@ -322,9 +322,12 @@ class _Slotter:
                 ev = self._events[name] = EV.load(self.database, name)
             done = EV.slot_sitting(self.database, sitting_id, ev, rnd, table)
         except (EV.EventError, D.DbError) as e:
+            why = str(e)
+            if why.startswith(where + " "):
+                why = "the table" + why[len(where):]
             self.refused.append("sitting %s not slotted into %s: %s (it stays stored; "
                                 "`tally42 event slot` puts it right by hand)"
-                                % (sitting_id, where, e))
+                                % (sitting_id, where, why))
             return
         if done == "slotted":
             score = json.loads(row["score"])

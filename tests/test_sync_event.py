@@ -138,9 +138,9 @@ def test_a_sitting_that_does_not_fit_its_table_stays_stored_and_is_named(night, 
     assert _slots(db) == {first: (EVENT, rnd, table)}
     assert "slotted: sitting %s" % first in out
     lines = err.splitlines()
-    assert ("tally42: sitting %s not slotted into %s round %d table %d: %s round %d table "
-            "%d is decided: no result goes there (it stays stored; `tally42 event slot` "
-            "puts it right by hand)" % (second, EVENT, rnd, table, EVENT, rnd, table)) in lines
+    assert ("tally42: sitting %s not slotted into %s round %d table %d: the table is "
+            "decided: no result goes there (it stays stored; `tally42 event slot` puts it "
+            "right by hand)" % (second, EVENT, rnd, table)) in lines, err
     assert any(line.startswith("tally42: sitting %s not slotted into %s round %d table %d: "
                                "sitting %s was played by %s;" % ((third, EVENT) + wrong + (
                                    third, ", ".join(names)))) for line in lines), err
@@ -211,3 +211,14 @@ def test_the_slotted_results_make_the_standings(night, capsys):
                                           score[0] - score[1]]
     assert [int(x) for x in bones[5:7]] == [score[1], score[0]]
     assert all(rows[n][2:] == ["0"] * 6 for n in idle) and len(idle) == 2
+
+
+@pytest.mark.parametrize("chip", ["xyz", "0000A", "0000A1F", "G000A1"])
+def test_a_bad_sim_chip_id_is_refused(chip, tmp_path, capsys):
+    flash = tmp_path / "f.bin"
+    code = cli.main(["sim", "--script", str(tmp_path / "none.txt"), "--flash", str(flash),
+                     "--chip-id", chip])
+    err = capsys.readouterr().err
+    assert code == 2 and err == "tally42: --chip-id %s: 6 hex digits, such as 0000A1 (the " \
+        "scorer is then T42-0000A1)\n" % chip, err
+    assert not flash.exists()
