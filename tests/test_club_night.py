@@ -178,8 +178,11 @@ def test_a_club_night_of_four_sim_scorers_runs_two_rounds_into_the_standings(tmp
         for rnd in (1, 2):
             # Each scorer synced: its table pushed (round 2: once round 1 is all in).
             def push(sim):
+                since = sim.mark()
                 out = _run("sync", "--port", sim.port, "--db", db, "--event", EVENT)
                 assert out.returncode == 0, out.stdout + out.stderr
+                # The scorer takes what was pushed once the session has closed.
+                sim.wait_for(rb"status: done", since)
                 m = PUSHED.search(out.stdout)
                 assert m, out.stdout
                 return int(m.group(1)), int(m.group(2)), m.group(3, 4, 5, 6)
