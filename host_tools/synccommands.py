@@ -341,6 +341,10 @@ def cmd_sync(args):
     if args.event is not None and args.assign is not None:
         raise CommandError("--event and --assign: give one (--event hands out the event's "
                            "next table, --assign pushes one by hand)")
+    if args.event is not None and (args.players or any(
+            not p.startswith("tracker=") for p in args.set or ())):
+        raise CommandError("--event: the event gives the scorer its players and game "
+                           "(leave out --players and --set, but for --set tracker=...)")
     names = [("p", _names(args.players, "players"))] if args.players else []
     if args.teams:
         names.append(("t", _names(args.teams, "teams")))
@@ -523,7 +527,8 @@ def _sync_parser(sub):
                         "scorer's sittings are stored and slotted, push it its next table "
                         "of the event (the one already handed to it and not decided, else "
                         "the first free table of the current round), with the players by "
-                        "seat and the event's game; not with --assign")
+                        "seat and the event's game; not with --assign, --players or --set "
+                        "(but --set tracker=...)")
     p.add_argument("--no-clock", action="store_true", help="leave the scorer's clock alone")
     p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
     p.add_argument("--timeout", type=_TIMEOUT, default=1.0, metavar="S",

@@ -175,6 +175,8 @@ def test_a_round_is_handed_out_only_once_the_one_before_is_in(night, capsys):
 @pytest.mark.parametrize("argv, why", [
     (["--event", "Nope"], "--event: no event Nope (events: Club night)"),
     (["--event", EVENT, "--assign", "Club night:1:1"], "--event and --assign: give one"),
+    (["--event", EVENT, "--players", "Ann,Bob,Cy,Di"], "--event: the event gives the scorer"),
+    (["--event", EVENT, "--set", "target=250"], "leave out --players and --set"),
 ])
 def test_bad_event_flags_are_refused_before_the_port_opens(night, capsys, tmp_path, argv,
                                                             why):
