@@ -249,9 +249,23 @@ class Board:
             self.flash.close()
 
 
+class _FakeChip:
+    # A fake of the machine module's unique_id(), so that several sims are told apart.
+    def __init__(self, uid):
+        self.uid = uid
+
+    def unique_id(self):
+        return self.uid
+
+
 def main(argv):
-    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK]`, as tally42 sim runs it:
-    frames to stdout, buttons from stdin, errors to stderr (exit status 1)."""
+    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX]`, as tally42 sim
+    runs it: frames to stdout, buttons from stdin, errors to stderr (exit status 1).
+    id=HEX: the chip id a fake machine module gives (the scorer is then T42-HEX)."""
+    if argv and argv[-1].startswith("id="):
+        import binascii
+        sys.modules["machine"] = _FakeChip(binascii.unhexlify(argv[-1][3:]))
+        argv = argv[:-1]
     from firmware import app
     app.warm()      # before the board's buffers: see app.warm
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None

@@ -7,7 +7,8 @@ def cmd_sim(args):
     from host_tools import sim
     try:
         return sim.run(script=args.script, screens=args.screens, flash=args.flash,
-                       hold=args.hold, panel=args.panel, text=args.text)
+                       hold=args.hold, panel=args.panel, text=args.text,
+                       chip_id=args.chip_id)
     except sim.SimError as e:
         raise CommandError(str(e))
 
@@ -29,6 +30,9 @@ def _sim_parser(sub):
     p.add_argument("--panel", metavar="WxH", help="panel size (default 296x128)")
     p.add_argument("--text", action="store_true",
                    help="print the last screen in the terminal on exit")
+    p.add_argument("--chip-id", metavar="HEX",
+                   help="the sim's chip id, 6 hex digits: the scorer's device id is then "
+                        "T42-HEX (default T42-SIM); tells several sims apart")
     p.set_defaults(func=cmd_sim)
 
 

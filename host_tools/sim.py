@@ -6,6 +6,7 @@ drawn in the terminal in Unicode braille or saved as a 1-bit PNG, and gets its b
 from here: the keys, or a script. (This side does the drawing so that none of it takes
 the firmware's heap.)"""
 import os
+import re
 import select
 import struct
 import subprocess
@@ -500,8 +501,12 @@ def panel_size(panel):
 
 
 def run(script=None, screens=None, flash=None, hold=False, panel=None, text=False,
-        heap=HEAP, stdout=None, stdin=None):
-    """Run the sim; returns the firmware's exit status."""
+        heap=HEAP, stdout=None, stdin=None, chip_id=None):
+    """Run the sim; returns the firmware's exit status. chip_id: 6 hex digits, the
+    scorer's device id is then T42-<chip_id> (default T42-SIM)."""
+    if chip_id is not None and not re.fullmatch(r"[0-9A-Fa-f]{6}", chip_id):
+        raise SimError("--chip-id %s: 6 hex digits, such as 0000A1 (the scorer is then "
+                       "T42-0000A1)" % chip_id)
     stdout = stdout or sys.stdout
     stdin = stdin or sys.stdin
     width, height = panel_size(panel) if panel else (WIDTH, HEIGHT)
@@ -525,7 +530,8 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     if headless:
         stdout.write("serial: %s\n" % link.name)
         stdout.flush()
-    child = subprocess.Popen(command(out, [flash, width, height, link.name, link.path], heap),
+    child = subprocess.Popen(command(out, [flash, width, height, link.name, link.path]
+                                     + (["id=" + chip_id.upper()] if chip_id else []), heap),
                              cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         if term:

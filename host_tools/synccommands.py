@@ -1,5 +1,6 @@
 """The serial subcommands of `tally42`: sync (the scorer's finished sittings into the
 database, the PC's clock, names and settings onto the scorer) and devices."""
+import json
 import sys
 import time
 
@@ -194,7 +195,7 @@ _WAIT = _number(float, 1, 3600, "seconds")
 _BAUD = _number(int, 300, 4000000, "the line speed")
 
 
-def _db_store(database):
+def _db_store(database, slotter=None):
     from host_tools import db as D
 
     def store(lines, device_id):
@@ -205,8 +206,30 @@ def _db_store(database):
                             "the stored one, then sync again)" % (e, e.sitting_id))
         except D.DbError as e:
             raise Y.SyncError(str(e))
+        if slotter is not None:
+            slotter(st.id)      # stored first: a refusal to slot leaves it stored
         return st.status, st.id, st.describe()
     return store
+
+
+def _next_table(database, event, refusals, said):
+    # sync --event: the scorer's next table, claimed for it once its sittings are stored
+    # and slotted (a table just decided can open the next round).
+    from host_tools import db as D
+    from host_tools import events as EV
+
+    def assignment_for(device_id):
+        try:
+            a = EV.next_assignment(database, device_id, event)
+        except (EV.EventError, D.DbError) as e:
+            refusals.append("no table pushed: %s" % e)
+            return None
+        if a is None:
+            said.append("nothing to push: %s has no open table for scorer %s (the tables "
+                        "of its current round are taken or decided: sync it again once the "
+                        "round is in)" % (event, device_id))
+        return a
+    return assignment_for
 
 
 def _assignment(text, players, pairs):
@@ -242,8 +265,86 @@ def _whole(text):
         return text
 
 
+def _open_event(db, name):
+    # --event NAME: the database must hold that event, checked before the port opens.
+    from host_tools import db as D
+    from host_tools import events as EV
+    try:
+        database = D.open_db(db, create=False)
+    except D.DbError as e:
+        raise CommandError("--event %s: %s" % (name, e))
+    try:
+        EV.load(database, name)
+    except (EV.EventError, D.DbError) as e:
+        database.close()
+        raise CommandError("--event: %s" % e)
+    return database
+
+
+def _pairs(players):
+    # Players by seat as the table's sides: "Ann+Cy v Bob+Di" (seats 1 and 3 partner 2
+    # and 4; six seats: three a side).
+    return "%s v %s" % ("+".join(players[0::2]), "+".join(players[1::2]))
+
+
+class _Slotter:
+    """Each synced sitting that carries an event, round and table is slotted into that
+    event once stored (host_tools.events.slot_sitting): what was slotted, and what was
+    refused (the sitting stays stored, the sync goes on)."""
+
+    def __init__(self, database):
+        self.database = database
+        self.slotted = []       # lines for stdout
+        self.notes = []
+        self.refused = []       # messages for stderr; the exit status is then 2
+        self.nothing = []       # sync --event: why no table was pushed
+        self._events = {}
+
+    def __call__(self, sitting_id):
+        from host_tools import db as D
+        from host_tools import events as EV
+        conn = self.database.conn
+        row = conn.execute("SELECT event, round, table_no, score, over FROM sittings "
+                           "WHERE id = ?", (sitting_id,)).fetchone()
+        if row is None or row["event"] is None:
+            return
+        name, rnd, table = row["event"], row["round"], row["table_no"]
+        where = "%s round %s table %s" % (name, rnd, table)
+        try:
+            ev = self._events.get(name)
+            if ev is None:
+                if conn.execute("SELECT 1 FROM events WHERE name = ?",
+                                (name,)).fetchone() is None:
+                    self.notes.append("sitting %s was played as %s: no event %s in the "
+                                      "database, so it is not slotted" % (
+                                          sitting_id, where, name))
+                    return
+                ev = self._events[name] = EV.load(self.database, name)
+            done = EV.slot_sitting(self.database, sitting_id, ev, rnd, table)
+        except (EV.EventError, D.DbError) as e:
+            why = str(e)
+            if why.startswith(where + " "):
+                why = "the table" + why[len(where):]
+            self.refused.append("sitting %s not slotted into %s: %s (it stays stored; "
+                                "`tally42 event slot` puts it right by hand)"
+                                % (sitting_id, where, why))
+            return
+        if done == "slotted":
+            score = json.loads(row["score"])
+            self.slotted.append("slotted: sitting %s as the result of %s (%s%s)" % (
+                sitting_id, where, "-".join(str(s) for s in score),
+                "" if row["over"] else ", still playing"))
+
+
 def cmd_sync(args):
     from host_tools import db as D
+    if args.event is not None and args.assign is not None:
+        raise CommandError("--event and --assign: give one (--event hands out the event's "
+                           "next table, --assign pushes one by hand)")
+    if args.event is not None and (args.players or any(
+            not p.startswith("tracker=") for p in args.set or ())):
+        raise CommandError("--event: the event gives the scorer its players and game "
+                           "(leave out --players and --set, but for --set tracker=...)")
     names = [("p", _names(args.players, "players"))] if args.players else []
     if args.teams:
         names.append(("t", _names(args.teams, "teams")))
@@ -254,16 +355,29 @@ def cmd_sync(args):
         assignment = _assignment(args.assign, names[0][1] if args.players else None, pairs)
         names = [n for n in names if n[0] != "p"]
         pairs = []
-    url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
-    link = _open_link(url, args.baud)
+    database = _open_event(args.db, args.event) if args.event is not None else None
     try:
-        database = D.open_db(args.db)
-    except D.DbError as e:
-        link.close()
-        raise CommandError(str(e))
+        url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
+        link = _open_link(url, args.baud)
+    except CommandError:
+        if database is not None:
+            database.close()
+        raise
+    if database is None:
+        try:
+            database = D.open_db(args.db)
+        except D.DbError as e:
+            link.close()
+            raise CommandError(str(e))
+    slotter = _Slotter(database)
     progress = _Progress(sys.stderr)
     report = None
     refusals = []       # what the scorer would not take: said at the end, exit 2
+    assignment_for = None
+    if assignment is not None:
+        assignment_for = lambda device_id: assignment      # noqa: E731
+    elif args.event is not None:
+        assignment_for = _next_table(database, args.event, refusals, slotter.nothing)
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
@@ -277,8 +391,7 @@ def cmd_sync(args):
         if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
         report = Y.Report(info)
-        Y.sync(client, _db_store(database), progress, report,
-               None if assignment is None else (lambda device_id: assignment))
+        Y.sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
     except Y.SyncError as e:
@@ -291,6 +404,17 @@ def cmd_sync(args):
         link.close()
         database.close()
     _print_report(report, database.path)
+    for line in slotter.slotted + slotter.notes:
+        print(line)
+    a = report.assigned
+    if a:
+        print("pushed: %s round %d table %d: %s%s" % (
+            a["event"], a["round"], a["table"],
+            _pairs(a["players"]) if a.get("players") else "the players on the scorer",
+            "" if a["variant"] == "42" else " (%s)" % a["variant"]))
+    for line in slotter.nothing:
+        print(line)
+    refusals += slotter.refused
     if report.assign_refused:
         refusals.append(report.assign_refused)
     for why in refusals + [why for _, why in report.refused]:
@@ -342,11 +466,7 @@ def _print_report(r, path):
         print("%d new, %d updated, %d already stored%s, into %s" % (
             len(r.stored), len(r.updated), len(r.already), refused, path))
     print("scorer journal free: %s" % _kb(r.free))
-    a = r.assigned
-    if a:
-        print("next on the scorer: %s, round %d, table %d: %s%s" % (
-            a["event"], a["round"], a["table"], a["variant"],
-            " (%s)" % ", ".join(a["players"]) if a.get("players") else ""))
+
 
 
 def cmd_devices(args):
@@ -377,8 +497,11 @@ def _sync_parser(sub):
                     "engine, stored whole), then mark them synced on the scorer; set its "
                     "clock, so that new sittings carry their date; and send it player or "
                     "team names and house options for the sittings set up next. A "
-                    "sitting the PC cannot store is named and stays on the scorer; the "
-                    "exit status is then 2.")
+                    "sitting played at an event's table (it carries the event, round and "
+                    "table) is slotted in as that table's result; with --event the scorer "
+                    "is then given its next table. A sitting the PC cannot store is named "
+                    "and stays on the scorer, one it cannot slot is named and stays "
+                    "stored; the exit status is then 2.")
     p.add_argument("--port", default="auto",
                    help="serial port or pyserial URL of the scorer (default: auto, the one "
                         "ESP32 USB serial port a scorer answers on)")
@@ -399,6 +522,13 @@ def _sync_parser(sub):
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
                         "sittings are stored; --players and --set then give its players "
                         "and game (default 42 with the standard options)")
+    p.add_argument("--event", metavar="NAME",
+                   help="the event this desk runs (`tally42 event create`): once the "
+                        "scorer's sittings are stored and slotted, push it its next table "
+                        "of the event (the one already handed to it and not decided, else "
+                        "the first free table of the current round), with the players by "
+                        "seat and the event's game; not with --assign, --players or --set "
+                        "(but --set tracker=...)")
     p.add_argument("--no-clock", action="store_true", help="leave the scorer's clock alone")
     p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
     p.add_argument("--timeout", type=_TIMEOUT, default=1.0, metavar="S",

@@ -55,6 +55,10 @@ class Recorder:
     def settings(self, pairs):
         self._line("settings " + " ".join("%s=%s" % kv for kv in pairs))
 
+    def assign(self, a):
+        # A table assignment (event, round, table), or None to drop it.
+        self._line("assign -" if a is None else "assign %s|%d|%d" % a)
+
 
 def _stream_port(path):
     import termios
@@ -71,7 +75,7 @@ def main():
     port = _stream_port(o["tty"]) if o["stream"] else TtyPort(o["tty"])
     rec = Recorder(o["record"])
     ep = SyncEndpoint(port, j, o["id"], "0.1.0-sim", clock=rec.clock, names=rec.names,
-                      settings=rec.settings, kbd_intr=lambda v: None, chunk=int(o["chunk"]),
+                      settings=rec.settings, assign=rec.assign, kbd_intr=lambda v: None, chunk=int(o["chunk"]),
                       idle_ms=int(o["idle"]))
     play = int(o["play"])
     ev = bytearray(1)

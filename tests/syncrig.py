@@ -32,9 +32,12 @@ BLOCKS = 16
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
 
-def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="42"):
+def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="42",
+                assign=None, names=NAMES):
     """A journal image with `sittings` finished sittings of random legal play and an open
-    one; returns {sitting id: (score by side, events)} of the finished ones."""
+    one; returns {sitting id: (score by side, events)} of the finished ones. assign: a
+    table assignment (event, round, table) for each finished sitting's header (a list),
+    names: the players by seat of each (one list for all, or a list of them)."""
     flash = NorFlash(blocks, 4096, path=path)
     j = Journal(flash)
     j.mount()
@@ -47,7 +50,9 @@ def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="4
         dealer = k % s.seats
         s.restart(dealer)
         n = play(s, RandomPlayer(seed * 1000 + k * 31 + 7), evs, 3000)
-        sid = j.begin_sitting(codec.encode_header(rules, dealer, NAMES))
+        who = names[k] if isinstance(names[0], (list, tuple)) else names
+        sid = j.begin_sitting(codec.encode_header(rules, dealer, who,
+                                                  assign=assign[k] if assign else None))
         for i in range(n):
             m = codec.encode_into(evs[i], ebuf, 0)
             j.append(ebuf[:m])

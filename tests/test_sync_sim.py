@@ -157,7 +157,7 @@ def _played_and_synced(tmp_path, name, db, players=None, assign=None):
             out = _run("sync", "--port", sim.port, "--db", db, "--assign", assign,
                        "--players", players)
             assert out.returncode == 0, out.stderr
-            assert "next on the scorer: %s" % assign.split(":")[0] in out.stdout
+            assert "pushed: %s round " % assign.split(":")[0] in out.stdout
         elif players:
             out = _run("sync", "--port", sim.port, "--db", db, "--players", players)
             assert out.returncode == 0, out.stderr
