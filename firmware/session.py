@@ -93,11 +93,15 @@ def set_names(app, kind, names):
             return "2 team names, not %d" % len(names)
         app.teams = (names[0][:8], names[1][:8])
         return None
-    seats = app.s.seats if app.s is not None else len(names)
-    if len(names) != seats:
-        return "%d player names for %d seats" % (len(names), seats)
+    s = app.s
+    if s is None or s.over():
+        # A sitting played out keeps the names it was played by (its game over stays on
+        # show); the names are the next sitting's.
+        return update_setup(app, None, tuple(n[:12] for n in names))
+    if len(names) != s.seats:
+        return "%d player names for %d seats" % (len(names), s.seats)
     app.names = tuple(n[:12] for n in names)
-    if app.s is not None and app.s.row[V.TEAMS]:
+    if s.row[V.TEAMS]:
         app.teams = (A._pair(app.names, 0), A._pair(app.names, 1))
     return update_setup(app, None, app.names)
 

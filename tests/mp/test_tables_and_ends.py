@@ -152,6 +152,24 @@ def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header(
     assert b.assign == ("Club night", 2, 3)
 
 
+def test_names_pushed_after_game_over_are_the_next_sittings_not_the_finished_ones():
+    a = boot()
+    assert pc_sets(a, "names", "p", ["Ann", "Bob", "Cy", "Di"]) is None
+    press(a, "ok")                  # start: Ann, Bob, Cy and Di play it
+    s = a.s
+    while not s.over() and s.hands() < 8:
+        press(a, "prev", "long ok", "ok", "ok")
+    assert s.over() and a.names == ("Ann", "Bob", "Cy", "Di")
+    # The PC pushes the next table's players (as sync --event does after storing it).
+    assert pc_sets(a, "names", "p", ["Eve", "Gus", "Ida", "Jo"]) is None
+    assert a.names == ("Ann", "Bob", "Cy", "Di")        # game over still shows who played
+    a.render()
+    assert "Eve" not in text(a)
+    assert codec.decode_header(a.last_setup)[2] == ["Eve", "Gus", "Ida", "Jo"]
+    press(a, "long ok", "ok")       # a new sitting: the pushed players
+    assert a.names == ("Eve", "Gus", "Ida", "Jo")
+
+
 def test_a_bad_table_assignment_is_refused_and_changes_nothing():
     a = boot()
     assert pc_sets(a, "assign", ("Club night", 1, 1)) is None
