@@ -18,7 +18,7 @@ MP32 := build/mp32/micropython-stock
 MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 DEVICE_DIRS := engine_core firmware boards
 
-.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mpycheck bench sim deploy clean
+.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible mpycheck bench sim deploy clean
 
 setup: $(STAMP)
 
@@ -28,7 +28,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-test: setup lint typecheck mpycheck pytest mptest mptest32
+test: setup lint typecheck mpycheck mp32-if-possible pytest mptest mptest32
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
@@ -61,6 +61,12 @@ mptest: setup
 # build/mp32: a second run rebuilds only what changed).
 mp32: setup
 	$(PY) tools/mp32.py $(MP32_FLAGS) stock frozen
+
+# Built before pytest, whose full-journal tests run on it; skipped (one line) where it
+# cannot be built, a failure under CI.
+mp32-if-possible: setup
+	@rc=0; $(PY) tools/mp32.py $(MP32_FLAGS) stock frozen > /dev/null || rc=$$?; \
+	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 
 # The engine and device suites again on the 32-bit build, then the sim end-to-end tests
 # on it (TALLY42_MICROPYTHON picks the interpreter the sim board runs on).
