@@ -91,16 +91,13 @@ def _circle_partners(players, r):
     return [(ring[i], ring[m - 1 - i]) for i in range(m // 2)]
 
 
-def _cost_partners(pairs, partnered):
-    return sum(partnered.get(_pair_key(*p), 0) for p in pairs)
-
-
-def _match_partners(playing, partnered, rng, tries=60):
-    # A perfect matching of `playing` with few partner repeats: random starts, then
-    # swaps between pairs while any swap lowers the count.
+def _pair_up(items, cost, rng, tries):
+    # Items two by two with a low total cost(x, y): random starts, then swaps between
+    # two pairs while any swap lowers the count; the best of `tries` starts (a perfect
+    # one ends the search).
     best, best_cost = None, None
     for _ in range(tries):
-        order = list(playing)
+        order = list(items)
         rng.shuffle(order)
         pairs = [[order[i], order[i + 1]] for i in range(0, len(order), 2)]
         improved = True
@@ -108,12 +105,10 @@ def _match_partners(playing, partnered, rng, tries=60):
             improved = False
             for i in range(len(pairs)):
                 for j in range(i + 1, len(pairs)):
-                    a, b = pairs[i]
-                    c, d = pairs[j]
-                    now = (partnered.get(_pair_key(a, b), 0) + partnered.get(_pair_key(c, d), 0))
+                    (a, b), (c, d) = pairs[i], pairs[j]
+                    now = cost(a, b) + cost(c, d)
                     for x, y in (((a, c), (b, d)), ((a, d), (b, c))):
-                        alt = partnered.get(_pair_key(*x), 0) + partnered.get(_pair_key(*y), 0)
-                        if alt < now:
+                        if cost(*x) + cost(*y) < now:
                             pairs[i], pairs[j] = list(x), list(y)
                             improved = True
                             break
@@ -121,12 +116,17 @@ def _match_partners(playing, partnered, rng, tries=60):
                         break
                 if improved:
                     break
-        cost = _cost_partners(pairs, partnered)
-        if best is None or cost < best_cost:
-            best, best_cost = [tuple(p) for p in pairs], cost
-            if cost == 0:
+        total = sum(cost(x, y) for x, y in pairs)
+        if best is None or total < best_cost:
+            best, best_cost = [tuple(p) for p in pairs], total
+            if total == 0:
                 break
     return best
+
+
+def _match_partners(playing, partnered, rng, tries=60):
+    # A perfect matching of `playing` with few partner repeats.
+    return _pair_up(playing, lambda a, b: partnered.get(_pair_key(a, b), 0), rng, tries)
 
 
 def _opp_cost(s, t, met):
@@ -134,34 +134,8 @@ def _opp_cost(s, t, met):
 
 
 def _group_tables(pairs, met, rng, tries=20):
-    # Pairs of partnerships into tables with few repeat opponents (same local search).
-    best, best_cost = None, None
-    for _ in range(tries):
-        order = list(pairs)
-        rng.shuffle(order)
-        tables = [[order[i], order[i + 1]] for i in range(0, len(order), 2)]
-        improved = True
-        while improved:
-            improved = False
-            for i in range(len(tables)):
-                for j in range(i + 1, len(tables)):
-                    (p, q), (r, s) = tables[i], tables[j]
-                    now = _opp_cost(p, q, met) + _opp_cost(r, s, met)
-                    for x, y in (((p, r), (q, s)), ((p, s), (q, r))):
-                        if _opp_cost(*x, met) + _opp_cost(*y, met) < now:
-                            tables[i], tables[j] = list(x), list(y)
-                            improved = True
-                            break
-                    if improved:
-                        break
-                if improved:
-                    break
-        cost = sum(_opp_cost(p, q, met) for p, q in tables)
-        if best is None or cost < best_cost:
-            best, best_cost = [tuple(t) for t in tables], cost
-            if cost == 0:
-                break
-    return best
+    # Pairs of partnerships into tables with few repeat opponents.
+    return _pair_up(pairs, lambda s, t: _opp_cost(s, t, met), rng, tries)
 
 
 def progressive(n, rounds, seed=42, attempts=30):
