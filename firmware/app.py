@@ -183,6 +183,7 @@ class App:
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
             forget("engine_core.ginoptions")
             forget("engine_core.header")    # a sitting header's code: once a sitting
+            forget("firmware.journalread")  # the journal's reading (history, sync)
             gc.collect()
             m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
             self._mods[screen] = m
@@ -356,7 +357,7 @@ class App:
 
     def _unload_sync(self):
         for name in ("firmware.session", "firmware.sync", "firmware.syncjournal",
-                     "engine_core.wire", "engine_core.header"):
+                     "engine_core.wire", "engine_core.header", "firmware.journalread"):
             forget(name)
 
     def _forget_screens(self):

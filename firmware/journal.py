@@ -71,37 +71,6 @@ def _kind(t):
 _REC_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4, _T_END)
 
 
-class Cursor:
-    """A position in one sitting's records, for Journal.next_event (reusable)."""
-
-    def __init__(self):
-        self.sid = 0
-        self.blk = -1
-        self.off = 0
-        self.header_done = False
-
-
-class Walk:
-    """A position among the journal's sittings, oldest first, for Journal.walk and
-    Journal.walk_next (reusable): the fields describe the sitting last stepped onto."""
-
-    def __init__(self):
-        self.sid = 0
-        self.flags = 0xFF       # of its BEGIN record: bits cleared when finished, synced
-        self.pos = 0            # block * block_size + offset of its BEGIN record
-        self.length = 0         # byte length of its stream (see Journal.read)
-        self._blk = -1          # where the search for the next BEGIN goes on
-        self._off = 0
-
-    @property
-    def finished(self):
-        return self.flags & _F_FINISHED == 0
-
-    @property
-    def synced(self):
-        return self.flags & _F_SYNCED == 0
-
-
 class Journal:
     def __init__(self, bdev):
         self._bdev = bdev
@@ -120,7 +89,7 @@ class Journal:
         self._hdr = bytearray(_HDR)
         self._item = None       # read(): the logical item being copied, and where
         self._rcur = None       # (made at the first read: a sync)
-        self._walk = Walk()     # lookups by id (cursor, mark_synced, reclaiming)
+        self._walk = None       # lookups by id (cursor, mark_synced, reclaiming)
         self._roff = 0
         self._ilen = -1
         self._ipos = 0
@@ -373,190 +342,55 @@ class Journal:
             self._ok[i] = 0
             i += 1
 
-    # Reading ---------------------------------------------------------------------
+    def open_sitting(self):
+        return self._open or None
+
+    # Reading: firmware/journalread.py, loaded when first used ---------------------
 
     def walk(self, w):
         """Put Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
-        w._blk = self._tail
-        w._off = _HDR
-        w.sid = 0
+        _read().walk(self, w)
 
     def walk_next(self, w):
         """Step `w` onto the next sitting (its id, flags, position, length): False after
         the newest. Reads the records from flash; allocates nothing."""
-        if not self._next_begin(w):
-            return False
-        b = w._blk
-        off = w._off
-        sid = w.sid
-        w.pos = b * self._bs + off
-        w.length = 1 + self._rd(b, off + 5)
-        off += _BEGIN_FIXED + w.length - 1
-        while True:
-            end = self._head_off if b == self._head else self._bs
-            while off < end:
-                k = _kind(self._rd(b, off))
-                if k == 0 or k == _K_BEGIN or off + 1 + k > end:
-                    break
-                w.length += 1 + k
-                off += 1 + k
-            if off < end and _kind(self._rd(b, off)) == _K_BEGIN:
-                break
-            if b == self._head:
-                off = end
-                break
-            b = (b + 1) % self._n
-            off = _HDR
-            if self._carry[b] != sid:
-                break
-        w._blk = b
-        w._off = off
-        return True
-
-    def _next_begin(self, w):
-        # Move w to the next BEGIN record at or after its position, and read its id and
-        # flags: False when there is none.
-        b = w._blk
-        if b < 0:
-            return False
-        off = w._off
-        while True:
-            end = self._head_off if b == self._head else self._bs
-            while off < end:
-                k = _kind(self._rd(b, off))
-                if k == 0 or off + 1 + k > end:
-                    break
-                if k == _K_BEGIN:
-                    w._blk = b
-                    w._off = off
-                    w.sid = (self._rd(b, off + 2) | self._rd(b, off + 3) << 8
-                             | self._rd(b, off + 4) << 16)
-                    w.flags = self._rd(b, off + 1)
-                    return True
-                off += 1 + k
-            if b == self._head:
-                w._blk = -1
-                return False
-            b = (b + 1) % self._n
-            off = _HDR
+        return _read().walk_next(self, w)
 
     def find(self, sid, w):
-        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it. From
-        where w is when sid lies ahead of it (a fetch walks the ids upwards), else from
-        the block the sitting began in."""
-        if not (w._blk >= 0 and w.sid and w.sid < sid):
-            if sid < self._lo[self._tail] or sid > self._last:
-                return False
-            b = self._head
-            while b != self._tail and self._lo[b] > sid:
-                b = (b - 1) % self._n
-            w._blk = b
-            w._off = _HDR
-            w.sid = 0
-        while self.walk_next(w):
-            if w.sid >= sid:
-                return w.sid == sid
-        return False
+        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it."""
+        return _read().find(self, sid, w)
 
     def _find(self, sid):
         w = self._walk
+        if w is None:
+            self._walk = w = _read().Walk()
         w._blk = -1
         if not self.find(sid, w):
             raise JournalError("no sitting %d in the journal" % sid)
         return w
 
-    def open_sitting(self):
-        return self._open or None
-
     def sittings(self):
-        """[(id, finished, synced, byte length)], oldest first: for the PC and the tests
-        (the device walks them one at a time instead, with walk and walk_next)."""
-        out = []
-        w = Walk()
-        self.walk(w)
-        while self.walk_next(w):
-            out.append((w.sid, w.finished, w.synced, w.length))
-        return out
+        """[(id, finished, synced, byte length)], oldest first: for the PC and the tests."""
+        return _read().sittings(self)
 
     def cursor(self, sid, cur=None):
         """A cursor at sitting `sid`'s header (pass `cur` to reuse one)."""
-        pos = self._last_pos if sid == self._last else self._find(sid).pos
-        if cur is None:
-            cur = Cursor()
-        cur.sid = sid
-        cur.blk = pos // self._bs
-        cur.off = pos % self._bs
-        cur.header_done = False
-        return cur
-
-    def _copy(self, b, off, buf, n):
-        if len(buf) < n:
-            raise JournalError("buffer too small")
-        i = 0
-        while i < n:
-            buf[i] = self._rd(b, off + i)
-            i += 1
+        return _read().cursor(self, sid, cur)
 
     def next_event(self, cur, buf):
         """Copy the sitting's header, then each event in turn, into buf; returns its
         length, or -1 after the last event. An END record comes as an item of 5 bytes
         (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours."""
-        b = cur.blk
-        if b < 0:
-            return -1
-        off = cur.off
-        if not cur.header_done:
-            n = self._rd(b, off + 5)
-            self._copy(b, off + _BEGIN_FIXED, buf, n)
-            cur.off = off + _BEGIN_FIXED + n
-            cur.header_done = True
-            return n
-        while True:
-            if b == self._head and off >= self._head_off:
-                break
-            k = self._rd(b, off) if off < self._bs else 0xFF
-            k = _kind(k)
-            if 0 < k < _K_BEGIN and off + 1 + k <= self._bs:
-                self._copy(b, off + 1, buf, k)
-                cur.blk = b
-                cur.off = off + 1 + k
-                return k
-            if k == _K_BEGIN or b == self._head:
-                break
-            b = (b + 1) % self._n
-            off = _HDR
-            if self._carry[b] != cur.sid:
-                break
-        cur.blk = -1
-        return -1
+        return _read().next_event(self, cur, buf)
 
     def read(self, sid, offset, buf):
         """Copy bytes of sitting `sid`'s stream from `offset` into buf; returns the count
-        (0 at the end). The stream: for the header and then each event (or END), one
-        length byte followed by that many bytes."""
-        c = self._rcur
-        if c is None:
-            self._rcur = c = Cursor()
-            self._item = bytearray(_MAX_HEADER)
-        if c.sid != sid or offset != self._roff or c.blk < 0:
-            # Not where the last read stopped (or it hit the end, and events may have
-            # come since): start over from the header and skip to offset.
-            self.cursor(sid, c)
-            self._roff = 0
-            self._ilen = -1
-            self._ipos = 0
-        item = self._item
-        got = 0
-        want = len(buf)
-        while got < want:
-            if self._ilen < 0 or self._ipos > self._ilen:
-                self._ilen = self.next_event(c, item)
-                self._ipos = 0
-                if self._ilen < 0:
-                    break
-            if self._roff >= offset:
-                buf[got] = self._ilen if self._ipos == 0 else item[self._ipos - 1]
-                got += 1
-            self._ipos += 1
-            self._roff += 1
-        return got
+        (0 at the end): for the header and each event (or END), a length byte, then it."""
+        return _read().read(self, sid, offset, buf)
+
+
+def _read():
+    # The reading code (firmware/journalread.py): imported once, then found loaded
+    # until the app unloads it (with the screens, after a sync, after the boot).
+    import firmware.journalread as r
+    return r

@@ -28,7 +28,8 @@ def mount(j):
     j._open = 0  # id of the open sitting, 0 when none (it is always the newest)
     j._wblk = -1
     j._rcur = None
-    j._walk._blk = -1
+    if j._walk is not None:
+        j._walk._blk = -1
     next_sid = 1
     head = -1
     try:

@@ -31,6 +31,7 @@ def boot(app, safe):
             app.banner = "%d saved events refused: sync, the PC has them" % refused
     app.full = True
     A.forget("engine_core.header")
+    A.forget("firmware.journalread")    # the replay's reading
 
 
 def replay(app, sid):
