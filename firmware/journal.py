@@ -180,39 +180,10 @@ class Journal:
 
     # Space -----------------------------------------------------------------------
 
-    def _reclaimable(self, b):
-        # A block may go when every sitting that has records in it is synced: the one
-        # carried into it and each one begun in it. Known once, until a sitting changes.
-        if not self._ok[b]:
-            self._ok[b] = 1 if self._all_synced(b) else 2
-        return self._ok[b] == 1
-
-    def _all_synced(self, b):
-        carry = self._carry[b]
-        if carry:
-            if carry == self._open:
-                return False
-            # Its BEGIN is in an older block, or gone with it: then it was synced.
-            if carry >= self._lo[self._tail] and not self._find(carry).synced:
-                return False
-        end = self._head_off if b == self._head else self._bs
-        off = _HDR
-        while off < end:
-            k = _kind(self._rd(b, off))
-            if k == 0 or off + 1 + k > end:
-                break
-            if k < _K_BEGIN:
-                off += 1 + k
-                continue
-            if self._rd(b, off + 1) & _F_SYNCED:  # bit erased: not synced
-                return False
-            off += _BEGIN_FIXED + self._rd(b, off + 5)
-        return True
-
     def _next_block(self):
         nb = (self._head + 1) % self._n
         if nb == self._tail and self._count == self._n:
-            if not self._reclaimable(nb):
+            if not _read().reclaimable(self, nb):
                 raise JournalFull("journal full: sync finished sittings to free space")
             self._tail = (nb + 1) % self._n
             self._count -= 1
@@ -226,18 +197,6 @@ class Journal:
             raise JournalError("journal not mounted")
         if self._head_dirty or self._head_off + size > self._bs:
             self._next_block()
-
-    def free_bytes(self):
-        """Bytes of records that fit before the journal is full (synced sittings that
-        would be reclaimed count as free)."""
-        usable = self._bs - _HDR
-        free = 0 if self._head_dirty else self._bs - self._head_off
-        free += (self._n - self._count) * usable
-        b = self._tail
-        while b != self._head and self._reclaimable(b):
-            free += usable
-            b = (b + 1) % self._n
-        return free
 
     # Writing ---------------------------------------------------------------------
 
@@ -327,23 +286,19 @@ class Journal:
         self._set_flag(self._last_pos, _F_FINISHED)
         self._open = 0
 
+    def open_sitting(self):
+        return self._open or None
+
+    def free_bytes(self):
+        """Bytes of records that fit before the journal is full (synced sittings that
+        would be reclaimed count as free)."""
+        return _read().free_bytes(self)
+
     def mark_synced(self, sid):
         """Record that the host holds sitting `sid`; it may then be reclaimed."""
         if sid == self._open:
             raise JournalError("finish the sitting before syncing it")
-        w = self._find(sid)
-        if w.flags & _F_SYNCED:
-            self._set_flag(w.pos, _F_SYNCED)
-            self._forget_reclaimable()
-
-    def _forget_reclaimable(self):
-        i = 0
-        while i < self._n:
-            self._ok[i] = 0
-            i += 1
-
-    def open_sitting(self):
-        return self._open or None
+        _read().mark_synced(self, sid)
 
     # Reading: firmware/journalread.py, loaded when first used ---------------------
 

@@ -14,7 +14,6 @@ _F_SYNCED = const(0x02)
 _MAX_HEADER = const(255)
 
 
-
 class Cursor:
     """A position in one sitting's records, for Journal.next_event (reusable)."""
 
@@ -232,3 +231,64 @@ def read(j, sid, offset, buf):
         j._ipos += 1
         j._roff += 1
     return got
+
+
+# Space: a block's reclaim, the free bytes, a sitting marked synced ---------------
+
+def reclaimable(j, b):
+    # A block may go when every sitting that has records in it is synced: the one
+    # carried into it and each one begun in it. Known once, until a sitting changes.
+    if not j._ok[b]:
+        j._ok[b] = 1 if _all_synced(j, b) else 2
+    return j._ok[b] == 1
+
+
+def _all_synced(j, b):
+    carry = j._carry[b]
+    if carry:
+        if carry == j._open:
+            return False
+        # Its BEGIN is in an older block, or gone with it: then it was synced.
+        if carry >= j._lo[j._tail] and not j._find(carry).synced:
+            return False
+    end = j._head_off if b == j._head else j._bs
+    off = _HDR
+    while off < end:
+        k = _kind(j._rd(b, off))
+        if k == 0 or off + 1 + k > end:
+            break
+        if k < _K_BEGIN:
+            off += 1 + k
+            continue
+        if j._rd(b, off + 1) & _F_SYNCED:  # bit erased: not synced
+            return False
+        off += _BEGIN_FIXED + j._rd(b, off + 5)
+    return True
+
+
+def free_bytes(j):
+    """Bytes of records that fit before the journal is full (synced sittings that
+    would be reclaimed count as free)."""
+    usable = j._bs - _HDR
+    free = 0 if j._head_dirty else j._bs - j._head_off
+    free += (j._n - j._count) * usable
+    b = j._tail
+    while b != j._head and reclaimable(j, b):
+        free += usable
+        b = (b + 1) % j._n
+    return free
+
+
+def mark_synced(j, sid):
+    """Record that the host holds sitting `sid`; it may then be reclaimed."""
+    w = j._find(sid)
+    if w.flags & _F_SYNCED:
+        j._set_flag(w.pos, _F_SYNCED)
+        _forget_reclaimable(j)
+
+
+def _forget_reclaimable(j):
+    i = 0
+    while i < j._n:
+        j._ok[i] = 0
+        i += 1
