@@ -9,7 +9,6 @@ from engine_core import codec
 from engine_core import codes as C
 from engine_core import sitting as S
 from engine_core import variants as V
-from engine_core.games import new_sitting
 from firmware.display import WHITE
 from firmware.journal import Journal, JournalError
 from firmware.ui import LONG, MENU, NEXT, OK, PREV
@@ -36,7 +35,6 @@ FIRMWARE = "0.1.0"
 _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
-_SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
 
 
@@ -99,22 +97,6 @@ class App:
             resume = None
             forget("firmware.resume")
             gc.collect()
-
-    def start(self, rules, dealer, names=None, assign=None):
-        self.s = None
-        self.assign = assign
-        if self.gin != rules.family:
-            self._forget_screens()      # the other family's screen modules
-        self.gin = rules.family
-        self.s = new_sitting(rules, dealer)
-        self.first_dealer = dealer
-        seats = rules.row[V.SEATS]
-        self.names = tuple(names) if names and len(names) == seats else _SEATS[seats]
-        if names and rules.row[V.TEAMS]:
-            self.teams = (_pair(self.names, 0), _pair(self.names, 1))
-        else:
-            self.teams = _TEAMS
-        self.hand_mode = 0
 
     # ---- the event path ----
     def take(self, ev):
