@@ -300,17 +300,8 @@ class App:
 
     def _link_port(self):
         if self._port is None and self.link is not None:
-            from firmware import syncport
-            from firmware.hello import HelloGate
-            path = getattr(self.link, "path", None)
-            if path:    # the sim: a pseudo-terminal read without waiting
-                self._port = syncport.TtyPort(path)
-            else:       # a device: the REPL's stdin, polled, Ctrl-C a byte like another
-                import micropython
-                micropython.kbd_intr(-1)
-                self.to_repl = _to_repl
-                self._port = syncport.StreamPort(self.link.rx, self.link.tx)
-            self._gate = HelloGate(self._peek)
+            from firmware import hello
+            hello.open_link(self)
         return self._port
 
     def _sync_failed(self):
@@ -412,13 +403,6 @@ _NOT_IN_SYNC = ("engine_core.options", "firmware.ui.walk", "firmware.ui.draw",
 def _no_kbd(*args):
     # The sim's line is not the REPL's: nothing to switch, nothing to interrupt.
     return None
-
-
-def _to_repl():
-    # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
-    import micropython
-    micropython.kbd_intr(3)
-    raise KeyboardInterrupt
 
 
 def _pair(names, team):
