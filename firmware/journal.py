@@ -1,8 +1,5 @@
 # The flash journal: every accepted event of every sitting, as an append-only log over
 # the blocks of its own partition, durable when append() returns. Format in docs/journal.md.
-import binascii
-import struct
-
 from engine_core.compat import const
 
 _IOCTL_BLOCK_COUNT = const(4)
@@ -12,7 +9,6 @@ _IOCTL_BLOCK_ERASE = const(6)
 # Block header: magic "T42" + format version, seq, next sitting id, carried sitting id,
 # CRC-32 of the first 16 bytes.
 _HDR = const(20)
-_MAGIC = b"T42\x01"
 
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
 # program of a tag clears only some of its four bits, which is never a valid tag, and
@@ -125,24 +121,6 @@ class Journal:
             self._mounted = False
             raise JournalError("flash erase failed: restart the scorer")
 
-    def _read_header(self, blk):
-        # Sequence number of a valid block header, or -1.
-        h = self._hdr
-        self._bdev.readblocks(blk, h, 0)
-        if h[0:4] != _MAGIC:
-            return -1
-        if binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF != struct.unpack_from("<I", h, 16)[0]:
-            return -1
-        return struct.unpack_from("<I", h, 4)[0]
-
-    def _blank(self, blk):
-        off = 0
-        while off < self._bs:
-            if self._rd(blk, off) != 0xFF:
-                return False
-            off += 1
-        return True
-
     # Mount -----------------------------------------------------------------------
 
     def mount(self):
@@ -158,45 +136,17 @@ class Journal:
             scan = None
             _unload("firmware.journalscan")
 
-    def _start_block(self, b, seq):
-        # Erase block b if needed, then give it a header: it becomes the head.
-        if not self._blank(b):
-            if self._read_header(b) >= 0:
-                # Clear the magic first, so that a torn erase can't leave a valid header
-                # over half-erased records.
-                self._prog(b, self._zero4, 0)
-            self._erase(b)
-        h = self._hdr
-        h[0:4] = _MAGIC
-        carry = self._open
-        struct.pack_into("<IIII", h, 4, seq, self._next_sid, carry, 0)
-        struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
-        self._prog(b, h, 0)
-        self._carry[b] = carry
-        self._lo[b] = self._next_sid
-        self._ok[b] = 0
-        self._head = b
-        self._seq = seq
-
     # Space -----------------------------------------------------------------------
-
-    def _next_block(self):
-        nb = (self._head + 1) % self._n
-        if nb == self._tail and self._count == self._n:
-            if not _read().reclaimable(self, nb):
-                raise JournalFull("journal full: sync finished sittings to free space")
-            self._tail = (nb + 1) % self._n
-            self._count -= 1
-        self._start_block(nb, self._seq + 1)
-        self._count += 1
-        self._head_off = _HDR
-        self._head_dirty = False
 
     def _room(self, size):
         if not self._mounted:
             raise JournalError("journal not mounted")
         if self._head_dirty or self._head_off + size > self._bs:
-            self._next_block()
+            try:
+                r = _read()     # a new head block, now and then: journalread.py
+            except MemoryError:
+                raise JournalError("no memory for a new journal block: try again")
+            r.next_block(self)
 
     # Writing ---------------------------------------------------------------------
 

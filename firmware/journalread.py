@@ -1,10 +1,15 @@
-# The journal's reading (firmware/journal.py): the sittings walked oldest first, one
-# found by id, its records read back. Only a boot's replay, a sync, the history screen
-# and a reclaim read: loaded by the Journal's reading methods when first used and
-# unloaded with the screens and the sync (firmware/app.py), so that a hand keeps only
-# the writing code in the heap. Allocates nothing once loaded (walk_next, next_event).
+# The journal's code that a hand seldom runs (firmware/journal.py keeps the writing): the
+# sittings walked oldest first, one found by id, its records read back; a new head block
+# (every few KB of records: erased, the tail reclaimed when the journal is full), the
+# free bytes, a sitting marked synced. Loaded by the Journal's methods when first used
+# and unloaded with the screens, after a sync and after the boot (firmware/app.py), so
+# that a hand keeps only the writing code in the heap. Allocates nothing once loaded
+# (walk_next, next_event).
+import binascii
+import struct
+
 from engine_core.compat import const
-from firmware.journal import JournalError, _kind
+from firmware.journal import JournalError, JournalFull, _kind
 
 _HDR = const(20)            # journal.py: the block header's size, the record kinds,
 _K_BEGIN = const(6)         # a BEGIN record's fixed part and flag bits, the header's
@@ -12,6 +17,7 @@ _BEGIN_FIXED = const(6)     # longest
 _F_FINISHED = const(0x01)
 _F_SYNCED = const(0x02)
 _MAX_HEADER = const(255)
+_MAGIC = b"T42\x01"
 
 
 class Cursor:
@@ -292,3 +298,60 @@ def _forget_reclaimable(j):
     while i < j._n:
         j._ok[i] = 0
         i += 1
+
+
+# Blocks: a header read, a new head block (erased, and the tail reclaimed when the
+# journal is full) ------------------------------------------------------------------
+
+def read_header(j, blk):
+    # Sequence number of a valid block header, or -1.
+    h = j._hdr
+    j._bdev.readblocks(blk, h, 0)
+    if h[0:4] != _MAGIC:
+        return -1
+    if binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF != struct.unpack_from("<I", h, 16)[0]:
+        return -1
+    return struct.unpack_from("<I", h, 4)[0]
+
+
+def _blank(j, blk):
+    off = 0
+    while off < j._bs:
+        if j._rd(blk, off) != 0xFF:
+            return False
+        off += 1
+    return True
+
+
+def start_block(j, b, seq):
+    # Erase block b if needed, then give it a header: it becomes the head.
+    if not _blank(j, b):
+        if read_header(j, b) >= 0:
+            # Clear the magic first, so that a torn erase can't leave a valid header
+            # over half-erased records.
+            j._prog(b, j._zero4, 0)
+        j._erase(b)
+    h = j._hdr
+    h[0:4] = _MAGIC
+    carry = j._open
+    struct.pack_into("<IIII", h, 4, seq, j._next_sid, carry, 0)
+    struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
+    j._prog(b, h, 0)
+    j._carry[b] = carry
+    j._lo[b] = j._next_sid
+    j._ok[b] = 0
+    j._head = b
+    j._seq = seq
+
+
+def next_block(j):
+    nb = (j._head + 1) % j._n
+    if nb == j._tail and j._count == j._n:
+        if not reclaimable(j, nb):
+            raise JournalFull("journal full: sync finished sittings to free space")
+        j._tail = (nb + 1) % j._n
+        j._count -= 1
+    start_block(j, nb, j._seq + 1)
+    j._count += 1
+    j._head_off = _HDR
+    j._head_dirty = False

@@ -5,6 +5,7 @@ import struct
 
 from engine_core.compat import const
 from firmware import journal as J
+from firmware import journalread as R
 
 _HDR = const(20)            # journal.py: the block header's size, the record tags' kinds,
 _K_END = const(5)           # a BEGIN record's fixed part and its flag bits
@@ -34,7 +35,7 @@ def mount(j):
     head = -1
     try:
         for b in range(n):
-            seqs[b] = s = j._read_header(b)
+            seqs[b] = s = R.read_header(j, b)
             if s >= 0:
                 j._carry[b] = struct.unpack_from("<I", j._hdr, 12)[0]
                 j._lo[b] = struct.unpack_from("<I", j._hdr, 8)[0]
@@ -123,6 +124,6 @@ def _format(j):
     j._count = 1
     j._seq = 0
     j._next_sid = 1
-    j._start_block(0, 1)
+    R.start_block(j, 0, 1)
     j._head_off = _HDR
     j._head_dirty = False
