@@ -428,6 +428,8 @@ def warm():
         gc.collect()
         __import__("firmware.ui." + name)
         forget("firmware.ui." + name)
+    forget("engine_core.options")       # the setup's, and the sync screen's reading
+    forget("firmware.journalread")
     gc.collect()
 
 
