@@ -166,6 +166,7 @@ class App:
             forget("engine_core.ginoptions")
             forget("engine_core.header")    # a sitting header's code: once a sitting
             forget("firmware.journalread")  # the journal's reading (history, sync)
+            forget("engine_core.games")     # the history's replay, a sitting's start
             gc.collect()
             m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
             self._mods[screen] = m
