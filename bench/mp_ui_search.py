@@ -79,7 +79,8 @@ def make_app(display, rules, dealer=0):
     from firmware.nor import NorFlash
     a = SearchApp(display, NorFlash(2, 4096))
     a.journal = FakeJournal()
-    a.start(rules, dealer)
+    from firmware import resume
+    resume.start(a, rules, dealer)
     a.follow()
     a.render()
     return a

@@ -118,6 +118,10 @@ class Sitting(History):
         self.st = array("h", bytes(2 * N_SLOTS))
         self._base = array("h", bytes(2 * N_SLOTS))   # state where the history starts
         self.codec = codec
+        self._sc = None     # the scoring in tricks (scoring.py): Moon's alone
+        if rules.scoring == V.TRICKS:
+            from engine_core import scoring
+            self._sc = scoring
         self._init_history(history)
         self.restart(dealer)
 
@@ -238,7 +242,9 @@ class Sitting(History):
         if kind == EV_POINTS:
             return self._check_points(arg & 0xFF, arg >> 8)
         if kind == EV_TRICKS:
-            return self._check_tricks(arg)
+            if self.rules.scoring != V.TRICKS:
+                return _E_TRICKS_MOON
+            return self._sc.check_tricks(self, arg)
         return _E_BAD_EVENT
 
     def _forced(self):
@@ -405,24 +411,6 @@ class Sitting(History):
                 return _E_CLAIM
         return _OK
 
-    def _check_tricks(self, packed):
-        r = self.row
-        if self.rules.scoring != V.TRICKS:
-            return _E_TRICKS_MOON
-        total = 0
-        i = 0
-        while i < 6:
-            t = packed >> (4 * i) & 15
-            if i >= self.seats and t:
-                return _E_TRICKS_SEATS
-            if t < self.st[_SEAT_TRICKS + i]:
-                return _E_TRACKED
-            total += t
-            i += 1
-        if total != r[V.TRICKS_PER_HAND]:
-            return _E_TRICKS_SUM
-        return _OK
-
     def _check_confirm(self, kind, arg):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
@@ -564,7 +552,7 @@ class Sitting(History):
         elif sc == V.POINTS:
             self._score_points(made, points)
         else:
-            self._score_tricks(made, points)
+            self._sc.score_tricks(self, made, points)
         st[_HANDS] += 1
         if not st[_OVER]:
             self._next_deal()
@@ -612,63 +600,6 @@ class Sitting(History):
             self._end(bt)
         elif o_in:
             self._end(ot)
-
-    def _score_tricks(self, made, points):
-        st = self.st
-        r = self.row
-        bidder = st[_BIDDER]
-        v = st[_VALUE]
-        target = self.rules.target
-        if not r[V.TEAMS]:
-            # Moon: each seat for itself.
-            i = 0
-            while i < self.seats:
-                if i == bidder:
-                    self._award(i, v if made else -v)
-                else:
-                    self._award(i, st[_SEAT_TRICKS + i])
-                i += 1
-            if made and v == r[V.SHOOT]:
-                self._end(bidder)
-                return
-            if st[_SCORE + bidder] >= target:
-                self._end(bidder)
-                return
-            best = -1
-            tie = 0
-            i = 0
-            while i < self.seats:
-                s = st[_SCORE + i]
-                if s >= target:
-                    if best < 0 or s > st[_SCORE + best]:
-                        best = i
-                        tie = 0
-                    elif s == st[_SCORE + best]:
-                        tie = 1
-                i += 1
-            if best >= 0 and not tie:
-                self._end(best)
-            return
-        # Partnership Moon: games to the target, a match of match_games.
-        bt = self.side_of(bidder)
-        ot = 1 - bt
-        self._award(bt, points if made else -v)
-        self._award(ot, r[V.TRICKS_PER_HAND] - points)
-        b_in = st[_SCORE + bt] >= target
-        o_in = st[_SCORE + ot] >= target
-        if not (b_in or o_in):
-            return
-        w = bt if b_in else ot
-        st[_G_SCORE] = st[_SCORE]
-        st[_G_SCORE + 1] = st[_SCORE + 1]
-        st[_G_WINNER] = w
-        st[_GAMES] += 1
-        st[_WON + w] += 1
-        if st[_WON + w] >= self.rules.match_games // 2 + 1:
-            self._end(w)
-        else:
-            st[_SCORE] = 0
-            st[_SCORE + 1] = 0
 
     def _end(self, side):
         self.st[_OVER] = 1

@@ -9,7 +9,6 @@ from engine_core import codec
 from engine_core import codes as C
 from engine_core import sitting as S
 from engine_core import variants as V
-from engine_core.games import new_sitting
 from firmware.display import WHITE
 from firmware.journal import Journal, JournalError
 from firmware.ui import LONG, MENU, NEXT, OK, PREV
@@ -36,7 +35,6 @@ FIRMWARE = "0.1.0"
 _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
-_SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 _TEAMS = ("Us", "Them")
 
 
@@ -99,22 +97,6 @@ class App:
             resume = None
             forget("firmware.resume")
             gc.collect()
-
-    def start(self, rules, dealer, names=None, assign=None):
-        self.s = None
-        self.assign = assign
-        if self.gin != rules.family:
-            self._forget_screens()      # the other family's screen modules
-        self.gin = rules.family
-        self.s = new_sitting(rules, dealer)
-        self.first_dealer = dealer
-        seats = rules.row[V.SEATS]
-        self.names = tuple(names) if names and len(names) == seats else _SEATS[seats]
-        if names and rules.row[V.TEAMS]:
-            self.teams = (_pair(self.names, 0), _pair(self.names, 1))
-        else:
-            self.teams = _TEAMS
-        self.hand_mode = 0
 
     # ---- the event path ----
     def take(self, ev):
@@ -183,6 +165,8 @@ class App:
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
             forget("engine_core.ginoptions")
             forget("engine_core.header")    # a sitting header's code: once a sitting
+            forget("firmware.journalread")  # the journal's reading (history, sync)
+            forget("engine_core.games")     # the history's replay, a sitting's start
             gc.collect()
             m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
             self._mods[screen] = m
@@ -317,17 +301,8 @@ class App:
 
     def _link_port(self):
         if self._port is None and self.link is not None:
-            from firmware import syncport
-            from firmware.hello import HelloGate
-            path = getattr(self.link, "path", None)
-            if path:    # the sim: a pseudo-terminal read without waiting
-                self._port = syncport.TtyPort(path)
-            else:       # a device: the REPL's stdin, polled, Ctrl-C a byte like another
-                import micropython
-                micropython.kbd_intr(-1)
-                self.to_repl = _to_repl
-                self._port = syncport.StreamPort(self.link.rx, self.link.tx)
-            self._gate = HelloGate(self._peek)
+            from firmware import hello
+            hello.open_link(self)
         return self._port
 
     def _sync_failed(self):
@@ -356,7 +331,7 @@ class App:
 
     def _unload_sync(self):
         for name in ("firmware.session", "firmware.sync", "firmware.syncjournal",
-                     "engine_core.wire", "engine_core.header"):
+                     "engine_core.wire", "engine_core.header", "firmware.journalread"):
             forget(name)
 
     def _forget_screens(self):
@@ -431,13 +406,6 @@ def _no_kbd(*args):
     return None
 
 
-def _to_repl():
-    # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
-    import micropython
-    micropython.kbd_intr(3)
-    raise KeyboardInterrupt
-
-
 def _pair(names, team):
     a = names[team]
     b = names[team + 2]
@@ -461,6 +429,8 @@ def warm():
         gc.collect()
         __import__("firmware.ui." + name)
         forget("firmware.ui." + name)
+    forget("engine_core.options")       # the setup's, and the sync screen's reading
+    forget("firmware.journalread")
     gc.collect()
 
 

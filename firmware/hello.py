@@ -100,3 +100,25 @@ def _checked(buf, n):
         from firmware.app import forget
         forget("engine_core.wire")
     return good
+
+
+def open_link(app):
+    """The app's USB line as the sync endpoint reads it, and the gate on it (App's
+    _port and _gate), made at the first poll."""
+    from firmware import syncport
+    path = getattr(app.link, "path", None)
+    if path:    # the sim: a pseudo-terminal read without waiting
+        app._port = syncport.TtyPort(path)
+    else:       # a device: the REPL's stdin, polled, Ctrl-C a byte like another
+        import micropython
+        micropython.kbd_intr(-1)
+        app.to_repl = _to_repl
+        app._port = syncport.StreamPort(app.link.rx, app.link.tx)
+    app._gate = HelloGate(app._peek)
+
+
+def _to_repl():
+    # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
+    import micropython
+    micropython.kbd_intr(3)
+    raise KeyboardInterrupt

@@ -1,8 +1,5 @@
 # The flash journal: every accepted event of every sitting, as an append-only log over
 # the blocks of its own partition, durable when append() returns. Format in docs/journal.md.
-import binascii
-import struct
-
 from engine_core.compat import const
 
 _IOCTL_BLOCK_COUNT = const(4)
@@ -12,7 +9,6 @@ _IOCTL_BLOCK_ERASE = const(6)
 # Block header: magic "T42" + format version, seq, next sitting id, carried sitting id,
 # CRC-32 of the first 16 bytes.
 _HDR = const(20)
-_MAGIC = b"T42\x01"
 
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
 # program of a tag clears only some of its four bits, which is never a valid tag, and
@@ -71,37 +67,6 @@ def _kind(t):
 _REC_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4, _T_END)
 
 
-class Cursor:
-    """A position in one sitting's records, for Journal.next_event (reusable)."""
-
-    def __init__(self):
-        self.sid = 0
-        self.blk = -1
-        self.off = 0
-        self.header_done = False
-
-
-class Walk:
-    """A position among the journal's sittings, oldest first, for Journal.walk and
-    Journal.walk_next (reusable): the fields describe the sitting last stepped onto."""
-
-    def __init__(self):
-        self.sid = 0
-        self.flags = 0xFF       # of its BEGIN record: bits cleared when finished, synced
-        self.pos = 0            # block * block_size + offset of its BEGIN record
-        self.length = 0         # byte length of its stream (see Journal.read)
-        self._blk = -1          # where the search for the next BEGIN goes on
-        self._off = 0
-
-    @property
-    def finished(self):
-        return self.flags & _F_FINISHED == 0
-
-    @property
-    def synced(self):
-        return self.flags & _F_SYNCED == 0
-
-
 class Journal:
     def __init__(self, bdev):
         self._bdev = bdev
@@ -120,7 +85,7 @@ class Journal:
         self._hdr = bytearray(_HDR)
         self._item = None       # read(): the logical item being copied, and where
         self._rcur = None       # (made at the first read: a sync)
-        self._walk = Walk()     # lookups by id (cursor, mark_synced, reclaiming)
+        self._walk = None       # lookups by id (cursor, mark_synced, reclaiming)
         self._roff = 0
         self._ilen = -1
         self._ipos = 0
@@ -156,24 +121,6 @@ class Journal:
             self._mounted = False
             raise JournalError("flash erase failed: restart the scorer")
 
-    def _read_header(self, blk):
-        # Sequence number of a valid block header, or -1.
-        h = self._hdr
-        self._bdev.readblocks(blk, h, 0)
-        if h[0:4] != _MAGIC:
-            return -1
-        if binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF != struct.unpack_from("<I", h, 16)[0]:
-            return -1
-        return struct.unpack_from("<I", h, 4)[0]
-
-    def _blank(self, blk):
-        off = 0
-        while off < self._bs:
-            if self._rd(blk, off) != 0xFF:
-                return False
-            off += 1
-        return True
-
     # Mount -----------------------------------------------------------------------
 
     def mount(self):
@@ -189,86 +136,17 @@ class Journal:
             scan = None
             _unload("firmware.journalscan")
 
-    def _start_block(self, b, seq):
-        # Erase block b if needed, then give it a header: it becomes the head.
-        if not self._blank(b):
-            if self._read_header(b) >= 0:
-                # Clear the magic first, so that a torn erase can't leave a valid header
-                # over half-erased records.
-                self._prog(b, self._zero4, 0)
-            self._erase(b)
-        h = self._hdr
-        h[0:4] = _MAGIC
-        carry = self._open
-        struct.pack_into("<IIII", h, 4, seq, self._next_sid, carry, 0)
-        struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
-        self._prog(b, h, 0)
-        self._carry[b] = carry
-        self._lo[b] = self._next_sid
-        self._ok[b] = 0
-        self._head = b
-        self._seq = seq
-
     # Space -----------------------------------------------------------------------
-
-    def _reclaimable(self, b):
-        # A block may go when every sitting that has records in it is synced: the one
-        # carried into it and each one begun in it. Known once, until a sitting changes.
-        if not self._ok[b]:
-            self._ok[b] = 1 if self._all_synced(b) else 2
-        return self._ok[b] == 1
-
-    def _all_synced(self, b):
-        carry = self._carry[b]
-        if carry:
-            if carry == self._open:
-                return False
-            # Its BEGIN is in an older block, or gone with it: then it was synced.
-            if carry >= self._lo[self._tail] and not self._find(carry).synced:
-                return False
-        end = self._head_off if b == self._head else self._bs
-        off = _HDR
-        while off < end:
-            k = _kind(self._rd(b, off))
-            if k == 0 or off + 1 + k > end:
-                break
-            if k < _K_BEGIN:
-                off += 1 + k
-                continue
-            if self._rd(b, off + 1) & _F_SYNCED:  # bit erased: not synced
-                return False
-            off += _BEGIN_FIXED + self._rd(b, off + 5)
-        return True
-
-    def _next_block(self):
-        nb = (self._head + 1) % self._n
-        if nb == self._tail and self._count == self._n:
-            if not self._reclaimable(nb):
-                raise JournalFull("journal full: sync finished sittings to free space")
-            self._tail = (nb + 1) % self._n
-            self._count -= 1
-        self._start_block(nb, self._seq + 1)
-        self._count += 1
-        self._head_off = _HDR
-        self._head_dirty = False
 
     def _room(self, size):
         if not self._mounted:
             raise JournalError("journal not mounted")
         if self._head_dirty or self._head_off + size > self._bs:
-            self._next_block()
-
-    def free_bytes(self):
-        """Bytes of records that fit before the journal is full (synced sittings that
-        would be reclaimed count as free)."""
-        usable = self._bs - _HDR
-        free = 0 if self._head_dirty else self._bs - self._head_off
-        free += (self._n - self._count) * usable
-        b = self._tail
-        while b != self._head and self._reclaimable(b):
-            free += usable
-            b = (b + 1) % self._n
-        return free
+            try:
+                r = _read()     # a new head block, now and then: journalread.py
+            except MemoryError:
+                raise JournalError("no memory for a new journal block: try again")
+            r.next_block(self)
 
     # Writing ---------------------------------------------------------------------
 
@@ -358,205 +236,66 @@ class Journal:
         self._set_flag(self._last_pos, _F_FINISHED)
         self._open = 0
 
+    def open_sitting(self):
+        return self._open or None
+
+    def free_bytes(self):
+        """Bytes of records that fit before the journal is full (synced sittings that
+        would be reclaimed count as free)."""
+        return _read().free_bytes(self)
+
     def mark_synced(self, sid):
         """Record that the host holds sitting `sid`; it may then be reclaimed."""
         if sid == self._open:
             raise JournalError("finish the sitting before syncing it")
-        w = self._find(sid)
-        if w.flags & _F_SYNCED:
-            self._set_flag(w.pos, _F_SYNCED)
-            self._forget_reclaimable()
+        _read().mark_synced(self, sid)
 
-    def _forget_reclaimable(self):
-        i = 0
-        while i < self._n:
-            self._ok[i] = 0
-            i += 1
-
-    # Reading ---------------------------------------------------------------------
+    # Reading: firmware/journalread.py, loaded when first used ---------------------
 
     def walk(self, w):
         """Put Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
-        w._blk = self._tail
-        w._off = _HDR
-        w.sid = 0
+        _read().walk(self, w)
 
     def walk_next(self, w):
         """Step `w` onto the next sitting (its id, flags, position, length): False after
         the newest. Reads the records from flash; allocates nothing."""
-        if not self._next_begin(w):
-            return False
-        b = w._blk
-        off = w._off
-        sid = w.sid
-        w.pos = b * self._bs + off
-        w.length = 1 + self._rd(b, off + 5)
-        off += _BEGIN_FIXED + w.length - 1
-        while True:
-            end = self._head_off if b == self._head else self._bs
-            while off < end:
-                k = _kind(self._rd(b, off))
-                if k == 0 or k == _K_BEGIN or off + 1 + k > end:
-                    break
-                w.length += 1 + k
-                off += 1 + k
-            if off < end and _kind(self._rd(b, off)) == _K_BEGIN:
-                break
-            if b == self._head:
-                off = end
-                break
-            b = (b + 1) % self._n
-            off = _HDR
-            if self._carry[b] != sid:
-                break
-        w._blk = b
-        w._off = off
-        return True
-
-    def _next_begin(self, w):
-        # Move w to the next BEGIN record at or after its position, and read its id and
-        # flags: False when there is none.
-        b = w._blk
-        if b < 0:
-            return False
-        off = w._off
-        while True:
-            end = self._head_off if b == self._head else self._bs
-            while off < end:
-                k = _kind(self._rd(b, off))
-                if k == 0 or off + 1 + k > end:
-                    break
-                if k == _K_BEGIN:
-                    w._blk = b
-                    w._off = off
-                    w.sid = (self._rd(b, off + 2) | self._rd(b, off + 3) << 8
-                             | self._rd(b, off + 4) << 16)
-                    w.flags = self._rd(b, off + 1)
-                    return True
-                off += 1 + k
-            if b == self._head:
-                w._blk = -1
-                return False
-            b = (b + 1) % self._n
-            off = _HDR
+        return _read().walk_next(self, w)
 
     def find(self, sid, w):
-        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it. From
-        where w is when sid lies ahead of it (a fetch walks the ids upwards), else from
-        the block the sitting began in."""
-        if not (w._blk >= 0 and w.sid and w.sid < sid):
-            if sid < self._lo[self._tail] or sid > self._last:
-                return False
-            b = self._head
-            while b != self._tail and self._lo[b] > sid:
-                b = (b - 1) % self._n
-            w._blk = b
-            w._off = _HDR
-            w.sid = 0
-        while self.walk_next(w):
-            if w.sid >= sid:
-                return w.sid == sid
-        return False
+        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it."""
+        return _read().find(self, sid, w)
 
     def _find(self, sid):
         w = self._walk
+        if w is None:
+            self._walk = w = _read().Walk()
         w._blk = -1
         if not self.find(sid, w):
             raise JournalError("no sitting %d in the journal" % sid)
         return w
 
-    def open_sitting(self):
-        return self._open or None
-
     def sittings(self):
-        """[(id, finished, synced, byte length)], oldest first: for the PC and the tests
-        (the device walks them one at a time instead, with walk and walk_next)."""
-        out = []
-        w = Walk()
-        self.walk(w)
-        while self.walk_next(w):
-            out.append((w.sid, w.finished, w.synced, w.length))
-        return out
+        """[(id, finished, synced, byte length)], oldest first: for the PC and the tests."""
+        return _read().sittings(self)
 
     def cursor(self, sid, cur=None):
         """A cursor at sitting `sid`'s header (pass `cur` to reuse one)."""
-        pos = self._last_pos if sid == self._last else self._find(sid).pos
-        if cur is None:
-            cur = Cursor()
-        cur.sid = sid
-        cur.blk = pos // self._bs
-        cur.off = pos % self._bs
-        cur.header_done = False
-        return cur
-
-    def _copy(self, b, off, buf, n):
-        if len(buf) < n:
-            raise JournalError("buffer too small")
-        i = 0
-        while i < n:
-            buf[i] = self._rd(b, off + i)
-            i += 1
+        return _read().cursor(self, sid, cur)
 
     def next_event(self, cur, buf):
         """Copy the sitting's header, then each event in turn, into buf; returns its
         length, or -1 after the last event. An END record comes as an item of 5 bytes
         (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours."""
-        b = cur.blk
-        if b < 0:
-            return -1
-        off = cur.off
-        if not cur.header_done:
-            n = self._rd(b, off + 5)
-            self._copy(b, off + _BEGIN_FIXED, buf, n)
-            cur.off = off + _BEGIN_FIXED + n
-            cur.header_done = True
-            return n
-        while True:
-            if b == self._head and off >= self._head_off:
-                break
-            k = self._rd(b, off) if off < self._bs else 0xFF
-            k = _kind(k)
-            if 0 < k < _K_BEGIN and off + 1 + k <= self._bs:
-                self._copy(b, off + 1, buf, k)
-                cur.blk = b
-                cur.off = off + 1 + k
-                return k
-            if k == _K_BEGIN or b == self._head:
-                break
-            b = (b + 1) % self._n
-            off = _HDR
-            if self._carry[b] != cur.sid:
-                break
-        cur.blk = -1
-        return -1
+        return _read().next_event(self, cur, buf)
 
     def read(self, sid, offset, buf):
         """Copy bytes of sitting `sid`'s stream from `offset` into buf; returns the count
-        (0 at the end). The stream: for the header and then each event (or END), one
-        length byte followed by that many bytes."""
-        c = self._rcur
-        if c is None:
-            self._rcur = c = Cursor()
-            self._item = bytearray(_MAX_HEADER)
-        if c.sid != sid or offset != self._roff or c.blk < 0:
-            # Not where the last read stopped (or it hit the end, and events may have
-            # come since): start over from the header and skip to offset.
-            self.cursor(sid, c)
-            self._roff = 0
-            self._ilen = -1
-            self._ipos = 0
-        item = self._item
-        got = 0
-        want = len(buf)
-        while got < want:
-            if self._ilen < 0 or self._ipos > self._ilen:
-                self._ilen = self.next_event(c, item)
-                self._ipos = 0
-                if self._ilen < 0:
-                    break
-            if self._roff >= offset:
-                buf[got] = self._ilen if self._ipos == 0 else item[self._ipos - 1]
-                got += 1
-            self._ipos += 1
-            self._roff += 1
-        return got
+        (0 at the end): for the header and each event (or END), a length byte, then it."""
+        return _read().read(self, sid, offset, buf)
+
+
+def _read():
+    # The reading code (firmware/journalread.py): imported once, then found loaded
+    # until the app unloads it (with the screens, after a sync, after the boot).
+    import firmware.journalread as r
+    return r

@@ -5,6 +5,7 @@ import struct
 
 from engine_core.compat import const
 from firmware import journal as J
+from firmware import journalread as R
 
 _HDR = const(20)            # journal.py: the block header's size, the record tags' kinds,
 _K_END = const(5)           # a BEGIN record's fixed part and its flag bits
@@ -28,12 +29,13 @@ def mount(j):
     j._open = 0  # id of the open sitting, 0 when none (it is always the newest)
     j._wblk = -1
     j._rcur = None
-    j._walk._blk = -1
+    if j._walk is not None:
+        j._walk._blk = -1
     next_sid = 1
     head = -1
     try:
         for b in range(n):
-            seqs[b] = s = j._read_header(b)
+            seqs[b] = s = R.read_header(j, b)
             if s >= 0:
                 j._carry[b] = struct.unpack_from("<I", j._hdr, 12)[0]
                 j._lo[b] = struct.unpack_from("<I", j._hdr, 8)[0]
@@ -122,6 +124,6 @@ def _format(j):
     j._count = 1
     j._seq = 0
     j._next_sid = 1
-    j._start_block(0, 1)
+    R.start_block(j, 0, 1)
     j._head_off = _HDR
     j._head_dirty = False

@@ -1,13 +1,17 @@
 # The App's boot: its settings, the journal mounted and the open sitting replayed at the
-# exact state. Boot-only code, loaded by App.boot() and unloaded once it is done.
+# exact state; and a sitting's start (the replay's, a new one's from the setup screen).
+# Code run once a sitting: loaded by App.boot() and the setup, unloaded once done.
 from micropython import const
 
 from engine_core import codec
 from firmware import app as A
+from engine_core import variants as V
 from firmware.journal import JournalError
 
 _HEADER_MAX = const(255)
 _END_ITEM = const(5)            # the journal's END record as next_event gives it
+_SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"),
+          6: ("1", "2", "3", "4", "5", "6")}
 
 
 def boot(app, safe):
@@ -31,6 +35,7 @@ def boot(app, safe):
             app.banner = "%d saved events refused: sync, the PC has them" % refused
     app.full = True
     A.forget("engine_core.header")
+    A.forget("firmware.journalread")    # the replay's reading
 
 
 def replay(app, sid):
@@ -47,7 +52,7 @@ def replay(app, sid):
     except ValueError as e:
         raise JournalError("the open sitting cannot be resumed (%s): hold a button "
                            "at power-on for safe mode, then sync" % e)
-    app.start(rules, dealer, names, assign)
+    start(app, rules, dealer, names, assign)
     s = app.s
     refused = 0
     while True:
@@ -59,3 +64,24 @@ def replay(app, sid):
         if s.apply(s.codec.decode_at(buf, 0)):
             refused += 1
     return refused
+
+
+def start(app, rules, dealer, names=None, assign=None):
+    """The app on a new sitting of `rules` (`names`: seat names, `assign`: its table
+    assignment), its first dealer `dealer`."""
+    from engine_core.games import new_sitting
+    app.s = None
+    app.assign = assign
+    if app.gin != rules.family:
+        app._forget_screens()      # the other family's screen modules
+    app.gin = rules.family
+    app.s = new_sitting(rules, dealer)
+    A.forget("engine_core.games")
+    app.first_dealer = dealer
+    seats = rules.row[V.SEATS]
+    app.names = tuple(names) if names and len(names) == seats else _SEATS[seats]
+    if names and rules.row[V.TEAMS]:
+        app.teams = (A._pair(app.names, 0), A._pair(app.names, 1))
+    else:
+        app.teams = A._TEAMS
+    app.hand_mode = 0

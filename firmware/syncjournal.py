@@ -4,7 +4,8 @@
 from micropython import const
 
 from engine_core import wire
-from firmware.journal import JournalError, Walk
+from firmware.journal import JournalError
+from firmware.journalread import Walk
 
 # Error codes it reports (docs/sync-protocol.md); 0: none.
 E_BAD_ARGS = const(5)

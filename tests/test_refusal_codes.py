@@ -7,7 +7,7 @@ import importlib
 from engine_core import errors
 
 MODULES = ("engine_core.sitting", "engine_core.history", "engine_core.gin",
-           "engine_core.messages", "engine_core.ginmessages")
+           "engine_core.messages", "engine_core.ginmessages", "engine_core.scoring")
 
 
 def test_every_private_refusal_code_is_the_one_errors_py_gives():
@@ -27,3 +27,16 @@ def test_the_device_path_does_not_load_errors_py():
         with open(importlib.import_module(name).__file__) as f:
             assert "engine_core.errors" not in f.read().replace(
                 "engine_core/errors.py", ""), name
+
+
+def test_the_scoring_modules_state_slots_are_the_sittings():
+    # engine_core/scoring.py reads and writes the sitting's state by private copies of
+    # its slot numbers: each must be the slot sitting.py has under that name.
+    from engine_core import scoring, sitting
+    seen = 0
+    for attr in dir(scoring):
+        if attr.startswith("_") and attr[1:2].isupper() and not attr.startswith("_E_") \
+                and attr != "_OK":
+            assert getattr(scoring, attr) == getattr(sitting, attr), attr
+            seen += 1
+    assert seen >= 8

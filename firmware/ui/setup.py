@@ -283,7 +283,11 @@ def new_sitting(app, rules, dealer):
     except JournalError as e:
         app.banner = str(e)
         return False
-    app.start(rules, dealer, names, assign)
+    from firmware import resume     # a sitting's start: once a sitting
+    from firmware.app import forget
+    resume.start(app, rules, dealer, names, assign)
+    resume = None
+    forget("firmware.resume")
     if setup != app.last_setup:
         app.last_setup = setup
         app.save_settings()

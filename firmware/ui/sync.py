@@ -1,7 +1,7 @@
 # Sync status: the USB link to the PC and what the journal holds. It opens by itself when
 # the PC starts a sync (firmware/app.py loads the endpoint then) and shows the outcome.
 from firmware.display import BLACK
-from firmware.journal import Walk
+from firmware.journalread import Walk
 from firmware.ui import BACK, OK
 from firmware.ui import draw as D
 

@@ -3,7 +3,8 @@
 # reads by offset, garbage partitions, wear, and an allocation-free append path.
 import os
 
-from firmware.journal import Cursor, Journal, JournalError, JournalFull
+from firmware.journal import Journal, JournalError, JournalFull
+from firmware.journalread import Cursor
 from firmware.nor import NorFlash, PowerCut
 from randsit import RandomPlayer
 

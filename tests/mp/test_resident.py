@@ -1,0 +1,44 @@
+# What a hand keeps in the heap: the code that only a boot, a sitting's start, a sync,
+# the history screen or a new journal block runs is unloaded once it is done
+# (docs/device.md, Memory). MicroPython only: run with tests/mp_run.py.
+import sys
+
+from apphelp import boot, flash, press
+from firmware import app as A
+
+HAND = ("next", "long ok", "ok", "ok")
+ONLY_WHEN_USED = ("firmware.journalread", "firmware.resume", "firmware.journalscan",
+                  "firmware.settings", "engine_core.games", "engine_core.header")
+
+
+def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
+    nor = flash()
+    a = boot(nor)
+    press(a, "ok", *HAND)           # the setup's start, then a hand
+    b = boot(nor)                   # a resume: the journal read back
+    assert b.s.hands() == 1 and b.screen == A.HOME
+    press(b, *HAND)
+    assert b.s.hands() == 2
+    for name in ONLY_WHEN_USED:
+        assert name not in sys.modules, name
+    assert b.s._sc is None          # a sitting in marks: Moon's scoring not loaded
+
+
+def test_the_journals_reading_loads_when_used_and_reads_the_same():
+    nor = flash()
+    a = boot(nor)
+    press(a, "ok", *HAND)
+    assert "firmware.journalread" not in sys.modules
+    j = a.journal
+    got = j.sittings()              # loads it
+    assert "firmware.journalread" in sys.modules
+    assert len(got) == 1 and got[0][0] == j.open_sitting() and not got[0][1]
+    A.forget("firmware.journalread")
+    buf = bytearray(255)
+    cur = j.cursor(got[0][0])       # loads it again
+    n = j.next_event(cur, buf)
+    assert n > 0                    # the header
+    events = 0
+    while j.next_event(cur, buf) >= 0:
+        events += 1
+    assert events == 6              # a bid, three passes, trump, made
