@@ -1,7 +1,7 @@
 """A device flash image (the sim's --flash file, or the journal partition read off a
 device) decoded into sitting logs, with the same journal code the firmware runs."""
-import importlib.util
 import os
+import sys
 
 from host_tools import sittinglog as L
 
@@ -10,12 +10,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _journal_module():
-    # firmware/ is device code, not an installed package: load the journal from the tree.
-    path = os.path.join(ROOT, "firmware", "journal.py")
-    spec = importlib.util.spec_from_file_location("tally42_firmware_journal", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    # firmware/ is device code beside host_tools/, not an installed package: the journal
+    # imports its other modules (journalscan, journalread) by package name, so the
+    # project's folder goes on the path wherever tally42 is run from.
+    if ROOT not in sys.path:
+        sys.path.append(ROOT)
+    import firmware.journal
+    return firmware.journal
 
 
 class RamFlash:

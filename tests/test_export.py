@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import os
+import subprocess
 import sys
 import types
 
@@ -292,6 +293,15 @@ def test_from_image_reads_a_real_flash_image(tmp_path, capsys):
     want = L.report(L.Replay(header, None, [(0, ev) for ev in events]))
     del got["id"]
     assert got == want
+    # Run from another folder, as a user would: the journal code still loads (the
+    # firmware's modules are not an installed package).
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    done = subprocess.run([sys.executable, "-m", "host_tools", "export", "--all",
+                           "--from-image", str(path), "--out", str(other / "out")],
+                          cwd=str(other), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert len(os.listdir(str(other / "out"))) == 1
 
 
 # ---- the end time and the event: the #tally42 line, through every format ----
