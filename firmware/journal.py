@@ -1,5 +1,8 @@
 # The flash journal: every accepted event of every sitting, as an append-only log over
 # the blocks of its own partition, durable when append() returns. Format in docs/journal.md.
+# The block tables are made by the mount and the reading (firmware/journalscan.py,
+# journalread.py), loaded when needed, out of the checker's sight:
+# pyright: reportAttributeAccessIssue=false
 from engine_core.compat import const
 
 _IOCTL_BLOCK_COUNT = const(4)
