@@ -119,7 +119,6 @@ def decode_at(buf, pos):
 # The sitting header: the variant, every option resolved, the first dealer, optionally
 # the players' names and a stamp (engine_core/header.py, loaded when a header is made or
 # read: once a sitting).
-HEADER_VERSION = const(2)
 
 
 def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=None):
