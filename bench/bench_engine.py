@@ -2,6 +2,7 @@
 # the MicroPython unix port too) or directly with micropython.
 import gc
 import sys
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 sys.path.insert(0, ".")
 sys.path.insert(0, "tests/engine")
@@ -74,7 +75,7 @@ def bytes_per_hand(rules, sittings):
     header's frame, once a sitting, is counted apart: (per hand, header bytes)."""
     s = new_sitting(rules)
     ev_codec = s.codec
-    scratch = bytearray(codec.MAX_EVENT_BYTES)
+    scratch = bytearray(MAX_EVENT_BYTES)
     total = 0
     header = 0
     hands = 0

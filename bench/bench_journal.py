@@ -3,6 +3,7 @@
 # the codec). Prints `name: value unit` lines. Run: micropython bench/bench_journal.py
 # (CPython gives the same figures: they are counts, not times).
 import sys
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 sys.path.insert(0, ".")
 sys.path.insert(0, "tests/engine")
@@ -27,7 +28,7 @@ class _Player:
         self.rules = O.resolve("42")
         self.s = Sitting(self.rules)
         self.evs = array("l", bytes(4 * 3000))
-        self.ebuf = bytearray(codec.MAX_EVENT_BYTES)
+        self.ebuf = bytearray(MAX_EVENT_BYTES)
         self.k = 0
         self.events = 0
         self.payload = 0

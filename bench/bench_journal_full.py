@@ -14,6 +14,7 @@ import os
 import shutil
 import sys
 import tempfile
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -37,7 +38,7 @@ def capacity():
     j.mount()
     rules = O.resolve("42", {"scoring": "points", "target": 9999})
     s = Sitting(rules)
-    ebuf = bytearray(codec.MAX_EVENT_BYTES)
+    ebuf = bytearray(MAX_EVENT_BYTES)
     n = 0
     try:
         while True:

@@ -64,8 +64,7 @@ micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=
 # imports that was not loaded yet, then the screens' names (app.warm), the sim board with
 # its frame buffer, and the App booted on the sitting. A step that passes the 620th
 # interned name also pays for the name table's next pool (7 KB).
-STEPS = ("engine_core.codes", "engine_core.variants",
-         "engine_core.codec", "engine_core.rules", "engine_core.sitting", "firmware.journal",
+STEPS = ("engine_core.rules", "engine_core.codec", "engine_core.sitting", "firmware.journal",
          "firmware.ui.draw", "boards.sim", "firmware.app")
 HEAP_STEPS = """last = FIRMWARE_BASE
 def step(name):

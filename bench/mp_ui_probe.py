@@ -8,6 +8,8 @@
 import gc
 from time import ticks_diff, ticks_ms, ticks_us
 
+from firmware.codes import HOME, LONG
+
 # Logical buttons (firmware.buttons).
 PREV = 1
 NEXT = 2
@@ -41,18 +43,16 @@ def gin_typical_hand(a):
     # Oklahoma Gin from the score screen before a hand: turn-up 8, seat 1 knocks with 6,
     # seat 0 is left with 23. Each press is the one the cursor on show asks for (the
     # short way round for the turn-up; a held arrow for a step of 10).
-    from firmware import app as A
-    from firmware.ui import LONG
     from firmware.ui import gin_draw as GD
     s = a.s
     f = a.fields
     hands = s.hands()
     n = 0
     while s.hands() == hands:
-        if a.screen == A.HOME and s.phase() == 4:           # the turn-up
+        if a.screen == HOME and s.phase() == 4:           # the turn-up
             d = (8 - a.cur) % 10
             key = OK if d == 0 else (NEXT if d <= 5 else PREV)
-        elif a.screen == A.HOME:                            # how the hand ended
+        elif a.screen == HOME:                            # how the hand ended
             if f[GD.MODE] or f[GD.SEAT] != 1:
                 key = LONG | NEXT
             else:
@@ -67,7 +67,7 @@ def gin_typical_hand(a):
                 key = NEXT if d > 0 else PREV
         a.press(key)
         n += 1
-    assert s.score(1) == 23 and a.screen == A.HOME
+    assert s.score(1) == 23 and a.screen == HOME
     return n
 
 

@@ -9,12 +9,12 @@
 from array import array
 
 from engine_core import codes as C
-from engine_core import sitting as S
 from firmware import app as A
-from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
+from engine_core.codes import BIDDING
+from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV, SETUP, SYNC
 
 KEYS = (OK, NEXT, PREV, BACK, MENU, LONG | NEXT, LONG | PREV, LONG | OK)
-_NOWHERE = (A.SETUP, A.SYNC)    # screens that cannot lead to the hand's next event
+_NOWHERE = (SETUP, SYNC)    # screens that cannot lead to the hand's next event
 
 
 class FakeJournal:
@@ -209,7 +209,7 @@ def hand_events(s, rnd):
     t = Sitting(s.rules, s.dealer())
     _copy(t.st, s.st)
     out = []
-    while t.phase() == S.BIDDING:
+    while t.phase() == BIDDING:
         h = t.high_bid()
         code = C.PASS
         if h < 0:

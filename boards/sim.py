@@ -9,23 +9,26 @@
 #             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
 #   flash     the journal's NOR partition, kept in a file (--flash)
 #   serial    a pseudo-terminal (--link), the PC's end being --serial
+from micropython import const
 import framebuf
 import sys
 
-from firmware.display import WHITE
 
-WIDTH = 296
-HEIGHT = 128
-FLASH_BLOCKS = 16       # a 64 KB journal partition, 4 KB blocks
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_WHITE = const(1)
+
+_WIDTH = const(296)
+_HEIGHT = const(128)
+_FLASH_BLOCKS = const(16)  # a 64 KB journal partition, 4 KB blocks
 QUIT = -1               # buttons.poll(): the board asks the program to stop
-FRAME = 0xF5            # the first byte of a refresh on stdout
+_FRAME = const(0xF5)    # the first byte of a refresh on stdout
 
 
 class FileFlash:
     """A NOR partition kept in a file (nothing of it in RAM), with the block protocol of
     esp32.Partition: an erase sets a block to 0xFF, a program only clears bits."""
 
-    def __init__(self, path, nblocks=FLASH_BLOCKS, block_size=4096):
+    def __init__(self, path, nblocks=_FLASH_BLOCKS, block_size=4096):
         self.nblocks = nblocks
         self.block_size = block_size
         self._tmp = bytearray(256)
@@ -95,7 +98,7 @@ class SimDisplay(framebuf.FrameBuffer):
     line for each text drawn, in the 8x8 font or in big type), then the frame bytes.
     record=True keeps the words of the frame (else none are sent)."""
 
-    def __init__(self, width=WIDTH, height=HEIGHT, out=None, record=False):
+    def __init__(self, width=_WIDTH, height=_HEIGHT, out=None, record=False):
         self.width = width
         self.height = height
         self._buf = bytearray((width + 7) // 8 * height)
@@ -106,7 +109,7 @@ class SimDisplay(framebuf.FrameBuffer):
         self.name = ""
         self._head = bytearray(5)
         self.texts = [] if record else None
-        self.fill(WHITE)
+        self.fill(_WHITE)
 
     def text(self, s, x, y, c=0):
         if self.texts is not None:
@@ -119,7 +122,7 @@ class SimDisplay(framebuf.FrameBuffer):
             self.texts.append((x, y, height, c, str(words)))
 
     def fill(self, c):
-        if self.texts is not None and c == WHITE:
+        if self.texts is not None and c == _WHITE:
             self.texts = []
         super().fill(c)
 
@@ -136,7 +139,7 @@ class SimDisplay(framebuf.FrameBuffer):
             if self.texts:
                 words = "\n".join("%d %d %d %d %s" % t for t in self.texts).encode()
             h = self._head
-            h[0] = FRAME
+            h[0] = _FRAME
             h[1] = 1 if full else 0
             h[2] = len(self.name)
             out.write(h[:3])
@@ -221,8 +224,8 @@ class Board:
     """The sim board, with the attributes of every board (see boards/__init__.py).
     flash: a file name, or a block device (a fresh RAM one when None)."""
 
-    def __init__(self, flash=None, width=WIDTH, height=HEIGHT, out=None, keys=None,
-                 serial=None, record=False, settings=None, blocks=FLASH_BLOCKS):
+    def __init__(self, flash=None, width=_WIDTH, height=_HEIGHT, out=None, keys=None,
+                 serial=None, record=False, settings=None, blocks=_FLASH_BLOCKS):
         from time import sleep_ms, ticks_ms
         self.name = "sim"
         self.display = SimDisplay(width, height, out, record)

@@ -1,4 +1,7 @@
 # Small-integer codes shared by the engine, the codec, the firmware and the host tools.
+# The device loads none of this module: each of its modules keeps private copies of the
+# codes it uses (`_EV_BID = const(1)`), which MicroPython folds away so that they cost no
+# heap, where a module's public names do. tests/test_private_codes.py checks every copy.
 from engine_core.compat import const
 
 # Contracts (what the bid winner names). A suit is its pip number, 0..8.
@@ -30,6 +33,31 @@ GAME = const(0x70)
 PLUNGE = const(0x71)
 SPLASH = const(0x72)
 N_BID_CODES = const(0x73)
+
+# The longest coded event, in bytes (engine_core/codec.py, gincodec.py).
+MAX_EVENT_BYTES = const(3)
+
+# The phases of a deal (Sitting.phase()).
+BIDDING = const(0)
+TRUMP = const(1)
+PLAY = const(2)
+OVER = const(3)
+
+# Slots of a 42 sitting's state (engine_core/sitting.py), for Sitting.last(): the last
+# finished deal, and the last finished game.
+LAST_DEALER = const(17)
+LAST_THROWN = const(18)
+LAST_BIDDER = const(19)
+LAST_BID = const(20)        # bid code
+LAST_VALUE = const(21)      # bid value in points (marks * mark for mark bids)
+LAST_CONTRACT = const(22)
+LAST_MADE = const(23)
+LAST_POINTS = const(24)     # -1: not known (only made/set was given)
+LAST_AWARD = const(25)      # 6 slots
+LAST_TRICKS = const(31)     # 6 slots: each seat's tricks, when known
+LAST_KNOWN = const(37)      # 1 when the LAST_TRICKS are known
+GAME_SCORE = const(13)      # 2 slots: the last finished game's final score
+GAME_WINNER = const(15)
 
 
 def event(kind, arg=0):

@@ -13,7 +13,9 @@
 #                                         draw-out with both totals (Skarney Gin)
 #   0xFE                                  undo
 from engine_core.compat import const
-from engine_core.codes import EV_UNDO
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_EV_UNDO = const(7)
 
 # The gin pads' event kinds (codes.py has the 42 family's); gin.py packs and reads their
 # arguments.
@@ -74,7 +76,7 @@ def encode_into(ev, buf, pos):
         buf[pos + 1] = t0 & 0xFF
         buf[pos + 2] = t1 & 0xFF
         return pos + 3
-    if kind == EV_UNDO:
+    if kind == _EV_UNDO:
         buf[pos] = _UNDO
         return pos + 1
     return -1
@@ -104,7 +106,7 @@ def decode_at(buf, pos):
     if b == _DRAWOUT:
         return EV_DRAWOUT << 24
     if b == _UNDO:
-        return EV_UNDO << 24
+        return _EV_UNDO << 24
     if _KNOCK < b < _GIN:
         bonus = 1 if b > _KNOCK_BONUS else 0
         b &= 0x1F

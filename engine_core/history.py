@@ -7,11 +7,14 @@
 #   self.st, self._base   arrays of the same length: the state, and the state where the
 #                         history starts; every family's state begins with the four
 #                         slots below (the readers here use them)
-#   self.codec            its event codec (encode_into, length_at, decode_at,
-#                         MAX_EVENT_BYTES)
+#   self.codec            its event codec (encode_into, length_at, decode_at), which
+#                         codes an event in at most MAX_EVENT_BYTES (codes.py) bytes
 #   _check(ev), _do(ev)   the family's rules: a refusal code (0: fine), and the change
 from engine_core.compat import const
-from engine_core.codes import EV_UNDO
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_MAX_EVENT_BYTES = const(3)
+_EV_UNDO = const(7)
 
 # Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
 # the device: tests/test_refusal_codes.py checks that they match).
@@ -20,10 +23,10 @@ _E_BAD_EVENT = const(9)
 _E_UNDO = const(37)
 _E_FULL = const(38)
 
-DEALER = const(0)       # the deal in progress's dealer
-HANDS = const(1)        # deals finished (since the history's last compaction)
-OVER = const(2)         # 1: the sitting is over
-WINNER = const(3)       # the winning side, -1 none
+_DEALER = const(0)       # the deal in progress's dealer
+_HANDS = const(1)        # deals finished (since the history's last compaction)
+_ENDED = const(2)        # 1: the sitting is over
+_WINNER = const(3)       # the winning side, -1 none
 
 
 class History:
@@ -31,16 +34,16 @@ class History:
     every family's sitting)."""
 
     def dealer(self):
-        return self.st[DEALER]
+        return self.st[_DEALER]
 
     def over(self):
-        return self.st[OVER] == 1
+        return self.st[_ENDED] == 1
 
     def winner(self):
-        return self.st[WINNER]
+        return self.st[_WINNER]
 
     def hands(self):
-        return self.st[HANDS] + self.dropped
+        return self.st[_HANDS] + self.dropped
 
     def _init_history(self, size):
         self.hist = bytearray(size)
@@ -54,14 +57,14 @@ class History:
 
     def apply(self, ev):
         """Apply one event; 0 when taken, else a refusal code and nothing changed."""
-        if ev >> 24 == EV_UNDO:
+        if ev >> 24 == _EV_UNDO:
             return self.undo()
         err = self._check(ev)
         if err:
             return err
         codec = self.codec
         pos = self.hlen
-        if pos + codec.MAX_EVENT_BYTES > len(self.hist):
+        if pos + _MAX_EVENT_BYTES > len(self.hist):
             err = self._compact()
             if err:
                 return err
@@ -75,7 +78,7 @@ class History:
 
     def check(self, ev):
         """The refusal apply(ev) would give, without applying it."""
-        if ev >> 24 == EV_UNDO:
+        if ev >> 24 == _EV_UNDO:
             return _OK if self.hlen else _E_UNDO
         return self._check(ev)
 
@@ -109,7 +112,7 @@ class History:
         # the deals before that can no longer be undone (a sitting this long is rare).
         hist = self.hist
         codec = self.codec
-        slot = HANDS
+        slot = _HANDS
         st = self.st
         end = self.hlen
         self._copy(self._base, st)

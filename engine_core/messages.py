@@ -1,7 +1,20 @@
 # The short messages that explain the engine's refusals. Loaded only when a refusal is
 # shown (it allocates), and unloaded again on the device.
-from engine_core import variants as V
 from engine_core.compat import const
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_PLUNGE = const(113)
+_SPLASH = const(114)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_POINTS = const(1)
+_TRICKS_PER_HAND = const(2)
+_COUNT = const(4)
+_TOTAL = const(5)
+_TOP_SUIT = const(6)
+_TOP_NUMBER = const(9)
+_MARK = const(10)
+_STEP = const(11)
+_SHOOT = const(12)
 
 # Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
 # the device: tests/test_refusal_codes.py checks that they match).
@@ -48,10 +61,9 @@ _E_DOUBLES = const(39)
 
 def explain(s, err, ev):
     """The message for refusal `err` of event `ev` by sitting `s` (allocates; refusals only)."""
-    from engine_core.codes import PLUNGE, SPLASH
     arg = ev & 0xFFFFFF
     row = s.row
-    total = row[V.TOTAL]
+    total = row[_TOTAL]
     if err == _E_OVER:
         return "the sitting is over"
     if err == _E_NOT_BIDDING:
@@ -63,18 +75,18 @@ def explain(s, err, ev):
     if err == _E_BID_RANGE:
         if arg <= 0x5F:
             lo = s.rules.min_bid
-            top = row[V.MARK] or row[V.TOP_NUMBER]
-            extra = ", or %d" % row[V.SHOOT] if row[V.SHOOT] else ""
-            step = " in steps of %d" % row[V.STEP] if row[V.STEP] > 1 else ""
+            top = row[_MARK] or row[_TOP_NUMBER]
+            extra = ", or %d" % row[_SHOOT] if row[_SHOOT] else ""
+            step = " in steps of %d" % row[_STEP] if row[_STEP] > 1 else ""
             return "bid %d is not a bid here (bids run from %d to %d%s%s)" % (
                 arg, lo, top, step, extra)
         return "bid %s is not a bid in %s" % (s.bid_name(arg), s.rules.name)
     if err == _E_GAME_POINTS:
         return "a game bid needs scoring points"
     if err == _E_GAME_STEP:
-        return "a game bid may only follow a bid of %d" % (4 * row[V.MARK])
+        return "a game bid may only follow a bid of %d" % (4 * row[_MARK])
     if err == _E_NOT_ALLOWED:
-        names = {PLUNGE: "plunge", SPLASH: "splash"}
+        names = {_PLUNGE: "plunge", _SPLASH: "splash"}
         if ev >> 24 == 1:
             return "%s is not allowed by the house options" % names.get(arg, "that bid")
         return "%s is not allowed by the house options" % contract_name(arg)
@@ -83,25 +95,25 @@ def explain(s, err, ev):
             s.bid_name(arg), s.bid_name(s.high_bid()))
     if err == _E_MARK_STEP:
         return "bid %s: after a bid of %d the next bid is exactly %d" % (
-            s.bid_name(arg), s.high_value(), s.high_value() + row[V.MARK])
+            s.bid_name(arg), s.high_value(), s.high_value() + row[_MARK])
     if err == _E_OPENING:
-        return "bid %s: no one may open above 2 marks (%d)" % (s.bid_name(arg), 2 * row[V.MARK])
+        return "bid %s: no one may open above 2 marks (%d)" % (s.bid_name(arg), 2 * row[_MARK])
     if err == _E_GAME_NEXT:
         return "bid %s: in points scoring the bid after %d is game" % (
-            s.bid_name(arg), 4 * row[V.MARK])
+            s.bid_name(arg), 4 * row[_MARK])
     if err == _E_NOT_TRUMP:
         if s.phase() == 0:
             return "the contract is named after the bidding"
         return "the contract is already named"
     if err == _E_SUIT:
-        return "suit %d is not in this set (suits 0 to %d)" % (arg, row[V.TOP_SUIT])
+        return "suit %d is not in this set (suits 0 to %d)" % (arg, row[_TOP_SUIT])
     if err == _E_NELLO_DOUBLES:
         return "nello with doubles %s is not allowed by the house options" % (
             ("high", "low", "suit")[arg - 11])
     if err == _E_PARTNER_TRUMP:
         return "after %s the partner names a suit, doubles or follow-me" % s.bid_name(s.high_bid())
     if err == _E_NEEDS_MARK:
-        return "%s needs a bid of at least one mark (%d)" % (contract_name(arg), row[V.MARK])
+        return "%s needs a bid of at least one mark (%d)" % (contract_name(arg), row[_MARK])
     if err == _E_NO_SEAT:
         return "seat %d is not at the table (seats 0 to %d)" % (arg >> 8, s.seats - 1)
     if err == _E_NELLO_PARTNER:
@@ -112,9 +124,9 @@ def explain(s, err, ev):
         return "there is no count in %s" % s.rules.name
     if err == _E_COUNT_OVER:
         return "count %d would make %d, more than the %d count in a hand" % (
-            arg & 0xFF, s.count_caught() + (arg & 0xFF), row[V.COUNT])
+            arg & 0xFF, s.count_caught() + (arg & 0xFF), row[_COUNT])
     if err == _E_NEED_POINTS:
-        if s.rules.scoring == V.POINTS:
+        if s.rules.scoring == _POINTS:
             return "points scoring needs the points taken, not only made or set"
         return "give the bidding team's tricks (points), not only made or set"
     if err == _E_NEED_TRICKS:
@@ -141,7 +153,7 @@ def explain(s, err, ev):
         n = 0
         for i in range(6):
             n += arg >> (4 * i) & 15
-        return "tricks add up to %d, not %d" % (n, row[V.TRICKS_PER_HAND])
+        return "tricks add up to %d, not %d" % (n, row[_TRICKS_PER_HAND])
     if err == _E_CONFIRM:
         return "the result disagrees with the tracked tricks that scored the hand"
     if err == _E_NAME_CONTRACT:
@@ -154,7 +166,7 @@ def explain(s, err, ev):
         return "the sitting's history is full"
     if err == _E_DOUBLES:
         return "%s: the set has 7 doubles and the plunge or splash already bid holds %s" % (
-            s.bid_name(arg), "4" if s.high_bid() == PLUNGE else "3 or more")
+            s.bid_name(arg), "4" if s.high_bid() == _PLUNGE else "3 or more")
     if err == _E_BAD_EVENT:
         return "not an event"
     return "refused (%d)" % err

@@ -1,7 +1,15 @@
 # House options: resolving a log's or a setup screen's options into Rules, with a
 # message for anything wrong. Runs once when a sitting starts (it may allocate).
-from engine_core import variants as V
-from engine_core.rules import Rules
+from engine_core.compat import const
+
+from engine_core.rules import NAMES, Rules, index
+
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_POINTS = const(1)
+_MIN_BID = const(8)
+_TOP_NUMBER = const(9)
+_MARK = const(10)
+_SCORINGS = const(14)
 
 SCORING_NAMES = ("marks", "points", "tricks")
 ALL_PASS_NAMES = ("forced", "redeal")
@@ -57,10 +65,10 @@ def resolve(variant, options=None):
     if isinstance(variant, str) and G.index(variant) >= 0:
         from engine_core import ginoptions
         return ginoptions.resolve(variant, options)
-    v = V.index(variant) if isinstance(variant, str) else -1
+    v = index(variant) if isinstance(variant, str) else -1
     if v < 0:
         raise OptionError("unknown variant %s (one of %s)" % (
-            _show(variant), ", ".join(V.NAMES + G.NAMES)))
+            _show(variant), ", ".join(NAMES + G.NAMES)))
     options = options or {}
     if not isinstance(options, dict):
         raise OptionError("options must be an object")
@@ -75,11 +83,11 @@ def resolve(variant, options=None):
             raise OptionError("unknown option %s" % _show(key))
     if "scoring" in options:
         s = _choice("scoring", options["scoring"], SCORING_NAMES)
-        if not row[V.SCORINGS] >> s & 1:
+        if not row[_SCORINGS] >> s & 1:
             raise OptionError("%s cannot be scored in %s" % (variant, SCORING_NAMES[s]))
         rules.scoring = s
         rules._default_target()
-    if rules.scoring == V.POINTS:
+    if rules.scoring == _POINTS:
         for key in SPECIAL:
             if key in options:
                 raise OptionError("option %s needs scoring marks (special contracts are "
@@ -89,8 +97,8 @@ def resolve(variant, options=None):
         if key == "target":
             rules.target = _int(key, value, 1, 9999)
         elif key == "min_bid":
-            top = row[V.MARK] if row[V.MARK] else row[V.TOP_NUMBER]
-            lo = 1 if row[V.MARK] else row[V.MIN_BID]
+            top = row[_MARK] if row[_MARK] else row[_TOP_NUMBER]
+            lo = 1 if row[_MARK] else row[_MIN_BID]
             rules.min_bid = _int(key, value, lo, top)
         elif key == "all_pass":
             rules.all_pass = _choice(key, value, ALL_PASS_NAMES)
@@ -125,7 +133,7 @@ def to_dict(rules):
     a log may not give them."""
     out = {}
     for key in APPLIES[rules.variant]:
-        if rules.scoring == V.POINTS and key in SPECIAL:
+        if rules.scoring == _POINTS and key in SPECIAL:
             continue    # refused with points scoring, so not listed either
         out[key] = value(rules, key)
     return out

@@ -2,7 +2,11 @@
 # code a sitting scored in marks or points never runs, loaded by Sitting only for these
 # (engine_core/sitting.py). Allocates nothing.
 from engine_core.compat import const
-from engine_core import variants as V
+
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_TEAMS = const(1)
+_TRICKS_PER_HAND = const(2)
+_SHOOT = const(12)
 
 # sitting.py's refusal codes and state slots used here (tests/test_refusal_codes.py,
 # tests/engine/test_scoring.py check that they match).
@@ -32,7 +36,7 @@ def check_tricks(s, packed):
             return _E_TRACKED
         total += t
         i += 1
-    if total != r[V.TRICKS_PER_HAND]:
+    if total != r[_TRICKS_PER_HAND]:
         return _E_TRICKS_SUM
     return _OK
 
@@ -43,7 +47,7 @@ def score_tricks(s, made, points):
     bidder = st[_BIDDER]
     v = st[_VALUE]
     target = s.rules.target
-    if not r[V.TEAMS]:
+    if not r[_TEAMS]:
         # Moon: each seat for its.
         i = 0
         while i < s.seats:
@@ -52,7 +56,7 @@ def score_tricks(s, made, points):
             else:
                 s._award(i, st[_SEAT_TRICKS + i])
             i += 1
-        if made and v == r[V.SHOOT]:
+        if made and v == r[_SHOOT]:
             s._end(bidder)
             return
         if st[_SCORE + bidder] >= target:
@@ -77,7 +81,7 @@ def score_tricks(s, made, points):
     bt = s.side_of(bidder)
     ot = 1 - bt
     s._award(bt, points if made else -v)
-    s._award(ot, r[V.TRICKS_PER_HAND] - points)
+    s._award(ot, r[_TRICKS_PER_HAND] - points)
     b_in = st[_SCORE + bt] >= target
     o_in = st[_SCORE + ot] >= target
     if not (b_in or o_in):

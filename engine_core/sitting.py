@@ -4,12 +4,49 @@
 from array import array
 
 from engine_core.compat import const
+
 from engine_core import codec
-from engine_core import variants as V
-from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
-                               PASS, MAX_NUMBER, MARKS, MAX_MARKS, GAME, PLUNGE,
-                               SPLASH, DOUBLES, FOLLOW_ME, NELLO_HIGH, NELLO_SUIT, SEVENS)
 from engine_core.history import History
+from engine_core.rules import sides, team_of
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_PASS = const(0)
+_EV_BID = const(1)
+_EV_TRUMP = const(2)
+_EV_TRICK = const(3)
+_EV_MADE = const(4)
+_EV_POINTS = const(5)
+_EV_TRICKS = const(6)
+_DOUBLES = const(9)
+_FOLLOW_ME = const(10)
+_NELLO_HIGH = const(11)
+_NELLO_SUIT = const(13)
+_SEVENS = const(14)
+_MAX_MARKS = const(15)
+_MAX_NUMBER = const(95)
+_MARKS = const(0x60)
+_GAME = const(112)
+_PLUNGE = const(113)
+_SPLASH = const(114)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_FORCED = const(0)
+_SCORE_MARKS = const(0)  # MARKS
+_ONE_ROUND = const(0)
+_SEATS = const(0)
+_POINTS = const(1)
+_TEAMS = const(1)
+_TRICKS = const(2)
+_TRICKS_PER_HAND = const(2)
+_TRICK_POINTS = const(3)
+_COUNT = const(4)
+_TOTAL = const(5)
+_TOP_SUIT = const(6)
+_AUCTION = const(7)
+_TOP_NUMBER = const(9)
+_MARK = const(10)
+_STEP = const(11)
+_SHOOT = const(12)
+_TOP_MARKS = const(20)
 
 # Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
 # the device: tests/test_refusal_codes.py checks that they match).
@@ -54,16 +91,16 @@ _E_DOUBLES = const(39)
 
 
 # Phases.
-BIDDING = const(0)
-TRUMP = const(1)
-PLAY = const(2)
-OVER = const(3)
+_BIDDING = const(0)
+_TRUMP = const(1)
+_PLAY = const(2)
+_OVER = const(3)
 
 # Slots of the state array. Sitting-level first, then the last finished deal, then the
 # deal in progress.
 _DEALER = const(0)       # slots 0-3 as every family has them (history.py)
 _HANDS = const(1)        # deals finished (scored or thrown in)
-_OVER = const(2)
+_ENDED = const(2)
 _WINNER = const(3)       # team (seat in Moon), -1 none
 _GAMES = const(4)        # games finished (Partnership Moon)
 _WON = const(5)          # 2 slots: games won by each team
@@ -91,13 +128,13 @@ _VALUE = const(43)       # standing bid value
 _BIDDER = const(44)
 _CONTRACT = const(45)
 _LEADER = const(46)
-_TRICKS = const(47)      # tricks tracked
+_TRACKED = const(47)      # tricks tracked
 _BPTS = const(48)        # points (tricks) the bidding side took in tracked tricks
 _OPTS = const(49)        # the opponents'
-_COUNT = const(50)       # count caught so far
+_CAUGHT = const(50)       # count caught so far
 _SEAT_TRICKS = const(51)  # 6 slots
 _CLAIMED = const(57)     # doubles claimed by plunge and splash bids this deal
-N_SLOTS = const(58)
+_N_SLOTS = const(58)
 _PLUNGE_DOUBLES = const(4)
 _SPLASH_DOUBLES = const(3)
 _ALL_DOUBLES = const(7)
@@ -113,13 +150,13 @@ class Sitting(History):
         self.rules = rules
         self.row = rules.row
         r = rules.row
-        self.seats = r[V.SEATS]
-        self.sides = V.sides(r)
-        self.st = array("h", bytes(2 * N_SLOTS))
-        self._base = array("h", bytes(2 * N_SLOTS))   # state where the history starts
+        self.seats = r[_SEATS]
+        self.sides = sides(r)
+        self.st = array("h", bytes(2 * _N_SLOTS))
+        self._base = array("h", bytes(2 * _N_SLOTS))   # state where the history starts
         self.codec = codec
         self._sc = None     # the scoring in tricks (scoring.py): Moon's alone
-        if rules.scoring == V.TRICKS:
+        if rules.scoring == _TRICKS:
             from engine_core import scoring
             self._sc = scoring
         self._init_history(history)
@@ -129,7 +166,7 @@ class Sitting(History):
         """Start the sitting again from its first deal, with the same rules."""
         st = self.st
         i = 0
-        while i < N_SLOTS:
+        while i < _N_SLOTS:
             st[i] = 0
             i += 1
         st[_DEALER] = dealer % self.seats
@@ -145,11 +182,11 @@ class Sitting(History):
         """Whose action it is: the bidder in turn, who names the contract, or the leader."""
         st = self.st
         p = st[_PHASE]
-        if p == BIDDING:
+        if p == _BIDDING:
             return st[_TURN]
-        if p == TRUMP:
+        if p == _TRUMP:
             return self._namer()
-        if p == PLAY:
+        if p == _PLAY:
             return st[_LEADER]
         return -1
 
@@ -175,14 +212,14 @@ class Sitting(History):
         return self.st[_CONTRACT]
 
     def tricks_played(self):
-        return self.st[_TRICKS]
+        return self.st[_TRACKED]
 
     def side_points(self, bidding):
         """Points (tricks in Moon) the bidding side, or the opponents, took in tracked tricks."""
         return self.st[_BPTS] if bidding else self.st[_OPTS]
 
     def count_caught(self):
-        return self.st[_COUNT]
+        return self.st[_CAUGHT]
 
     def seat_tricks(self, seat):
         return self.st[_SEAT_TRICKS + seat]
@@ -192,31 +229,31 @@ class Sitting(History):
         return self.st[slot]
 
     def side_of(self, seat):
-        return V.team_of(self.row, seat)
+        return team_of(self.row, seat)
 
     def partner(self, seat):
-        if not self.row[V.TEAMS]:
+        if not self.row[_TEAMS]:
             return -1
         return (seat + 2) % self.seats
 
     def bid_value(self, code):
         """The value of a bid code in points (tricks) at this point of the auction."""
         r = self.row
-        if code < MARKS:
+        if code < _MARKS:
             return code
-        if code < GAME:
-            return (code - MARKS) * r[V.MARK]
-        if code == GAME:
-            return 5 * r[V.MARK]
-        marks = self.rules.plunge_marks if code == PLUNGE else self.rules.splash_marks
-        v = marks * r[V.MARK]
+        if code < _GAME:
+            return (code - _MARKS) * r[_MARK]
+        if code == _GAME:
+            return 5 * r[_MARK]
+        marks = self.rules.plunge_marks if code == _PLUNGE else self.rules.splash_marks
+        v = marks * r[_MARK]
         h = self.st[_VALUE]
         if h >= v:
-            v = (h // r[V.MARK] + 1) * r[V.MARK]
+            v = (h // r[_MARK] + 1) * r[_MARK]
         return v
 
     def marks_of(self, value):
-        m = self.row[V.MARK]
+        m = self.row[_MARK]
         return value // m if value >= m else 1
 
     # ---- checks: return a refusal code, change nothing ----
@@ -224,25 +261,25 @@ class Sitting(History):
         kind = ev >> 24
         arg = ev & 0xFFFFFF
         st = self.st
-        if kind == EV_MADE or kind == EV_POINTS or kind == EV_TRICKS:
+        if kind == _EV_MADE or kind == _EV_POINTS or kind == _EV_TRICKS:
             if st[_CONFIRM]:
                 return self._check_confirm(kind, arg)
-        if st[_OVER]:
+        if st[_ENDED]:
             return _E_OVER
-        if kind == EV_BID:
+        if kind == _EV_BID:
             return self._check_bid(arg)
-        if kind == EV_TRUMP:
+        if kind == _EV_TRUMP:
             return self._check_contract(arg)
-        if st[_PHASE] != PLAY:
-            return _E_NAME_CONTRACT if st[_PHASE] == TRUMP else _E_NO_PLAY
-        if kind == EV_TRICK:
+        if st[_PHASE] != _PLAY:
+            return _E_NAME_CONTRACT if st[_PHASE] == _TRUMP else _E_NO_PLAY
+        if kind == _EV_TRICK:
             return self._check_trick(arg >> 8, arg & 0xFF)
-        if kind == EV_MADE:
+        if kind == _EV_MADE:
             return self._check_made(arg)
-        if kind == EV_POINTS:
+        if kind == _EV_POINTS:
             return self._check_points(arg & 0xFF, arg >> 8)
-        if kind == EV_TRICKS:
-            if self.rules.scoring != V.TRICKS:
+        if kind == _EV_TRICKS:
+            if self.rules.scoring != _TRICKS:
                 return _E_TRICKS_MOON
             return self._sc.check_tricks(self, arg)
         return _E_BAD_EVENT
@@ -250,43 +287,43 @@ class Sitting(History):
     def _forced(self):
         # The dealer may not pass when everyone else has passed with no bid standing.
         st = self.st
-        return (self.rules.all_pass == V.FORCED and st[_HIGH] < 0
+        return (self.rules.all_pass == _FORCED and st[_HIGH] < 0
                 and st[_TURN] == st[_DEALER])
 
     def _check_bid(self, code):
         st = self.st
         r = self.row
         rules = self.rules
-        if st[_PHASE] != BIDDING:
+        if st[_PHASE] != _BIDDING:
             return _E_NOT_BIDDING
-        if code == PASS:
+        if code == _PASS:
             return _E_DEALER_MUST_BID if self._forced() else _OK
-        if st[_HIGH] == GAME:
+        if st[_HIGH] == _GAME:
             return _E_AFTER_GAME
-        mark = r[V.MARK]
-        if code <= MAX_NUMBER:
-            if code == mark or (code == r[V.SHOOT] and code):
+        mark = r[_MARK]
+        if code <= _MAX_NUMBER:
+            if code == mark or (code == r[_SHOOT] and code):
                 pass
-            elif (code < rules.min_bid or code > r[V.TOP_NUMBER]
-                  or (code - rules.min_bid) % r[V.STEP]):
+            elif (code < rules.min_bid or code > r[_TOP_NUMBER]
+                  or (code - rules.min_bid) % r[_STEP]):
                 return _E_BID_RANGE
-        elif code < GAME:
-            top = r[V.TOP_MARKS] or MAX_MARKS
-            if not mark or code < MARKS + 2 or code > MARKS + top:
+        elif code < _GAME:
+            top = r[_TOP_MARKS] or _MAX_MARKS
+            if not mark or code < _MARKS + 2 or code > _MARKS + top:
                 return _E_BID_RANGE
-        elif code == GAME:
-            if rules.scoring != V.POINTS or not mark:
+        elif code == _GAME:
+            if rules.scoring != _POINTS or not mark:
                 return _E_GAME_POINTS
             if st[_VALUE] != 4 * mark:
                 return _E_GAME_STEP
             return _OK
-        elif code == PLUNGE or code == SPLASH:
-            if not (rules.plunge if code == PLUNGE else rules.splash):
+        elif code == _PLUNGE or code == _SPLASH:
+            if not (rules.plunge if code == _PLUNGE else rules.splash):
                 return _E_NOT_ALLOWED
             # Each needs its doubles in the bidder's hand: the set has only seven.
             if st[_CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
                 return _E_DOUBLES
-            if self.bid_value(code) > MAX_MARKS * mark:
+            if self.bid_value(code) > _MAX_MARKS * mark:
                 return _E_BID_RANGE
             return _OK
         else:
@@ -301,42 +338,42 @@ class Sitting(History):
                     return _E_MARK_STEP
             elif v > 2 * mark:
                 return _E_OPENING
-            if rules.scoring == V.POINTS and v > 4 * mark:
+            if rules.scoring == _POINTS and v > 4 * mark:
                 return _E_GAME_NEXT
         return _OK
 
     def _doubles(self, code):
-        return _PLUNGE_DOUBLES if code == PLUNGE else _SPLASH_DOUBLES
+        return _PLUNGE_DOUBLES if code == _PLUNGE else _SPLASH_DOUBLES
 
     def _namer(self):
         st = self.st
         b = st[_BIDDER]
         h = st[_HIGH]
-        if h == PLUNGE or h == SPLASH:
+        if h == _PLUNGE or h == _SPLASH:
             return self.partner(b)
         return b
 
     def _check_contract(self, c):
         st = self.st
         rules = self.rules
-        if st[_PHASE] != TRUMP:
+        if st[_PHASE] != _TRUMP:
             return _E_NOT_TRUMP
         if c <= 8:
-            return _E_SUIT if c > self.row[V.TOP_SUIT] else _OK
-        if c == DOUBLES or c == FOLLOW_ME:
+            return _E_SUIT if c > self.row[_TOP_SUIT] else _OK
+        if c == _DOUBLES or c == _FOLLOW_ME:
             return _OK
         h = st[_HIGH]
-        if c >= NELLO_HIGH and c <= SEVENS:
-            if c == SEVENS:
+        if c >= _NELLO_HIGH and c <= _SEVENS:
+            if c == _SEVENS:
                 if not rules.sevens:
                     return _E_NOT_ALLOWED
             elif not rules.nello:
                 return _E_NOT_ALLOWED
-            elif not rules.nello_doubles >> (c - NELLO_HIGH) & 1:
+            elif not rules.nello_doubles >> (c - _NELLO_HIGH) & 1:
                 return _E_NELLO_DOUBLES
-            if h == PLUNGE or h == SPLASH:
+            if h == _PLUNGE or h == _SPLASH:
                 return _E_PARTNER_TRUMP
-            if st[_VALUE] < self.row[V.MARK]:
+            if st[_VALUE] < self.row[_MARK]:
                 return _E_NEEDS_MARK
             return _OK
         return _E_BAD_EVENT
@@ -346,13 +383,13 @@ class Sitting(History):
         if seat >= self.seats:
             return _E_NO_SEAT
         c = st[_CONTRACT]
-        if c >= NELLO_HIGH and c <= NELLO_SUIT and seat == self.partner(st[_BIDDER]):
+        if c >= _NELLO_HIGH and c <= _NELLO_SUIT and seat == self.partner(st[_BIDDER]):
             return _E_NELLO_PARTNER
         if count % 5:
             return _E_COUNT_STEP
-        if count and not self.row[V.COUNT]:
+        if count and not self.row[_COUNT]:
             return _E_NO_COUNT
-        if st[_COUNT] + count > self.row[V.COUNT]:
+        if st[_CAUGHT] + count > self.row[_COUNT]:
             return _E_COUNT_OVER
         return _OK
 
@@ -361,13 +398,13 @@ class Sitting(History):
         st = self.st
         c = st[_CONTRACT]
         r = self.row
-        if c >= NELLO_HIGH and c <= NELLO_SUIT:
+        if c >= _NELLO_HIGH and c <= _NELLO_SUIT:
             return -1
         v = st[_VALUE]
         h = st[_HIGH]
-        if (c == SEVENS or h >= GAME or (r[V.MARK] and v >= r[V.MARK])
-                or (r[V.SHOOT] and v == r[V.SHOOT])):
-            return r[V.TOTAL]
+        if (c == _SEVENS or h >= _GAME or (r[_MARK] and v >= r[_MARK])
+                or (r[_SHOOT] and v == r[_SHOOT])):
+            return r[_TOTAL]
         return v
 
     def _made(self, points):
@@ -376,13 +413,13 @@ class Sitting(History):
 
     def _check_made(self, made):
         rules = self.rules
-        if rules.scoring == V.POINTS:
+        if rules.scoring == _POINTS:
             return _E_NEED_POINTS
-        if rules.scoring == V.TRICKS:
-            return _E_NEED_TRICKS if not self.row[V.TEAMS] else _E_NEED_POINTS
+        if rules.scoring == _TRICKS:
+            return _E_NEED_TRICKS if not self.row[_TEAMS] else _E_NEED_POINTS
         st = self.st
         need = self._need()
-        total = self.row[V.TOTAL]
+        total = self.row[_TOTAL]
         if made:
             if need < 0:
                 return _E_NELLO_TRICK if st[_BPTS] else _OK
@@ -396,17 +433,17 @@ class Sitting(History):
     def _check_points(self, points, claim):
         r = self.row
         st = self.st
-        if self.rules.scoring == V.TRICKS and not r[V.TEAMS]:
+        if self.rules.scoring == _TRICKS and not r[_TEAMS]:
             return _E_NEED_TRICKS
-        if points > r[V.TOTAL]:
+        if points > r[_TOTAL]:
             return _E_POINTS_RANGE
-        if points < st[_BPTS] or r[V.TOTAL] - points < st[_OPTS]:
+        if points < st[_BPTS] or r[_TOTAL] - points < st[_OPTS]:
             return _E_TRACKED
         if claim:
             made = self._made(points)
             if claim == 2 and not made:
                 return _E_NELLO_TRICK if self._need() < 0 else (
-                    _E_SHORT_ALL if self._need() == r[V.TOTAL] else _E_CLAIM)
+                    _E_SHORT_ALL if self._need() == r[_TOTAL] else _E_CLAIM)
             if claim == 1 and made:
                 return _E_CLAIM
         return _OK
@@ -414,9 +451,9 @@ class Sitting(History):
     def _check_confirm(self, kind, arg):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
-        if kind == EV_MADE:
+        if kind == _EV_MADE:
             return _OK if arg == st[_L_MADE] else _E_CONFIRM
-        if kind == EV_POINTS:
+        if kind == _EV_POINTS:
             points = arg & 0xFF
             claim = arg >> 8
             if points != st[_L_POINTS] or (claim and (claim == 2) != (st[_L_MADE] == 1)):
@@ -436,22 +473,22 @@ class Sitting(History):
         st = self.st
         if st[_CONFIRM]:
             st[_CONFIRM] = 0
-            if kind == EV_MADE or kind == EV_POINTS or kind == EV_TRICKS:
+            if kind == _EV_MADE or kind == _EV_POINTS or kind == _EV_TRICKS:
                 return
-        if kind == EV_BID:
+        if kind == _EV_BID:
             self._do_bid(arg)
-        elif kind == EV_TRUMP:
+        elif kind == _EV_TRUMP:
             st[_CONTRACT] = arg
-            st[_PHASE] = PLAY
+            st[_PHASE] = _PLAY
             st[_LEADER] = self._namer()
-        elif kind == EV_TRICK:
+        elif kind == _EV_TRICK:
             self._do_trick(arg >> 8, arg & 0xFF)
-        elif kind == EV_MADE:
+        elif kind == _EV_MADE:
             self._close(arg, -1, 0)
-        elif kind == EV_POINTS:
+        elif kind == _EV_POINTS:
             points = arg & 0xFF
             self._close(1 if self._made(points) else 0, points, 0)
-        elif kind == EV_TRICKS:
+        elif kind == _EV_TRICKS:
             i = 0
             while i < self.seats:
                 st[_SEAT_TRICKS + i] = arg >> (4 * i) & 15
@@ -463,16 +500,16 @@ class Sitting(History):
         st = self.st
         seats = self.seats
         turn = st[_TURN]
-        if code == PASS:
+        if code == _PASS:
             st[_PASSED] |= 1 << turn
         else:
             st[_VALUE] = self.bid_value(code)
             st[_HIGH] = code
             st[_BIDDER] = turn
-            if code == PLUNGE or code == SPLASH:
+            if code == _PLUNGE or code == _SPLASH:
                 st[_CLAIMED] += self._doubles(code)
         st[_ACTED] += 1
-        if self.row[V.AUCTION] == V.ONE_ROUND:
+        if self.row[_AUCTION] == _ONE_ROUND:
             if st[_ACTED] < seats:
                 st[_TURN] = (turn + 1) % seats
                 return
@@ -486,22 +523,22 @@ class Sitting(History):
                 st[_TURN] = s
                 return
         if st[_BIDDER] >= 0:
-            st[_PHASE] = TRUMP
+            st[_PHASE] = _TRUMP
         else:
             self._throw_in()
 
     def _do_trick(self, seat, count):
         st = self.st
-        st[_TRICKS] += 1
+        st[_TRACKED] += 1
         st[_SEAT_TRICKS + seat] += 1
-        st[_COUNT] += count
-        pts = self.row[V.TRICK_POINTS] + count
+        st[_CAUGHT] += count
+        pts = self.row[_TRICK_POINTS] + count
         if self.side_of(seat) == self.side_of(st[_BIDDER]):
             st[_BPTS] += pts
         else:
             st[_OPTS] += pts
         st[_LEADER] = seat
-        if st[_TRICKS] == self.row[V.TRICKS_PER_HAND]:
+        if st[_TRACKED] == self.row[_TRICKS_PER_HAND]:
             points = st[_BPTS]
             self._close(1 if self._made(points) else 0, points, 1)
             st[_CONFIRM] = 1
@@ -545,19 +582,19 @@ class Sitting(History):
         self._begin_last(0)
         st[_L_MADE] = made
         st[_L_POINTS] = points
-        st[_L_KNOWN] = 1 if (tricks_known or st[_TRICKS] == self.row[V.TRICKS_PER_HAND]) else 0
+        st[_L_KNOWN] = 1 if (tricks_known or st[_TRACKED] == self.row[_TRICKS_PER_HAND]) else 0
         sc = self.rules.scoring
-        if sc == V.MARKS:
+        if sc == _SCORE_MARKS:
             self._score_marks(made)
-        elif sc == V.POINTS:
+        elif sc == _POINTS:
             self._score_points(made, points)
         else:
             self._sc.score_tricks(self, made, points)
         st[_HANDS] += 1
-        if not st[_OVER]:
+        if not st[_ENDED]:
             self._next_deal()
         else:
-            st[_PHASE] = OVER
+            st[_PHASE] = _OVER
 
     def _award(self, side, n):
         self.st[_L_AWARD + side] += n
@@ -575,11 +612,11 @@ class Sitting(History):
     def _score_points(self, made, points):
         st = self.st
         r = self.row
-        total = r[V.TOTAL]
+        total = r[_TOTAL]
         bt = self.side_of(st[_BIDDER])
         ot = 1 - bt
         v = st[_VALUE]
-        if st[_HIGH] == GAME:
+        if st[_HIGH] == _GAME:
             if made:
                 self._award(bt, points)
             else:
@@ -602,14 +639,14 @@ class Sitting(History):
             self._end(ot)
 
     def _end(self, side):
-        self.st[_OVER] = 1
+        self.st[_ENDED] = 1
         self.st[_WINNER] = side
 
     # ---- deals ----
     def _new_game_state(self):
         st = self.st
         st[_HANDS] = 0
-        st[_OVER] = 0
+        st[_ENDED] = 0
         st[_WINNER] = -1
         st[_G_WINNER] = -1
         st[_L_DEALER] = -1
@@ -621,7 +658,7 @@ class Sitting(History):
 
     def _new_deal(self):
         st = self.st
-        st[_PHASE] = BIDDING
+        st[_PHASE] = _BIDDING
         st[_TURN] = (st[_DEALER] + 1) % self.seats
         st[_ACTED] = 0
         st[_PASSED] = 0
@@ -630,10 +667,10 @@ class Sitting(History):
         st[_BIDDER] = -1
         st[_CONTRACT] = -1
         st[_LEADER] = -1
-        st[_TRICKS] = 0
+        st[_TRACKED] = 0
         st[_BPTS] = 0
         st[_OPTS] = 0
-        st[_COUNT] = 0
+        st[_CAUGHT] = 0
         st[_CLAIMED] = 0
         i = 0
         while i < 6:
@@ -645,18 +682,18 @@ class Sitting(History):
         # The j-th bid code in ascending order of value (named bids after the number of
         # equal value), or -1 when j names no code.
         if j == 0:
-            return PASS
-        if j <= MAX_NUMBER:
+            return _PASS
+        if j <= _MAX_NUMBER:
             return j
-        j -= MAX_NUMBER + 1
+        j -= _MAX_NUMBER + 1
         k = j // 4 + 2
-        if k > MAX_MARKS:
+        if k > _MAX_MARKS:
             return -2
         w = j % 4
         if w == 0:
-            return MARKS + k
-        code = GAME + w - 1
-        mark = self.row[V.MARK]
+            return _MARKS + k
+        code = _GAME + w - 1
+        mark = self.row[_MARK]
         if not mark or self.bid_value(code) != k * mark:
             return -1
         return code
@@ -666,7 +703,7 @@ class Sitting(History):
         Read the action itself with legal_at(position)."""
         p = self.st[_PHASE]
         j += 1
-        if p == BIDDING:
+        if p == _BIDDING:
             while True:
                 code = self._candidate(j)
                 if code == -2:
@@ -674,8 +711,8 @@ class Sitting(History):
                 if code >= 0 and not self._check_bid(code):
                     return j
                 j += 1
-        if p == TRUMP:
-            while j < SEVENS + 1:
+        if p == _TRUMP:
+            while j < _SEVENS + 1:
                 if not self._check_contract(j):
                     return j
                 j += 1
@@ -683,7 +720,7 @@ class Sitting(History):
 
     def legal_at(self, j):
         """The bid code (bidding) or contract code (trump) at position j."""
-        if self.st[_PHASE] == BIDDING:
+        if self.st[_PHASE] == _BIDDING:
             return self._candidate(j)
         return j
 
@@ -697,13 +734,13 @@ class Sitting(History):
 
     # ---- messages (only on a refusal: these may allocate) ----
     def bid_name(self, code):
-        if code == PASS:
+        if code == _PASS:
             return "pass"
-        if code == GAME:
+        if code == _GAME:
             return "game"
-        if code == PLUNGE:
+        if code == _PLUNGE:
             return "plunge"
-        if code == SPLASH:
+        if code == _SPLASH:
             return "splash"
         return str(self.bid_value(code))
 
@@ -714,16 +751,3 @@ class Sitting(History):
 
 
 # Slots of the last finished deal, for last().
-LAST_DEALER = _L_DEALER
-LAST_THROWN = _L_THROWN
-LAST_BIDDER = _L_BIDDER
-LAST_BID = _L_BID
-LAST_VALUE = _L_VALUE
-LAST_CONTRACT = _L_CONTRACT
-LAST_MADE = _L_MADE
-LAST_POINTS = _L_POINTS
-LAST_AWARD = _L_AWARD
-LAST_TRICKS = _L_TRICKS
-LAST_KNOWN = _L_KNOWN
-GAME_SCORE = _G_SCORE
-GAME_WINNER = _G_WINNER

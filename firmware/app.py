@@ -8,26 +8,36 @@ import gc
 
 from micropython import const
 
-from engine_core import codec
-from engine_core import codes as C
-from engine_core import sitting as S
-from engine_core import variants as V
-from firmware.display import WHITE
 from firmware.journal import Journal, JournalError
-from firmware.ui import LONG, MENU, NEXT, OK, PREV
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BIDDING = const(0)
+_TRUMP = const(1)
+_MAX_EVENT_BYTES = const(3)
+_OVER = const(3)
+_EV_UNDO = const(7)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_TEAMS = const(1)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_PREV = const(1)
+_WHITE = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_MENU = const(5)
+_LONG = const(16)
 
 # Screens, in the order of their modules under firmware/ui/.
-HOME = const(0)
-BID = const(1)
-CONTRACT = const(2)
-RESULT = const(3)
-TRACKER = const(4)
-CONFIRM = const(5)
-OVER = const(6)
-HISTORY = const(7)
-SYNC = const(8)
-SETUP = const(9)
-MENU_SCREEN = const(10)
+_HOME = const(0)
+_BID = const(1)
+_CONTRACT = const(2)
+_RESULT = const(3)
+_TRACKER = const(4)
+_CONFIRM = const(5)
+_OVER_SCREEN = const(6)
+_HISTORY = const(7)
+_SYNC = const(8)
+_SETUP = const(9)
+_MENU_SCREEN = const(10)
 SCREEN_NAMES = ("score", "bidding", "contract", "result", "tracker", "confirm", "over",
                 "history", "sync", "setup", "menu")
 # The gin pads bring their own modules for these screens (HOME, RESULT, CONFIRM).
@@ -38,7 +48,7 @@ FIRMWARE = "0.1.0"
 _HELLO = const(1)   # firmware.hello's answers
 _REPL = const(2)
 _EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
-_TEAMS = ("Us", "Them")
+_TEAM_NAMES = ("Us", "Them")
 
 
 class App:
@@ -58,8 +68,8 @@ class App:
         self.gin = 0                # 1: the sitting is a gin pad's (screens: GIN_SCREENS)
         self.names = None           # seat names
         self.assign = None          # the sitting's table assignment: (event, round, table)
-        self.teams = _TEAMS
-        self.screen = HOME
+        self.teams = _TEAM_NAMES
+        self.screen = _HOME
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)
         self.top = 0                # first line shown of a list
         self.edit = False           # setup: a value being changed
@@ -71,7 +81,7 @@ class App:
         self.draft_dealer = 0
         self.lines = None           # history: the lines on show
         self._mods = [None] * len(SCREEN_NAMES)
-        self._ev = bytearray(codec.MAX_EVENT_BYTES)
+        self._ev = bytearray(_MAX_EVENT_BYTES)
         self._evs = (None, bytearray(1), bytearray(2), bytearray(3))
         self._label = getattr(display, "label", None)   # the sim names its screenshots
         self._entered = False
@@ -81,7 +91,7 @@ class App:
         self._gate = None           # firmware.hello: what on the line may open a sync
         self.to_repl = _no_kbd      # the REPL tools asked in (a device: to the REPL)
         self.safe = False           # safe mode: no resume, the sync screen
-        self._back = HOME
+        self._back = _HOME
         self._pending = None        # house options pushed by the PC, applied after the sync
         self._clock = 0
         self._clock_at = 0
@@ -137,12 +147,12 @@ class App:
         if self.s is None:
             return
         if self.hand_closed():
-            self.go(CONFIRM)
+            self.go(_CONFIRM)
             return
         self.really_undo()
 
     def really_undo(self):
-        if self.take(C.event(C.EV_UNDO)):
+        if self.take(_EV_UNDO << 24):
             self.follow()
 
     def hand_closed(self):
@@ -150,12 +160,12 @@ class App:
         s = self.s
         if self.gin:
             return s.over() or (s.fresh_hand() and s.hands() > 0)
-        return s.phase() == S.OVER or (self.fresh_deal() and s.hands() > 0)
+        return s.phase() == _OVER or (self.fresh_deal() and s.hands() > 0)
 
     def fresh_deal(self):
         """No bid or pass made yet on the deal in progress."""
         s = self.s
-        return (s.phase() == S.BIDDING and s.high_bid() < 0
+        return (s.phase() == _BIDDING and s.high_bid() < 0
                 and s.seat() == (s.dealer() + 1) % s.seats)
 
     # ---- screens ----
@@ -202,22 +212,22 @@ class App:
         """Show the screen the sitting's state asks for."""
         s = self.s
         if s is None:
-            self.go(SETUP)
+            self.go(_SETUP)
             return
         p = s.phase()
-        if p == S.OVER:
-            self.go(OVER)
+        if p == _OVER:
+            self.go(_OVER_SCREEN)
         elif self.gin:
-            self.go(HOME)       # the gin score screen asks for the turn-up and the ending
-        elif p == S.BIDDING:
-            self.go(HOME if self.fresh_deal() else BID)
-        elif p == S.TRUMP:
-            self.go(CONTRACT)
+            self.go(_HOME)       # the gin score screen asks for the turn-up and the ending
+        elif p == _BIDDING:
+            self.go(_HOME if self.fresh_deal() else _BID)
+        elif p == _TRUMP:
+            self.go(_CONTRACT)
         elif self.hand_mode == 1 or (self.hand_mode == 0 and (
                 self.tracker or s.tricks_played())):
-            self.go(TRACKER)
+            self.go(_TRACKER)
         else:
-            self.go(RESULT)
+            self.go(_RESULT)
 
     def press(self, key):
         """Handle one logical button (LONG or-ed in for a long press), then redraw."""
@@ -228,12 +238,12 @@ class App:
         """Handle one logical button without drawing: the main loop draws once the panel
         is idle, for every press taken meanwhile (firmware/loop.py)."""
         self.banner = None
-        if key & LONG and key & 0xF != PREV and key & 0xF != NEXT and not (
-                key & 0xF == OK and self._entered
+        if key & _LONG and key & 0xF != _PREV and key & 0xF != _NEXT and not (
+                key & 0xF == _OK and self._entered
                 and hasattr(self.module(self.screen), "HOLD_OK")):
             key &= 0xF      # the arrows have a long meaning, OK where a screen says so
-        if key == MENU and self.screen != MENU_SCREEN and self.screen != SETUP:
-            self.go(MENU_SCREEN)
+        if key == _MENU and self.screen != _MENU_SCREEN and self.screen != _SETUP:
+            self.go(_MENU_SCREEN)
         else:
             m = self.module(self.screen) if self._entered else self._enter()
             m.press(self, key)
@@ -241,14 +251,14 @@ class App:
     def rest(self):
         """Before a deep sleep: the score on the panel, which keeps it unpowered."""
         if self.s is not None and self.sync is None:
-            self.go(HOME)
+            self.go(_HOME)
             self.full = True
             self.render()
 
     def render(self):
         fb = self.fb
         m = self._enter() if not self._entered else self.module(self.screen)
-        fb.fill(WHITE)
+        fb.fill(_WHITE)
         m.draw(self, fb)
         if self.banner:
             from firmware.ui import draw
@@ -322,7 +332,7 @@ class App:
         gc.collect()
         self.sync_status = "failed: not enough memory"
         self.banner = "sync failed: not enough memory"
-        self.go(HOME if self.s is not None else SETUP)
+        self.go(_HOME if self.s is not None else _SETUP)
         self.full = True
         try:
             self.render()
@@ -382,7 +392,7 @@ class App:
     # ---- names ----
     def side_name(self, side):
         """A team's name, or a seat's in the games where each plays alone."""
-        if self.s.row[V.TEAMS]:
+        if self.s.row[_TEAMS]:
             return self.teams[side]
         return self.names[side]
 

@@ -4,8 +4,8 @@
 import framebuf
 from micropython import const
 
-DIGIT_W = const(8)    # glyph cell in font pixels (scale 1)
-DIGIT_H = const(12)
+_DIGIT_W = const(8)    # glyph cell in font pixels (scale 1)
+_DIGIT_H = const(12)
 _GAP = const(2)       # font pixels between digits
 _MINUS = const(10)
 
@@ -45,9 +45,9 @@ def _row(fb, bits, x, y, s, c):
 
 
 def _glyph(fb, g, x, y, s, c):
-    base = g * DIGIT_H
+    base = g * _DIGIT_H
     row = 0
-    while row < DIGIT_H:
+    while row < _DIGIT_H:
         _row(fb, _GLYPHS[base + row], x, y + row * s, s, c)
         row += 1
 
@@ -61,19 +61,19 @@ def digits_width(n, s):
     while n >= 10:
         n //= 10
         k += 1
-    return (k * (DIGIT_W + _GAP) - _GAP) * s
+    return (k * (_DIGIT_W + _GAP) - _GAP) * s
 
 
 def number(fb, n, x, y, s, c):
     """Draw integer n with its left edge at x; returns the x after it."""
     if fb.note is not None:
-        fb.note(x, y, n, DIGIT_H * s, c)
+        fb.note(x, y, n, _DIGIT_H * s, c)
     w = digits_width(n, s)
     if n < 0:
         _glyph(fb, _MINUS, x, y, s, c)
         n = -n
-    step = (DIGIT_W + _GAP) * s
-    right = x + w - DIGIT_W * s
+    step = (_DIGIT_W + _GAP) * s
+    right = x + w - _DIGIT_W * s
     while True:
         _glyph(fb, n % 10, right, y, s, c)
         n //= 10

@@ -5,12 +5,18 @@ from micropython import const
 
 from engine_core import codec
 from firmware import app as A
-from engine_core import variants as V
 from firmware.journal import JournalError
+
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_SEATS = const(0)
+_TEAMS = const(1)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_SYNC = const(8)
+_SETUP = const(9)
 
 _HEADER_MAX = const(255)
 _END_ITEM = const(5)            # the journal's END record as next_event gives it
-_SEATS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"),
+_SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"),
           6: ("1", "2", "3", "4", "5", "6")}
 
 
@@ -25,9 +31,9 @@ def boot(app, safe):
     if safe:
         app.sync_status = "safe mode: waiting for the PC"
         app.banner = "safe mode: the sitting is not resumed"
-        app.go(A.SYNC)
+        app.go(_SYNC)
     elif sid is None:
-        app.go(A.SETUP)
+        app.go(_SETUP)
     else:
         refused = replay(app, sid)
         app.follow()
@@ -78,10 +84,10 @@ def start(app, rules, dealer, names=None, assign=None):
     app.s = new_sitting(rules, dealer)
     A.forget("engine_core.games")
     app.first_dealer = dealer
-    seats = rules.row[V.SEATS]
-    app.names = tuple(names) if names and len(names) == seats else _SEATS[seats]
-    if names and rules.row[V.TEAMS]:
+    seats = rules.row[_SEATS]
+    app.names = tuple(names) if names and len(names) == seats else _SEAT_NAMES[seats]
+    if names and rules.row[_TEAMS]:
         app.teams = (A._pair(app.names, 0), A._pair(app.names, 1))
     else:
-        app.teams = A._TEAMS
+        app.teams = A._TEAM_NAMES
     app.hand_mode = 0

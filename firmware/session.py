@@ -7,8 +7,14 @@ import gc
 from micropython import const
 
 from engine_core import codec
-from engine_core import variants as V
 from firmware import app as A
+
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_SEATS = const(0)
+_TEAMS = const(1)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_SYNC = const(8)
+_SETUP = const(9)
 
 _EPOCH = const(1704067200)     # app.py: the clock is kept as seconds since 2024
 
@@ -28,7 +34,7 @@ def begin(app, port, n):
             j.end(app.clock(), app.utc_offset)
         j.finish()
     app.banner = None
-    app.go(A.SYNC)
+    app.go(_SYNC)
     app.full = True
     app.render()
     app._drop_screens()
@@ -61,10 +67,10 @@ def end(app):
         app._pending = None
         if refusal:
             app.banner = "settings from the PC: " + refusal
-    if served or app._back == A.SYNC:
-        app.go(A.SYNC)       # the outcome stays on show until OK or BACK
+    if served or app._back == _SYNC:
+        app.go(_SYNC)       # the outcome stays on show until OK or BACK
     elif app.s is None:
-        app.go(A.SETUP)
+        app.go(_SETUP)
     else:
         app.go(app._back)
     app.full = True
@@ -101,7 +107,7 @@ def set_names(app, kind, names):
     if len(names) != s.seats:
         return "%d player names for %d seats" % (len(names), s.seats)
     app.names = tuple(n[:12] for n in names)
-    if s.row[V.TEAMS]:
+    if s.row[_TEAMS]:
         app.teams = (A._pair(app.names, 0), A._pair(app.names, 1))
     return update_setup(app, None, app.names)
 
@@ -160,7 +166,7 @@ def update_setup(app, changes, names, assign=0):
                 for key in O.SPECIAL:
                     merged.pop(key, None)
             rules = O.resolve(variant, merged)
-        if names is None or len(names) != rules.row[V.SEATS]:
+        if names is None or len(names) != rules.row[_SEATS]:
             names = old
         if assign == 0:
             try:
@@ -168,7 +174,7 @@ def update_setup(app, changes, names, assign=0):
             except ValueError:
                 assign = None
         app.last_setup = codec.encode_header(rules, dealer, names, 0, 0, 0, assign)
-        if app.screen != A.SETUP:
+        if app.screen != _SETUP:
             app.draft = None    # the setup screen starts again from what was pushed
     except errors as e:
         return str(e)

@@ -16,6 +16,10 @@ import gc
 
 from micropython import const
 
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_WHITE = const(1)
+_LINE = const(10)
+
 CRASH_SLEEP_MS = const(60000)
 SAFE_MS = const(100)
 _SAMPLE_MS = const(20)
@@ -116,9 +120,8 @@ def crash(fb, e):
     import sys
     sys.print_exception(e, sys.stderr)  # the REPL's (on the sim: the terminal's) record
     try:
-        from firmware.display import WHITE
         from firmware.ui import draw
-        fb.fill(WHITE)
+        fb.fill(_WHITE)
         draw.center(fb, "Tally 42 stopped", 2, 2)
         msg = "%s: %s" % (type(e).__name__, e)
         n = draw.cols(fb)
@@ -128,7 +131,7 @@ def crash(fb, e):
             lines += draw.wrap("safe mode: hold a button at power-on", n)
         for line in lines:
             fb.text(line, 0, y, 0)
-            y += draw.LINE
+            y += _LINE
         draw.help(fb, "every hand is saved: press to restart")
         fb.show(True)
     except Exception:  # the panel itself failed: nothing more to show

@@ -9,6 +9,9 @@ from engine_core import variants as V
 from engine_core.games import new_sitting
 from engine_core.messages import contract_name
 from host_tools import ginlog
+from engine_core.codes import (BIDDING, GAME_SCORE, GAME_WINNER, LAST_AWARD, LAST_BID,
+                               LAST_BIDDER, LAST_CONTRACT, LAST_DEALER, LAST_MADE,
+                               LAST_POINTS, LAST_THROWN, LAST_VALUE, OVER, TRUMP)
 
 SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 PHASES = ("bidding", "trump", "play", "over")
@@ -467,13 +470,13 @@ def replay_events(header, lines):
                 seat = obj["seat"]
                 if not _is_int(seat):
                     raise LogError(0, "seat must be a seat number")
-                if s.phase() == S.BIDDING and seat != s.seat():
+                if s.phase() == BIDDING and seat != s.seat():
                     raise LogError(0, "bid out of turn: it is seat %d's turn, not seat %s"
                                    % (s.seat(), seat))
             err = s.apply(ev)
             if err:
                 raise LogError(0, s.reason(err, ev))
-            if claim is not None and s.last(S.LAST_MADE) != (1 if claim else 0):
+            if claim is not None and s.last(LAST_MADE) != (1 if claim else 0):
                 s.apply(C.event(C.EV_UNDO))
                 raise LogError(0, "the tricks say the bid was %s, not %s"
                                % ("set" if claim else "made", "made" if claim else "set"))
@@ -530,29 +533,29 @@ def walk(header, events):
         if s.hands() > hands:
             yield "hand", hand_json(s)
         if s.games() > games:
-            yield "game", {"score": [s.last(S.GAME_SCORE), s.last(S.GAME_SCORE + 1)],
-                           "winner": s.last(S.GAME_WINNER)}
+            yield "game", {"score": [s.last(GAME_SCORE), s.last(GAME_SCORE + 1)],
+                           "winner": s.last(GAME_WINNER)}
     yield "end", s
 
 
 def hand_json(s):
-    d = {"dealer": s.last(S.LAST_DEALER)}
-    if s.last(S.LAST_THROWN):
+    d = {"dealer": s.last(LAST_DEALER)}
+    if s.last(LAST_THROWN):
         d["thrown_in"] = True
         return d
-    code = s.last(S.LAST_BID)
-    c = s.last(S.LAST_CONTRACT)
-    d["bidder"] = s.last(S.LAST_BIDDER)
-    d["bid"] = bid_json(code, s.last(S.LAST_VALUE))
+    code = s.last(LAST_BID)
+    c = s.last(LAST_CONTRACT)
+    d["bidder"] = s.last(LAST_BIDDER)
+    d["bid"] = bid_json(code, s.last(LAST_VALUE))
     if code == C.PLUNGE or code == C.SPLASH:
         d["contract"] = "plunge" if code == C.PLUNGE else "splash"
         d["trump"] = contract_json(c)
     else:
         d["contract"] = contract_json(c)
-    d["made"] = s.last(S.LAST_MADE) == 1
-    p = s.last(S.LAST_POINTS)
+    d["made"] = s.last(LAST_MADE) == 1
+    p = s.last(LAST_POINTS)
     d["points"] = None if p < 0 else p
-    d["award"] = [s.last(S.LAST_AWARD + i) for i in range(s.sides)]
+    d["award"] = [s.last(LAST_AWARD + i) for i in range(s.sides)]
     return d
 
 
@@ -561,7 +564,7 @@ def legal_json(s):
     j = s.next_legal(-1)
     while j >= 0:
         code = s.legal_at(j)
-        if s.phase() == S.BIDDING:
+        if s.phase() == BIDDING:
             out.append("pass" if code == C.PASS else (
                 s.bid_name(code) if code >= C.GAME else s.bid_value(code)))
         else:
@@ -611,10 +614,10 @@ def _report_head(header, body):
 
 def next_json(s):
     p = s.phase()
-    if p == S.OVER:
+    if p == OVER:
         return {"phase": "over", "dealer": None, "seat": None}
     out = {"phase": PHASES[p], "dealer": s.dealer(), "seat": s.seat()}
-    if p in (S.BIDDING, S.TRUMP):
+    if p in (BIDDING, TRUMP):
         out["legal"] = legal_json(s)
     return out
 

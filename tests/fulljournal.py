@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from array import array
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -50,7 +51,7 @@ def fill(path, limit=60):
     rules = O.resolve("42")
     s = Sitting(rules)
     evs = array("l", [0] * limit)
-    ebuf = bytearray(codec.MAX_EVENT_BYTES)
+    ebuf = bytearray(MAX_EVENT_BYTES)
     k = 0
     while j.sittings()[0][0] == 1 if k else True:
         s.restart(k % 4)
@@ -78,7 +79,6 @@ def fill(path, limit=60):
 DEVICE = """import gc, sys
 from boards import sim
 from firmware import app as A
-from engine_core import codes as C
 from time import ticks_diff, ticks_ms
 low = {}
 def mark(step):
@@ -96,16 +96,16 @@ mark("boot")
 s = a.s
 hands = s.hands()
 while not s.over():
-    a.take(C.event(C.EV_BID, 30))
+    a.take(0x100001E)               # a bid of 30 (EV_BID << 24 | 30)
     while s.phase() == 0:
-        a.take(C.event(C.EV_BID, C.PASS))
+        a.take(0x1000000)           # a pass
         mark("hand")
-    for ev in (C.event(C.EV_TRUMP, 0), C.event(C.EV_MADE, 1)):
+    for ev in (0x2000000, 0x4000001):   # blanks are trump; made
         a.take(ev)
         a.render()
         mark("hand")
 assert s.hands() > hands, (hands, s.hands())
-a.go(A.HISTORY)
+a.go(7)         # the history (firmware/codes.py HISTORY)
 a.render()
 mark("history")
 a.press(4)
@@ -123,16 +123,16 @@ t0 = ticks_ms()
 opened = False
 while ticks_diff(ticks_ms(), t0) < 60000:
     busy = a.poll_link()
-    opened = opened or a.sync is not None or a.screen == A.SYNC
+    opened = opened or a.sync is not None or a.screen == 8  # SYNC
     if a.sync is not None:
         mark("sync")
     if opened and not busy or a.sync_status.startswith("failed"):
         break       # the session is over, or failed (the PC's sync then times out)
     if not busy:
         b.sleep_ms(5)
-print("drawn", int(a._mods[A.HOME] is not None), file=sys.stderr)  # with the heap held
+print("drawn", int(a._mods[0] is not None), file=sys.stderr)  # HOME, with the heap held
 held = None
-a.go(A.HOME)
+a.go(0)         # HOME
 a.render()
 mark("after")
 print("status", a.sync_status, file=sys.stderr)

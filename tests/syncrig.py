@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 import tty
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for _p in (ROOT, os.path.join(ROOT, "tests", "engine")):
@@ -44,7 +45,7 @@ def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="4
     rules = O.resolve(variant)
     s = Sitting(rules)
     evs = array("l", [0] * 3000)
-    ebuf = bytearray(codec.MAX_EVENT_BYTES)
+    ebuf = bytearray(MAX_EVENT_BYTES)
     out = {}
     for k in range(sittings):
         dealer = k % s.seats

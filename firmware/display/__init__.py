@@ -22,8 +22,8 @@
 #   disp = SSD1680(spi, cs, dc, rst, busy)          # buses made by the board file
 #   disp.fill(WHITE); disp.text("hand 6", 0, 0, BLACK); disp.show(full=True)
 
-WHITE = 1  # a set bit is white paper on every panel here (the controllers' RAM convention)
-BLACK = 0
+# Colours (firmware/codes.py: WHITE 1, BLACK 0): a set bit is white paper on every panel
+# here (the controllers' RAM convention).
 
 
 class DisplayError(Exception):

@@ -5,7 +5,10 @@ import framebuf
 from micropython import const
 from time import sleep_ms, ticks_diff, ticks_ms
 
-from firmware.display import WHITE, DisplayError
+from firmware.display import DisplayError
+
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_WHITE = const(1)
 
 _BUSY_TIMEOUT_MS = const(15000)  # a cold full refresh takes a few seconds; this is a fault
 _RESET_MS = const(10)  # RES# low, then settle (10 ms in the SSD1680 and JD79653A flows)
@@ -35,7 +38,7 @@ class EPaper(framebuf.FrameBuffer):
         self._asleep = True  # nothing sent yet: the first show() resets and inits
         self._cmdbuf = bytearray(1)
         self._argbuf = bytearray(1)
-        self.fill(WHITE)
+        self.fill(_WHITE)
         self._old[:] = self._buf
         cs(1)
         rst(1)

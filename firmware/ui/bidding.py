@@ -2,17 +2,29 @@
 # whenever passing is legal (OK out of habit never records a bid), else on the lowest
 # bid (a forced dealer). ▶ held steps 5 up, ◀ held goes to the mark bids (42, 84); OK
 # held takes the bid and passes for the seats after it.
-from engine_core import codes as C
-from engine_core import variants as V
+from micropython import const
+
 from firmware import fonts
-from firmware.display import BLACK
-from firmware.ui import BACK
 from firmware.ui import draw as D
 from firmware.ui import walk
 
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_PASS = const(0)
+_MARKS = const(96)
+_GAME = const(112)
+_PLUNGE = const(113)
+_SPLASH = const(114)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_MARK = const(10)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_BACK = const(4)
+_LINE = const(10)
+_DIGIT_H = const(12)
+
 HELP = "<> bid  hold <%s >+5\nOK (hold: rest pass)  BACK undo"   # walk.held
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
-_PASS = C.event(C.EV_BID, C.PASS)
+_PASS_BID = const(0x1000000)    # the event of a pass: EV_BID << 24 | PASS
 
 
 def enter(app):
@@ -25,7 +37,7 @@ def headline(app):
     h = s.high_bid()
     if h >= 0:
         return "high bid: %s (%s)" % (D.bid_words(s, h), app.names[s.bidder()])
-    if s.check(_PASS):
+    if s.check(_PASS_BID):
         return "no bid yet: dealer must bid"
     return "no bid yet"
 
@@ -34,20 +46,20 @@ def draw(app, fb):
     s = app.s
     w = fb.width
     D.top(app, fb)
-    y = D.LINE + 3
-    fb.text(headline(app), 0, y, BLACK)
+    y = _LINE + 3
+    fb.text(headline(app), 0, y, _BLACK)
     code = s.legal_at(app.cur)
-    if code != C.PASS and s.row[V.MARK] and code >= C.MARKS and code < C.GAME:
-        D.right(fb, "%d marks" % (code - C.MARKS), y)
-    elif code == C.PLUNGE or code == C.SPLASH:
-        D.right(fb, "%d marks" % (s.bid_value(code) // s.row[V.MARK]), y)
-    y += D.LINE + 4
+    if code != _PASS and s.row[_MARK] and code >= _MARKS and code < _GAME:
+        D.right(fb, "%d marks" % (code - _MARKS), y)
+    elif code == _PLUNGE or code == _SPLASH:
+        D.right(fb, "%d marks" % (s.bid_value(code) // s.row[_MARK]), y)
+    y += _LINE + 4
     who = app.names[s.seat()] + " bids"
     big = 3 if fb.height >= 120 else 2
     hp = HELP % walk.held(s)
     bottom = D.help_top(fb, hp)
     if w >= 240:
-        fonts.text(fb, who, 2, y + (fonts.DIGIT_H * big - 16) // 2, 2, BLACK)
+        fonts.text(fb, who, 2, y + (_DIGIT_H * big - 16) // 2, 2, _BLACK)
         _value(s, fb, code, y, big, w // 3)
     else:
         D.center(fb, who, y, 2)
@@ -59,7 +71,7 @@ def draw(app, fb):
 
 
 def _value(s, fb, code, y, big, x0):
-    if code == C.PASS or code >= C.GAME:
+    if code == _PASS or code >= _GAME:
         word = D.bid_words(s, code)
         number = 0
     else:
@@ -69,5 +81,5 @@ def _value(s, fb, code, y, big, x0):
 
 
 def press(app, key):
-    if not walk.bid_press(app, key) and key == BACK:
+    if not walk.bid_press(app, key) and key == _BACK:
         app.undo()

@@ -2,12 +2,22 @@
 # choice between arrows, and the names of bids and contracts as a player says them.
 from micropython import const
 
-from engine_core import codes as C
-from engine_core import variants as V
 from firmware import fonts
-from firmware.display import BLACK, WHITE
 
-LINE = const(10)        # pixels a line of the 8x8 font takes
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_PASS = const(0)
+_DOUBLES = const(9)
+_GAME = const(112)
+_PLUNGE = const(113)
+_SPLASH = const(114)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_TEAMS = const(1)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_WHITE = const(1)
+_DIGIT_H = const(12)
+
+_LINE = const(10)        # pixels a line of the 8x8 font takes
 SUITS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights")
 _SPECIAL = ("doubles", "follow-me", "nello", "nello lo", "nello su", "sevens")
 
@@ -16,15 +26,15 @@ def cols(fb):
     return fb.width // 8
 
 
-def center(fb, t, y, s=1, c=BLACK):
+def center(fb, t, y, s=1, c=_BLACK):
     fonts.text(fb, t, (fb.width - len(t) * 8 * s) // 2, y, s, c)
 
 
-def right(fb, t, y, c=BLACK):
+def right(fb, t, y, c=_BLACK):
     fb.text(t, fb.width - len(t) * 8, y, c)
 
 
-def table_round(fb, assign, y, center=False, c=BLACK):
+def table_round(fb, assign, y, center=False, c=_BLACK):
     """`Table 3 · Round 2` at the right (or the middle) of line y (the font has no
     middle dot: a 2x2 square); False when it does not fit beside 12 columns."""
     t = "Table %d" % assign[2]
@@ -63,16 +73,16 @@ def help(fb, t):
     lines = help_lines(fb, t)
     w = fb.width
     h = fb.height
-    fb.hline(0, h - len(lines) * LINE - 1, w, BLACK)
-    y = h - len(lines) * LINE + 2
+    fb.hline(0, h - len(lines) * _LINE - 1, w, _BLACK)
+    y = h - len(lines) * _LINE + 2
     for line in lines:
-        fb.text(line, (w - len(line) * 8) // 2, y, BLACK)
-        y += LINE
+        fb.text(line, (w - len(line) * 8) // 2, y, _BLACK)
+        y += _LINE
 
 
 def help_top(fb, t):
     """The y just above the help strip that help(fb, t) draws."""
-    return fb.height - len(help_lines(fb, t)) * LINE - 2
+    return fb.height - len(help_lines(fb, t)) * _LINE - 2
 
 
 def banner(fb, msg):
@@ -80,14 +90,14 @@ def banner(fb, msg):
     w = fb.width
     n = (w - 12) // 8
     lines = wrap(msg, n)
-    bh = len(lines) * LINE + 8
+    bh = len(lines) * _LINE + 8
     y = (fb.height - bh) // 2
-    fb.fill_rect(0, y, w, bh, BLACK)
-    fb.rect(2, y + 2, w - 4, bh - 4, WHITE)
+    fb.fill_rect(0, y, w, bh, _BLACK)
+    fb.rect(2, y + 2, w - 4, bh - 4, _WHITE)
     y += 5
     for line in lines:
-        fb.text(line, (w - len(line) * 8) // 2, y, WHITE)
-        y += LINE
+        fb.text(line, (w - len(line) * 8) // 2, y, _WHITE)
+        y += _LINE
 
 
 def wrap(msg, n):
@@ -105,7 +115,7 @@ def wrap(msg, n):
 def score_text(app):
     """The score in one short line: `Us 4-1 Them`, or each seat's in Moon."""
     s = app.s
-    if s.row[V.TEAMS]:
+    if s.row[_TEAMS]:
         return "%s %d-%d %s" % (app.teams[0], s.score(0), s.score(1), app.teams[1])
     out = ""
     for i in range(s.sides):
@@ -117,7 +127,7 @@ def seats_of(app, side):
     """A team's seats, `N/S`; "" where each seat plays alone, or where the team is named
     after its players already."""
     s = app.s
-    if not s.row[V.TEAMS] or "/" in app.teams[side]:
+    if not s.row[_TEAMS] or "/" in app.teams[side]:
         return ""
     out = ""
     i = side
@@ -141,20 +151,20 @@ def top(app, fb):
     sc = score_text(app)
     if len(left) + len(sc) + 1 > cols(fb):
         left = "hand %d" % (s.hands() + 1)
-    fb.text(left, 0, 0, BLACK)
+    fb.text(left, 0, 0, _BLACK)
     right(fb, sc, 0)
-    fb.hline(0, LINE, fb.width, BLACK)
+    fb.hline(0, _LINE, fb.width, _BLACK)
 
 
 def bid_words(s, code):
     """A bid as said at the table: `pass`, `30`, `84` (2 marks), `plunge`..."""
-    if code == C.PASS:
+    if code == _PASS:
         return "pass"
-    if code == C.GAME:
+    if code == _GAME:
         return "game"
-    if code == C.PLUNGE:
+    if code == _PLUNGE:
         return "plunge"
-    if code == C.SPLASH:
+    if code == _SPLASH:
         return "splash"
     return str(s.bid_value(code))
 
@@ -168,7 +178,7 @@ def need(s):
 def contract_words(c):
     if c <= 8:
         return SUITS[c]
-    return _SPECIAL[c - C.DOUBLES]
+    return _SPECIAL[c - _DOUBLES]
 
 
 def contract_line(app):
@@ -187,17 +197,17 @@ def choice(fb, x0, y, word, number, s):
     """A value between arrows, centred right of x0: big digits at scale s for a number
     (word None), else the word at twice the font size. Returns the height used."""
     w = fb.width - x0
-    th = fonts.DIGIT_H * s
+    th = _DIGIT_H * s
     if word is None:
         tw = fonts.digits_width(number, s)
         x = x0 + (w - tw) // 2
-        fonts.number(fb, number, x, y, s, BLACK)
+        fonts.number(fb, number, x, y, s, _BLACK)
     else:
         ws = 2 if len(word) * 16 <= w - 64 else 1
         tw = len(word) * 8 * ws
         x = x0 + (w - tw) // 2
-        fonts.text(fb, word, x, y + (th - 8 * ws) // 2, ws, BLACK)
+        fonts.text(fb, word, x, y + (th - 8 * ws) // 2, ws, _BLACK)
     ay = y + th // 2 - 8
-    fonts.text(fb, "<", x - 28, ay, 2, BLACK)
-    fonts.text(fb, ">", x + tw + 12, ay, 2, BLACK)
+    fonts.text(fb, "<", x - 28, ay, 2, _BLACK)
+    fonts.text(fb, ">", x + tw + 12, ay, 2, _BLACK)
     return th

@@ -1,9 +1,15 @@
 # Undo a finished gin hand? BACK at the start of a hand (or after the game is over) would
 # take back the ending that closed the last hand: ask first.
+from micropython import const
+
 from engine_core import gin as Gn
-from firmware.display import BLACK
-from firmware.ui import BACK, OK
 from firmware.ui import draw as D
+
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_OK = const(3)
+_BACK = const(4)
+_LINE = const(10)
 
 HELP = "OK undo it  BACK keep it"
 
@@ -31,15 +37,15 @@ def draw(app, fb):
     y = 30
     for line in D.wrap(hand_words(app, s), D.cols(fb)):
         D.center(fb, line, y)
-        y += D.LINE
+        y += _LINE
     if s.over():
         D.center(fb, "the game opens again", y + 4)
-    fb.rect(0, 0, fb.width, D.help_top(fb, HELP) + 1, BLACK)
+    fb.rect(0, 0, fb.width, D.help_top(fb, HELP) + 1, _BLACK)
     D.help(fb, HELP)
 
 
 def press(app, key):
-    if key == OK:
+    if key == _OK:
         app.really_undo()
-    elif key == BACK:
+    elif key == _BACK:
         app.follow()

@@ -6,7 +6,10 @@ from engine_core import gin as Gn
 from engine_core import ginrules as G
 from engine_core.gincodec import EV_DRAWOUT
 from firmware import fonts
-from firmware.display import BLACK
+
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_DIGIT_H = const(12)
 
 # app.fields slots while a gin hand is keyed in.
 SEAT = const(0)         # who went out
@@ -90,17 +93,17 @@ def scores(app, fb, top, bottom):
     while i < 2:
         name = app.names[i]
         x0 = i * bw
-        fb.text(name, x0 + (bw - len(name) * 8) // 2, top, BLACK)
+        fb.text(name, x0 + (bw - len(name) * 8) // 2, top, _BLACK)
         sc = s.score(i)
-        ds = (h - 12) // fonts.DIGIT_H
+        ds = (h - 12) // _DIGIT_H
         if ds > 5:
             ds = 5
         while ds > 1 and fonts.digits_width(sc, ds) > bw - 8:
             ds -= 1
         fonts.number(fb, sc, x0 + (bw - fonts.digits_width(sc, ds)) // 2,
-                     top + 12 + (h - 12 - ds * fonts.DIGIT_H) // 2, ds, BLACK)
+                     top + 12 + (h - 12 - ds * _DIGIT_H) // 2, ds, _BLACK)
         i += 1
-    fb.vline(bw, top, h, BLACK)
+    fb.vline(bw, top, h, _BLACK)
 
 
 def history_line(app, s, k, ev):

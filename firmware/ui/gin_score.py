@@ -4,13 +4,22 @@
 # takes, or takes to the totals screen. The cursors start where the answer most often is:
 # the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the knock limit of the seat
 # who played first (the dealer's opponent).
+from micropython import const
+
 from engine_core import gin as Gn
 from engine_core import ginrules as G
-from firmware.app import RESULT
-from firmware.display import BLACK
-from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
+
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_PREV = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_RESULT = const(3)
+_BACK = const(4)
+_LINE = const(10)
+_LONG = const(16)
 
 
 def enter(app):
@@ -43,9 +52,9 @@ def draw(app, fb):
     hp = _help(app)
     bottom = D.help_top(fb, hp)
     D.center(fb, "hand %d" % (s.hands() + 1), 0)
-    y = bottom - 2 * D.LINE - 4
-    GD.scores(app, fb, D.LINE + 2, y - 2)
-    fb.hline(0, y - 1, w, BLACK)
+    y = bottom - 2 * _LINE - 4
+    GD.scores(app, fb, _LINE + 2, y - 2)
+    fb.hline(0, y - 1, w, _BLACK)
     y += 2
     dealer = app.names[s.dealer()]
     n = D.cols(fb)
@@ -64,7 +73,7 @@ def draw(app, fb):
         else:
             info = "%s dealt, game to %d" % (dealer, s.rules.target)
     D.center(fb, line[:n], y)
-    D.center(fb, info[:n], y + D.LINE)
+    D.center(fb, info[:n], y + _LINE)
     D.help(fb, hp)
 
 
@@ -100,27 +109,27 @@ def _group(app, d):
 def press(app, key):
     s = app.s
     f = app.fields
-    if key == BACK:
+    if key == _BACK:
         app.undo()
         return
     if s.phase() == Gn.TURNUP:
-        if key == PREV:
+        if key == _PREV:
             app.cur = 10 if app.cur == 1 else app.cur - 1
-        elif key == NEXT:
+        elif key == _NEXT:
             app.cur = 1 if app.cur == 10 else app.cur + 1
-        elif key & LONG and s.rules.spade_doubles:
+        elif key & _LONG and s.rules.spade_doubles:
             f[GD.SPADE] ^= 1
-        elif key == OK:
+        elif key == _OK:
             if app.take(Gn.turnup(app.cur, f[GD.SPADE])):
                 app.follow()
         return
-    if key == PREV or key == NEXT:
-        _move(app, 1 if key == NEXT else -1)
-    elif key & LONG:
-        _group(app, 1 if key & 0xF == NEXT else -1)
-    elif key == OK:
+    if key == _PREV or key == _NEXT:
+        _move(app, 1 if key == _NEXT else -1)
+    elif key & _LONG:
+        _group(app, 1 if key & 0xF == _NEXT else -1)
+    elif key == _OK:
         if f[GD.MODE] and s.row[G.TURNUP]:
             if app.take(Gn.drawout()):
                 app.follow()
             return
-        app.go(RESULT)
+        app.go(_RESULT)

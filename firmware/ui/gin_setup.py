@@ -1,14 +1,14 @@
 # The setup screen's part for the gin pads: the games in the game list after the 42
 # family's, their house options as rows, and how each row's value shows and changes.
 from engine_core import ginrules as G
-from engine_core import variants as V
+from engine_core.rules import NAMES
 
 _FLAGS = ("spade_doubles", "shutout_doubles", "bonus")
 
 
 def step_game(r, d):
     """The rules of the game d steps from r's in the list of every game (42's first)."""
-    n42 = len(V.NAMES)
+    n42 = len(NAMES)
     i = n42 + r.variant if r.family else r.variant
     i = (i + d) % (n42 + len(G.NAMES))
     if i >= n42:

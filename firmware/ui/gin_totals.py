@@ -5,11 +5,18 @@
 from micropython import const
 
 from engine_core import ginrules as G
-from firmware import fonts
-from firmware.app import HOME
-from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
+
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_HOME = const(0)
+_PREV = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_BACK = const(4)
+_LINE = const(10)
+_DIGIT_H = const(12)
+_LONG = const(16)
 
 _TOTAL = const(0)       # questions: the opponent's total (a draw-out: seat 0's)
 _SECOND = const(1)      # seat 1's total in a draw-out
@@ -127,16 +134,16 @@ def draw(app, fb):
     f = app.fields
     step = f[GD.STEP]
     D.top(app, fb)
-    y = D.LINE + 3
+    y = _LINE + 3
     fb.text(GD.ending_words(app)[:D.cols(fb)], 0, y, 0)
-    y += D.LINE + 2
+    y += _LINE + 2
     D.center(fb, _question(app, step)[:D.cols(fb)], y)
-    y += D.LINE + 2
+    y += _LINE + 2
     if step == _CONTRACT:
         D.choice(fb, 0, y, "yes" if app.cur else "no", 0, 3)
     else:
         D.choice(fb, 0, y, None, app.cur, 3)
-    y += fonts.DIGIT_H * 3 + 4
+    y += _DIGIT_H * 3 + 4
     if _next(_questions(app), step) >= 5:
         D.center(fb, GD.verdict(app, _event(app))[:D.cols(fb)], y)
     D.help(fb, HELP)
@@ -147,13 +154,13 @@ def press(app, key):
     step = f[GD.STEP]
     q = _questions(app)
     top = _max(app, step)
-    if key & 0xF == NEXT or key & 0xF == PREV:
-        d = 10 if key & LONG else 1
-        v = app.cur + (d if key & 0xF == NEXT else -d)
+    if key & 0xF == _NEXT or key & 0xF == _PREV:
+        d = 10 if key & _LONG else 1
+        v = app.cur + (d if key & 0xF == _NEXT else -d)
         if step == _CONTRACT:
             v = v & 1
         app.cur = 0 if v < 0 else (top if v > top else v)
-    elif key == OK:
+    elif key == _OK:
         nxt = _next(q, step)
         if nxt < 5:
             _store(app, step, app.cur)
@@ -162,11 +169,11 @@ def press(app, key):
             return
         if app.take(_event(app)):
             app.follow()
-    elif key == BACK:
+    elif key == _BACK:
         back = _prev(q, step)
         if back < 0:
             f[GD.KEEP] = 1
-            app.go(HOME)
+            app.go(_HOME)
             return
         f[GD.STEP] = back
         app.cur = _load(app, back)

@@ -1,17 +1,31 @@
 # Hand history: one line a finished hand, the latest at the bottom, scrolled with the
 # arrows. Built by replaying the journal into a scratch sitting (allocates; only here).
 # The gin pads' lines are gin_draw.history_line's.
-from engine_core import sitting as S
+from micropython import const
+
 from engine_core.games import new_sitting
-from firmware.display import BLACK
-from firmware.ui import BACK, NEXT, OK, PREV
 from firmware.ui import draw as D
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_LAST_DEALER = const(17)
+_LAST_THROWN = const(18)
+_LAST_BIDDER = const(19)
+_LAST_BID = const(20)
+_LAST_CONTRACT = const(22)
+_LAST_MADE = const(23)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_PREV = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_BACK = const(4)
+_LINE = const(10)
 
 HELP = "<> scroll  OK/BACK return"
 
 
 def _rows(fb):
-    return (D.help_top(fb, HELP) - 14) // D.LINE
+    return (D.help_top(fb, HELP) - 14) // _LINE
 
 
 def enter(app):
@@ -54,13 +68,13 @@ def collect(app, top, rows):
 def line(app, s, k, ev=0):
     """Hand k as (what was played, the score after it), the score in the order of the
     header's `Us-Them`."""
-    if s.last(S.LAST_THROWN):
-        out = "%2d %s dealt, all passed" % (k, app.names[s.last(S.LAST_DEALER)])
+    if s.last(_LAST_THROWN):
+        out = "%2d %s dealt, all passed" % (k, app.names[s.last(_LAST_DEALER)])
     else:
-        out = "%2d %s %s %s %s" % (k, app.names[s.last(S.LAST_BIDDER)],
-                                   D.bid_words(s, s.last(S.LAST_BID)),
-                                   D.contract_words(s.last(S.LAST_CONTRACT)),
-                                   "made" if s.last(S.LAST_MADE) == 1 else "set")
+        out = "%2d %s %s %s %s" % (k, app.names[s.last(_LAST_BIDDER)],
+                                   D.bid_words(s, s.last(_LAST_BID)),
+                                   D.contract_words(s.last(_LAST_CONTRACT)),
+                                   "made" if s.last(_LAST_MADE) == 1 else "set")
     sc = ""
     i = 0
     while i < s.sides:
@@ -80,32 +94,32 @@ def _sides(app):
 
 def draw(app, fb):
     n = app.s.hands()
-    fb.text("History: %d hand%s" % (n, "" if n == 1 else "s"), 0, 0, BLACK)
+    fb.text("History: %d hand%s" % (n, "" if n == 1 else "s"), 0, 0, _BLACK)
     if not app.gin:
         D.right(fb, _sides(app), 0)
-    fb.hline(0, D.LINE, fb.width, BLACK)
+    fb.hline(0, _LINE, fb.width, _BLACK)
     y = 14
     lines = app.lines or ()
     for t in lines:
         if isinstance(t, tuple):
             D.right(fb, t[1], y)
-            fb.text(t[0][:D.cols(fb) - len(t[1]) - 1], 0, y, BLACK)
+            fb.text(t[0][:D.cols(fb) - len(t[1]) - 1], 0, y, _BLACK)
         elif t:
-            fb.text(t[:D.cols(fb)], 0, y, BLACK)    # a gin pad's line (gin_draw)
-        y += D.LINE
+            fb.text(t[:D.cols(fb)], 0, y, _BLACK)    # a gin pad's line (gin_draw)
+        y += _LINE
     if not n:
-        fb.text("no hand finished yet", 0, y - len(lines) * D.LINE, BLACK)
+        fb.text("no hand finished yet", 0, y - len(lines) * _LINE, _BLACK)
     D.help(fb, HELP)
 
 
 def press(app, key):
     rows = _rows(app.fb)
     n = app.s.hands()
-    if key == NEXT and app.top + rows < n:
+    if key == _NEXT and app.top + rows < n:
         app.top += 1
-    elif key == PREV and app.top > 0:
+    elif key == _PREV and app.top > 0:
         app.top -= 1
-    elif key == OK or key == BACK:
+    elif key == _OK or key == _BACK:
         app.lines = None
         app.follow()
         return

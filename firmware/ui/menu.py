@@ -1,8 +1,20 @@
 # The menu: short trips away from the score, and back.
-from firmware.app import HISTORY, SETUP, SYNC
-from firmware.display import BLACK, WHITE
-from firmware.ui import BACK, MENU, NEXT, OK, PREV
+from micropython import const
+
 from firmware.ui import draw as D
+
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_PREV = const(1)
+_WHITE = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_BACK = const(4)
+_MENU = const(5)
+_HISTORY = const(7)
+_SYNC = const(8)
+_SETUP = const(9)
+_LINE = const(10)
 
 HELP = "<> choose  OK open  M/BACK close"
 _ITEMS = ("back to the game", "hand history", "trick tracker", "sync with the PC",
@@ -18,32 +30,32 @@ def draw(app, fb):
         if i == 2:
             t += ": " + ("on" if app.tracker else "off")
         if i == app.cur:
-            fb.fill_rect(0, y - 2, fb.width, D.LINE + 2, BLACK)
-            fb.text(t, 8, y, WHITE)
+            fb.fill_rect(0, y - 2, fb.width, _LINE + 2, _BLACK)
+            fb.text(t, 8, y, _WHITE)
         else:
-            fb.text(t, 8, y, BLACK)
-        y += D.LINE + 3
+            fb.text(t, 8, y, _BLACK)
+        y += _LINE + 3
         i += 1
     D.help(fb, HELP)
 
 
 def press(app, key):
     n = len(_ITEMS)
-    if key == NEXT:
+    if key == _NEXT:
         app.cur = (app.cur + 1) % n
-    elif key == PREV:
+    elif key == _PREV:
         app.cur = (app.cur - 1) % n
-    elif key == BACK or key == MENU:
+    elif key == _BACK or key == _MENU:
         app.follow()
-    elif key == OK:
+    elif key == _OK:
         i = app.cur
         if i == 0:
             app.follow()
         elif i == 1:
-            app.go(HISTORY)
+            app.go(_HISTORY)
         elif i == 2:
             app.set_tracker(not app.tracker)
         elif i == 3:
-            app.go(SYNC)
+            app.go(_SYNC)
         else:
-            app.go(SETUP)
+            app.go(_SETUP)

@@ -2,23 +2,42 @@
 # the tricks.
 # Points games: the points the bidders took, starting at the bid, the verdict updating as
 # the number moves. Moon: each seat's tricks, the last seat's being what is left.
-from engine_core import codes as C
-from engine_core import variants as V
+from micropython import const
+
 from firmware import fonts
-from firmware.display import BLACK
-from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-_MARKS = ("made", "set", "track tricks")
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_EV_MADE = const(4)
+_EV_POINTS = const(5)
+_EV_TRICKS = const(6)
+_GAME = const(112)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_MARKS = const(0)
+_TEAMS = const(1)
+_TRICKS = const(2)
+_TRICKS_PER_HAND = const(2)
+_TOTAL = const(5)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_PREV = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_BACK = const(4)
+_LINE = const(10)
+_DIGIT_H = const(12)
+_LONG = const(16)
+
+_MADE_WORDS = ("made", "set", "track tricks")
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
 def _mode(s):
     # 0 made/set, 1 a number (points, or team tricks), 2 each seat's tricks
     sc = s.rules.scoring
-    if sc == V.MARKS:
+    if sc == _MARKS:
         return 0
-    if sc == V.TRICKS and not s.row[V.TEAMS]:
+    if sc == _TRICKS and not s.row[_TEAMS]:
         return 2
     return 1
 
@@ -29,7 +48,7 @@ def enter(app):
     if mode == 0:
         app.cur = 0
     elif mode == 1:
-        total = s.row[V.TOTAL]
+        total = s.row[_TOTAL]
         p = s.high_value()
         lo = s.side_points(True)
         hi = total - s.side_points(False)
@@ -42,7 +61,7 @@ def enter(app):
             i += 1
         b = s.bidder()
         v = s.high_value()
-        f[b] = v if v <= s.row[V.TRICKS_PER_HAND] else s.row[V.TRICKS_PER_HAND]
+        f[b] = v if v <= s.row[_TRICKS_PER_HAND] else s.row[_TRICKS_PER_HAND]
         app.top = 0
 
 
@@ -58,14 +77,14 @@ def draw(app, fb):
     s = app.s
     mode = _mode(s)
     D.top(app, fb)
-    y = D.LINE + 3
-    fb.text(D.contract_line(app), 0, y, BLACK)
-    y += D.LINE + 4
+    y = _LINE + 3
+    fb.text(D.contract_line(app), 0, y, _BLACK)
+    y += _LINE + 4
     if mode == 0:
         who = D.side_label(app, s.side_of(s.bidder()))
         D.center(fb, who + ":", y, 2 if len(who) * 16 + 16 <= fb.width else 1)
         y += 22
-        word = _MARKS[app.cur]
+        word = _MADE_WORDS[app.cur]
         D.choice(fb, 0, y, word, 0, 2)
         y += 30
         if app.cur < 2:
@@ -78,12 +97,12 @@ def draw(app, fb):
     elif mode == 1:
         who = D.side_label(app, s.side_of(s.bidder())) + " took"
         if fb.width >= 240:
-            fb.text(who, 0, y + 10, BLACK)
+            fb.text(who, 0, y + 10, _BLACK)
         else:
             D.center(fb, who, y)
-            y += D.LINE + 2
+            y += _LINE + 2
         D.choice(fb, 0, y, None, app.cur, 3)
-        y += fonts.DIGIT_H * 3 + 4
+        y += _DIGIT_H * 3 + 4
         D.center(fb, _verdict(app, app.cur), y)
     else:
         _seats(app, fb, y)
@@ -98,14 +117,14 @@ def made(s, points):
 
 def _verdict(app, p):
     s = app.s
-    total = s.row[V.TOTAL]
+    total = s.row[_TOTAL]
     v = s.high_value()
     ok = made(s, p)
     bt = s.side_of(s.bidder())
-    if s.rules.scoring == V.TRICKS:
+    if s.rules.scoring == _TRICKS:
         b = p if ok else -v
-        o = s.row[V.TRICKS_PER_HAND] - p
-    elif s.high_bid() == C.GAME:
+        o = s.row[_TRICKS_PER_HAND] - p
+    elif s.high_bid() == _GAME:
         b = p if ok else 0
         o = 0 if ok else total - p
     elif ok:
@@ -127,7 +146,7 @@ def _order(s, k):
 def _rest(app):
     # The tricks left for the last seat in entry order (negative: too many given).
     s = app.s
-    n = s.row[V.TRICKS_PER_HAND]
+    n = s.row[_TRICKS_PER_HAND]
     k = 0
     while k < s.seats - 1:
         n -= app.fields[_order(s, k)]
@@ -145,15 +164,15 @@ def _seats(app, fb, y):
         seat = _order(s, k)
         x = k * bw
         label = app.names[seat] + (" bid" if k == 0 else "")
-        fb.text(label, x + 4, y, BLACK)
+        fb.text(label, x + 4, y, _BLACK)
         v = app.fields[seat] if k < n - 1 else _rest(app)
-        fonts.number(fb, v, x + 8, y + 12, big, BLACK)
+        fonts.number(fb, v, x + 8, y + 12, big, _BLACK)
         if k == app.top:
-            fb.rect(x + 2, y + 9, bw - 4, fonts.DIGIT_H * big + 6, BLACK)
+            fb.rect(x + 2, y + 9, bw - 4, _DIGIT_H * big + 6, _BLACK)
         if k == n - 1:
-            fb.text("rest", x + 8 + fonts.digits_width(v, big) + 4, y + 12, BLACK)
+            fb.text("rest", x + 8 + fonts.digits_width(v, big) + 4, y + 12, _BLACK)
         k += 1
-    y += fonts.DIGIT_H * big + 18
+    y += _DIGIT_H * big + 18
     b = s.bidder()
     tricks = app.fields[b]
     D.center(fb, "%s %s" % (app.names[b], "made" if made(s, tricks) else "set"), y)
@@ -163,47 +182,47 @@ def press(app, key):
     s = app.s
     mode = _mode(s)
     step = 0
-    if key == NEXT:
+    if key == _NEXT:
         step = 1
-    elif key == PREV:
+    elif key == _PREV:
         step = -1
-    elif key == LONG | NEXT:
+    elif key == _LONG | _NEXT:
         step = 5
-    elif key == LONG | PREV:
+    elif key == _LONG | _PREV:
         step = -5
-    elif key == LONG | OK:
+    elif key == _LONG | _OK:
         if mode == 0:
-            if app.take(C.event(C.EV_MADE, 0)):
+            if app.take(_EV_MADE << 24 | 0):
                 app.follow()
             return
-        key = OK
+        key = _OK
     if mode == 0:
         if step:
             app.cur = (app.cur + (1 if step > 0 else -1)) % 3
-        elif key == OK:
+        elif key == _OK:
             if app.cur == 2:
                 app.hand_mode = 1
                 app.follow()
-            elif app.take(C.event(C.EV_MADE, 1 if app.cur == 0 else 0)):
+            elif app.take(_EV_MADE << 24 | (1 if app.cur == 0 else 0)):
                 app.follow()
-        elif key == BACK:
+        elif key == _BACK:
             app.undo()
         return
     if mode == 1:
-        total = s.row[V.TOTAL]
+        total = s.row[_TOTAL]
         if step:
             app.cur = (app.cur + step) % (total + 1)
-        elif key == OK:
-            if app.take(C.event(C.EV_POINTS, app.cur)):
+        elif key == _OK:
+            if app.take(_EV_POINTS << 24 | app.cur):
                 app.follow()
-        elif key == BACK:
+        elif key == _BACK:
             app.undo()
         return
     seat = _order(s, app.top)
     if step:
-        top = s.row[V.TRICKS_PER_HAND]
+        top = s.row[_TRICKS_PER_HAND]
         app.fields[seat] = (app.fields[seat] + step) % (top + 1)
-    elif key == OK:
+    elif key == _OK:
         if app.top < s.seats - 2:
             app.top += 1
             return
@@ -215,9 +234,9 @@ def press(app, key):
             t = app.fields[seat] if k < s.seats - 1 else (rest if rest >= 0 else 0)
             packed |= t << (4 * seat)
             k += 1
-        if app.take(C.event(C.EV_TRICKS, packed)):
+        if app.take(_EV_TRICKS << 24 | packed):
             app.follow()
-    elif key == BACK:
+    elif key == _BACK:
         if app.top:
             app.top -= 1
         else:

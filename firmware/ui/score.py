@@ -2,14 +2,30 @@
 # strokes of "ALL" (A: 3 strokes, L: 2, L: 2); other scores as big digits. Below, at a
 # fresh deal: who deals, and the first seat's bid, taken here (a hand starts on the
 # score without a press to leave it); in the middle of a hand, the bid and contract.
-from engine_core import sitting as S
-from engine_core import variants as V
+from micropython import const
+
 from firmware import fonts
-from firmware.app import BID, HISTORY
-from firmware.display import BLACK
-from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BIDDING = const(0)
+_OVER = const(3)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_MARKS = const(0)
+_TEAMS = const(1)
+_TRICKS = const(2)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_BID = const(1)
+_PREV = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_BACK = const(4)
+_HISTORY = const(7)
+_LINE = const(10)
+_DIGIT_H = const(12)
+_LONG = const(16)
 
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 _BIDS = "<> bid  hold <%s >+5  M menu\nOK (hold: rest pass)  BACK undo"   # walk.held
@@ -27,14 +43,14 @@ def strokes(fb, n, x, y, h):
     if n >= 2:
         _thick(fb, ax, y, x + aw, y + h - 1, t)
     if n >= 3:
-        fb.fill_rect(x + aw // 5, y + h * 3 // 5, aw - 2 * (aw // 5), t, BLACK)
+        fb.fill_rect(x + aw // 5, y + h * 3 // 5, aw - 2 * (aw // 5), t, _BLACK)
     lx = x + aw + gap
     k = 4
     while k <= 6:
         if n >= k:
-            fb.fill_rect(lx, y, t, h, BLACK)
+            fb.fill_rect(lx, y, t, h, _BLACK)
         if n >= k + 1:
-            fb.fill_rect(lx, y + h - t, lw, t, BLACK)
+            fb.fill_rect(lx, y + h - t, lw, t, _BLACK)
         lx += lw + gap
         k += 2
     return lx - gap - x
@@ -43,7 +59,7 @@ def strokes(fb, n, x, y, h):
 def _thick(fb, x0, y0, x1, y1, t):
     i = 0
     while i < t:
-        fb.line(x0 + i, y0, x1 + i, y1, BLACK)
+        fb.line(x0 + i, y0, x1 + i, y1, _BLACK)
         i += 1
 
 
@@ -51,12 +67,12 @@ def _side(app, fb, side, x, y, w, h, named):
     # One team (or seat): its name unless the top line has it, then its marks or points.
     s = app.s
     if named:
-        fb.text(D.side_label(app, side), x, y, BLACK)
-        y += D.LINE + 2
-        h -= D.LINE + 2
+        fb.text(D.side_label(app, side), x, y, _BLACK)
+        y += _LINE + 2
+        h -= _LINE + 2
     score = s.score(side)
     rules = s.rules
-    if rules.scoring == V.MARKS and rules.target == 7:
+    if rules.scoring == _MARKS and rules.target == 7:
         n = score if score < 7 else 7
         if w >= h * 5 // 2:
             # A wide box: the strokes, and the count in digits beside them.
@@ -64,27 +80,27 @@ def _side(app, fb, side, x, y, w, h, named):
             if sh > (w - 10) * 10 // 30:
                 sh = (w - 10) * 10 // 30
             sw = strokes(fb, n, x + 2, y, sh)
-            fonts.number(fb, score, x + 2 + sw + sh // 3, y, sh // fonts.DIGIT_H, BLACK)
+            fonts.number(fb, score, x + 2 + sw + sh // 3, y, sh // _DIGIT_H, _BLACK)
             return
         # The strokes, and the count in digits under them.
         ds = 3 if h >= 80 else 2
-        sh = h - ds * fonts.DIGIT_H - 9
+        sh = h - ds * _DIGIT_H - 9
         if sh > w * 10 // 25:
             sh = w * 10 // 25
         strokes(fb, n, x + 2, y, sh)
-        fonts.number(fb, score, x + 2, y + sh + 6, ds, BLACK)
+        fonts.number(fb, score, x + 2, y + sh + 6, ds, _BLACK)
         return
-    ds = h // fonts.DIGIT_H
+    ds = h // _DIGIT_H
     if ds > 5:
         ds = 5
     while ds > 1 and fonts.digits_width(score, ds) > w - 4:
         ds -= 1
-    fonts.number(fb, score, x + 2, y + (h - ds * fonts.DIGIT_H) // 2, ds, BLACK)
+    fonts.number(fb, score, x + 2, y + (h - ds * _DIGIT_H) // 2, ds, _BLACK)
 
 
 def _bidding(app):
     # A fresh deal: the first seat bids here.
-    return app.s.phase() == S.BIDDING and app.fresh_deal()
+    return app.s.phase() == _BIDDING and app.fresh_deal()
 
 
 def enter(app):
@@ -94,7 +110,7 @@ def enter(app):
 
 def _help(app):
     s = app.s
-    if s.phase() == S.OVER:
+    if s.phase() == _OVER:
         return "OK game over  < history  M menu"
     if _bidding(app):
         return _BIDS % walk.held(s)
@@ -107,7 +123,7 @@ def draw(app, fb):
     hp = _help(app)
     bottom = D.help_top(fb, hp)
     bidding = _bidding(app)
-    info = 2 * D.LINE + 2 if not bidding else 18
+    info = 2 * _LINE + 2 if not bidding else 18
     n = s.sides
     label = "hand %d" % (s.hands() + 1)
     if s.games():
@@ -121,11 +137,11 @@ def draw(app, fb):
         if (D.cols(fb) - len(deals)) // 2 >= side:
             label = deals
     D.center(fb, label, 0)
-    top = D.LINE + 2
+    top = _LINE + 2
     area = bottom - info - 2 - top
     if app.assign:
         # The table and round pushed from the PC, a line under the scores.
-        area -= D.LINE
+        area -= _LINE
         D.table_round(fb, app.assign, top + area, True)
     if n == 2 and w < 240:
         # A narrow or square panel: the teams one above the other.
@@ -133,12 +149,12 @@ def draw(app, fb):
         _side(app, fb, 0, 2, top, w - 4, bh - 2, True)
         _side(app, fb, 1, 2, top + bh, w - 4, bh - 2, True)
     elif n == 2:
-        fb.text(D.side_label(app, 0), 2, 0, BLACK)
+        fb.text(D.side_label(app, 0), 2, 0, _BLACK)
         D.right(fb, D.side_label(app, 1), 0)
         bw = w // 2
         _side(app, fb, 0, 2, top, bw - 4, area, False)
         _side(app, fb, 1, bw + 8, top, bw - 10, area, False)
-        fb.vline(bw, top, area, BLACK)
+        fb.vline(bw, top, area, _BLACK)
     else:
         bw = w // n
         i = 0
@@ -146,7 +162,7 @@ def draw(app, fb):
             _side(app, fb, i, i * bw + 2, top, bw - 4, area, True)
             i += 1
     y = bottom - info
-    fb.hline(0, y - 2, w, BLACK)
+    fb.hline(0, y - 2, w, _BLACK)
     seats = s.seats
     if bidding:
         _first_bid(app, fb, y)
@@ -157,16 +173,16 @@ def draw(app, fb):
                                              app.names[(s.dealer() + 1) % seats])
     else:
         line = D.contract_line(app) or "bidding: %s to bid" % app.names[s.seat()]
-    fb.text(line[:D.cols(fb)], 0, y, BLACK)
-    y += D.LINE
+    fb.text(line[:D.cols(fb)], 0, y, _BLACK)
+    y += _LINE
     rules = s.rules
     unit = ("marks", "points", "points")[rules.scoring]
-    if rules.scoring == V.TRICKS and not s.row[V.TEAMS]:
+    if rules.scoring == _TRICKS and not s.row[_TEAMS]:
         unit = "points"
     extra = "%s to %d" % (unit, rules.target)
-    if s.row[V.TEAMS] and rules.scoring == V.TRICKS:
+    if s.row[_TEAMS] and rules.scoring == _TRICKS:
         extra += ", games %d-%d" % (s.games_won(0), s.games_won(1))
-    fb.text(extra[:D.cols(fb)], 0, y, BLACK)
+    fb.text(extra[:D.cols(fb)], 0, y, _BLACK)
     D.help(fb, hp)
 
 
@@ -175,7 +191,7 @@ def _first_bid(app, fb, y):
     s = app.s
     t = "%s bids < %s >" % (app.names[s.seat()], D.bid_words(s, s.legal_at(app.cur)))
     big = 2 if len(t) * 16 <= fb.width else 1
-    fonts.text(fb, t, 0, y, big, BLACK)
+    fonts.text(fb, t, 0, y, big, _BLACK)
     arrows = walk.around(s, app.cur, D.bid_words)
     if (len(t) * 2 + 1 + len(arrows)) * 8 <= fb.width:
         D.right(fb, arrows, y + 4)
@@ -184,18 +200,18 @@ def _first_bid(app, fb, y):
 
 def press(app, key):
     if _bidding(app):
-        if not walk.bid_press(app, key) and key == BACK:
+        if not walk.bid_press(app, key) and key == _BACK:
             app.undo()
         return
-    if key == LONG | OK:
-        key = OK
-    if key == OK:
+    if key == _LONG | _OK:
+        key = _OK
+    if key == _OK:
         s = app.s
-        if s.phase() == S.BIDDING:
-            app.go(BID)
+        if s.phase() == _BIDDING:
+            app.go(_BID)
         else:
             app.follow()
-    elif key == PREV or key == NEXT:
-        app.go(HISTORY)
-    elif key == BACK:
+    elif key == _PREV or key == _NEXT:
+        app.go(_HISTORY)
+    elif key == _BACK:
         app.undo()

@@ -2,12 +2,30 @@
 # then the game (every variant), its scoring and target, the house options that apply
 # to that game and scoring (a special's marks only while it is on), and the first
 # dealer. It starts from the last sitting's choices, plain 42 on a new device.
+from micropython import const
+
 from engine_core import codec
 from engine_core import options as O
-from engine_core import variants as V
-from firmware.display import BLACK, WHITE
-from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
 from firmware.ui import draw as D
+
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_SEATS = const(0)
+_POINTS = const(1)
+_TEAMS = const(1)
+_MIN_BID = const(8)
+_TOP_NUMBER = const(9)
+_MARK = const(10)
+_SCORINGS = const(14)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_PREV = const(1)
+_WHITE = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_BACK = const(4)
+_MENU = const(5)
+_LINE = const(10)
+_LONG = const(16)
 
 _BOOL = ("nello", "sevens", "plunge", "splash")
 
@@ -44,10 +62,10 @@ def rows(app):
 
 def _applies(r, key):
     # Options that mean nothing with the others as they are stay out of sight.
-    if r.scoring == V.POINTS and key in O.SPECIAL:
+    if r.scoring == _POINTS and key in O.SPECIAL:
         return False    # special contracts are played for marks
     if key == "made_scores":
-        return r.scoring == V.POINTS
+        return r.scoring == _POINTS
     if key == "nello_doubles":
         return r.nello
     if key == "plunge_marks":
@@ -58,7 +76,7 @@ def _applies(r, key):
 
 
 def _visible(fb):
-    return (D.help_top(fb, _help(False)) - 16 - D.LINE) // D.LINE
+    return (D.help_top(fb, _help(False)) - 16 - _LINE) // _LINE
 
 
 def _scroll(app, n):
@@ -74,7 +92,7 @@ def value(app, key):
     if key == "game":
         return r.name
     if key == "dealer":
-        return seat_name(r.row[V.SEATS], app.draft_dealer)
+        return seat_name(r.row[_SEATS], app.draft_dealer)
     if key == "start":
         return ""
     if r.family:
@@ -91,9 +109,9 @@ def _range(r, key):
     # (lowest, highest, step) of a number option.
     row = r.row
     if key == "target":
-        return 1, 9999, 10 if r.scoring == V.POINTS else 1
+        return 1, 9999, 10 if r.scoring == _POINTS else 1
     if key == "min_bid":
-        return (1 if row[V.MARK] else row[V.MIN_BID]), (row[V.MARK] or row[V.TOP_NUMBER]), 1
+        return (1 if row[_MARK] else row[_MIN_BID]), (row[_MARK] or row[_TOP_NUMBER]), 1
     if key == "match_games":
         return 1, 99, 2
     return 2, 7, 1
@@ -104,16 +122,16 @@ def change(app, key, d):
     r = app.draft
     if key == "game":
         app.draft = _gin().step_game(r, d)
-        app.draft_dealer = app.draft_dealer % app.draft.row[V.SEATS]
+        app.draft_dealer = app.draft_dealer % app.draft.row[_SEATS]
     elif key != "dealer" and r.family:
         _gin().change(r, key, d)
     elif key == "dealer":
-        app.draft_dealer = (app.draft_dealer + d) % r.row[V.SEATS]
+        app.draft_dealer = (app.draft_dealer + d) % r.row[_SEATS]
     elif key == "scoring":
         s = r.scoring
         while True:
             s = (s + d) % 3
-            if r.row[V.SCORINGS] >> s & 1:
+            if r.row[_SCORINGS] >> s & 1:
                 break
         r.scoring = s
         r._default_target()
@@ -137,12 +155,12 @@ def _help(editing, key=None):
 
 
 def draw(app, fb):
-    fb.text("New sitting", 0, 0, BLACK)
+    fb.text("New sitting", 0, 0, _BLACK)
     assign = setup_assign(app)
     note = "choices: as last game" if app.last_setup else "choices: plain 42"
     if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)
-    fb.hline(0, D.LINE, fb.width, BLACK)
+    fb.hline(0, _LINE, fb.width, _BLACK)
     keys = rows(app)
     y = 14
     k = _visible(fb)
@@ -153,43 +171,43 @@ def draw(app, fb):
         v = value(app, key)
         if key == "start":
             label = "start: " + _summary(app)
-        c = BLACK
+        c = _BLACK
         if i == app.cur:
             if app.edit:
-                fb.rect(0, y - 2, fb.width, D.LINE + 1, BLACK)
+                fb.rect(0, y - 2, fb.width, _LINE + 1, _BLACK)
                 vx = fb.width - len(v) * 8 - 4
-                fb.fill_rect(vx - 2, y - 2, len(v) * 8 + 4, D.LINE + 1, BLACK)
-                fb.text(label, 4, y, BLACK)
-                fb.text(v, vx, y, WHITE)
-                y += D.LINE
+                fb.fill_rect(vx - 2, y - 2, len(v) * 8 + 4, _LINE + 1, _BLACK)
+                fb.text(label, 4, y, _BLACK)
+                fb.text(v, vx, y, _WHITE)
+                y += _LINE
                 i += 1
                 continue
-            fb.fill_rect(0, y - 2, fb.width, D.LINE + 1, BLACK)
-            c = WHITE
+            fb.fill_rect(0, y - 2, fb.width, _LINE + 1, _BLACK)
+            c = _WHITE
         fb.text(label[:D.cols(fb) - 1], 4, y, c)
         if v:
             fb.text(v, fb.width - len(v) * 8 - 4, y, c)
-        y += D.LINE
+        y += _LINE
         i += 1
     hp = _help(app.edit, keys[app.cur])
-    fb.text(seats_line(app)[:D.cols(fb)], 0, D.help_top(fb, hp) - D.LINE + 1, BLACK)
+    fb.text(seats_line(app)[:D.cols(fb)], 0, D.help_top(fb, hp) - _LINE + 1, _BLACK)
     D.help(fb, hp)
 
 
 def seats_line(app):
     """Who plays with whom, and who deals first: `Us: N+S  Them: E+W, N deals first`."""
     r = app.draft
-    seats = r.row[V.SEATS]
+    seats = r.row[_SEATS]
     names = setup_names(app, r)
     if names:   # pushed from the PC: who sits where
         first = "%s deals first" % names[app.draft_dealer]
-        if seats != 4 or not r.row[V.TEAMS]:
+        if seats != 4 or not r.row[_TEAMS]:
             return "%s; %s" % (" ".join(names), first)
         return "%s+%s v %s+%s, %s" % (names[0], names[2], names[1], names[3], first)
     first = seat_name(seats, app.draft_dealer) + " deals first"
     if seats == 2:
         return first
-    if not r.row[V.TEAMS]:
+    if not r.row[_TEAMS]:
         return "clockwise %s; %s" % (" ".join(seat_name(seats, i) for i in range(seats)),
                                      first)
     out = ""
@@ -234,22 +252,22 @@ def press(app, key):
     n = len(keys)
     name = keys[app.cur]
     if app.edit:
-        if key & 0xF == NEXT or key & 0xF == PREV:
-            d = 1 if key & 0xF == NEXT else -1
-            change(app, name, d * 5 if key & LONG else d)
-        elif key == OK or key == BACK:
+        if key & 0xF == _NEXT or key & 0xF == _PREV:
+            d = 1 if key & 0xF == _NEXT else -1
+            change(app, name, d * 5 if key & _LONG else d)
+        elif key == _OK or key == _BACK:
             app.edit = False
         return
-    if key == NEXT:
+    if key == _NEXT:
         app.cur = (app.cur + 1) % n
-    elif key == PREV:
+    elif key == _PREV:
         app.cur = (app.cur - 1) % n
-    elif key == OK:
+    elif key == _OK:
         if name == "start":
             start(app)
             return
         app.edit = True
-    elif (key == BACK or key == MENU) and app.s is not None:
+    elif (key == _BACK or key == _MENU) and app.s is not None:
         app.draft = None
         app.follow()
         return
@@ -312,7 +330,7 @@ def setup_names(app, rules):
         names = codec.decode_header(app.last_setup)[2]
     except ValueError:
         return None
-    if names and len(names) == rules.row[V.SEATS]:
+    if names and len(names) == rules.row[_SEATS]:
         return names
     return None
 

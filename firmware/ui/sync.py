@@ -1,9 +1,15 @@
 # Sync status: the USB link to the PC and what the journal holds. It opens by itself when
 # the PC starts a sync (firmware/app.py loads the endpoint then) and shows the outcome.
-from firmware.display import BLACK
+from micropython import const
+
 from firmware.journalread import Walk
-from firmware.ui import BACK, OK
 from firmware.ui import draw as D
+
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_OK = const(3)
+_BACK = const(4)
+_LINE = const(10)
 
 HELP = "OK/BACK return"
 
@@ -26,11 +32,11 @@ def draw(app, fb):
         "on the PC: tally42 sync --port P",
     )
     for line in lines:
-        fb.text(line[:D.cols(fb)], 0, y, BLACK)
-        y += D.LINE + 2
+        fb.text(line[:D.cols(fb)], 0, y, _BLACK)
+        y += _LINE + 2
     D.help(fb, HELP)
 
 
 def press(app, key):
-    if key == OK or key == BACK:
+    if key == _OK or key == _BACK:
         app.follow()

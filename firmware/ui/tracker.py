@@ -4,11 +4,26 @@
 from micropython import const
 
 from engine_core import codec
-from engine_core import codes as C
-from engine_core import variants as V
-from firmware.display import BLACK
-from firmware.ui import BACK, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
+
+# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_EV_TRUMP = const(2)
+_EV_TRICK = const(3)
+_EV_MADE = const(4)
+# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_MARKS = const(0)
+_TEAMS = const(1)
+_TRICKS_PER_HAND = const(2)
+_COUNT = const(4)
+_TOTAL = const(5)
+# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
+_BLACK = const(0)
+_PREV = const(1)
+_NEXT = const(2)
+_OK = const(3)
+_BACK = const(4)
+_LINE = const(10)
+_LONG = const(16)
 
 HELP = "<> winner, count (hold: side)\nOK take  BACK undo"
 _COL = const(96)     # pixels a trick's entry takes: "11 Them 30" and a gap
@@ -17,18 +32,18 @@ _RESULT = -2
 
 
 def _per_side(s):
-    left = s.row[V.COUNT] - s.count_caught()
+    left = s.row[_COUNT] - s.count_caught()
     top = left if left < 30 else 30
     return top // 5 + 1
 
 
 def _sides(s):
-    return 2 if s.row[V.TEAMS] else s.seats
+    return 2 if s.row[_TEAMS] else s.seats
 
 
 def decided(s):
     """0 while the hand is open; 1 made, 2 set once the tracked tricks decide it (marks)."""
-    if s.rules.scoring != V.MARKS or not s.row[V.TEAMS]:
+    if s.rules.scoring != _MARKS or not s.row[_TEAMS]:
         return 0
     need = D.need(s)
     b = s.side_points(True)
@@ -37,7 +52,7 @@ def decided(s):
         return 2 if b else 0
     if b >= need:
         return 1
-    if o > s.row[V.TOTAL] - need:
+    if o > s.row[_TOTAL] - need:
         return 2
     return 0
 
@@ -61,7 +76,7 @@ def item(s, i):
 def winner(s, side):
     # The seat taking a trick for a side: the bidder for the bidders, the next seat for
     # the opponents (the engine scores by team); in Moon the side is the seat.
-    if not s.row[V.TEAMS]:
+    if not s.row[_TEAMS]:
         return side
     return s.bidder() if side == 0 else (s.bidder() + 1) % s.seats
 
@@ -72,7 +87,7 @@ def enter(app):
 
 def _label(app, side):
     s = app.s
-    if not s.row[V.TEAMS]:
+    if not s.row[_TEAMS]:
         return app.names[side]
     bt = s.side_of(s.bidder())
     return app.teams[bt if side == 0 else 1 - bt]
@@ -81,7 +96,7 @@ def _label(app, side):
 def _status(app):
     s = app.s
     d = decided(s)
-    total = s.row[V.TOTAL]
+    total = s.row[_TOTAL]
     need = D.need(s)
     if d == 1:
         return "made: they cannot reach %d" % (total - need + 1)
@@ -89,7 +104,7 @@ def _status(app):
         if need < 0:
             return "set: the bidder took a trick"
         return "set: they have %d" % s.side_points(False)
-    if not s.row[V.TEAMS]:
+    if not s.row[_TEAMS]:
         return "%s has %d of %d" % (app.names[s.bidder()], s.seat_tricks(s.bidder()),
                                      s.high_value())
     return "%s %d  %s %d  (need %d)" % (_label(app, 0), s.side_points(True), _label(app, 1),
@@ -106,7 +121,7 @@ def _tricks(app, fb, y):
     while pos < end:
         ev = codec.decode_at(hist, pos)
         pos += codec.length_at(hist, pos)
-        if ev >> 24 == C.EV_TRUMP:
+        if ev >> 24 == _EV_TRUMP:
             start = pos
     per = fb.width // _COL
     n = 0
@@ -114,18 +129,18 @@ def _tricks(app, fb, y):
     while pos < end:
         ev = codec.decode_at(hist, pos)
         pos += codec.length_at(hist, pos)
-        if ev >> 24 != C.EV_TRICK:
+        if ev >> 24 != _EV_TRICK:
             continue
         seat = (ev >> 8) & 0xFF
         caught = ev & 0xFF
-        side = seat if not s.row[V.TEAMS] else (
+        side = seat if not s.row[_TEAMS] else (
             0 if s.side_of(seat) == s.side_of(s.bidder()) else 1)
         x = (n % per) * _COL
-        yy = y + (n // per) * D.LINE
+        yy = y + (n // per) * _LINE
         t = "%d %s" % (n + 1, _label(app, side)[:4])
         if caught:
             t += " " + str(caught)
-        fb.text(t, x, yy, BLACK)
+        fb.text(t, x, yy, _BLACK)
         n += 1
     return (n + per - 1) // per
 
@@ -133,16 +148,16 @@ def _tricks(app, fb, y):
 def draw(app, fb):
     s = app.s
     D.top(app, fb)
-    y = D.LINE + 3
-    fb.text(D.contract_line(app), 0, y, BLACK)
-    D.right(fb, "trick %d/%d" % (s.tricks_played() + 1, s.row[V.TRICKS_PER_HAND]), y)
-    y += D.LINE + 2
+    y = _LINE + 3
+    fb.text(D.contract_line(app), 0, y, _BLACK)
+    D.right(fb, "trick %d/%d" % (s.tricks_played() + 1, s.row[_TRICKS_PER_HAND]), y)
+    y += _LINE + 2
     per = fb.width // _COL
-    rows = (s.row[V.TRICKS_PER_HAND] + per - 1) // per
+    rows = (s.row[_TRICKS_PER_HAND] + per - 1) // per
     _tricks(app, fb, y)
-    y += rows * D.LINE + 2
-    fb.text(_status(app)[:D.cols(fb)], 0, y, BLACK)
-    y += D.LINE + 2
+    y += rows * _LINE + 2
+    fb.text(_status(app)[:D.cols(fb)], 0, y, _BLACK)
+    y += _LINE + 2
     side, caught = item(s, app.cur)
     if side == _CLOSE:
         word = "close: " + ("made" if decided(s) == 1 else "set")
@@ -150,7 +165,7 @@ def draw(app, fb):
         word = "result..."
     else:
         word = _label(app, side)
-        if s.row[V.COUNT]:
+        if s.row[_COUNT]:
             word += " +" + str(caught)
     D.choice(fb, 0, y, word, 0, 2)
     D.help(fb, HELP)
@@ -159,20 +174,20 @@ def draw(app, fb):
 def press(app, key):
     s = app.s
     n = count(s)
-    if key == NEXT or key == PREV:
-        app.cur = (app.cur + (1 if key == NEXT else -1)) % n
-    elif key == LONG | NEXT or key == LONG | PREV:
+    if key == _NEXT or key == _PREV:
+        app.cur = (app.cur + (1 if key == _NEXT else -1)) % n
+    elif key == _LONG | _NEXT or key == _LONG | _PREV:
         # Jump to the other side's choices.
-        app.cur = (app.cur + (_per_side(s) if key == LONG | NEXT else -_per_side(s))) % n
-    elif key == OK:
+        app.cur = (app.cur + (_per_side(s) if key == _LONG | _NEXT else -_per_side(s))) % n
+    elif key == _OK:
         side, caught = item(s, app.cur)
         if side == _CLOSE:
-            if app.take(C.event(C.EV_MADE, 1 if decided(s) == 1 else 0)):
+            if app.take(_EV_MADE << 24 | (1 if decided(s) == 1 else 0)):
                 app.follow()
         elif side == _RESULT:
             app.hand_mode = 2
             app.follow()
-        elif app.take(C.event(C.EV_TRICK, winner(s, side) << 8 | caught)):
+        elif app.take(_EV_TRICK << 24 | winner(s, side) << 8 | caught):
             app.follow()
-    elif key == BACK:
+    elif key == _BACK:
         app.undo()

@@ -2,10 +2,10 @@
 # (its own generator, no `random`), and allocation-free once made, on a 32-bit device too:
 # it only picks among the engine's legal actions and checks each event with Sitting.check
 # before applying it.
-from engine_core import sitting as S
 from engine_core import variants as V
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, PASS)
+from engine_core.codes import BIDDING, OVER, TRUMP
 
 
 # Variants and house options worth a random sitting each (tests and benchmarks).
@@ -45,19 +45,19 @@ class RandomPlayer:
         if self.undo_rate and s.hlen and self.rand(self.undo_rate) == 0:
             return EV_UNDO << 24
         p = s.phase()
-        if p == S.OVER:
+        if p == OVER:
             return -1
-        if p == S.BIDDING or p == S.TRUMP:
+        if p == BIDDING or p == TRUMP:
             n = s.legal_count()
             k = self.rand(n)
-            if p == S.BIDDING and self.rand(3):
+            if p == BIDDING and self.rand(3):
                 k = 0     # pass often, so auctions look like real ones
             j = s.next_legal(-1)
             while k:
                 j = s.next_legal(j)
                 k -= 1
             code = s.legal_at(j)
-            if p == S.BIDDING:
+            if p == BIDDING:
                 return EV_BID << 24 | code
             return EV_TRUMP << 24 | code
         return self._play(s)

@@ -1,8 +1,8 @@
 # The 42 bid ladder and the auction (RULES.md section 1).
 from engine_core import errors as E
 from engine_core.codes import DOUBLES, FOLLOW_ME, NELLO_HIGH, NELLO_LOW, SEVENS
-from engine_core.sitting import BIDDING, TRUMP, PLAY
 from tablehelp import sitting, bid, bids, trump, legal
+from engine_core.codes import BIDDING, PLAY, TRUMP
 
 
 def test_first_bidder_sits_left_of_the_dealer():

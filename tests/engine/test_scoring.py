@@ -1,8 +1,8 @@
 # Marks and points scoring, the end of the sitting, and the special contracts' verdicts.
 from engine_core import errors as E
 from engine_core.codes import DOUBLES, FOLLOW_ME, NELLO_HIGH, SEVENS
-from engine_core.sitting import OVER
 from tablehelp import sitting, bid, bids, trump, made, points, hand, undo
+from engine_core.codes import OVER
 
 
 def test_made_point_bid_wins_one_mark():

@@ -1,8 +1,8 @@
 # Trick tracking: counts, the hand closed at its last trick, results that must agree.
 from engine_core import errors as E
 from engine_core.codes import NELLO_HIGH
-from engine_core.sitting import PLAY, BIDDING
 from tablehelp import sitting, bids, trump, trick, made, points
+from engine_core.codes import BIDDING, PLAY
 
 
 def _contract(s, b=30, c=5):

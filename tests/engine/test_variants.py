@@ -2,8 +2,8 @@
 from engine_core import errors as E
 from engine_core import options as O
 from engine_core.codes import DOUBLES, FOLLOW_ME
-from engine_core.sitting import TRUMP, PLAY, OVER
 from tablehelp import sitting, bid, bids, trump, trick, made, points, tricks, legal, undo
+from engine_core.codes import OVER, PLAY, TRUMP
 
 
 def _raises(variant, options):

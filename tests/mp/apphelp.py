@@ -6,7 +6,7 @@ from engine_core import codec
 from engine_core.games import new_sitting
 from firmware import app as A
 from firmware.nor import NorFlash
-from firmware.ui import BACK, LONG, MENU, NEXT, OK, PREV
+from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV, SETUP
 
 KEYS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
 
@@ -50,9 +50,9 @@ def press(a, *names):
 
 def start(a, *setup):
     """From the setup screen: the presses in `setup`, then start the sitting."""
-    assert a.screen == A.SETUP, a.screen
+    assert a.screen == SETUP, a.screen
     press(a, *setup)
-    while a.screen == A.SETUP:
+    while a.screen == SETUP:
         # back to the start row (the first one)
         if a.edit:
             press(a, "ok")

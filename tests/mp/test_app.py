@@ -4,6 +4,10 @@ import micropython
 
 from apphelp import boot, flash, on_flash, pc_sets, press, same_state, start, text
 from engine_core import codec
+from engine_core.codes import (BIDDING, LAST_BID, LAST_CONTRACT, LAST_MADE, LAST_THROWN, PLAY,
+                               TRUMP)
+from firmware.codes import (BID, CONFIRM, CONTRACT, HISTORY, HOME, MENU_SCREEN, OVER_SCREEN,
+                            RESULT, SETUP, SYNC, TRACKER)
 
 
 # From the score at a fresh deal: new hand, the first seat bids 30 (one step from pass)
@@ -12,19 +16,18 @@ HAND = ("next", "long ok", "ok", "ok")
 HAND_SET = ("next", "long ok", "ok", "next", "ok")
 from engine_core import codes as C
 from engine_core import options as O
-from engine_core import sitting as S
 from engine_core import variants as V
 from firmware import app as A
 
 
 def test_first_boot_offers_plain_42_for_marks_to_7():
     a = boot()
-    assert a.s is None and a.screen == A.SETUP
+    assert a.s is None and a.screen == SETUP
     assert "start: 42, marks to 7" in text(a)
     press(a, "ok")
     s = a.s
     assert s.rules.name == "42" and s.rules.scoring == V.MARKS and s.rules.target == 7
-    assert a.screen == A.HOME
+    assert a.screen == HOME
     assert a.journal.open_sitting() is not None
     assert "hand 1, N deals" in text(a) and "E bids < pass >" in text(a)
 
@@ -38,8 +41,8 @@ def test_typical_marks_hand_takes_4_presses():
     s = a.s
     assert n == 4
     assert s.hands() == 1 and s.score(1) == 1 and s.score(0) == 0
-    assert s.last(S.LAST_BID) == 30 and s.last(S.LAST_MADE) == 1
-    assert a.screen == A.HOME
+    assert s.last(LAST_BID) == 30 and s.last(LAST_MADE) == 1
+    assert a.screen == HOME
     assert a.fb.fulls == fulls + 1      # the hand ended with a full refresh
     # Every pass is an event of its own on flash, as if passed one at a time.
     b = boot()
@@ -48,20 +51,20 @@ def test_typical_marks_hand_takes_4_presses():
     # The next hand, with another trump: one move more, the contract chosen shown.
     n = press(a, "next", "long ok", "next", "ok", "ok")
     assert n == 5 and s.hands() == 2
-    assert s.last(S.LAST_CONTRACT) == C.DOUBLES
+    assert s.last(LAST_CONTRACT) == C.DOUBLES
 
 
 def test_the_first_seat_bids_on_the_score():
     a = boot()
     press(a, "ok")
     s = a.s
-    assert a.screen == A.HOME and "E bids < pass >" in text(a) and "<> bid" in text(a)
+    assert a.screen == HOME and "E bids < pass >" in text(a) and "<> bid" in text(a)
     press(a, "next")
-    assert a.screen == A.HOME and "E bids < 30 >" in text(a) and s.hlen == 0
+    assert a.screen == HOME and "E bids < 30 >" in text(a) and s.hlen == 0
     press(a, "ok")
-    assert a.screen == A.BID and s.high_value() == 30 and s.seat() == 2
+    assert a.screen == BID and s.high_value() == 30 and s.seat() == 2
     press(a, "back")            # E's bid undone: the score again, the cursor on pass
-    assert a.screen == A.HOME and s.high_bid() < 0 and s.legal_at(a.cur) == C.PASS
+    assert a.screen == HOME and s.high_bid() < 0 and s.legal_at(a.cur) == C.PASS
 
 
 def test_ok_out_of_habit_passes_before_the_opening_bid():
@@ -69,7 +72,7 @@ def test_ok_out_of_habit_passes_before_the_opening_bid():
     a = boot()
     press(a, "ok", "ok")            # start, OK at E's bid on the score
     s = a.s
-    assert s.high_bid() < 0 and s.seat() == 2 and a.screen == A.BID
+    assert s.high_bid() < 0 and s.seat() == 2 and a.screen == BID
     assert s.legal_at(a.cur) == C.PASS and "< 84   30 >" in text(a)
     f = on_flash(a)
     assert f.high_bid() < 0 and f.seat() == 2
@@ -79,7 +82,7 @@ def test_bid_cursor_starts_on_pass_and_offers_only_legal_bids():
     a = boot()
     press(a, "ok", "ok")            # start, E passes
     s = a.s
-    assert a.screen == A.BID
+    assert a.screen == BID
     # No bid stands, passing is legal: the cursor is on pass, 30 one step on.
     assert s.legal_at(a.cur) == C.PASS and "no bid yet" in text(a)
     press(a, "next")
@@ -111,7 +114,7 @@ def test_forced_dealer_gets_no_pass_and_is_told_so():
     s = a.s
     assert "dealer must bid" not in text(a)
     press(a, "ok", "ok", "ok")     # E, S, W pass
-    assert s.seat() == 0 and s.phase() == S.BIDDING
+    assert s.seat() == 0 and s.phase() == BIDDING
     assert s.legal_at(a.cur) == 30
     assert "dealer must bid" in text(a)
     j = s.next_legal(-1)
@@ -128,10 +131,10 @@ def test_refusal_shows_the_reason_and_changes_nothing():
     assert a.banner == "nothing to undo"
     assert "nothing to undo" in text(a)
     assert a.journal.sittings()[-1][3] == before
-    assert a.s.hlen == 0 and a.screen == A.HOME
+    assert a.s.hlen == 0 and a.screen == HOME
     press(a, "ok")          # the banner goes at the next press
     assert a.banner is None and "nothing to undo" not in text(a)
-    assert a.screen == A.BID
+    assert a.screen == BID
 
 
 def test_result_refused_when_it_contradicts_the_tracked_tricks():
@@ -139,7 +142,7 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
     press(a, "ok", "menu", "next", "next", "ok", "menu")     # trick tracker on
     assert a.tracker == 1
     press(a, "next", "long ok", "ok")     # E 30, passes, sixes
-    assert a.screen == A.TRACKER
+    assert a.screen == TRACKER
     s = a.s
     # Opponents (N/S, "Us") take two tricks with 10 each: 22 points.
     press(a, "long next", "next", "next", "ok")
@@ -151,10 +154,10 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
     press(a, "prev")        # the last choice: enter a result
     assert tracker.item(s, a.cur)[0] == -2
     press(a, "ok")
-    assert a.screen == A.RESULT
+    assert a.screen == RESULT
     press(a, "ok")          # made
     assert a.banner is not None and "tracked" in a.banner
-    assert s.hlen == last and s.phase() == S.PLAY
+    assert s.hlen == last and s.phase() == PLAY
     press(a, "next", "ok")  # set
     assert s.hands() == 1 and s.score(0) == 1
 
@@ -172,7 +175,7 @@ def test_trick_tracker_closes_the_hand_once_decided():
     assert "made: they cannot reach 13" in text(a)
     press(a, "ok")          # the cursor is on "close: made"
     assert s.hands() == 1 and s.score(1) == 1 and s.tricks_played() == 0
-    assert a.screen == A.HOME
+    assert a.screen == HOME
 
 
 def test_trick_tracker_says_set_with_the_opponents_count():
@@ -194,18 +197,18 @@ def test_undo_across_hands_asks_first():
     press(a, "ok")
     press(a, *HAND)
     s = a.s
-    assert s.hands() == 1 and a.screen == A.HOME
+    assert s.hands() == 1 and a.screen == HOME
     press(a, "back")
-    assert a.screen == A.CONFIRM and "Them +1 comes off" in text(a)
+    assert a.screen == CONFIRM and "Them +1 comes off" in text(a)
     assert s.hands() == 1
     press(a, "back")        # keep it
-    assert a.screen == A.HOME and s.hands() == 1
+    assert a.screen == HOME and s.hands() == 1
     press(a, "back", "ok")  # undo it
-    assert s.hands() == 0 and s.phase() == S.PLAY and s.score(1) == 0
-    assert a.screen == A.RESULT
+    assert s.hands() == 0 and s.phase() == PLAY and s.score(1) == 0
+    assert a.screen == RESULT
     # Back further, one event at a time, into the bidding.
     press(a, "back", "back")
-    assert s.phase() == S.BIDDING and a.screen == A.BID and s.seat() == 0
+    assert s.phase() == BIDDING and a.screen == BID and s.seat() == 0
     press(a, "ok", "ok", "next", "ok")      # N passes, sixes, set
     assert s.hands() == 1 and s.score(0) == 1
     assert same_state(s, on_flash(a))
@@ -235,11 +238,11 @@ def test_resume_after_a_restart_at_the_exact_state():
     press(a, "next", "next", "ok", "ok")                         # hand 2: S 31, W passes
     b = boot(nor)
     assert same_state(a.s, b.s)
-    assert b.screen == A.BID and b.s.seat() == 0 and b.s.high_value() == 31
+    assert b.screen == BID and b.s.seat() == 0 and b.s.high_value() == 31
     press(b, "ok", "ok", "ok", "ok")    # N and E pass, sixes, made
     assert b.s.hands() == 2 and b.s.score(0) == 1 and b.s.score(1) == 1
     c = boot(nor)
-    assert same_state(b.s, c.s) and c.screen == A.HOME
+    assert same_state(b.s, c.s) and c.screen == HOME
 
 
 def test_resume_keeps_undone_events_undone():
@@ -248,7 +251,7 @@ def test_resume_keeps_undone_events_undone():
     press(a, "ok", "next", "ok", "ok", "back", "back")
     assert a.s.seat() == 1 and a.s.high_bid() < 0
     b = boot(nor)
-    assert same_state(a.s, b.s) and b.screen == A.HOME
+    assert same_state(a.s, b.s) and b.screen == HOME
 
 
 def test_points_result_starts_at_the_bid_and_says_made_or_set():
@@ -257,7 +260,7 @@ def test_points_result_starts_at_the_bid_and_says_made_or_set():
     s = a.s
     assert s.rules.scoring == V.POINTS and s.rules.target == 250
     press(a, "next", "long ok", "ok")     # E 30, passes, sixes
-    assert a.screen == A.RESULT and a.cur == 30
+    assert a.screen == RESULT and a.cur == 30
     assert "bid 30: made" in text(a)
     press(a, "prev")
     assert a.cur == 29 and "bid 30: set" in text(a)
@@ -271,10 +274,10 @@ def test_moon_tricks_entry_refuses_a_wrong_total():
     s = a.s
     assert s.rules.name == "moon" and s.seats == 3
     press(a, "next", "long ok", "ok")     # E bids 4, W N pass, sixes
-    assert a.screen == A.RESULT and a.fields[1] == 4
+    assert a.screen == RESULT and a.fields[1] == 4
     press(a, "ok", "next", "next", "next", "next", "ok")     # E 4, W 4: N would have -1
     assert a.banner is not None and "add up to 8, not 7" in a.banner
-    assert s.phase() == S.PLAY and s.hands() == 0
+    assert s.phase() == PLAY and s.hands() == 0
     press(a, "prev", "ok")      # W 3, N 0
     assert s.hands() == 1
     assert s.score(1) == 4 and s.score(2) == 3 and s.score(0) == 0
@@ -287,21 +290,21 @@ def test_game_over_then_a_new_sitting():
     # Hands of 84 (2 marks) made by the opener's team, until one team has 7.
     while not s.over() and s.hands() < 8:
         press(a, "prev", "long ok", "ok", "ok")
-    assert s.over() and a.screen == A.OVER
+    assert s.over() and a.screen == OVER_SCREEN
     assert s.score(s.winner()) >= 7
     assert "game over" in text(a)
     press(a, "back")
-    assert a.screen == A.CONFIRM
+    assert a.screen == CONFIRM
     press(a, "back")
-    assert a.screen == A.OVER
+    assert a.screen == OVER_SCREEN
     first = a.journal.open_sitting()
     # The trap: OK pressed out of habit started a new sitting, and the last hand could no
     # longer be undone. It only says how to start one now.
     press(a, "ok")
-    assert a.screen == A.OVER and a.s is s and a.journal.open_sitting() == first
+    assert a.screen == OVER_SCREEN and a.s is s and a.journal.open_sitting() == first
     assert "hold OK" in a.banner and "no more undo" in a.banner
     press(a, "back")                # the last hand can still be undone
-    assert a.screen == A.CONFIRM
+    assert a.screen == CONFIRM
     press(a, "back")
     assert "hold OK: new sitting" in text(a)
     press(a, "long ok", "ok")       # new sitting (OK held), same game
@@ -326,7 +329,7 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     assert "Ann deals" in text(a) and "Bob bids" in text(a)
     # The next sitting set up keeps them; a game of 3 seats has none.
     press(a, "menu", "prev", "ok")
-    assert a.screen == A.SETUP
+    assert a.screen == SETUP
     press(a, "ok")
     head = _header_on_flash(a, a.journal.open_sitting())
     assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
@@ -355,23 +358,23 @@ def test_history_lists_each_hand_with_the_sides_of_its_score():
     press(a, *HAND)
     press(a, "next", "long ok", "next", "ok", "next", "ok")
     press(a, "menu", "next", "ok")
-    assert a.screen == A.HISTORY
+    assert a.screen == HISTORY
     t = text(a).split("\n")
     assert "Us-Them" in t, t
     assert t.index(" 1 E 30 sixes made") == t.index("0-1") + 1, t
     assert t.index(" 2 S 30 doubles set") == t.index("0-2") + 1, t
     press(a, "ok")
-    assert a.screen == A.HOME
+    assert a.screen == HOME
 
 
 def test_menu_sync_screen_shows_the_journal():
     a = boot()
     press(a, "ok", "menu", "next", "next", "next", "ok")
-    assert a.screen == A.SYNC
+    assert a.screen == SYNC
     t = text(a)
     assert "not connected" in t and "sittings not yet on the PC: 1" in t
     press(a, "back")
-    assert a.screen == A.HOME
+    assert a.screen == HOME
 
 
 def test_settings_persist():
@@ -385,7 +388,7 @@ def test_settings_persist():
     start(a, "next", "next", "ok", "next", "ok")        # points
     press(a, "menu", "next", "next", "ok")      # tracker on
     b = boot(flash(), settings=path)            # a new device with the same settings
-    assert b.screen == A.SETUP and "start: 42, points to 250" in text(b)
+    assert b.screen == SETUP and "start: 42, points to 250" in text(b)
     assert b.tracker == 1
     os.remove(path)
 
@@ -414,7 +417,7 @@ def test_layouts_fit_other_panels():
     for w, h in ((250, 122), (200, 200)):
         a = boot(width=w, height=h)
         press(a, "ok", "next", "long ok", "ok", "ok")
-        assert a.s.hands() == 1 and a.screen == A.HOME
+        assert a.s.hands() == 1 and a.screen == HOME
 
 
 def test_event_path_allocates_nothing():
@@ -461,11 +464,11 @@ def test_crash_is_drawn_and_the_hands_stay():
 def test_a_long_press_of_ok_back_or_menu_acts_as_a_short_one():
     a = boot()
     press(a, "long ok")
-    assert a.s is not None and a.screen == A.HOME
+    assert a.s is not None and a.screen == HOME
     press(a, "long menu")
-    assert a.screen == A.MENU_SCREEN
+    assert a.screen == MENU_SCREEN
     press(a, "long back")
-    assert a.screen == A.HOME
+    assert a.screen == HOME
     press(a, "long next")     # five bids up from 30 (and from pass), on the score
     assert a.s.legal_at(a.cur) == 35
 
@@ -476,11 +479,11 @@ def test_hold_ok_passes_for_the_rest_and_leaves_a_forced_dealer_to_bid():
     s = a.s
     assert "OK (hold: rest pass)" in text(a)
     press(a, "long ok")             # E passes, and S and W; N (the dealer) must bid
-    assert s.seat() == 0 and s.phase() == S.BIDDING and a.screen == A.BID
+    assert s.seat() == 0 and s.phase() == BIDDING and a.screen == BID
     assert a.banner is None and "dealer must bid" in text(a)
     assert s.legal_at(a.cur) == 30
     press(a, "next", "ok")          # N 31: the auction is over
-    assert s.phase() == S.TRUMP and s.bidder() == 0 and s.high_value() == 31
+    assert s.phase() == TRUMP and s.bidder() == 0 and s.high_value() == 31
     assert same_state(s, on_flash(a))
 
 
@@ -490,7 +493,7 @@ def test_hold_ok_with_all_pass_redeal_throws_the_hand_in():
     s = a.s
     assert s.rules.all_pass == V.REDEAL
     press(a, "long ok")
-    assert s.hands() == 1 and s.last(S.LAST_THROWN) and a.screen == A.HOME
+    assert s.hands() == 1 and s.last(LAST_THROWN) and a.screen == HOME
 
 
 def test_setup_opens_at_the_top_with_start_and_only_the_options_that_apply():
@@ -528,7 +531,7 @@ def test_setup_after_a_sitting_says_its_choices_are_the_last_games():
         pass
     a = boot(settings=path)
     press(a, "ok", "menu", "prev", "ok")        # menu, new sitting
-    assert a.screen == A.SETUP and "choices: as last game" in text(a)
+    assert a.screen == SETUP and "choices: as last game" in text(a)
     os.remove(path)
 
 
@@ -539,7 +542,7 @@ def test_score_and_result_say_which_seats_each_side_is():
     t = text(a).split("\n")
     assert "Us N/S" in t and "Them E/W" in t
     press(a, "next", "long ok", "ok")
-    assert a.screen == A.RESULT and "Them E/W:" in text(a)
+    assert a.screen == RESULT and "Them E/W:" in text(a)
 
 
 def test_pushed_names_replace_the_seats_in_the_labels():
@@ -572,14 +575,14 @@ def test_every_long_press_is_named_on_its_screen():
     press(a, "next", "next", "ok")          # setup: editing the scoring
     assert "(hold: 5 a step)" in text(a)
     press(a, "ok", "prev", "prev", "ok")
-    assert a.screen == A.HOME and "<> bid  hold <42/84 >+5" in text(a)
+    assert a.screen == HOME and "<> bid  hold <42/84 >+5" in text(a)
     press(a, "next", "long ok")
-    assert a.screen == A.CONTRACT and "(hold: 3)" in text(a)
+    assert a.screen == CONTRACT and "(hold: 3)" in text(a)
     assert "OK name it (hold: and made)" in text(a)
     press(a, "ok")
-    assert a.screen == A.RESULT and "OK take it (hold: set)" in text(a)
+    assert a.screen == RESULT and "OK take it (hold: set)" in text(a)
     press(a, "back")
     press(a, "back", "back", "back", "back")     # to E's bid again
     press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on
     press(a, "next", "long ok", "ok")
-    assert a.screen == A.TRACKER and "(hold: side)" in text(a)
+    assert a.screen == TRACKER and "(hold: side)" in text(a)

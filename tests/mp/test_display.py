@@ -5,9 +5,10 @@ import micropython
 from time import ticks_diff, ticks_ms
 
 from fakes import FakePin, FakeSPI
-from firmware.display import BLACK, WHITE, DisplayError
+from firmware.display import DisplayError
 from firmware.display.jd79653a import JD79653A
 from firmware.display.ssd1680 import SSD1680
+from firmware.codes import BLACK, WHITE
 
 
 def _rig(busy_level_idle=0, busy_on=b"", busy_reads=0):

@@ -4,6 +4,7 @@
 from apphelp import boot, flash, on_flash, press, same_state, start, text
 from engine_core import gin as Gn
 from firmware import app as A
+from firmware.codes import CONFIRM, HISTORY, HOME, OVER_SCREEN, RESULT, SETUP
 
 GAMES = {"oklahoma-gin": 3, "sequence-gin": 2, "skarney-gin": 1}   # "prev" presses
 
@@ -22,16 +23,16 @@ def gin_sitting(game="oklahoma-gin", *options):
 
 def test_the_typical_oklahoma_hand_takes_at_most_10_presses():
     a = gin_sitting()
-    assert a.screen == A.HOME and "turn-up < 10 J Q K >" in text(a)
+    assert a.screen == HOME and "turn-up < 10 J Q K >" in text(a)
     n = press(a, "prev", "prev", "ok")                  # turn-up 8
     assert a.s.phase() == Gn.HAND and "knock limit 8" in text(a)
     assert "< S knocks 8 >" in text(a)                  # the dealer's opponent played first
     n += press(a, "prev", "prev", "ok")                 # S knocks with 6
-    assert a.screen == A.RESULT and "N is left with:" in text(a)
+    assert a.screen == RESULT and "N is left with:" in text(a)
     n += press(a, "prev", "prev")                       # 23
     assert "knock stands: S +23" in text(a)
     n += press(a, "ok")
-    assert n <= 10 and a.screen == A.HOME
+    assert n <= 10 and a.screen == HOME
     assert a.s.score(0) == 0 and a.s.score(1) == 23 and a.s.hands() == 1
     assert same_state(on_flash(a), a.s)
 
@@ -59,7 +60,7 @@ def test_a_total_the_cards_cannot_make_is_refused_on_the_banner():
     assert "not possible" in text(a)
     press(a, "ok")
     assert a.banner and "more than the cards allow" in a.banner
-    assert a.s.hands() == 0 and a.screen == A.RESULT
+    assert a.s.hands() == 0 and a.screen == RESULT
     assert "a total of 105 is more than the" in text(a)
     press(a, "prev")                                    # the banner goes at the next press
     assert a.banner is None
@@ -70,20 +71,20 @@ def test_undo_of_a_finished_hand_asks_first_and_back_keeps_it():
     press(a, "ok", "ok", "ok")
     assert a.s.hands() == 1
     press(a, "back")
-    assert a.screen == A.CONFIRM and "knock stands, S +25" in text(a)
+    assert a.screen == CONFIRM and "knock stands, S +25" in text(a)
     press(a, "back")
-    assert a.s.hands() == 1 and a.screen == A.HOME
+    assert a.s.hands() == 1 and a.screen == HOME
     press(a, "back", "ok")
     assert a.s.hands() == 0 and a.s.phase() == Gn.HAND and a.s.score(1) == 0
     press(a, "back")                                    # the turn-up: no question
-    assert a.s.phase() == Gn.TURNUP and a.screen == A.HOME
+    assert a.s.phase() == Gn.TURNUP and a.screen == HOME
     assert same_state(on_flash(a), a.s)
 
 
 def test_back_from_the_totals_keeps_the_ending():
     a = gin_sitting()
     press(a, "ok", "prev", "prev", "ok", "back")
-    assert a.screen == A.HOME and "< S knocks 8 >" in text(a)
+    assert a.screen == HOME and "< S knocks 8 >" in text(a)
 
 
 def test_spade_doubles_with_a_held_arrow_on_the_turnup():
@@ -100,11 +101,11 @@ def test_history_lists_each_hand_with_its_totals():
     press(a, "prev", "prev", "ok", "prev", "prev", "ok", "prev", "prev", "ok")
     press(a, "ok", "ok", "ok")
     press(a, "menu", "next", "ok")
-    assert a.screen == A.HISTORY
+    assert a.screen == HISTORY
     t = text(a)
     assert " 1  8 S kn 6 v 23  0-23" in t and " 2 10 N kn 10 v 25  25-23" in t
     press(a, "ok")
-    assert a.screen == A.HOME
+    assert a.screen == HOME
 
 
 def test_skarney_gin_to_game_over_then_a_new_game():
@@ -120,7 +121,7 @@ def test_skarney_gin_to_game_over_then_a_new_game():
     assert a.s.hands() == 2 and a.s.score(0) == 0
     press(a, "ok", "long next", "long next", "long next", "long next", "long next",
           "long next", "long next", "long next", "ok", "prev", "ok")   # S gin, 105, no meld
-    assert a.s.over() and a.s.winner() == 1 and a.screen == A.OVER
+    assert a.s.over() and a.s.winner() == 1 and a.screen == OVER_SCREEN
     assert a.s.score(1) == 95 + 105 + 40
     press(a, "back", "ok")                              # undo reopens the game
     assert not a.s.over() and a.s.hands() == 2
@@ -128,9 +129,9 @@ def test_skarney_gin_to_game_over_then_a_new_game():
           "long next", "long next", "long next", "ok", "ok")   # S gin, 105, meld down
     assert a.s.over() and a.s.score(1) == 95 + 125
     press(a, "ok")                  # out of habit: nothing but how to start one
-    assert a.screen == A.OVER and "hold OK" in a.banner
+    assert a.screen == OVER_SCREEN and "hold OK" in a.banner
     press(a, "long ok")
-    assert a.screen == A.SETUP and "skarney-gin" in text(a)
+    assert a.screen == SETUP and "skarney-gin" in text(a)
 
 
 def test_resume_after_a_restart_at_the_exact_state():
@@ -141,7 +142,7 @@ def test_resume_after_a_restart_at_the_exact_state():
     press(a, "ok", "ok", "ok", "ok")
     b = boot(nor)
     assert b.s.rules.name == "sequence-gin" and same_state(b.s, a.s)
-    assert b.screen == A.HOME and b.s.phase() == Gn.HAND
+    assert b.screen == HOME and b.s.phase() == Gn.HAND
 
 
 def test_gin_option_errors_are_the_reloaded_options_modules():
@@ -171,7 +172,7 @@ def test_gin_screens_fit_other_panels():
         press(a, "prev", "prev", "ok", "prev", "prev")
         assert "knock stands: S +23" in text(a)
         press(a, "ok")
-        assert a.s.score(1) == 23 and a.screen == A.HOME
+        assert a.s.score(1) == 23 and a.screen == HOME
 
 
 def test_taking_a_gin_event_allocates_nothing():

@@ -3,8 +3,8 @@
 # MicroPython only: run with tests/mp_run.py (after test_display: the 32-bit heap).
 from apphelp import boot, on_flash, press, same_state, start, text
 from engine_core import codes as C
-from engine_core import sitting as S
-from firmware import app as A
+from engine_core.codes import LAST_CONTRACT, LAST_MADE, LAST_POINTS, PLAY, TRUMP
+from firmware.codes import BID, CONFIRM, CONTRACT, HOME, RESULT
 
 M84 = C.MARKS + 2
 
@@ -16,7 +16,7 @@ def _code(a):
 def test_prev_held_jumps_to_42_then_84_then_back_to_pass():
     a = boot()
     press(a, "ok")                          # start: E bids on the score
-    assert a.screen == A.HOME and "<> bid  hold <42/84 >+5" in text(a)
+    assert a.screen == HOME and "<> bid  hold <42/84 >+5" in text(a)
     press(a, "long prev")
     assert _code(a) == 42 and "E bids < 42 >" in text(a)
     press(a, "long prev")
@@ -32,7 +32,7 @@ def test_prev_held_on_the_bidding_screen_skips_a_mark_bid_already_passed():
     a = boot()
     press(a, "ok", "long prev", "ok")       # E bids 42 (one hold away)
     s = a.s
-    assert s.high_value() == 42 and a.screen == A.BID
+    assert s.high_value() == 42 and a.screen == BID
     assert "<> bid  hold <42/84 >+5" in text(a)
     press(a, "long prev")                   # 42 stands: 84 is the next mark bid
     assert _code(a) == M84
@@ -54,9 +54,9 @@ def test_ok_held_once_a_bid_stands_passes_for_the_rest():
     a = boot()
     press(a, "ok", "next", "ok")            # E bids 30
     s = a.s
-    assert a.screen == A.BID and _code(a) == C.PASS
+    assert a.screen == BID and _code(a) == C.PASS
     press(a, "long ok")                     # S passes, and W and N
-    assert s.phase() == S.TRUMP and s.bidder() == 1 and a.screen == A.CONTRACT
+    assert s.phase() == TRUMP and s.bidder() == 1 and a.screen == CONTRACT
     assert same_state(s, on_flash(a))
 
 
@@ -64,20 +64,20 @@ def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
     a = boot()
     press(a, "ok", "next", "long ok")       # E 30, the rest pass
     s = a.s
-    assert a.screen == A.CONTRACT and "OK name it (hold: and made)" in text(a)
+    assert a.screen == CONTRACT and "OK name it (hold: and made)" in text(a)
     press(a, "long ok")
-    assert s.hands() == 1 and s.last(S.LAST_CONTRACT) == 6 and s.last(S.LAST_MADE) == 1
-    assert s.score(1) == 1 and a.screen == A.HOME
+    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 6 and s.last(LAST_MADE) == 1
+    assert s.score(1) == 1 and a.screen == HOME
     assert same_state(s, on_flash(a))
     # BACK takes the made back (after asking, as for any finished hand): the trump
     # stands and the result is asked for.
     press(a, "back")
-    assert a.screen == A.CONFIRM
+    assert a.screen == CONFIRM
     press(a, "ok")
-    assert s.hands() == 0 and s.phase() == S.PLAY and s.contract() == 6
-    assert a.screen == A.RESULT and same_state(s, on_flash(a))
+    assert s.hands() == 0 and s.phase() == PLAY and s.contract() == 6
+    assert a.screen == RESULT and same_state(s, on_flash(a))
     press(a, "back")                        # and the trump: its screen again
-    assert s.phase() == S.TRUMP and a.screen == A.CONTRACT
+    assert s.phase() == TRUMP and a.screen == CONTRACT
 
 
 def test_ok_held_on_trump_in_a_points_game_only_names_it():
@@ -85,20 +85,20 @@ def test_ok_held_on_trump_in_a_points_game_only_names_it():
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
     s = a.s
     press(a, "next", "long ok")
-    assert a.screen == A.CONTRACT and "hold: and made" not in text(a)
+    assert a.screen == CONTRACT and "hold: and made" not in text(a)
     press(a, "long ok")
-    assert s.hands() == 0 and s.contract() == 6 and a.screen == A.RESULT
+    assert s.hands() == 0 and s.contract() == 6 and a.screen == RESULT
 
 
 def test_ok_held_on_the_result_sets_the_hand():
     a = boot()
     press(a, "ok", "next", "long ok", "ok")     # E 30, the rest pass, sixes
     s = a.s
-    assert a.screen == A.RESULT and "made" in text(a)
+    assert a.screen == RESULT and "made" in text(a)
     assert "OK take it (hold: set)" in text(a)
     press(a, "long ok")                     # the cursor is on made: held, it is set
-    assert s.hands() == 1 and s.last(S.LAST_MADE) == 0 and s.score(0) == 1
-    assert a.screen == A.HOME and same_state(s, on_flash(a))
+    assert s.hands() == 1 and s.last(LAST_MADE) == 0 and s.score(0) == 1
+    assert a.screen == HOME and same_state(s, on_flash(a))
 
 
 def test_ok_held_on_a_points_result_takes_the_number():
@@ -106,6 +106,6 @@ def test_ok_held_on_a_points_result_takes_the_number():
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
     s = a.s
     press(a, "next", "long ok", "ok")
-    assert a.screen == A.RESULT and a.cur == 30
+    assert a.screen == RESULT and a.cur == 30
     press(a, "long ok")
-    assert s.hands() == 1 and s.last(S.LAST_POINTS) == 30, (s.score(0), s.score(1))
+    assert s.hands() == 1 and s.last(LAST_POINTS) == 30, (s.score(0), s.score(1))

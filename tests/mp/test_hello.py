@@ -3,9 +3,9 @@
 # MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, press
 from engine_core import wire
-from firmware import app as A
 from fakes import FakeLine
 from firmware.hello import HELLO, NONE, REPL, HelloGate
+from firmware.codes import HOME, OVER_SCREEN, SYNC
 
 HELLO_LINE = wire.request(0, 1, "H", b"1")
 
@@ -65,7 +65,7 @@ def test_noise_on_the_line_changes_nothing_on_the_table():
     assert calls == []
     line.arrive(HELLO_LINE)
     assert a.poll_link()            # the sync opens, and answers the hello
-    assert a.screen == A.SYNC and a.sync is not None
+    assert a.screen == SYNC and a.sync is not None
     assert bytes(line.out[:3]) == b"\xfe1h"     # the hello answered
 
 
@@ -76,7 +76,7 @@ def test_a_game_over_is_not_finished_by_noise():
     press(a, "ok")
     while not a.s.over() and a.s.hands() < 14:
         press(a, "next", "ok", "ok", "ok", "ok", "ok", "ok")     # 30, 3 passes, made
-    assert a.s.over() and a.screen == A.OVER
+    assert a.s.over() and a.screen == OVER_SCREEN
     line = FakeLine(b"hello?\r\n" * 4 + b"\x00\x13\x11")
     a, calls = _app_on(line, a)
     j = a.journal
@@ -84,7 +84,7 @@ def test_a_game_over_is_not_finished_by_noise():
     fulls = a.fb.fulls
     for _ in range(10):
         a.poll_link()
-    assert j.open_sitting() == sid and a.screen == A.OVER and a.fb.fulls == fulls
+    assert j.open_sitting() == sid and a.screen == OVER_SCREEN and a.fb.fulls == fulls
     line.arrive(HELLO_LINE)
     a.poll_link()
     assert j.open_sitting() is None     # the hello: now it goes to the PC
@@ -97,7 +97,7 @@ def test_ctrl_c_outside_a_session_stays_in_the_game_unless_a_repl_tool_asks():
     a, calls = _app_on(line, a)
     for _ in range(5):
         a.poll_link()
-    assert calls == [] and a.screen == A.HOME
+    assert calls == [] and a.screen == HOME
     line.arrive(b"\r\x03\r\x01")
     a.poll_link()
     a.poll_link()

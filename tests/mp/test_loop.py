@@ -1,8 +1,8 @@
 # The main loop on a board in fake time (tests/fakes.py): a slow e-paper panel, presses
 # from a script. MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, press, same_state
-from engine_core import sitting as S
 from boardrig import fake_board, run_loop, script
+from engine_core.codes import TRUMP
 
 # Start plain 42, then a hand (E bids 32, three passes, trump, made), then the next hand
 # begun (S bids 30): 15 presses, many of them during a refresh.
@@ -26,7 +26,7 @@ def test_no_press_is_lost_to_a_slow_refresh_and_the_order_is_kept():
     assert lp.keys == len(PLAY), lp.keys
     assert b.keys.dropped == 0
     assert a.s.hands() == 1 and a.s.score(1) == 1
-    assert a.s.high_value() == 30 and a.s.phase() == S.TRUMP  # hand 2: S bid 30, 3 passes
+    assert a.s.high_value() == 30 and a.s.phase() == TRUMP  # hand 2: S bid 30, 3 passes
     assert same_state(a.s, want.s)
     # The panel was busy for most of the presses; it shows the last state in the end.
     assert b.display.busy_ms > 150 * len(PLAY)

@@ -5,6 +5,7 @@ import sys
 
 from apphelp import boot, flash, press
 from firmware import app as A
+from firmware.codes import HOME
 
 HAND = ("next", "long ok", "ok", "ok")
 ONLY_WHEN_USED = ("firmware.journalread", "firmware.resume", "firmware.journalscan",
@@ -16,7 +17,7 @@ def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
     a = boot(nor)
     press(a, "ok", *HAND)           # the setup's start, then a hand
     b = boot(nor)                   # a resume: the journal read back
-    assert b.s.hands() == 1 and b.screen == A.HOME
+    assert b.s.hands() == 1 and b.screen == HOME
     press(b, *HAND)
     assert b.s.hands() == 2
     for name in ONLY_WHEN_USED:

@@ -6,9 +6,10 @@ from boardrig import INDEX, START_MS, fake_board
 from engine_core import codec
 from engine_core import codes as C
 from engine_core.rules import Rules
-from firmware import app as A
 from firmware import start
 from firmware.journal import Journal
+from engine_core.codes import MAX_EVENT_BYTES
+from firmware.codes import HOME, SYNC
 
 
 def _newer_sitting(nor):
@@ -53,7 +54,7 @@ def test_safe_mode_skips_resume_and_hands_the_sitting_to_the_pc():
     b = fake_board(held, stop_ms=START_MS + 3000, nor=nor, hold_ms=1100)
     a = start.run(b)
     assert a is not None and a.safe and a.s is None
-    assert a.screen == A.SYNC and "safe mode" in b.display.screen_text()
+    assert a.screen == SYNC and "safe mode" in b.display.screen_text()
     assert "every hand is saved" not in b.display.screen_text()
     # The PC's hello: the unresumed sitting is finished, so the sync sends it.
     from engine_core import wire
@@ -78,7 +79,7 @@ def test_the_press_that_wakes_the_board_is_no_safe_mode():
     b = fake_board(held, stop_ms=START_MS + 3000, nor=nor, hold_ms=1100)
     b.woke = lambda: True
     a = start.run(b)
-    assert not a.safe and a.s is not None and a.screen == A.HOME
+    assert not a.safe and a.s is not None and a.screen == HOME
 
 
 def test_events_refused_on_resume_are_reported():
@@ -87,7 +88,7 @@ def test_events_refused_on_resume_are_reported():
     press(a, "ok", "next", "ok")    # E bids 30
     # An event the engine refuses (a bid of 29) on flash, as a newer or buggy build
     # might have written it.
-    buf = bytearray(codec.MAX_EVENT_BYTES)
+    buf = bytearray(MAX_EVENT_BYTES)
     n = codec.encode_into(C.event(C.EV_BID, 29), buf, 0)
     a.journal.append(bytes(buf[:n]))
     a = boot(nor)
@@ -102,4 +103,4 @@ def test_rules_header_still_resumes():
     j.mount()
     j.begin_sitting(codec.encode_header(Rules(0), 0))
     a = boot(nor)
-    assert a.s is not None and a.screen == A.HOME
+    assert a.s is not None and a.screen == HOME

@@ -7,8 +7,9 @@ import micropython
 from apphelp import boot, flash, pc_sets, press, same_state, text
 from engine_core import codec
 from engine_core import codes as C
-from engine_core import sitting as S
 from firmware import app as A
+from engine_core.codes import PLAY
+from firmware.codes import HOME, SETUP
 
 HAND = ("next", "long ok", "ok", "ok")
 
@@ -115,7 +116,7 @@ def test_game_over_event_path_allocates_nothing():
     ok = True
     while ok and not s.over() and s.hands() < 8:
         press(a, "prev", "long ok", "ok")
-        assert s.phase() == S.PLAY
+        assert s.phase() == PLAY
         micropython.heap_lock()
         try:
             ok = a.take(C.event(C.EV_MADE, 1))
@@ -131,7 +132,7 @@ def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header(
     assert pc_sets(a, "names", "p", ["Ann", "Bob", "Cy", "Di"]) is None    # as a sync does
     assert pc_sets(a, "assign", ("Club night", 2, 3)) is None
     assert _setup_assign(a) == ("Club night", 2, 3)
-    a.go(A.SETUP)
+    a.go(SETUP)
     a.render()
     t = text(a)
     assert "Table 3" in t and "Round 2" in t
@@ -145,9 +146,9 @@ def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header(
     # Taken by this sitting: the next one set up has none until the PC pushes another.
     assert _setup_assign(a) is None
     # On the score screen, under the scores, and after a power cut.
-    assert a.screen == A.HOME and "Table 3" in text(a) and "Round 2" in text(a)
+    assert a.screen == HOME and "Table 3" in text(a) and "Round 2" in text(a)
     press(a, *HAND)
-    assert a.screen == A.HOME and "Table 3" in text(a)
+    assert a.screen == HOME and "Table 3" in text(a)
     b = boot(a.journal._bdev)
     assert b.assign == ("Club night", 2, 3)
 
