@@ -60,6 +60,35 @@ micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=
 """
 
 
+# The same boot on a real board file, boards/esp32_epd29.py (the DIY build: the SSD1680
+# driver with its two frame buffers, the buttons, the power and main-loop modules), with
+# machine and esp32 faked at the bus (bench/mp_board_fakes.py, loaded first), booted as
+# firmware/start.py boots it, up to its main loop. The fakes' own names are interned
+# before the firmware's: the figure leaves out the first pools of the name table, a few
+# hundred bytes. The partition's image sits in the heap too, below the firmware's (the
+# heap is made bigger by as much: BOARD_HEAP).
+BOARD_HEAP = "180K"
+HEAP_BOARD = """import micropython
+import mp_board_fakes
+mp_board_fakes.install(%r)
+gc.collect()
+micropython.qstr_info()
+base = gc.mem_alloc()
+from firmware import start
+board = __import__("boards.esp32_epd29", None, None, ("open",)).open()
+from firmware import app, loop, power
+app.warm()
+a = app.App(board.display, board.flash, board.settings_path, board.serial,
+            start.device_id(), board.rtc)
+a.boot()
+a.render()
+gc.collect()
+print("heap_after_boot", gc.mem_alloc() - base)
+print("hands", a.s.hands())
+micropython.qstr_info()
+"""
+
+
 # The same boot one step at a time, to show where the heap goes: each module with what it
 # imports that was not loaded yet, then the screens' names (app.warm), the sim board with
 # its frame buffer, and the App booted on the sitting. A step that passes the 620th
@@ -107,6 +136,18 @@ def heap(out, flash, form="romfs", micropython=None):
     r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py", form, micropython),
                        cwd=out, capture_output=True, text=True, check=True)
     got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
+    sim.write_script(out, "heapboard.py", HEAP_BOARD % flash, form)
+    r = subprocess.run(sim.command(out, [], BOARD_HEAP, "heapboard.py", form, micropython),
+                       cwd=out, capture_output=True, text=True)
+    if r.returncode:
+        sys.stderr.write(r.stdout + r.stderr)
+        raise SystemExit("bench_ui: the board's heap probe failed (%s)" % form)
+    board = dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
+    assert int(board["hands"]) == HANDS, board
+    counts = [int(line.split("n_qstr=")[1].split(",")[0]) for line in r.stdout.split("\n")
+              if line.startswith("qstr pool")]
+    board["names"] = counts[1] - counts[0]
+    got["board"] = board
     return got
 
 
@@ -135,13 +176,15 @@ def print_heap(suffix, mem):
           % (suffix, mem["name_table"], mem["names"]))
     print("firmware.heap_after_boot_bytes.%s.frame_buffer: %s bytes"
           % (suffix, mem["frame_buffer"]))
+    print("firmware.heap_after_boot_bytes.%s.esp32_epd29: %s bytes (%s names interned)"
+          % (suffix, mem["board"]["heap_after_boot"], mem["board"]["names"]))
     for name, size in mem["steps"]:
         print("firmware.heap_after_boot_bytes.%s.%s: %s bytes" % (suffix, name, size))
 
 
 def main():
     out = sim.build()
-    for name in ("mp_ui_probe", "mp_ui_search"):
+    for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
         subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
                         os.path.join(ROOT, "bench", name + ".py")], check=True)
     sim.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")

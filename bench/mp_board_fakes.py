@@ -1,0 +1,107 @@
+# Fake machine and esp32 modules for bench_ui.py's heap figure on a real board file (the DIY
+# build, boards/esp32_epd29.py), faked at the bus: pins that read 0, an SPI that sends
+# nowhere, an RTC never set, and the journal partition, a bytearray holding a flash image
+# (NOR semantics: a program clears bits, an erase sets a block's). As small as opening the
+# board and booting it allows: its names are interned before the firmware's.
+import sys
+
+
+class Pin:
+    IN = 1
+    OUT = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 1
+    IRQ_RISING = 2
+
+    def __init__(self, id, mode=0, pull=None, value=0):
+        self.v = value
+
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+
+    __call__ = value
+
+    def irq(self, handler=None, trigger=0):
+        pass
+
+
+class SPI:
+    def __init__(self, id, **kw):
+        pass
+
+    def write(self, buf):
+        pass
+
+
+class RTC:
+    def datetime(self, t=None):
+        return (2000, 1, 1, 5, 0, 0, 0, 0)
+
+    def memory(self, data=None):
+        return b""
+
+
+class Machine:
+    Pin = Pin
+    SPI = SPI
+    RTC = RTC
+    DEEPSLEEP_RESET = 4
+
+    def freq(self, hz=None):
+        return 160000000
+
+    def reset_cause(self):
+        return 1
+
+    def unique_id(self):
+        return b"\x24\x0a\xc4\x12\x34\x56"
+
+
+class Partition:
+    TYPE_DATA = 1
+    image = None
+
+    def __init__(self, path):
+        import os
+        self.b = bytearray(os.stat(path)[6])
+        with open(path, "rb") as f:
+            f.readinto(self.b)
+
+    @staticmethod
+    def find(type=0, subtype=0xFF, label=None):
+        return [Partition.image]
+
+    def readblocks(self, blk, buf, off=0):
+        p = blk * 4096 + off
+        buf[:] = self.b[p:p + len(buf)]
+
+    def writeblocks(self, blk, buf, off=0):
+        p = blk * 4096 + off
+        for i in range(len(buf)):
+            self.b[p + i] &= buf[i]
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.b) // 4096
+        if op == 5:
+            return 4096
+        if op == 6:
+            p = arg * 4096
+            for i in range(4096):
+                self.b[p + i] = 0xFF
+        return 0
+
+
+class Esp32:
+    Partition = Partition
+    WAKEUP_ALL_LOW = False
+    WAKEUP_ANY_HIGH = True
+
+
+def install(flash_path):
+    Partition.image = Partition(flash_path)
+    sys.modules["machine"] = Machine()
+    sys.modules["esp32"] = Esp32()
