@@ -43,6 +43,11 @@ def test_build_compiles_every_device_module(tmp_path, board):
     assert "engine_core/sitting.mpy" in files
     assert "boards/%s.mpy" % board in files
     assert not any(f.startswith("host_tools") for f in files)
+    # The public codes stay on the PC: the device's modules keep private copies.
+    for host_only in ("engine_core/codes.mpy", "engine_core/variants.mpy",
+                      "engine_core/errors.mpy", "firmware/codes.mpy", "firmware/nor.mpy"):
+        assert host_only not in files
+    assert "engine_core/rules.mpy" in files
     for f in files:
         assert (tmp_path / f).stat().st_size > 0
     main = (tmp_path / "main.py").read_text()
