@@ -175,9 +175,11 @@ def test_stale_copies_are_removed_and_frozen_modules_not_shadowed():
     assert plan.refusal is None and plan.copy_modules
     assert plan.remove == ["boards/lilygo_t5_213.mpy", "firmware/app.py", "firmware/gone.mpy"]
     assert "6 copies on the board, 3 stale to remove" in "\n".join(plan.notes)
+    assert "stock MicroPython runs the modules from RAM" in "\n".join(plan.notes)
     plan = B.check(_found(files=files, frozen=True), deploy.PARTITIONS, False, DEPLOYED)
     assert not plan.copy_modules and plan.remove == sorted(files)
     assert "frozen into the firmware" in "\n".join(plan.notes)
+    assert "runs the modules from RAM" not in "\n".join(plan.notes)
 
 
 def test_deploy_says_what_it_found_removes_stale_copies_then_copies(tmp_path, monkeypatch,
