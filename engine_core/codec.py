@@ -20,7 +20,7 @@ _EV_POINTS = const(5)
 _EV_TRICKS = const(6)
 _EV_UNDO = const(7)
 _N_CONTRACTS = const(15)
-_N_BID_CODES = const(115)
+_N_BID_CODES = const(0x73)
 
 _TRUMP0 = const(0x80)
 _TRICK0 = const(0x90)

@@ -3,8 +3,8 @@
 from engine_core.compat import const
 
 # Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_PLUNGE = const(113)
-_SPLASH = const(114)
+_PLUNGE = const(0x71)
+_SPLASH = const(0x72)
 # Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
 _POINTS = const(1)
 _TRICKS_PER_HAND = const(2)

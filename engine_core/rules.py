@@ -5,20 +5,20 @@
 from engine_core.compat import const
 
 # Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
+_FORCED = const(0)
 _MARKS = const(0)
+_ONE_ROUND = const(0)
+_SEATS = const(0)
+_POINTS = const(1)
+_REDEAL = const(1)
+_ROUND_ROBIN = const(1)
+_TEAMS = const(1)
+_TRICKS = const(2)
 _MIN_BID = const(8)
 _SCORING = const(13)
 _ALL_PASS = const(15)
 _TARGET_MARKS = const(18)
 _TARGET_POINTS = const(19)
-_ONE_ROUND = const(0)
-_ROUND_ROBIN = const(1)
-_FORCED = const(0)
-_REDEAL = const(1)
-_SEATS = const(0)
-_TEAMS = const(1)
-_POINTS = const(1)
-_TRICKS = const(2)
 
 NAMES = ("42", "big-game", "moon", "partnership-moon", "seventy-nine", "eighty", "eighty-eight")
 

@@ -24,7 +24,7 @@ _WHITE = const(1)
 _NEXT = const(2)
 _OK = const(3)
 _MENU = const(5)
-_LONG = const(16)
+_LONG = const(0x10)
 
 # Screens, in the order of their modules under firmware/ui/.
 _HOME = const(0)

@@ -21,7 +21,7 @@ _NEXT = const(2)
 _OK = const(3)
 _BACK = const(4)
 _LINE = const(10)
-_LONG = const(16)
+_LONG = const(0x10)
 
 HELP = "<> choose (hold: 3 a step)\nOK name it  BACK undo"
 MADE = "<> choose (hold: 3)  BACK undo\nOK name it (hold: and made)"

@@ -19,7 +19,7 @@ _OK = const(3)
 _RESULT = const(3)
 _BACK = const(4)
 _LINE = const(10)
-_LONG = const(16)
+_LONG = const(0x10)
 
 
 def enter(app):

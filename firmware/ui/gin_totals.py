@@ -16,7 +16,7 @@ _OK = const(3)
 _BACK = const(4)
 _LINE = const(10)
 _DIGIT_H = const(12)
-_LONG = const(16)
+_LONG = const(0x10)
 
 _TOTAL = const(0)       # questions: the opponent's total (a draw-out: seat 0's)
 _SECOND = const(1)      # seat 1's total in a draw-out

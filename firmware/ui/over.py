@@ -17,7 +17,7 @@ _BACK = const(4)
 _HISTORY = const(7)
 _SETUP = const(9)
 _DIGIT_H = const(12)
-_LONG = const(16)
+_LONG = const(0x10)
 
 HELP = "hold OK: new sitting  BACK undo\n< > history  M menu"
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK

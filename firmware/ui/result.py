@@ -11,7 +11,7 @@ from firmware.ui import draw as D
 _EV_MADE = const(4)
 _EV_POINTS = const(5)
 _EV_TRICKS = const(6)
-_GAME = const(112)
+_GAME = const(0x70)
 # Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
 _MARKS = const(0)
 _TEAMS = const(1)
@@ -26,7 +26,7 @@ _OK = const(3)
 _BACK = const(4)
 _LINE = const(10)
 _DIGIT_H = const(12)
-_LONG = const(16)
+_LONG = const(0x10)
 
 _MADE_WORDS = ("made", "set", "track tricks")
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK

@@ -25,7 +25,7 @@ _BACK = const(4)
 _HISTORY = const(7)
 _LINE = const(10)
 _DIGIT_H = const(12)
-_LONG = const(16)
+_LONG = const(0x10)
 
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 _BIDS = "<> bid  hold <%s >+5  M menu\nOK (hold: rest pass)  BACK undo"   # walk.held

@@ -25,7 +25,7 @@ _OK = const(3)
 _BACK = const(4)
 _MENU = const(5)
 _LINE = const(10)
-_LONG = const(16)
+_LONG = const(0x10)
 
 _BOOL = ("nello", "sevens", "plunge", "splash")
 

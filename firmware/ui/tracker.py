@@ -23,7 +23,7 @@ _NEXT = const(2)
 _OK = const(3)
 _BACK = const(4)
 _LINE = const(10)
-_LONG = const(16)
+_LONG = const(0x10)
 
 HELP = "<> winner, count (hold: side)\nOK take  BACK undo"
 _COL = const(96)     # pixels a trick's entry takes: "11 Them 30" and a gap

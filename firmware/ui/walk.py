@@ -7,7 +7,7 @@ from micropython import const
 _BIDDING = const(0)
 _PASS = const(0)
 _EV_BID = const(1)
-_GAME = const(112)
+_GAME = const(0x70)
 # Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
 _TOP_NUMBER = const(9)
 _MARK = const(10)
@@ -15,7 +15,7 @@ _MARK = const(10)
 _PREV = const(1)
 _NEXT = const(2)
 _OK = const(3)
-_LONG = const(16)
+_LONG = const(0x10)
 
 _PASS_BID = const(0x1000000)    # the event of a pass: EV_BID << 24 | PASS
 
