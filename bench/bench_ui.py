@@ -15,7 +15,9 @@
 #                                    RAM, as `make deploy` on a stock flash), romfs_32,
 #                                    frozen_32 (the 32-bit builds of tools/mp32.py: the
 #                                    ESP32's object sizes); .name_table and .frame_buffer
-#                                    are two parts of it, .step.* the boot step by step
+#                                    are two parts of it, .step.* the boot step by step,
+#                                    .esp32_epd29 the same boot on the DIY board's file
+#                                    (HEAP_BOARD)
 #   firmware.heap_free_after_boot_bytes.FORM   gc.mem_free() then
 #   firmware.boot_ms.50_hands        journal scan + replay of 50 hands + first screen
 #   render.ms_per_screen             drawing one screen into the frame buffer
