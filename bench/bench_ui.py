@@ -67,9 +67,8 @@ micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=
 # machine and esp32 faked at the bus (bench/mp_board_fakes.py, loaded first), booted as
 # firmware/start.py boots it, up to its main loop. The fakes' own names are interned
 # before the firmware's: the figure leaves out the first pools of the name table, a few
-# hundred bytes. The partition's image sits in the heap too, below the firmware's (the
-# heap is made bigger by as much: BOARD_HEAP).
-BOARD_HEAP = "180K"
+# hundred bytes. The journal partition is a copy of the sitting's flash image, read and
+# written in place.
 HEAP_BOARD = """import micropython
 import mp_board_fakes
 mp_board_fakes.install(%r)
@@ -86,6 +85,8 @@ a.boot()
 a.render()
 gc.collect()
 print("heap_after_boot", gc.mem_alloc() - base)
+print("heap_free", gc.mem_free())
+print("fakes", base - FIRMWARE_BASE)
 print("hands", a.s.hands())
 micropython.qstr_info()
 """
@@ -138,8 +139,9 @@ def heap(out, flash, form="romfs", micropython=None):
     r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py", form, micropython),
                        cwd=out, capture_output=True, text=True, check=True)
     got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
-    sim.write_script(out, "heapboard.py", HEAP_BOARD % flash, form)
-    r = subprocess.run(sim.command(out, [], BOARD_HEAP, "heapboard.py", form, micropython),
+    shutil.copyfile(flash, flash + ".board")
+    sim.write_script(out, "heapboard.py", HEAP_BOARD % (flash + ".board"), form)
+    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapboard.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
@@ -180,6 +182,8 @@ def print_heap(suffix, mem):
           % (suffix, mem["frame_buffer"]))
     print("firmware.heap_after_boot_bytes.%s.esp32_epd29: %s bytes (%s names interned)"
           % (suffix, mem["board"]["heap_after_boot"], mem["board"]["names"]))
+    print("firmware.heap_free_after_boot_bytes.%s.esp32_epd29: %s bytes (the fake machine "
+          "and esp32 hold %s more)" % (suffix, mem["board"]["heap_free"], mem["board"]["fakes"]))
     for name, size in mem["steps"]:
         print("firmware.heap_after_boot_bytes.%s.%s: %s bytes" % (suffix, name, size))
 

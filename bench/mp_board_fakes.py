@@ -1,8 +1,8 @@
 # Fake machine and esp32 modules for bench_ui.py's heap figure on a real board file (the DIY
 # build, boards/esp32_epd29.py), faked at the bus: pins that read 0, an SPI that sends
-# nowhere, an RTC never set, and the journal partition, a bytearray holding a flash image
-# (NOR semantics: a program clears bits, an erase sets a block's). As small as opening the
-# board and booting it allows: its names are interned before the firmware's.
+# nowhere, an RTC never set, and the journal partition over a flash image file. As small as
+# opening the board and booting it allows (tests/fakes.py's are fuller): their names are
+# interned before the firmware's, and each would count in the name table.
 import sys
 
 
@@ -61,37 +61,42 @@ class Machine:
 
 
 class Partition:
+    # The journal partition over the flash image file, read and written in place (so that
+    # the image takes no heap): NOR semantics, a program clears bits, an erase sets them.
+    # boards/sim.py's FileFlash does the same, but importing the sim board would load
+    # its modules and intern its names before the firmware's.
     TYPE_DATA = 1
     image = None
 
     def __init__(self, path):
         import os
-        self.b = bytearray(os.stat(path)[6])
-        with open(path, "rb") as f:
-            f.readinto(self.b)
+        self.f = open(path, "r+b")
+        self.n = os.stat(path)[6] // 4096
 
     @staticmethod
     def find(type=0, subtype=0xFF, label=None):
         return [Partition.image]
 
     def readblocks(self, blk, buf, off=0):
-        p = blk * 4096 + off
-        buf[:] = self.b[p:p + len(buf)]
+        self.f.seek(blk * 4096 + off)
+        self.f.readinto(buf)
 
     def writeblocks(self, blk, buf, off=0):
-        p = blk * 4096 + off
+        old = bytearray(len(buf))
+        self.readblocks(blk, old, off)
         for i in range(len(buf)):
-            self.b[p + i] &= buf[i]
+            old[i] &= buf[i]
+        self.f.seek(blk * 4096 + off)
+        self.f.write(old)
 
     def ioctl(self, op, arg):
         if op == 4:
-            return len(self.b) // 4096
+            return self.n
         if op == 5:
             return 4096
         if op == 6:
-            p = arg * 4096
-            for i in range(4096):
-                self.b[p + i] = 0xFF
+            self.f.seek(arg * 4096)
+            self.f.write(b"\xff" * 4096)
         return 0
 
 

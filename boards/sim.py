@@ -9,10 +9,9 @@
 #             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
 #   flash     the journal's NOR partition, kept in a file (--flash)
 #   serial    a pseudo-terminal (--link), the PC's end being --serial
-from micropython import const
 import framebuf
 import sys
-
+from micropython import const
 
 # Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
 _WHITE = const(1)

@@ -2,6 +2,7 @@
 # The names of the columns and codes, for the PC and the tests; the table itself is in
 # rules.py, whose private copies of these names cost the device no heap.
 from engine_core.compat import const
+from engine_core.rules import NAMES, TABLE, index, sides, team_of  # noqa: F401 (for the PC)
 
 # Scoring units.
 MARKS = const(0)    # a mark a hand won (42)
@@ -39,6 +40,3 @@ TARGET_MARKS = const(18)
 TARGET_POINTS = const(19)
 TOP_MARKS = const(20)   # the highest mark bid, 0: no limit but the auction's length
 N_COLUMNS = const(21)
-
-# The table (engine_core/rules.py), for the PC and the tests.
-from engine_core.rules import NAMES, TABLE, index, sides, team_of  # noqa: E402,F401

@@ -109,7 +109,7 @@ _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
 
 
 def setting_value(text, key=None):
-    """A pushed setting's value as the scorer reads it (firmware.app._value): a number,
+    """A pushed setting's value as the scorer reads it (firmware/session.py _value): a number,
     true/false, a list of names (comma-separated), or a word; nello_doubles is a list."""
     if key == "nello_doubles":
         return text.split(",")
