@@ -3,3 +3,4 @@
 package("engine_core")
 package("firmware", opt=3)
 module("boards/__init__.py")
+module("boards/device.py")

@@ -16,8 +16,8 @@ import gc
 
 from machine import SPI, Pin
 
-from boards import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
-                    light_sleep_on, restart)
+from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
+                           light_sleep_on, restart)
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons, active_low
 
 NAME = "m5stack_coreink"

@@ -96,7 +96,7 @@ class App:
         self._clock = 0
         self._clock_at = 0
         self.utc_offset = 0
-        self.rtc = rtc              # the board's clock (boards.RtcClock), or None
+        self.rtc = rtc              # the board's clock (boards.device.RtcClock), or None
 
     # ---- boot and resume ----
     def boot(self, safe=False):

@@ -17,7 +17,7 @@
 #
 # A press that comes and goes between two polls (the loop busy writing flash or loading
 # a screen) is not lost when the board latches edges: a pin IRQ on the press edge calls
-# edge(i, ticks_ms()) (boards.latch_presses), and the next poll counts a short press
+# edge(i, ticks_ms()) (boards.device.latch_presses), and the next poll counts a short press
 # that no poll saw. Edges within debounce_ms of a release are its bounce, not a press.
 from micropython import const
 from time import ticks_add, ticks_diff

@@ -79,7 +79,7 @@ def device_sources(board):
                 rel = os.path.relpath(src, ROOT).replace(os.sep, "/")
                 if rel not in HOST_ONLY:
                     out.append((src, rel))
-    for name in ("__init__.py", board + ".py"):
+    for name in ("__init__.py", "device.py", board + ".py"):
         out.append((os.path.join(ROOT, "boards", name), "boards/" + name))
     return out
 

@@ -42,6 +42,8 @@ def test_build_compiles_every_device_module(tmp_path, board):
     assert "main.py" in files
     assert "engine_core/sitting.mpy" in files
     assert "boards/%s.mpy" % board in files
+    assert "boards/device.mpy" in files     # what every ESP32 board file imports
+    assert "boards/sim.mpy" not in files
     assert not any(f.startswith("host_tools") for f in files)
     # The public codes stay on the PC: the device's modules keep private copies.
     for host_only in ("engine_core/codes.mpy", "engine_core/variants.mpy",
@@ -104,7 +106,7 @@ def test_romfs_build_is_an_image_the_firmware_imports_from(tmp_path):
     r = subprocess.run([sim.tool("micropython"), "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     listing, app_file = r.stdout.strip().split("\n")
-    assert listing == "['__init__.mpy', 'esp32_epd29.mpy']"
+    assert listing == "['__init__.mpy', 'device.mpy', 'esp32_epd29.mpy']"
     assert app_file == "/rom/firmware/app.mpy"
     args = deploy.mpremote_args("/dev/ttyUSB0", str(tmp_path), files)
     text = " ".join(args)

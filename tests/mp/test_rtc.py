@@ -1,4 +1,4 @@
-# The time of day a sync sets is kept in the board's RTC (boards.RtcClock), which runs on
+# The time of day a sync sets is kept in the board's RTC (boards.device.RtcClock), which runs on
 # through deep sleep: after a wake (a new App), sittings still get their date. On fake
 # machine and esp32 modules (tests/fakes.py). MicroPython only.
 from apphelp import pc_sets
