@@ -63,11 +63,10 @@ micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=
 
 
 # The same boot on a real board file, boards/esp32_epd29.py (the DIY build: the SSD1680
-# driver with its two frame buffers, the buttons, the power and main-loop modules), with
-# machine and esp32 faked at the bus (bench/mp_board_fakes.py, loaded first), booted as
-# firmware/start.py boots it, up to its main loop. The fakes' own names are interned
-# before the firmware's: the figure leaves out the first pools of the name table, a few
-# hundred bytes. The journal partition is a copy of the sitting's flash image, read and
+# driver, the buttons, the power and main-loop modules), with machine and esp32 faked at
+# the bus (bench/mp_board_fakes.py, loaded first), booted as firmware/start.py boots it,
+# up to its main loop. The fakes' own names are interned before the firmware's: the
+# figure leaves out the first pools of the name table, a few hundred bytes. The journal partition is a copy of the sitting's flash image, read and
 # written in place.
 HEAP_BOARD = """import micropython
 import mp_board_fakes

@@ -32,7 +32,7 @@ def open():
     dc = Pin(22, Pin.OUT, value=0)
     rst = Pin(21, Pin.OUT, value=1)
     busy = Pin(4, Pin.IN)
-    gc.collect()  # the two frame buffers want contiguous blocks
+    gc.collect()  # the frame buffer wants a contiguous block
     from firmware.display.ssd1680 import SSD1680
 
     display = SSD1680(spi, cs, dc, rst, busy, width=296, height=128, rotate=0,

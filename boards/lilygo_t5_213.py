@@ -32,7 +32,7 @@ def open():
     dc = Pin(17, Pin.OUT, value=0)
     rst = Pin(16, Pin.OUT, value=1)
     busy = Pin(4, Pin.IN)
-    gc.collect()  # the two frame buffers want contiguous blocks
+    gc.collect()  # the frame buffer wants a contiguous block
     from firmware.display.ssd1680 import SSD1680
 
     # rotate=180 if the picture comes out upside down on your board

@@ -12,8 +12,10 @@
 #                               colour) is told what firmware.fonts draws in big type
 #
 # show() does not wait for the refresh to finish: it returns once the panel has started,
-# so buttons can be polled meanwhile. The next show() or sleep() waits for it. Drawing
-# into the frame while the panel refreshes is safe: the panel works from its own RAM.
+# so buttons can be polled meanwhile. The next show() or sleep() waits for it. A frame is
+# drawn from fill() to show(), best once ready() is True (the main loop's way): ready()
+# is when the driver hands the controller the image on the panel, the old one of the next
+# partial refresh. A frame drawn before that is still shown right, by a full refresh.
 #
 # Drivers: ssd1680.SSD1680 (2.9" 296x128 DIY build, LilyGO T5 2.13" 250x122),
 # jd79653a.JD79653A (M5Stack CoreInk 200x200). Wiring lives in boards/, never here.

@@ -19,10 +19,9 @@ class EPaper(framebuf.FrameBuffer):
 
     def __init__(self, spi, cs, dc, rst, busy, width, height, fmt, nbytes, busy_level,
                  full_every):
-        # The frame the UI draws into, and what the panel shows now (the "old" image a
-        # partial refresh compares against). Both made here, once.
+        # The frame the UI draws into, made here, once. The image on the panel (the "old"
+        # one a partial refresh compares against) is the controller's to keep (_keep).
         self._buf = bytearray(nbytes)
-        self._old = bytearray(nbytes)
         super().__init__(self._buf, width, height, fmt)
         self.width = width
         self.height = height
@@ -36,10 +35,11 @@ class EPaper(framebuf.FrameBuffer):
         self._partials = 0
         self._shown = False  # no full refresh yet: the panel's content is unknown
         self._asleep = True  # nothing sent yet: the first show() resets and inits
+        self._kept = False  # the controller holds the panel's image as the old one
+        self._fresh = False  # the frame is still the one the last show() sent
         self._cmdbuf = bytearray(1)
         self._argbuf = bytearray(1)
-        self.fill(_WHITE)
-        self._old[:] = self._buf
+        super().fill(_WHITE)
         cs(1)
         rst(1)
 
@@ -82,7 +82,16 @@ class EPaper(framebuf.FrameBuffer):
 
     def ready(self):
         # In deep sleep the SSD1680 holds BUSY high, yet the panel is idle.
-        return self._asleep or self._busy.value() != self._busy_level
+        if self._asleep:
+            return True
+        if self._busy.value() == self._busy_level:
+            return False
+        if not self._kept and self._fresh:
+            # The refresh is done and the frame is still the one it showed: it becomes
+            # the old image of the next partial refresh.
+            self._keep()
+            self._kept = True
+        return True
 
     def wait_until_ready(self, timeout_ms=_BUSY_TIMEOUT_MS):
         t0 = ticks_ms()
@@ -103,7 +112,12 @@ class EPaper(framebuf.FrameBuffer):
         raise NotImplementedError
 
     def _refresh(self, full):
-        # Send the frame and start a full or partial refresh.
+        # Send the frame and start a full or partial refresh. True when the controller
+        # then holds the frame as its old image already (_keep is not needed).
+        raise NotImplementedError
+
+    def _keep(self):
+        # After a refresh: hand the controller the frame (on the panel now) as its old image.
         raise NotImplementedError
 
     def _power_down(self):
@@ -112,18 +126,27 @@ class EPaper(framebuf.FrameBuffer):
 
     # -- refresh policy ----------------------------------------------------------------
 
+    def fill(self, c):
+        # A new frame begins (every screen is drawn from fill() to show()): the one the
+        # panel shows is kept first, if its refresh is done, as it leaves the buffer.
+        self.ready()
+        self._fresh = False
+        super().fill(c)
+
     def show(self, full=False):
+        self._fresh = False  # drawn on since the last show(): not the panel's image
         self._wait()
         if self._asleep:
             self._asleep = False
             self._reset()
             self._wait()
             self._wake()
-        if not self._shown or self._partials >= self._full_every:
+        # A frame redrawn before the last refresh was seen done: the controller's old
+        # image is not the panel's, and only a full refresh is right.
+        if not self._shown or self._partials >= self._full_every or not self._kept:
             full = True
-        self._refresh(full)
-        # The panel now shows the frame: it is the old image of the next partial refresh.
-        self._old[:] = self._buf
+        self._kept = self._refresh(full)
+        self._fresh = True
         if full:
             self._shown = True
             self._partials = 0

@@ -48,6 +48,9 @@ class JD79653A(EPaper):
         self._p_psr_reg = bytes((_PSR_REG ^ flip, 0x0E))
         self._p_tres = bytes((width, height >> 8, height & 0xFF))
         self._row = bytearray(stride)
+        # What the panel shows: DTM1 is sent again with every refresh (the controller's
+        # RAM is not trusted through its deep sleep).
+        self._old = bytearray(self._buf)
         # The partial waveform of the panel maker's demo (as loaded by M5GFX and GxEPD2):
         # pixels changing one way are driven at one level, the other way at the other,
         # unchanged pixels and VCOM stay at GND.
@@ -105,6 +108,8 @@ class JD79653A(EPaper):
             self._send(0x10, self._old, False)
         self._send(0x13, new, False)
         self._cmd(0x12)  # display refresh: BUSY low until done
+        self._old[:] = new  # the old image of the next refresh, kept at once
+        return True
 
     def _power_down(self):
         self._cmd1(0x50, _CDI_OFF)

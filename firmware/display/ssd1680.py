@@ -117,9 +117,10 @@ class SSD1680(EPaper):
         self._end_data()
 
     def _refresh(self, full):
-        # 0x26 holds the image on the panel (mode 2 compares it with 0x24, the new one);
-        # a full refresh gets the new image in both.
-        self._write_ram(0x26, self._buf if full else self._old)
+        # Mode 2 compares 0x24, the new image, with 0x26, the one on the panel (_keep wrote
+        # it when the last refresh was done); a full refresh gets the new image in both.
+        if full:
+            self._write_ram(0x26, self._buf)
         self._write_ram(0x24, self._buf)
         if full:
             self._cmd1(0x22, _MODE_1)  # display update control 2
@@ -129,6 +130,12 @@ class SSD1680(EPaper):
             self._cmd(0x32, self._lut)  # write LUT register (a full refresh reloads OTP)
             self._cmd1(0x22, _MODE_2_LUT)
         self._cmd(0x20)  # master activation: BUSY high until the refresh is done
+        return full
+
+    def _keep(self):
+        # The frame on the panel into 0x26, where it stays through the deep sleep (mode 1
+        # keeps RAM) until the next partial refresh: no copy of it in the ESP32's heap.
+        self._write_ram(0x26, self._buf)
 
     def _power_down(self):
         self._cmd(0x10, b"\x01")  # deep sleep mode 1 (RAM kept); only RES# wakes it

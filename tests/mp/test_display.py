@@ -144,24 +144,95 @@ def test_ssd1680_first_show_is_reset_init_and_full_refresh():
     assert spi.stray == 0 and spi.overflow == 0
 
 
-def test_ssd1680_partial_refresh_sends_old_and_new_image_and_mode_2():
+def test_ssd1680_partial_refresh_sends_the_new_image_and_mode_2():
     disp, spi, rst, busy = _ssd()
-    disp.show()
-    old = bytes(disp._buf)
+    disp.show()     # full: the frame goes to both RAMs, 0x26 holds the panel's image
     disp.fill_rect(10, 10, 30, 20, BLACK)
     new = bytes(disp._buf)
-    assert old != new
     spi.clear()
     disp.show()
     assert rst.falls == 1  # no new reset while awake
-    assert spi.commands() == (_WIN_290 + [(0x26, old)] + _WIN_290 + [(0x24, new)]
+    assert spi.commands() == (_WIN_290 + [(0x24, new)]
                               + [(0x22, b"\xff"), (0x20, b"")])
+
+
+def test_ssd1680_keeps_the_old_image_in_its_ram_not_in_the_heap():
+    spi, cs, dc, rst, busy = _rig(busy_on=b"\x20", busy_reads=3)
+    disp = SSD1680(spi, cs, dc, rst, busy)
+    assert not hasattr(disp, "_old")    # one frame buffer in the heap: 4,736 bytes
+    disp.show()
+    disp.wait_until_ready()
+    disp.fill(WHITE)
+    disp.fill_rect(10, 10, 30, 20, BLACK)
+    shown = bytes(disp._buf)
+    disp.show()
+    spi.clear()
+    assert not disp.ready()     # refreshing: nothing sent
+    assert spi.n == 0
+    for _ in range(3):
+        disp.ready()
+    assert disp.ready()         # done: the frame on the panel goes to 0x26, once
+    assert spi.commands() == _WIN_290 + [(0x26, shown)]
+    spi.clear()
+    assert disp.ready()
+    assert spi.n == 0
+    disp.fill(WHITE)            # the next screen: compared with what the panel shows
+    disp.text("42", 0, 0, BLACK)
+    new = bytes(disp._buf)
+    disp.show()
+    assert spi.commands() == _WIN_290 + [(0x24, new), (0x22, b"\xff"), (0x20, b"")]
+    ram = Ssd1680Ram(_INIT_290 + _WIN_290 + [(0x26, shown)] + _WIN_290 + [(0x24, new)])
+    assert ram.count_black(0x26, 296, 128) == 30 * 20
+    assert ram.count_black(0x24, 296, 128) == sum(8 - bin(b).count("1") for b in new)
+
+
+def test_ssd1680_frame_drawn_before_the_refresh_was_seen_done_gets_a_full_one():
+    # Drawn while the panel refreshed (no ready() in between): the frame it showed is
+    # gone from the buffer, so 0x26 cannot get it; the next refresh is a full one, right
+    # on the panel, and the partials go on after it.
+    spi, cs, dc, rst, busy = _rig(busy_on=b"\x20", busy_reads=3)
+    disp = SSD1680(spi, cs, dc, rst, busy)
+    disp.show()
+    disp.wait_until_ready()
+    disp.fill(WHITE)
+    disp.show()                 # partial
+    disp.fill(WHITE)            # at once, while it refreshes
+    disp.text("next", 0, 0, BLACK)
+    spi.clear()
+    disp.show()
+    cmds = spi.commands()
+    assert (0x22, b"\xf7") in cmds
+    assert cmds[len(_WIN_290)] == (0x26, bytes(disp._buf))
+    disp.wait_until_ready()
+    disp.fill(WHITE)
+    spi.clear()
+    disp.show()
+    assert (0x22, b"\xff") in spi.commands()
+    # Drawn on without fill(), the same: show() knows the buffer is no longer the image
+    # its last refresh showed, even when it has to wait that refresh out itself.
+    disp.pixel(1, 1, BLACK)
+    spi.clear()
+    disp.show()
+    assert (0x22, b"\xf7") in spi.commands()
+
+
+def test_ssd1680_sleep_keeps_the_old_image_before_the_deep_sleep():
+    disp, spi, rst, busy = _ssd()
+    disp.show()
+    disp.fill(WHITE)
+    disp.pixel(3, 3, BLACK)
+    shown = bytes(disp._buf)
+    disp.show()                 # partial, and nothing asked ready() since
+    spi.clear()
+    disp.sleep()
+    assert spi.commands() == _WIN_290 + [(0x26, shown), (0x10, b"\x01")]
 
 
 def test_ssd1680_full_refresh_after_every_n_partials():
     disp, spi, rst, busy = _ssd(full_every=3)
     kinds = []
     for i in range(9):
+        disp.ready()    # as the main loop draws: once the last refresh is done
         spi.clear()
         disp.pixel(i, i, BLACK)
         disp.show()
@@ -174,6 +245,7 @@ def test_ssd1680_full_on_demand_restarts_the_count():
     disp, spi, rst, busy = _ssd(full_every=2)
     kinds = []
     for full in (False, False, True, False, False, False):
+        disp.ready()
         spi.clear()
         disp.show(full=full)
         kinds.append([d for c, d in spi.commands() if c == 0x22][0])
@@ -206,8 +278,9 @@ def test_ssd1680_sleep_is_deep_sleep_mode_1_and_show_wakes_with_a_reset():
     assert rst.falls == 2
     cmds = spi.commands()
     assert cmds[:len(_INIT_290)] == _INIT_290
-    # The old image comes from the driver's copy, so a partial refresh works after sleep.
-    assert (0x22, b"\xff") in cmds
+    # The old image stayed in the controller's RAM (deep sleep mode 1), so the refresh
+    # after the wake is still a partial one, and sends only the new image.
+    assert (0x22, b"\xff") in cmds and 0x26 not in _names(cmds)
 
 
 def test_ssd1680_custom_partial_waveform_goes_to_the_lut_register():

@@ -33,3 +33,57 @@ def test_no_press_is_lost_to_a_slow_refresh_and_the_order_is_kept():
     assert lp.draws < len(PLAY)
     assert a.fb.name == "contract" and "S bid 30" in b.display.screen_text()
 
+
+
+class _PanelRam:
+    # Fake SPI bus of an SSD1680 panel (rotate=0, 296x128: its RAM window streams in
+    # buffer order), keeping only what the test asks: the last image written to each RAM
+    # and the kind of every refresh. BUSY reads busy for `reads` reads after each 0x20.
+    def __init__(self, dc, busy, reads):
+        self.dc = dc
+        self.busy = busy
+        self.reads = reads
+        self.cmd = None
+        self.ram = {0x24: bytearray(), 0x26: bytearray()}
+        self.kinds = []
+
+    def write(self, buf):
+        if self.dc.level == 0:
+            self.cmd = buf[0]
+            if self.cmd in self.ram:
+                self.ram[self.cmd] = bytearray()
+            elif self.cmd == 0x20:
+                self.busy.hold(1, self.reads)
+        elif self.cmd in self.ram:
+            self.ram[self.cmd] += buf
+        elif self.cmd == 0x22:
+            self.kinds.append(buf[0])
+
+
+def test_on_an_ssd1680_the_loop_refreshes_in_part_and_the_old_image_stays_right():
+    # The real driver on a fake bus, presses every 150 ms against refreshes of 30 polls:
+    # the frame on the panel goes to the controller's 0x26 each time a refresh is seen
+    # done, so no refresh is a full one but those the app asks for, and the RAMs end with
+    # the last screen.
+    from fakes import FakePin
+    from firmware.display.ssd1680 import SSD1680
+
+    presses = script(PLAY, 150)
+    b = fake_board(presses, stop_ms=presses[-1][0] + 6000)
+    dc, busy = FakePin(0), FakePin(0)
+    bus = _PanelRam(dc, busy, 30)
+    b.display = SSD1680(bus, FakePin(1), dc, FakePin(1), busy)
+    asked = []
+    show = b.display.show
+
+    def shown(full=False):
+        asked.append(0xF7 if full or not asked else 0xFF)   # the first is full anyway
+        show(full)
+
+    b.display.show = shown
+    lp = run_loop(b)
+    assert lp.keys == len(PLAY) and lp.app.s.hands() == 1
+    assert len(asked) > 3 and 0xFF in asked
+    assert bus.kinds == asked       # a full refresh only where the app asked for one
+    frame = bytes(b.display._buf)
+    assert bytes(bus.ram[0x24]) == frame and bytes(bus.ram[0x26]) == frame
