@@ -8,7 +8,7 @@ sys.path.insert(0, ".")
 sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
-from engine_core import codec  # noqa: E402
+from engine_core.header import encode_header  # noqa: E402
 from engine_core import frames  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core import ginrules as G  # noqa: E402
@@ -81,7 +81,7 @@ def bytes_per_hand(rules, sittings):
     hands = 0
     for dealer, buf, n in sittings:
         s.restart(dealer)
-        header += len(codec.encode_header(rules, dealer)) + 2
+        header += len(encode_header(rules, dealer)) + 2
         pending = 0     # event bytes of the deal in progress
         i = 0
         while i < n:

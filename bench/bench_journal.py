@@ -10,6 +10,7 @@ sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
+from engine_core.header import encode_header  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
@@ -40,7 +41,7 @@ class _Player:
         dealer = k % self.s.seats
         self.s.restart(dealer)
         n = play(self.s, RandomPlayer(k * 31 + 7), self.evs, 3000)
-        header = codec.encode_header(self.rules, dealer, ("Ann", "Bob", "Cy", "Di"))
+        header = encode_header(self.rules, dealer, ("Ann", "Bob", "Cy", "Di"))
         j.begin_sitting(header)
         self.payload += len(header)
         for i in range(n):

@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import fulljournal as F  # noqa: E402
 import mp32  # noqa: E402
 from engine_core import codec  # noqa: E402
+from engine_core.header import encode_header  # noqa: E402
 from engine_core import codes as C  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
@@ -43,7 +44,7 @@ def capacity():
     try:
         while True:
             s.restart(n % 4)
-            j.begin_sitting(codec.encode_header(rules, n % 4, F.NAMES, 123456789, 1000, 0))
+            j.begin_sitting(encode_header(rules, n % 4, F.NAMES, 123456789, 1000, 0))
             k = 0
             while s.hands() < HANDS:
                 k += 1

@@ -123,36 +123,3 @@ def decode_at(buf, pos):
     if b == _UNDO:
         return _EV_UNDO << 24
     return -1
-
-
-# The sitting header: the variant, every option resolved, the first dealer, optionally
-# the players' names and a stamp (engine_core/header.py, loaded when a header is made or
-# read: once a sitting).
-
-
-def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=None):
-    """The header bytes of a sitting (allocates: once per sitting). uid: the sitting's
-    random id (< 2**30, 0 for none); started: seconds since 2024 (0: unknown); offset:
-    the clock's UTC offset in minutes; assign: the table assignment pushed from the PC,
-    (event name, round, table), or None (version 3 when given)."""
-    from engine_core import header
-    return header.encode_header(rules, dealer, names, uid, started, offset, assign)
-
-
-def decode_header(buf):
-    """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
-    from engine_core import header
-    return header.decode_header(buf)
-
-
-def header_stamp(buf):
-    """(uid, started, offset minutes) of a version 2 header, None for version 1; started
-    is seconds since 2024-01-01T00:00Z (0: unknown), uid 0 when the sitting has none."""
-    from engine_core import header
-    return header.header_stamp(buf)
-
-
-def header_assignment(buf):
-    """(event name, round, table) of a version 3 header, else None; ValueError if torn."""
-    from engine_core import header
-    return header.header_assignment(buf)

@@ -1,6 +1,5 @@
 # The sitting header, made and read once a sitting: kept out of codec.py (the events,
 # always in the device's heap) so that the device loads it only then, and unloads it.
-# codec.encode_header, decode_header and header_stamp are these.
 from engine_core.compat import const
 
 # The sitting header: the variant, every option resolved, the first dealer, optionally

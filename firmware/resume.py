@@ -3,7 +3,7 @@
 # Code run once a sitting: loaded by App.boot() and the setup, unloaded once done.
 from micropython import const
 
-from engine_core import codec
+from engine_core import header
 from firmware import app as A
 from firmware.journal import JournalError
 
@@ -53,8 +53,8 @@ def replay(app, sid):
     n = j.next_event(cur, buf)
     try:
         head = bytes(buf[:n])
-        rules, dealer, names = codec.decode_header(head)
-        assign = codec.header_assignment(head)
+        rules, dealer, names = header.decode_header(head)
+        assign = header.header_assignment(head)
     except ValueError as e:
         raise JournalError("the open sitting cannot be resumed (%s): hold a button "
                            "at power-on for safe mode, then sync" % e)

@@ -6,7 +6,7 @@ import gc
 
 from micropython import const
 
-from engine_core import codec
+from engine_core import header
 from firmware import app as A
 
 # Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
@@ -152,7 +152,7 @@ def update_setup(app, changes, names, assign=0):
         errors = ValueError
     try:
         if app.last_setup:
-            rules, dealer, old = codec.decode_header(app.last_setup)
+            rules, dealer, old = header.decode_header(app.last_setup)
         else:
             from engine_core.rules import Rules
             rules, dealer, old = Rules(0), 0, None     # plain 42
@@ -170,10 +170,10 @@ def update_setup(app, changes, names, assign=0):
             names = old
         if assign == 0:
             try:
-                assign = codec.header_assignment(app.last_setup) if app.last_setup else None
+                assign = header.header_assignment(app.last_setup) if app.last_setup else None
             except ValueError:
                 assign = None
-        app.last_setup = codec.encode_header(rules, dealer, names, 0, 0, 0, assign)
+        app.last_setup = header.encode_header(rules, dealer, names, 0, 0, 0, assign)
         if app.screen != _SETUP:
             app.draft = None    # the setup screen starts again from what was pushed
     except errors as e:

@@ -748,7 +748,7 @@ def dump_log(lines):
                    + json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
-# The scorer's clock counts seconds from here (engine_core.codec's header stamp).
+# The scorer's clock counts seconds from here (engine_core.header's stamp).
 DEVICE_EPOCH = 1704067200       # 2024-01-01T00:00:00Z
 
 
@@ -772,8 +772,8 @@ def end_item(item):
 def device_sitting_id(device_id, number, header_bytes):
     """A synced sitting's id: the scorer's id and the sitting's random id (hex) from its
     header; headers of version 1 have none, and take the journal's number instead."""
-    from engine_core import codec
-    stamp = codec.header_stamp(header_bytes)
+    from engine_core.header import header_stamp
+    stamp = header_stamp(header_bytes)
     if stamp and stamp[0]:
         return "%s-%08X" % (device_id, stamp[0])
     return "%s-%d" % (device_id, number)
@@ -785,7 +785,8 @@ def from_device(header_bytes, event_bytes, extra=None, ended=None):
     journal's END record (ended: (seconds since 2024, UTC offset minutes), or None).
     ValueError when the bytes are not a sitting."""
     from engine_core import codec
-    rules, dealer, names = codec.decode_header(header_bytes)
+    from engine_core.header import decode_header, header_assignment, header_stamp
+    rules, dealer, names = decode_header(header_bytes)
     try:
         # The device trusts its flash; here a damaged header must not pass for rules.
         checked = O.resolve(rules.name, rules.to_dict())
@@ -796,12 +797,12 @@ def from_device(header_bytes, event_bytes, extra=None, ended=None):
     if not 0 <= dealer < rules.row[V.SEATS]:
         raise ValueError("the sitting header's dealer is no seat")
     extra = dict(extra or {})
-    stamp = codec.header_stamp(header_bytes)
+    stamp = header_stamp(header_bytes)
     if stamp and stamp[1] and "started" not in extra:
         extra["started"] = device_time(stamp[1], stamp[2])
     if ended and ended[0] and "ended" not in extra:
         extra["ended"] = device_time(ended[0], ended[1])
-    assign = codec.header_assignment(header_bytes)      # the PC's table assignment
+    assign = header_assignment(header_bytes)      # the PC's table assignment
     if assign:
         extra.setdefault("event", assign[0])
         extra.setdefault("round", assign[1])

@@ -17,6 +17,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests", "engine"))
 
 from engine_core import codec  # noqa: E402
+from engine_core.header import encode_header  # noqa: E402
 from engine_core import codes as C  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
@@ -56,7 +57,7 @@ def fill(path, limit=60):
     while j.sittings()[0][0] == 1 if k else True:
         s.restart(k % 4)
         n = play(s, RandomPlayer(k * 7 + 5), evs, limit)
-        j.begin_sitting(codec.encode_header(rules, k % 4, NAMES))
+        j.begin_sitting(encode_header(rules, k % 4, NAMES))
         for i in range(n):
             j.append(ebuf[:codec.encode_into(evs[i], ebuf, 0)])
         sid = j.open_sitting()
@@ -64,7 +65,7 @@ def fill(path, limit=60):
         j.mark_synced(sid)
         k += 1
     s.restart(0)
-    j.begin_sitting(codec.encode_header(rules, 0, NAMES))
+    j.begin_sitting(encode_header(rules, 0, NAMES))
     while max(s.score(0), s.score(1)) < rules.target - 1:
         for ev in _hand(s):
             j.append(ebuf[:codec.encode_into(ev, ebuf, 0)])

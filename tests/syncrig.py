@@ -19,6 +19,7 @@ for _p in (ROOT, os.path.join(ROOT, "tests", "engine")):
 from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
+from engine_core.header import encode_header  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core import wire  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
@@ -52,7 +53,7 @@ def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="4
         s.restart(dealer)
         n = play(s, RandomPlayer(seed * 1000 + k * 31 + 7), evs, 3000)
         who = names[k] if isinstance(names[0], (list, tuple)) else names
-        sid = j.begin_sitting(codec.encode_header(rules, dealer, who,
+        sid = j.begin_sitting(encode_header(rules, dealer, who,
                                                   assign=assign[k] if assign else None))
         for i in range(n):
             m = codec.encode_into(evs[i], ebuf, 0)
@@ -60,7 +61,7 @@ def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="4
         j.finish()
         out[sid] = ([s.score(i) for i in range(s.sides)], n)
     if open_events:
-        j.begin_sitting(codec.encode_header(rules, 0, NAMES))
+        j.begin_sitting(encode_header(rules, 0, NAMES))
         s.restart(0)
         n = play(s, RandomPlayer(seed), evs, open_events)
         for i in range(n):

@@ -11,6 +11,7 @@ import types
 import pytest
 
 from engine_core import codec
+from engine_core.header import encode_header
 from clihelp import run
 from host_tools import cli
 from host_tools import db as D
@@ -277,7 +278,7 @@ def test_from_image_reads_a_real_flash_image(tmp_path, capsys):
     flash = image.RamFlash(b"\xff" * (8 * image.BLOCK_SIZE))
     journal = image._journal_module().Journal(flash)
     journal.mount()
-    journal.begin_sitting(codec.encode_header(header.rules, header.dealer, header.players))
+    journal.begin_sitting(encode_header(header.rules, header.dealer, header.players))
     buf = bytearray(8)
     for ev in events:
         n = codec.encode_into(ev, buf, 0)
@@ -370,7 +371,7 @@ def test_from_image_keeps_the_end_time_and_the_table(tmp_path, capsys):
     flash = image.RamFlash(b"\xff" * (8 * image.BLOCK_SIZE))
     journal = image._journal_module().Journal(flash)
     journal.mount()
-    journal.begin_sitting(codec.encode_header(header.rules, header.dealer, header.players,
+    journal.begin_sitting(encode_header(header.rules, header.dealer, header.players,
                                               7, 100000, 60, ("Cup", 4, 12)))
     buf = bytearray(8)
     for ev in events:

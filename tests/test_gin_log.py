@@ -9,7 +9,7 @@ from array import array
 
 import pytest
 
-from engine_core import codec
+from engine_core.header import encode_header
 from engine_core import options as O
 from engine_core.games import new_sitting
 from host_tools import sittinglog as L
@@ -189,7 +189,7 @@ def test_the_scoresheet_is_a_gin_pad():
 def test_device_bytes_become_the_same_log():
     rp = L.replay(open(SPEC, "rb").read())
     s = rp.sitting
-    header = codec.encode_header(rp.rules, rp.header.dealer, rp.header.players)
+    header = encode_header(rp.rules, rp.header.dealer, rp.header.players)
     lines = L.from_device(header, bytes(s.hist[:s.hlen]))
     assert L.report(L.replay(L.dump_log(lines).encode())) == L.report(rp)
 

@@ -37,11 +37,11 @@ def _run(*args):
 def _pushed_setup(flash):
     # The scorer's settings file (firmware/settings.py): magic, version, tracker, header
     # length, the next sitting's header (engine_core.codec), CRC-32.
-    from engine_core import codec
+    from engine_core.header import decode_header
     data = open(str(flash) + ".settings", "rb").read()
     assert data[:4] == b"T42S"
     n = data[6]
-    return codec.decode_header(data[7:7 + n])
+    return decode_header(data[7:7 + n])
 
 
 class Sim:

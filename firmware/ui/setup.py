@@ -4,7 +4,7 @@
 # dealer. It starts from the last sitting's choices, plain 42 on a new device.
 from micropython import const
 
-from engine_core import codec
+from engine_core import header
 from engine_core import options as O
 from firmware.ui import draw as D
 
@@ -36,7 +36,7 @@ def enter(app):
         last = app.last_setup
         if last:
             try:
-                rules, dealer, _ = codec.decode_header(last)
+                rules, dealer, _ = header.decode_header(last)
             except ValueError:
                 rules = None
         if rules is None:
@@ -292,12 +292,12 @@ def new_sitting(app, rules, dealer):
     names = setup_names(app, rules)
     assign = setup_assign(app)
     # The setup kept has no assignment: the PC pushes one for each sitting.
-    setup = codec.encode_header(rules, dealer, names)
-    header = codec.encode_header(rules, dealer, names, _sitting_uid(), app.clock(),
-                                 app.utc_offset, assign)
+    setup = header.encode_header(rules, dealer, names)
+    head = header.encode_header(rules, dealer, names, _sitting_uid(), app.clock(),
+                                app.utc_offset, assign)
     try:
         app.journal.end(app.clock(), app.utc_offset)    # the one left ends now
-        app.journal.begin_sitting(header)
+        app.journal.begin_sitting(head)
     except JournalError as e:
         app.banner = str(e)
         return False
@@ -317,7 +317,7 @@ def new_sitting(app, rules, dealer):
 def setup_assign(app):
     """The table assignment pushed from the PC for the next sitting, or None."""
     try:
-        return codec.header_assignment(app.last_setup) if app.last_setup else None
+        return header.header_assignment(app.last_setup) if app.last_setup else None
     except ValueError:
         return None
 
@@ -327,7 +327,7 @@ def setup_names(app, rules):
     if not app.last_setup:
         return None
     try:
-        names = codec.decode_header(app.last_setup)[2]
+        names = header.decode_header(app.last_setup)[2]
     except ValueError:
         return None
     if names and len(names) == rules.row[_SEATS]:

@@ -2,6 +2,7 @@
 from array import array
 
 from engine_core import codec
+from engine_core.header import decode_header, encode_header, header_assignment, header_stamp
 from engine_core import frames
 from engine_core import options as O
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
@@ -70,14 +71,14 @@ def test_history_of_random_sittings_decodes_to_the_events_played():
 def test_header_round_trips_rules_dealer_and_names():
     rules = O.resolve("42", {"nello": True, "nello_doubles": ["suit", "low"], "min_bid": 31,
                              "all_pass": "redeal", "made_scores": "bid", "target": 300})
-    data = codec.encode_header(rules, 3, ["Ann", "Bob", "Cy", "Dé"])
-    back, dealer, names = codec.decode_header(data)
+    data = encode_header(rules, 3, ["Ann", "Bob", "Cy", "Dé"])
+    back, dealer, names = decode_header(data)
     assert dealer == 3 and names == ["Ann", "Bob", "Cy", "Dé"]
     assert back.to_dict() == rules.to_dict()
-    back, dealer, names = codec.decode_header(codec.encode_header(O.resolve("moon"), 2))
+    back, dealer, names = decode_header(encode_header(O.resolve("moon"), 2))
     assert names is None and back.name == "moon" and dealer == 2
     try:
-        codec.decode_header(b"\x07" * 15)
+        decode_header(b"\x07" * 15)
         raise AssertionError("accepted a bad header")
     except ValueError:
         pass
@@ -85,21 +86,21 @@ def test_header_round_trips_rules_dealer_and_names():
 
 def test_header_version_2_carries_a_stamp_and_version_1_is_still_read():
     rules = O.resolve("42")
-    data = codec.encode_header(rules, 1, ["Ann", "Bob", "Cy", "Di"], (1 << 30) - 1,
+    data = encode_header(rules, 1, ["Ann", "Bob", "Cy", "Di"], (1 << 30) - 1,
                                92045555, -330)
     assert data[0] == 2
-    assert codec.header_stamp(data) == ((1 << 30) - 1, 92045555, -330)
-    back, dealer, names = codec.decode_header(data)
+    assert header_stamp(data) == ((1 << 30) - 1, 92045555, -330)
+    back, dealer, names = decode_header(data)
     assert dealer == 1 and names == ["Ann", "Bob", "Cy", "Di"]
     # Version 1 (before the stamp): the same fields, no stamp.
-    old = bytearray(codec.encode_header(rules, 2)[:15])
+    old = bytearray(encode_header(rules, 2)[:15])
     old[0] = 1
-    back, dealer, names = codec.decode_header(bytes(old))
+    back, dealer, names = decode_header(bytes(old))
     assert back.to_dict() == rules.to_dict() and dealer == 2 and names is None
-    assert codec.header_stamp(bytes(old)) is None
+    assert header_stamp(bytes(old)) is None
     # A version 2 header cut before its stamp is torn.
     try:
-        codec.decode_header(data[:-1])
+        decode_header(data[:-1])
         raise AssertionError("accepted a torn header")
     except ValueError:
         pass
@@ -107,31 +108,31 @@ def test_header_version_2_carries_a_stamp_and_version_1_is_still_read():
 
 def test_a_long_name_is_cut_between_characters():
     name = "\u00e9" * 20      # 40 bytes of UTF-8
-    data = codec.encode_header(O.resolve("42"), 0, [name, "B", "C", "D"])
-    names = codec.decode_header(data)[2]
+    data = encode_header(O.resolve("42"), 0, [name, "B", "C", "D"])
+    names = decode_header(data)[2]
     assert names[0] == "\u00e9" * 16 and names[1:] == ["B", "C", "D"]
 
 
 def test_header_carries_the_table_assignment_in_version_3():
     rules = O.resolve("42", {"target": 250, "scoring": "points"})
     names = ["Ann", "Bob", "Cy", "Zoë"]
-    data = codec.encode_header(rules, 1, names, 12345, 92045555, -360,
+    data = encode_header(rules, 1, names, 12345, 92045555, -360,
                                ("Club night", 2, 3))
     assert data[0] == 3
-    assert codec.header_assignment(data) == ("Club night", 2, 3)
-    assert codec.header_stamp(data) == (12345, 92045555, -360)
-    back, dealer, got = codec.decode_header(data)
+    assert header_assignment(data) == ("Club night", 2, 3)
+    assert header_stamp(data) == (12345, 92045555, -360)
+    back, dealer, got = decode_header(data)
     assert back.to_dict() == rules.to_dict() and dealer == 1 and got == names
     # Without one: version 2, no assignment; a torn one is refused.
-    plain = codec.encode_header(rules, 1, names, 12345, 92045555, -360)
-    assert plain[0] == 2 and codec.header_assignment(plain) is None
+    plain = encode_header(rules, 1, names, 12345, 92045555, -360)
+    assert plain[0] == 2 and header_assignment(plain) is None
     assert data[:len(plain)] == b"\x03" + plain[1:]
     try:
-        codec.header_assignment(data[:-2])
+        header_assignment(data[:-2])
     except ValueError:
         pass
     else:
         assert False, "a torn assignment was read"
     # A long event name is cut to 32 bytes, between characters.
-    long = codec.encode_header(rules, 0, None, 0, 0, 0, ("é" * 20, 255, 1))
-    assert codec.header_assignment(long) == ("é" * 16, 255, 1)
+    long = encode_header(rules, 0, None, 0, 0, 0, ("é" * 20, 255, 1))
+    assert header_assignment(long) == ("é" * 16, 255, 1)

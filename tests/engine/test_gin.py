@@ -380,10 +380,10 @@ def test_the_typical_oklahoma_hand_is_5_bytes_with_its_frame():
 
 
 def test_the_gin_header_carries_every_option():
-    from engine_core import codec
+    from engine_core.header import decode_header, encode_header
     r = O.resolve("sequence-gin", {"bonus": True, "target": 1500, "game_bonus": 300,
                                    "box_bonus": 25, "deal": "loser", "spade_doubles": True,
                                    "shutout_doubles": True})
-    rules, dealer, names = codec.decode_header(codec.encode_header(r, 1, ("Ann", "Bob")))
+    rules, dealer, names = decode_header(encode_header(r, 1, ("Ann", "Bob")))
     assert rules.to_dict() == r.to_dict() and rules.name == "sequence-gin"
     assert dealer == 1 and names == ["Ann", "Bob"]

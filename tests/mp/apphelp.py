@@ -2,7 +2,7 @@
 # the journal replayed to check what is on flash. MicroPython only (framebuf).
 
 from boards.sim import Board
-from engine_core import codec
+from engine_core.header import decode_header
 from engine_core.games import new_sitting
 from firmware import app as A
 from firmware.nor import NorFlash
@@ -66,7 +66,7 @@ def on_flash(a):
     cur = j.cursor(sid)
     buf = bytearray(256)
     n = j.next_event(cur, buf)
-    rules, dealer, _ = codec.decode_header(bytes(buf[:n]))
+    rules, dealer, _ = decode_header(bytes(buf[:n]))
     s = new_sitting(rules, dealer)
     while True:
         n = j.next_event(cur, buf)

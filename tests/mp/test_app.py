@@ -3,7 +3,7 @@
 import micropython
 
 from apphelp import boot, flash, on_flash, pc_sets, press, same_state, start, text
-from engine_core import codec
+from engine_core.header import decode_header, header_stamp
 from engine_core.codes import (BIDDING, LAST_BID, LAST_CONTRACT, LAST_MADE, LAST_THROWN, PLAY,
                                TRUMP)
 from firmware.codes import (BID, CONFIRM, CONTRACT, HISTORY, HOME, MENU_SCREEN, OVER_SCREEN,
@@ -324,7 +324,7 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     assert pc_sets(a, "names", "p", ["Ann", "Bob", "Cy", "Dé"]) is None  # as a sync does
     press(a, "ok")                  # start: 42, marks to 7
     head = _header_on_flash(a, a.journal.open_sitting())
-    assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
+    assert decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
     assert a.names == ("Ann", "Bob", "Cy", "Dé")
     assert "Ann deals" in text(a) and "Bob bids" in text(a)
     # The next sitting set up keeps them; a game of 3 seats has none.
@@ -332,7 +332,7 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     assert a.screen == SETUP
     press(a, "ok")
     head = _header_on_flash(a, a.journal.open_sitting())
-    assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
+    assert decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
     from firmware.ui import setup
     assert setup.setup_names(a, O.resolve("moon")) is None
     A.forget("firmware.ui.setup")
@@ -341,12 +341,12 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
 def test_a_new_sitting_carries_a_random_id_and_the_clock():
     a = boot()
     press(a, "ok")
-    uid, started, offset = codec.header_stamp(_header_on_flash(a, a.journal.open_sitting()))
+    uid, started, offset = header_stamp(_header_on_flash(a, a.journal.open_sitting()))
     assert 0 < uid < 1 << 30 and started == 0 and offset == 0    # no clock set yet
     assert pc_sets(a, "clock", 1796112755, -300) is None
     assert pc_sets(a, "clock", 1000, 0) is not None        # before 2024: refused
     press(a, "menu", "prev", "ok", "ok")
-    uid2, started, offset = codec.header_stamp(_header_on_flash(a, a.journal.open_sitting()))
+    uid2, started, offset = header_stamp(_header_on_flash(a, a.journal.open_sitting()))
     assert uid2 != uid and 0 < uid2 < 1 << 30
     assert 0 <= started - (1796112755 - 1704067200) <= 2 and offset == -300
     assert 0 <= a.now() - 1796112755 <= 2

@@ -3,7 +3,7 @@
 # hands in) journalled event by event, power cut after every flash operation in several
 # partial forms; after the reboot the journal holds every acknowledged event and the
 # sitting resumed from it is the sitting that was played (the event in flight aside).
-from engine_core import codec
+from engine_core.header import decode_header, encode_header
 from engine_core import gincodec
 from engine_core import options as O
 from engine_core.games import new_sitting
@@ -22,7 +22,7 @@ def _game(variant, options, seed, limit):
     rules = O.resolve(variant, options)
     s = new_sitting(rules, 0)
     player = RandomGinPlayer(seed, undo_rate=8)
-    steps = [("begin", codec.encode_header(rules, 0, ("Ann", "Bob")))]
+    steps = [("begin", encode_header(rules, 0, ("Ann", "Bob")))]
     buf = bytearray(3)
     while len(steps) <= limit:
         ev = player.next_event(s)
@@ -44,7 +44,7 @@ def _scenario():
 def _resume(j, sid):
     # What the scorer does at boot: the header, then every event into a new sitting.
     evs = _events(j, sid)
-    rules, dealer, _ = codec.decode_header(evs[0])
+    rules, dealer, _ = decode_header(evs[0])
     s = new_sitting(rules, dealer)
     for e in evs[1:]:
         assert s.apply(s.codec.decode_at(e, 0)) == 0
@@ -54,7 +54,7 @@ def _resume(j, sid):
 def _played(model, k, n):
     # The sitting as played from the model's k-th sitting's first n events.
     _, header, events = model.sittings[k][:3]
-    rules, dealer, _ = codec.decode_header(header)
+    rules, dealer, _ = decode_header(header)
     s = new_sitting(rules, dealer)
     i = 0
     while i < n:

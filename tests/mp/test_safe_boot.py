@@ -4,6 +4,7 @@
 from apphelp import boot, flash, press
 from boardrig import INDEX, START_MS, fake_board
 from engine_core import codec
+from engine_core.header import encode_header
 from engine_core import codes as C
 from engine_core.rules import Rules
 from firmware import start
@@ -101,6 +102,6 @@ def test_rules_header_still_resumes():
     nor = flash()
     j = Journal(nor)
     j.mount()
-    j.begin_sitting(codec.encode_header(Rules(0), 0))
+    j.begin_sitting(encode_header(Rules(0), 0))
     a = boot(nor)
     assert a.s is not None and a.screen == HOME

@@ -5,7 +5,7 @@
 import micropython
 
 from apphelp import boot, flash, pc_sets, press, same_state, text
-from engine_core import codec
+from engine_core.header import decode_header, header_assignment
 from engine_core import codes as C
 from firmware import app as A
 from engine_core.codes import PLAY
@@ -140,8 +140,8 @@ def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header(
     press(a, "ok")                  # start
     sid = a.journal.open_sitting()
     head = _header_on_flash(a, sid)
-    assert codec.header_assignment(head) == ("Club night", 2, 3)
-    assert codec.decode_header(head)[2] == ["Ann", "Bob", "Cy", "Di"]
+    assert header_assignment(head) == ("Club night", 2, 3)
+    assert decode_header(head)[2] == ["Ann", "Bob", "Cy", "Di"]
     assert a.assign == ("Club night", 2, 3)
     # Taken by this sitting: the next one set up has none until the PC pushes another.
     assert _setup_assign(a) is None
@@ -166,7 +166,7 @@ def test_names_pushed_after_game_over_are_the_next_sittings_not_the_finished_one
     assert a.names == ("Ann", "Bob", "Cy", "Di")        # game over still shows who played
     a.render()
     assert "Eve" not in text(a)
-    assert codec.decode_header(a.last_setup)[2] == ["Eve", "Gus", "Ida", "Jo"]
+    assert decode_header(a.last_setup)[2] == ["Eve", "Gus", "Ida", "Jo"]
     press(a, "long ok", "ok")       # a new sitting: the pushed players
     assert a.names == ("Eve", "Gus", "Ida", "Jo")
 
@@ -188,7 +188,7 @@ def test_pushed_settings_take_a_variant_named_by_digits_and_one_nello_double():
     assert pc_sets(a, "settings", [("variant", "42"), ("nello", "true"),
                             ("nello_doubles", "low"), ("target", "5")]) is None
     assert _update_setup(a, a._pending, None) is None      # as the sync's end does
-    rules = codec.decode_header(a.last_setup)[0]
+    rules = decode_header(a.last_setup)[0]
     assert rules.name == "42" and rules.target == 5 and rules.nello
     assert rules.to_dict()["nello_doubles"] == ["low"]
     assert _setup_assign(a) == ("Cup", 1, 4)                # the assignment stays
