@@ -6,7 +6,6 @@ import gc
 
 from micropython import const
 
-from engine_core import header
 from firmware import app as A
 
 # Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
@@ -145,6 +144,7 @@ def update_setup(app, changes, names, assign=0):
     """The next sitting's setup with `changes` (house options), `names` (players) and
     `assign` (a new table assignment, None for none; 0 keeps the one set up): None, or
     why the options are refused (then nothing changes)."""
+    from engine_core import header     # unloaded with the session (app._unload_sync)
     if changes:
         from engine_core import options as O
         errors = (O.OptionError, ValueError)
