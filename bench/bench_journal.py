@@ -14,6 +14,7 @@ from engine_core.header import encode_header  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
+from firmware import journalread  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
@@ -51,9 +52,9 @@ class _Player:
         self.events += n
         j.finish()
         if k % SYNC_EVERY == SYNC_EVERY - 1:
-            for info in j.sittings():
+            for info in journalread.sittings(j):
                 if info[1] and not info[2]:
-                    j.mark_synced(info[0])
+                    journalread.mark_synced(j, info[0])
 
 
 def main():

@@ -4,57 +4,30 @@
 # only when the events it makes are the hand's, in order. MicroPython only; run by
 # bench/mp_ui_probe.py (and tests/mp/test_search.py on a small corpus).
 #
-# The journal is a stand-in that keeps nothing (FakeJournal): which screen follows which
-# press does not depend on what flash holds, and the search makes thousands of presses.
+# The journal keeps no event (FakeJournal): which screen follows which press does not
+# depend on what flash holds, and the search makes thousands of presses.
 from array import array
 
 from engine_core import codes as C
 from firmware import app as A
 from engine_core.codes import BIDDING
 from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV, SETUP, SYNC
+from firmware.journal import Journal
 
 KEYS = (OK, NEXT, PREV, BACK, MENU, LONG | NEXT, LONG | PREV, LONG | OK)
 _NOWHERE = (SETUP, SYNC)    # screens that cannot lead to the hand's next event
 
 
-class FakeJournal:
-    """A journal that takes every event and keeps none: one sitting, always open."""
-
-    def mount(self):
-        return None
-
-    def begin_sitting(self, header):
-        return 1
+class FakeJournal(Journal):
+    """A journal over two blocks of RAM flash that keeps its sitting's header and none of
+    its events: the screens that read it (history) read a sitting begun, and the search's
+    thousands of presses never fill it."""
 
     def append(self, event):
         return None
 
-    def finish(self):
-        return None
-
     def end(self, seconds, offset_minutes):
         return False
-
-    def open_sitting(self):
-        return 1
-
-    def sittings(self):
-        return []
-
-    def walk(self, w):
-        return None
-
-    def walk_next(self, w):
-        return False
-
-    def free_bytes(self):
-        return 0
-
-    def cursor(self, sid, cur=None):
-        return None
-
-    def next_event(self, cur, buf):
-        return -1
 
 
 class SearchApp(A.App):
@@ -78,7 +51,10 @@ class SearchApp(A.App):
 def make_app(display, rules, dealer=0):
     from firmware.nor import NorFlash
     a = SearchApp(display, NorFlash(2, 4096))
-    a.journal = FakeJournal()
+    a.journal = FakeJournal(NorFlash(2, 4096))
+    a.journal.mount()
+    from engine_core.header import encode_header
+    a.journal.begin_sitting(encode_header(rules, dealer))
     from firmware import resume
     resume.start(a, rules, dealer)
     a.follow()

@@ -1,5 +1,10 @@
 # The flash journal: every accepted event of every sitting, as an append-only log over
 # the blocks of its own partition, durable when append() returns. Format in docs/journal.md.
+# This is the writing, which stays in the heap; the reading (the sittings walked, one
+# read back, marked synced, the free bytes) is firmware/journalread.py's functions,
+# imported by the few that read (the boot's replay, the history screen, a sync):
+#   from firmware import journalread
+#   journalread.sittings(j), cursor(j, sid), next_event(j, cur, buf), read(j, sid, off, buf)
 # The block tables are made by the mount and the reading (firmware/journalscan.py,
 # journalread.py), loaded when needed, out of the checker's sight:
 # pyright: reportAttributeAccessIssue=false
@@ -88,7 +93,7 @@ class Journal:
         self._hdr = bytearray(_HDR)
         self._item = None       # read(): the logical item being copied, and where
         self._rcur = None       # (made at the first read: a sync)
-        self._walk = None       # lookups by id (cursor, mark_synced, reclaiming)
+        self._walk = None       # journalread's lookups by id (cursor, mark_synced, reclaim)
         self._roff = 0
         self._ilen = -1
         self._ipos = 0
@@ -241,60 +246,6 @@ class Journal:
 
     def open_sitting(self):
         return self._open or None
-
-    def free_bytes(self):
-        """Bytes of records that fit before the journal is full (synced sittings that
-        would be reclaimed count as free)."""
-        return _read().free_bytes(self)
-
-    def mark_synced(self, sid):
-        """Record that the host holds sitting `sid`; it may then be reclaimed."""
-        if sid == self._open:
-            raise JournalError("finish the sitting before syncing it")
-        _read().mark_synced(self, sid)
-
-    # Reading: firmware/journalread.py, loaded when first used ---------------------
-
-    def walk(self, w):
-        """Put Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
-        _read().walk(self, w)
-
-    def walk_next(self, w):
-        """Step `w` onto the next sitting (its id, flags, position, length): False after
-        the newest. Reads the records from flash; allocates nothing."""
-        return _read().walk_next(self, w)
-
-    def find(self, sid, w):
-        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it."""
-        return _read().find(self, sid, w)
-
-    def _find(self, sid):
-        w = self._walk
-        if w is None:
-            self._walk = w = _read().Walk()
-        w._blk = -1
-        if not self.find(sid, w):
-            raise JournalError("no sitting %d in the journal" % sid)
-        return w
-
-    def sittings(self):
-        """[(id, finished, synced, byte length)], oldest first: for the PC and the tests."""
-        return _read().sittings(self)
-
-    def cursor(self, sid, cur=None):
-        """A cursor at sitting `sid`'s header (pass `cur` to reuse one)."""
-        return _read().cursor(self, sid, cur)
-
-    def next_event(self, cur, buf):
-        """Copy the sitting's header, then each event in turn, into buf; returns its
-        length, or -1 after the last event. An END record comes as an item of 5 bytes
-        (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours."""
-        return _read().next_event(self, cur, buf)
-
-    def read(self, sid, offset, buf):
-        """Copy bytes of sitting `sid`'s stream from `offset` into buf; returns the count
-        (0 at the end): for the header and each event (or END), a length byte, then it."""
-        return _read().read(self, sid, offset, buf)
 
 
 def _read():

@@ -1,10 +1,10 @@
 # The journal's code that a hand seldom runs (firmware/journal.py keeps the writing): the
 # sittings walked oldest first, one found by id, its records read back; a new head block
 # (every few KB of records: erased, the tail reclaimed when the journal is full), the
-# free bytes, a sitting marked synced. Loaded by the Journal's methods when first used
-# and unloaded with the screens, after a sync and after the boot (firmware/app.py), so
-# that a hand keeps only the writing code in the heap. Allocates nothing once loaded
-# (walk_next, next_event).
+# free bytes, a sitting marked synced: functions of the Journal `j`. Imported by its
+# readers (and by the Journal for a new block) when first used, and unloaded with the
+# screens, after a sync and after the boot (firmware/app.py), so that a hand keeps only
+# the writing code in the heap. Allocates nothing once loaded (walk_next, next_event).
 import binascii
 import struct
 
@@ -21,7 +21,7 @@ _MAGIC = b"T42\x01"
 
 
 class Cursor:
-    """A position in one sitting's records, for Journal.next_event (reusable)."""
+    """A position in one sitting's records, for next_event (reusable)."""
 
     def __init__(self):
         self.sid = 0
@@ -32,14 +32,14 @@ class Cursor:
 
 
 class Walk:
-    """A position among the journal's sittings, oldest first, for Journal.walk and
-    Journal.walk_next (reusable): the fields describe the sitting last stepped onto."""
+    """A position among the journal's sittings, oldest first, for walk and
+    walk_next (reusable): the fields describe the sitting last stepped onto."""
 
     def __init__(self):
         self.sid = 0
         self.flags = 0xFF       # of its BEGIN record: bits cleared when finished, synced
         self.pos = 0            # block * block_size + offset of its BEGIN record
-        self.length = 0         # byte length of its stream (see Journal.read)
+        self.length = 0         # byte length of its stream (see read)
         self._blk = -1          # where the search for the next BEGIN goes on
         self._off = 0
 
@@ -141,6 +141,16 @@ def find(j, sid, w):
     return False
 
 
+def _find(j, sid):
+    w = j._walk
+    if w is None:
+        j._walk = w = Walk()
+    w._blk = -1
+    if not find(j, sid, w):
+        raise JournalError("no sitting %d in the journal" % sid)
+    return w
+
+
 def sittings(j):
     """[(id, finished, synced, byte length)], oldest first: for the PC and the tests
     (the device walks them one at a time instead, with walk and walk_next)."""
@@ -154,7 +164,7 @@ def sittings(j):
 
 def cursor(j, sid, cur=None):
     """A cursor at sitting `sid`'s header (pass `cur` to reuse one)."""
-    pos = j._last_pos if sid == j._last else j._find(sid).pos
+    pos = j._last_pos if sid == j._last else _find(j, sid).pos
     if cur is None:
         cur = Cursor()
     cur.sid = sid
@@ -255,7 +265,7 @@ def _all_synced(j, b):
         if carry == j._open:
             return False
         # Its BEGIN is in an older block, or gone with it: then it was synced.
-        if carry >= j._lo[j._tail] and not j._find(carry).synced:
+        if carry >= j._lo[j._tail] and not _find(j, carry).synced:
             return False
     end = j._head_off if b == j._head else j._bs
     off = _HDR
@@ -287,7 +297,9 @@ def free_bytes(j):
 
 def mark_synced(j, sid):
     """Record that the host holds sitting `sid`; it may then be reclaimed."""
-    w = j._find(sid)
+    if sid == j._open:
+        raise JournalError("finish the sitting before syncing it")
+    w = _find(j, sid)
     if w.flags & _F_SYNCED:
         j._set_flag(w.pos, _F_SYNCED)
         _forget_reclaimable(j)

@@ -49,8 +49,9 @@ def replay(app, sid):
     engine refused (each is reported: the PC gets them all with the next sync)."""
     j = app.journal
     buf = bytearray(_HEADER_MAX)
-    cur = j.cursor(sid)
-    n = j.next_event(cur, buf)
+    from firmware.journalread import cursor, next_event
+    cur = cursor(j, sid)
+    n = next_event(j, cur, buf)
     try:
         head = bytes(buf[:n])
         rules, dealer, names = header.decode_header(head)
@@ -62,7 +63,7 @@ def replay(app, sid):
     s = app.s
     refused = 0
     while True:
-        n = j.next_event(cur, buf)
+        n = next_event(j, cur, buf)
         if n < 0:
             break
         if n == _END_ITEM:

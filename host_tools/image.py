@@ -19,6 +19,12 @@ def _journal_module():
     return firmware.journal
 
 
+def _reading_module():
+    _journal_module()
+    import firmware.journalread
+    return firmware.journalread
+
+
 class RamFlash:
     """The block protocol of esp32.Partition over a bytearray (reads, and the writes a
     mount may make on a copy)."""
@@ -55,6 +61,7 @@ def sittings(data, block_size=BLOCK_SIZE):
         raise ValueError("%d bytes is not a whole number of %d-byte blocks (at least 2)"
                          % (len(data), block_size))
     J = _journal_module()
+    journalread = _reading_module()
     j = J.Journal(RamFlash(data, block_size))
     try:
         j.mount()
@@ -62,14 +69,14 @@ def sittings(data, block_size=BLOCK_SIZE):
         raise ValueError(str(e))
     out = []
     buf = bytearray(256)
-    for sid, finished, synced, _ in j.sittings():
-        cur = j.cursor(sid)
-        n = j.next_event(cur, buf)
+    for sid, finished, synced, _ in journalread.sittings(j):
+        cur = journalread.cursor(j, sid)
+        n = journalread.next_event(j, cur, buf)
         header = bytes(buf[:n])
         events = bytearray()
         ended = None
         while True:
-            n = j.next_event(cur, buf)
+            n = journalread.next_event(j, cur, buf)
             if n < 0:
                 break
             if n == L.END_ITEM:

@@ -24,6 +24,7 @@ from engine_core import options as O  # noqa: E402
 from engine_core import wire  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
+from firmware import journalread  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
@@ -76,7 +77,7 @@ def journal_sittings(path, blocks=BLOCKS):
     flash = NorFlash(blocks, 4096, path=path)
     j = Journal(flash)
     j.mount()
-    out = j.sittings()
+    out = journalread.sittings(j)
     flash.close()
     return out
 
@@ -88,7 +89,7 @@ def stream_bytes(path, sid, blocks=BLOCKS):
     out = bytearray()
     buf = bytearray(256)
     while True:
-        n = j.read(sid, len(out), buf)
+        n = journalread.read(j, sid, len(out), buf)
         if not n:
             break
         out.extend(buf[:n])

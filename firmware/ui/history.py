@@ -47,11 +47,12 @@ def collect(app, top, rows):
     if app.gin:
         from firmware.ui import gin_draw
         line_of = gin_draw.history_line
-    cur = j.cursor(sid)
+    from firmware.journalread import cursor, next_event     # unloaded with the screen
+    cur = cursor(j, sid)
     buf = bytearray(256)
-    j.next_event(cur, buf)      # the header
+    next_event(j, cur, buf)     # the header
     while True:
-        n = j.next_event(cur, buf)
+        n = next_event(j, cur, buf)
         if n < 0:
             break
         if n == 5:

@@ -25,21 +25,24 @@ def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
     assert b.s._sc is None          # a sitting in marks: Moon's scoring not loaded
 
 
-def test_the_journals_reading_loads_when_used_and_reads_the_same():
+def test_the_journals_reading_loads_when_imported_and_reads_the_same_after_a_reload():
     nor = flash()
     a = boot(nor)
     press(a, "ok", *HAND)
     assert "firmware.journalread" not in sys.modules
     j = a.journal
-    got = j.sittings()              # loads it
-    assert "firmware.journalread" in sys.modules
+    from firmware import journalread as first      # as the history screen or a sync
+    got = first.sittings(j)
     assert len(got) == 1 and got[0][0] == j.open_sitting() and not got[0][1]
     A.forget("firmware.journalread")
+    assert "firmware.journalread" not in sys.modules
+    from firmware import journalread as again      # loaded anew: nothing kept in it
+    assert again is not first
     buf = bytearray(255)
-    cur = j.cursor(got[0][0])       # loads it again
-    n = j.next_event(cur, buf)
+    cur = again.cursor(j, got[0][0])
+    n = again.next_event(j, cur, buf)
     assert n > 0                    # the header
     events = 0
-    while j.next_event(cur, buf) >= 0:
+    while again.next_event(j, cur, buf) >= 0:
         events += 1
     assert events == 6              # a bid, three passes, trump, made

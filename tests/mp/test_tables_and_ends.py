@@ -8,6 +8,7 @@ from apphelp import boot, flash, pc_sets, press, same_state, text
 from engine_core.header import decode_header, header_assignment
 from engine_core import codes as C
 from firmware import app as A
+from firmware import journalread
 from engine_core.codes import PLAY
 from firmware.codes import HOME, SETUP
 
@@ -17,7 +18,7 @@ HAND = ("next", "long ok", "ok", "ok")
 def _header_on_flash(a, sid):
     j = a.journal
     buf = bytearray(256)
-    n = j.next_event(j.cursor(sid), buf)
+    n = journalread.next_event(j, journalread.cursor(j, sid), buf)
     return bytes(buf[:n])
 
 
@@ -45,12 +46,12 @@ EPOCH = 1704067200      # the scorer's clock counts from 2024-01-01T00:00Z
 def _items(a, sid):
     # The sitting's items on flash after its header: events, and 5-byte END records.
     j = a.journal
-    cur = j.cursor(sid)
+    cur = journalread.cursor(j, sid)
     buf = bytearray(256)
-    j.next_event(cur, buf)
+    journalread.next_event(j, cur, buf)
     out = []
     while True:
-        n = j.next_event(cur, buf)
+        n = journalread.next_event(j, cur, buf)
         if n < 0:
             return out
         out.append(bytes(buf[:n]))
