@@ -269,10 +269,6 @@ class App:
         fb.show(self.full)
         self.full = False
 
-    def set_tracker(self, on):
-        self.tracker = 1 if on else 0
-        self.save_settings()
-
     def save_settings(self):
         from firmware import settings
         settings.save(self.settings_path, self.last_setup, self.tracker)

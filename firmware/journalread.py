@@ -16,6 +16,7 @@ _K_BEGIN = const(6)         # a BEGIN record's fixed part and flag bits, the hea
 _BEGIN_FIXED = const(6)     # longest
 _F_FINISHED = const(0x01)
 _F_SYNCED = const(0x02)
+_T_BEGIN = const(0xC3)      # a BEGIN record: tag, flags, sitting id (3), header length
 _MAX_HEADER = const(255)
 _MAGIC = b"T42\x01"
 
@@ -247,6 +248,43 @@ def read(j, sid, offset, buf):
         j._ipos += 1
         j._roff += 1
     return got
+
+
+# A sitting begun (Journal.begin_sitting: once a sitting) -----------------------
+
+def begin_sitting(j, header):
+    """Start a sitting in journal `j` (finishing the open one); returns its id."""
+    hlen = len(header)
+    if hlen > _MAX_HEADER or _BEGIN_FIXED + hlen > j._bs - _HDR:
+        raise JournalError("sitting header too long")
+    j._room(_BEGIN_FIXED + hlen)  # first: a refused begin changes nothing
+    if j._open:
+        j.finish()
+    sid = j._next_sid
+    if sid > 0xFFFFFF:  # 3 bytes on flash: sixteen million sittings
+        raise JournalFull("journal full: no sitting ids left")
+    r = bytearray(_BEGIN_FIXED + hlen)     # once a sitting
+    r[1] = 0xFF
+    r[2] = sid & 0xFF
+    r[3] = (sid >> 8) & 0xFF
+    r[4] = (sid >> 16) & 0xFF
+    r[5] = hlen
+    r[_BEGIN_FIXED : _BEGIN_FIXED + hlen] = header
+    b = j._head
+    off = j._head_off
+    # Body first, tag last: the tag is the commit.
+    j._prog(b, memoryview(r)[1 : _BEGIN_FIXED + hlen], off + 1)
+    j._tag[0] = _T_BEGIN
+    j._prog(b, j._tag, off)
+    j._head_off = off + _BEGIN_FIXED + hlen
+    j._last = j._open = sid
+    j._last_pos = b * j._bs + off
+    j._last_len = 1 + hlen
+    j._last_flags = 0xFF
+    j._ended = False
+    j._ok[b] = 2
+    j._next_sid = sid + 1
+    return sid
 
 
 # Space: a block's reclaim, the free bytes, a sitting marked synced ---------------

@@ -117,7 +117,8 @@ def set_settings(app, pairs):
     endpoint do not fit in the heap together); a refusal is shown then."""
     for key, value in pairs:
         if key == "tracker":
-            app.set_tracker(value in ("1", "true", "on", "yes"))
+            app.tracker = 1 if value in ("1", "true", "on", "yes") else 0
+            app.save_settings()
         else:
             if app._pending is None:
                 app._pending = {}

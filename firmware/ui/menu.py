@@ -54,7 +54,8 @@ def press(app, key):
         elif i == 1:
             app.go(_HISTORY)
         elif i == 2:
-            app.set_tracker(not app.tracker)
+            app.tracker = 0 if app.tracker else 1
+            app.save_settings()
         elif i == 3:
             app.go(_SYNC)
         else:
