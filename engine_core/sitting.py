@@ -4,7 +4,6 @@
 from array import array
 
 from engine_core.compat import const
-
 from engine_core import codec
 from engine_core.history import History
 from engine_core.rules import sides, team_of
@@ -128,10 +127,10 @@ _VALUE = const(43)       # standing bid value
 _BIDDER = const(44)
 _CONTRACT = const(45)
 _LEADER = const(46)
-_TRACKED = const(47)      # tricks tracked
+_TRACKED = const(47)     # tricks tracked
 _BPTS = const(48)        # points (tricks) the bidding side took in tracked tricks
 _OPTS = const(49)        # the opponents'
-_CAUGHT = const(50)       # count caught so far
+_CAUGHT = const(50)      # count caught so far
 _SEAT_TRICKS = const(51)  # 6 slots
 _CLAIMED = const(57)     # doubles claimed by plunge and splash bids this deal
 _N_SLOTS = const(58)

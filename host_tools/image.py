@@ -20,6 +20,7 @@ def _journal_module():
 
 
 def _reading_module():
+    # The journal's reading (firmware/journalread.py), found on the same path.
     _journal_module()
     import firmware.journalread
     return firmware.journalread
