@@ -9,7 +9,7 @@
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
-#                                    what the prelude of the form used (host_tools/sim.py:
+#                                    what the prelude of the form used (host_tools/sim/build.py:
 #                                    the ROMFS image and its mount). FORM: romfs_64 (the
 #                                    PyPI 64-bit port), stock_32 (.mpy files loaded into
 #                                    RAM, as `make deploy` on a stock flash), romfs_32,
@@ -154,7 +154,7 @@ def heap(out, flash, form="romfs", micropython=None):
     return got
 
 
-# The heap after boot in each form the firmware can run in (host_tools/sim.py FORMS), on
+# The heap after boot in each form the firmware can run in (host_tools/sim/build.py FORMS), on
 # the 64-bit PyPI port and on the 32-bit builds of tools/mp32.py (the ESP32's object
 # sizes): name suffix, interpreter, form.
 def builds():

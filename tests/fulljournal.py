@@ -1,7 +1,7 @@
 # A scorer whose journal is as full as it gets, on the sim board: a flash image made on the
 # PC (every block in use, a few hundred finished and synced sittings, the oldest already
 # reclaimed once) and a sitting in progress, one hand from game over. The device side
-# (DEVICE, run by MicroPython in any form of host_tools/sim.py) boots on it, plays the
+# (DEVICE, run by MicroPython in any form of host_tools/sim/build.py) boots on it, plays the
 # last hand, shows the history, then serves a sync from the real `tally42 sync` over the
 # sim's serial line, and reports the lowest free heap it saw at each step on stderr.
 # Used by tests/test_full_journal.py and bench/bench_journal_full.py.
@@ -76,7 +76,7 @@ def fill(path, limit=60):
     return held
 
 
-# The device's side, after the prelude of its form (host_tools/sim.py). argv: FLASH TTY
+# The device's side, after the prelude of its form (host_tools/sim/build.py). argv: FLASH TTY
 # NAME HOG. HOG > 0: before the sync, hold on to all but HOG bytes of the free heap, as
 # a heap already tight would.
 DEVICE = """import gc, sys

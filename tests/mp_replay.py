@@ -1,4 +1,4 @@
-# Replays sitting logs on MicroPython with the same host_tools.sittinglog code the PC uses,
+# Replays sitting logs on MicroPython with the same host_tools.log.sittinglog code the PC uses,
 # printing one JSON line per log: the report, or {"error": [line, message]}.
 # Usage: micropython tests/mp_replay.py LOG...
 import json

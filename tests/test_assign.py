@@ -1,4 +1,4 @@
-"""Table assignments pushed to a scorer (host_tools.sync): checked before anything is
+"""Table assignments pushed to a scorer (host_tools.link.assignment): checked before anything is
 sent, pushed as T, N and S requests once the sittings are stored, and refused cleanly
 by a scorer whose firmware does not know them."""
 import pytest

@@ -44,7 +44,7 @@ def random_log(seed, setup=0, limit=300, players=None, extra=None):
 
 
 def expected_hands(text):
-    """Every finished deal of a log, counted independently of host_tools.db: replay the
+    """Every finished deal of a log, counted independently of host_tools.store.db: replay the
     standing events one by one and note each change of the deal count or of `over`."""
     rp = L.replay(text.encode("utf-8"))
     s = Sitting(rp.rules, rp.header.dealer)

@@ -1,4 +1,4 @@
-"""The sittings database on PostgreSQL (host_tools/dbpg.py), against a real server the
+"""The sittings database on PostgreSQL (host_tools/store/dbpg.py), against a real server the
 tests start (tests/pg.py): what SQLite keeps in PRAGMAs kept in tally42_meta, databases
 that are not ours refused, migrations all or nothing, read-only opens, the command line on
 a URL giving what it gives on a file, and two processes storing the same sittings at once

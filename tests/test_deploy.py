@@ -115,7 +115,7 @@ def test_romfs_build_is_an_image_the_firmware_imports_from(tmp_path):
     assert ":firmware" not in text      # nothing but main.py goes to the file system
 
 
-# ---- what deploy checks on the board first (host_tools/boardcheck.py) ----
+# ---- what deploy checks on the board first (host_tools/link/boardcheck.py) ----
 
 from host_tools.link import boardcheck as B  # noqa: E402
 

@@ -136,7 +136,7 @@ poll();setInterval(poll,POLL_MS);
 class Reader:
     """The server's read-only connection, opened at the first request and shared by the
     request threads in turn. A request's reads are one transaction (on PostgreSQL a
-    REPEATABLE READ snapshot, host_tools/dbpg.py), ended when it is answered: the figures
+    REPEATABLE READ snapshot, host_tools/store/dbpg.py), ended when it is answered: the figures
     of one page add up, and the next request sees what was stored meanwhile. A connection
     that fails (a server restarted, a file replaced) is dropped and opened again."""
 

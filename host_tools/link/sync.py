@@ -77,7 +77,7 @@ def sync(client, store, progress=None, report=None, assignment_for=None):
     """Store every finished sitting the scorer has not synced, acknowledging each batch
     once it is stored. store(lines, device_id) -> (status, sitting id, description) with
     status "stored", "updated" or "already stored"; it checks the sitting with the engine
-    (sittinglog.LogError when refused) and stores all of it or nothing, raising Refused
+    (log.lines.LogError when refused) and stores all of it or nothing, raising Refused
     for a sitting it will not store. A refused sitting is reported (report.refused),
     not acknowledged, and the others go on. Returns the Report (pass one in to keep what
     was done when sync fails half way). assignment_for(device id) -> dict or None: the

@@ -141,7 +141,7 @@ APPLICATION_ID = 0x54343232
 
 def _schema_state(conn):
     # (application id, schema version, table names): SQLite's PRAGMAs, or what the
-    # PostgreSQL connection keeps in its tally42_meta table (host_tools/dbpg.py).
+    # PostgreSQL connection keeps in its tally42_meta table (host_tools/store/dbpg.py).
     if isinstance(conn, sqlite3.Connection):
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         have = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -258,7 +258,7 @@ class Database:
         return self.store_facts(facts, facts.log, source, device)
 
     def store_lines(self, lines, source="sync", device=None):
-        """Store a sitting given as log lines (dicts), as sittinglog.from_device makes them."""
+        """Store a sitting given as log lines (dicts), as log.device.from_device makes them."""
         return self.store(dump_log(lines), source, device)
 
     def store_facts(self, facts, text, source, device):
@@ -477,7 +477,7 @@ def is_url(path):
 
 def open_db(path=None, create=True, readonly=False):
     """Open (and create or upgrade) the database at path, or at default_path(): a SQLite
-    file, or a postgresql:// URL (host_tools/dbpg.py; the database must exist on the
+    file, or a postgresql:// URL (host_tools/store/dbpg.py; the database must exist on the
     server, its tables are made here).
     readonly: for the commands that only read; the file is opened read-only (on PostgreSQL
     every transaction is read-only) and must be a tally42 database already (an older
