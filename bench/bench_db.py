@@ -33,9 +33,9 @@ import pg as PG  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
-from host_tools.store import db as D  # noqa: E402
-from host_tools.log import sittinglog as L  # noqa: E402
 from host_tools.log import lines as LN  # noqa: E402
+from host_tools.log import sittinglog as L  # noqa: E402
+from host_tools.store import db as D  # noqa: E402
 
 HANDS = 20
 STORES = 100

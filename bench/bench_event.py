@@ -23,11 +23,11 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import pg as PG  # noqa: E402
 from eventlogs import sitting_42  # noqa: E402
-from host_tools.store import db as D  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402
 from host_tools.events import slots as SL  # noqa: E402
-from host_tools.events import state as ES  # noqa: E402
 from host_tools.events import standings as ST  # noqa: E402
+from host_tools.events import state as ES  # noqa: E402
+from host_tools.store import db as D  # noqa: E402
 
 TEAMS = 64
 NAME = "Bench 64"

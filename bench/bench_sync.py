@@ -20,10 +20,10 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import syncrig as R  # noqa: E402
-from host_tools.store import db as D  # noqa: E402
-from host_tools.link import sync as Y  # noqa: E402
 from host_tools.link import client as YC  # noqa: E402
+from host_tools.link import sync as Y  # noqa: E402
 from host_tools.link.transport import SerialLink  # noqa: E402
+from host_tools.store import db as D  # noqa: E402
 
 SITTINGS = 100
 BAUD_BYTES_PER_S = 115200 / 10     # 8 data bits, a start and a stop bit

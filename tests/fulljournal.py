@@ -24,8 +24,8 @@ from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from firmware import journalread  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
-from host_tools.sim import run as sim  # noqa: E402
 from host_tools.sim import build as simbuild  # noqa: E402
+from host_tools.sim import run as sim  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 BLOCKS = 16         # boards/sim.py: a 64 KB partition of 4 KB blocks

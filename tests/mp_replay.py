@@ -5,8 +5,8 @@ import json
 import sys
 
 sys.path.insert(0, ".")
-from host_tools.log import sittinglog as L  # noqa: E402
 from host_tools.log import lines as LN  # noqa: E402
+from host_tools.log import sittinglog as L  # noqa: E402
 
 for path in sys.argv[1:]:
     with open(path, "rb") as f:

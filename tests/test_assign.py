@@ -4,9 +4,9 @@ by a scorer whose firmware does not know them."""
 import pytest
 
 from clihelp import run
-from host_tools.link import sync as Y
 from host_tools.link import assignment as YA
 from host_tools.link import client as YC
+from host_tools.link import sync as Y
 
 GOOD = {"event": "Club night", "round": 2, "table": 3,
         "players": ["Ann", "Bob", "Cy", "Di"], "variant": "42",

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from engine_core import options as O
 from engine_core.sitting import Sitting
+from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
 from host_tools.store import db as D
 from host_tools.store import facts as F
-from host_tools.log import sittinglog as L
-from host_tools.log import lines as LN
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from randsit import SETUPS, RandomPlayer, play  # noqa: E402

@@ -12,11 +12,11 @@ import time
 import pytest
 
 from clihelp import run
-from host_tools.store import db as D
-from host_tools.store import facts as F
-from host_tools.store import dbpg
-from host_tools.log import sittinglog as L
 from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
+from host_tools.store import db as D
+from host_tools.store import dbpg
+from host_tools.store import facts as F
 from test_db import _store_v1, count, expected_hands, random_log, random_sitting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

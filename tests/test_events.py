@@ -7,11 +7,11 @@ import pytest
 
 from clihelp import run
 from eventlogs import partial_42, sitting_42
-from host_tools.store import db as D
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
-from host_tools.events import state as ES
 from host_tools.events import standings as ST
+from host_tools.events import state as ES
+from host_tools.store import db as D
 
 TEAMS = [("Aces", ["Ann", "Bob"]), ("Bones", ["Cy", "Di"]), ("Cats", ["Ed", "Flo"]),
          ("Dogs", ["Gus", "Hal"])]
@@ -494,8 +494,8 @@ def test_two_pcs_on_one_database_never_push_the_same_table(db_url):
 
 def test_every_partnership_game_plays_an_event(database):
     from engine_core import variants as V
-    from host_tools.log import sittinglog as L
     from host_tools.log import lines as LN
+    from host_tools.log import sittinglog as L
     from test_db import SETUPS, random_sitting     # test_db puts tests/engine on the path
     units = {"big-game": "points", "partnership-moon": "games"}
     done = 0
@@ -529,9 +529,9 @@ def test_every_partnership_game_plays_an_event(database):
 
 RACE = r"""
 import json, os, sys, time
-from host_tools.store import db as D
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
+from host_tools.store import db as D
 url, me, tables, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 database = D.open_db(url)
 print("ready", flush=True)

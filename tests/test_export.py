@@ -15,10 +15,10 @@ from engine_core.header import encode_header
 from firmware.journal import Journal
 from clihelp import run
 from host_tools import cli
-from host_tools.store import db as D
-from host_tools.store import facts as F
-from host_tools.store import export as X
 from host_tools.log import sittinglog as L
+from host_tools.store import db as D
+from host_tools.store import export as X
+from host_tools.store import facts as F
 from test_db import SETUPS, random_log, random_sitting
 
 MOON = ('{"type": "sitting", "variant": "moon", "id": "@SUM(A1:A9)", '

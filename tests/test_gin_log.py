@@ -12,9 +12,9 @@ import pytest
 from engine_core.header import encode_header
 from engine_core import options as O
 from engine_core.games import new_sitting
-from host_tools.log import sittinglog as L
 from host_tools.log import device as DV
 from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from ginrand import SETUPS, RandomGinPlayer  # noqa: E402

@@ -11,11 +11,11 @@ import pytest
 
 import chromium
 from eventlogs import partial_42, sitting_42
-from host_tools.store import db as D
 from host_tools.events import event as EV
+from host_tools.events import serve as SV
 from host_tools.events import slots as SL
 from host_tools.events import state as ES
-from host_tools.events import serve as SV
+from host_tools.store import db as D
 
 TEAMS = [("Aces", ["Ann", "Bob"]), ("Bones", ["Cy", "Di"]), ("Cats", ["Ed", "Flo"]),
          ("Dogs", ["Gus", "Hal"]), ("Eels", ["Ida", "Jo"]), ("Foxes", ["Kay", "Lu"])]

@@ -13,11 +13,11 @@ import zlib
 
 import pytest
 
-from host_tools.log import image
-from host_tools.sim import run as sim
-from host_tools.sim import build as simbuild
-from host_tools.sim import screen as simscreen
 from host_tools.cli import main as tally42
+from host_tools.log import image
+from host_tools.sim import build as simbuild
+from host_tools.sim import run as sim
+from host_tools.sim import screen as simscreen
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HAVE_MP = os.path.exists(simbuild.tool("micropython")) and os.path.exists(simbuild.tool("mpy-cross"))

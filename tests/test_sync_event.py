@@ -9,8 +9,8 @@ import pytest
 
 import syncrig as R
 from host_tools import cli
-from host_tools.store import db as D
 from host_tools.events import event as EV
+from host_tools.store import db as D
 
 FAST = ["--timeout", "0.3"]
 EVENT = "Club night"

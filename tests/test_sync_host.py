@@ -8,10 +8,10 @@ import pytest
 
 from engine_core import wire
 from host_tools import cli
-from host_tools.log import device as DV
-from host_tools.link import sync as Y
 from host_tools.link import client as YC
+from host_tools.link import sync as Y
 from host_tools.link import transport as T
+from host_tools.log import device as DV
 
 
 def _port(device, vid, pid, description="USB serial"):

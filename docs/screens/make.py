@@ -10,8 +10,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
-from host_tools.sim import run as sim  # noqa: E402
 from host_tools.sim import build as simbuild  # noqa: E402
+from host_tools.sim import run as sim  # noqa: E402
 from host_tools.sim import screen as simscreen  # noqa: E402
 
 HAND = ["next", "long ok", "ok", "ok"]          # on the score: 30, OK held (the rest

@@ -10,8 +10,6 @@ from host_tools.log.text import is_int, name_problem, printable, show
 
 
 SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
-
-
 HEADER_FIELDS = ("type", "variant", "options", "players", "dealer", "id", "started")
 
 
@@ -29,17 +27,9 @@ class LogError(Exception):
 # right after the header, `#tally42 {"ended": ..., "event": ..., "round": 2, "table": 3}`,
 # which any reader of the spec ignores and tally42 reads back.
 META_PREFIX = "#tally42 "
-
-
 META_FIELDS = ("ended", "event", "round", "table")
-
-
 MAX_ROUND = 255         # what a scorer's header holds (one byte each)
-
-
 MAX_TABLE = 255
-
-
 MAX_EVENT = 32          # characters of an event's name
 
 
