@@ -73,11 +73,11 @@ def probe():
                 r["orphans"] = _journal_blocks(p, _JOURNAL_AT - info[2], _JOURNAL_SIZE)
     if journal is not None:
         try:
-            from firmware import journalread
+            from firmware.journal.reader import JournalReader
             from firmware.journal import Journal
             j = Journal(journal)
             j.mount()
-            r["unsynced"] = sum(1 for s in journalread.sittings(j) if not s[2])
+            r["unsynced"] = sum(1 for s in JournalReader(j).sittings() if not s[2])
         except Exception:   # no firmware yet, or one that cannot read this journal
             r["orphans"] = _journal_blocks(journal, 0, _JOURNAL_SIZE)
     return r

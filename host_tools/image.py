@@ -11,8 +11,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _journal_module():
     # firmware/ is device code beside host_tools/, not an installed package: the journal
-    # imports its other modules (journalscan, journalread) by package name, so the
-    # project's folder goes on the path wherever tally42 is run from.
+    # imports its modules by package name, so the project's folder goes on the path
+    # wherever tally42 is run from.
     if ROOT not in sys.path:
         sys.path.append(ROOT)
     import firmware.journal
@@ -20,10 +20,10 @@ def _journal_module():
 
 
 def _reading_module():
-    # The journal's reading (firmware/journalread.py), found on the same path.
+    # The journal's reading (firmware/journal/reader.py), found on the same path.
     _journal_module()
-    import firmware.journalread
-    return firmware.journalread
+    import firmware.journal.reader
+    return firmware.journal.reader
 
 
 class RamFlash:
@@ -62,22 +62,22 @@ def sittings(data, block_size=BLOCK_SIZE):
         raise ValueError("%d bytes is not a whole number of %d-byte blocks (at least 2)"
                          % (len(data), block_size))
     J = _journal_module()
-    journalread = _reading_module()
     j = J.Journal(RamFlash(data, block_size))
+    reader = _reading_module().JournalReader(j)
     try:
         j.mount()
     except J.JournalError as e:
         raise ValueError(str(e))
     out = []
     buf = bytearray(256)
-    for sid, finished, synced, _ in journalread.sittings(j):
-        cur = journalread.cursor(j, sid)
-        n = journalread.next_event(j, cur, buf)
+    for sid, finished, synced, _ in reader.sittings():
+        cur = reader.cursor(sid)
+        n = reader.next_event(cur, buf)
         header = bytes(buf[:n])
         events = bytearray()
         ended = None
         while True:
-            n = journalread.next_event(j, cur, buf)
+            n = reader.next_event(cur, buf)
             if n < 0:
                 break
             if n == L.END_ITEM:
