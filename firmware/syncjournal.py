@@ -7,7 +7,7 @@ from engine_core import wire
 from firmware.journal import JournalError, Walk
 from firmware.journal.reader import JournalReader
 
-# Error codes it reports (docs/sync-protocol.md); 0: none.
+# Error codes it reports (docs/sync-protocol.md; firmware/sync.py has the others); 0: none.
 E_BAD_ARGS = const(5)
 E_NOT_FOUND = const(6)
 E_OPEN = const(7)
