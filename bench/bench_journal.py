@@ -15,7 +15,7 @@ from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from firmware.journal.reader import JournalReader  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 SITTINGS = 300  # measured, after a warm-up that fills the partition once

@@ -29,7 +29,7 @@ from engine_core import codes as C  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal, JournalFull  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 
 HANDS = 20
 

@@ -25,7 +25,7 @@ from engine_core import wire  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from firmware.journal.reader import JournalReader  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 from host_tools.sim import tool  # noqa: E402

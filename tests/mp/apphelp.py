@@ -6,7 +6,7 @@ from engine_core.header import decode_header
 from engine_core.games import new_sitting
 from firmware import app as A
 from firmware.journal.reader import JournalReader
-from firmware.nor import NorFlash
+from boards.simflash import NorFlash
 from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV, SETUP
 
 KEYS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}

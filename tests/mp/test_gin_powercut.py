@@ -9,7 +9,7 @@ from engine_core import options as O
 from engine_core.games import new_sitting
 from firmware.journal import Journal
 from firmware.journal.reader import JournalReader
-from firmware.nor import NorFlash, PowerCut
+from boards.simflash import NorFlash, PowerCut
 from ginrand import RandomGinPlayer
 from test_journal import _events
 from test_journal_powercut import _VARIANTS, _Model, _append_again, _check, _drive

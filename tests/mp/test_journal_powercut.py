@@ -4,7 +4,7 @@
 # flag, nothing else but the operation in flight, and take new events.
 from firmware.journal import Journal, JournalFull
 from firmware.journal.reader import JournalReader
-from firmware.nor import NorFlash, PowerCut
+from boards.simflash import NorFlash, PowerCut
 from randsit import RandomPlayer
 from test_journal import _events, _read_all, _stream
 

@@ -4,7 +4,7 @@ import sys
 
 from firmware.journal import Journal
 from firmware.journal.reader import JournalReader
-from firmware.nor import NorFlash
+from boards.simflash import NorFlash
 
 
 class _Part(NorFlash):

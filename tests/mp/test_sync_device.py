@@ -8,7 +8,7 @@ from engine_core import wire
 from firmware import sync as Y
 from firmware.journal import Journal
 from firmware.journal.reader import JournalReader
-from firmware.nor import NorFlash
+from boards.simflash import NorFlash
 
 
 class FakeLink:
