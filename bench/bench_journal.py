@@ -3,13 +3,13 @@
 # the codec). Prints `name: value unit` lines. Run: micropython bench/bench_journal.py
 # (CPython gives the same figures: they are counts, not times).
 import sys
-from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 sys.path.insert(0, ".")
 sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
