@@ -118,9 +118,8 @@ class Journal:
         self._carry = []        # by block: the sitting open when it was taken (0: none)
         self._lo = []           # by block: the next sitting id then
         self._ok = bytearray(0)  # by block: reclaimable? 0 not known yet, 1 yes, 2 no
-        self._last = 0          # the newest sitting: id, BEGIN position, stream length,
-        self._last_pos = 0      # flags
-        self._last_len = 0
+        self._last = 0          # the newest sitting: id, BEGIN position, flags
+        self._last_pos = 0
         self._last_flags = 0
         self._ended = False     # the newest sitting's last record is an END
         self._open = 0          # the open sitting's id, 0 when none (always the newest)
@@ -190,7 +189,6 @@ class Journal:
         self._ok = bytearray(n)
         self._last = 0
         self._last_pos = 0
-        self._last_len = 0
         self._last_flags = 0
         self._ended = False
         self._open = 0
@@ -243,7 +241,8 @@ class Journal:
         return self.open_sitting()
 
     def _scan_block(self, b):
-        # Follows the newest sitting through the block; returns where its records end.
+        # Follows the newest sitting through the block (whether its last record is an
+        # END); returns where the block's records end.
         bs = self._bs
         carry = self._carry[b]
         counting = carry != 0 and self._last == carry  # records before a BEGIN are its
@@ -256,7 +255,6 @@ class Journal:
                 if off + 1 + k > bs:
                     break
                 if counting:
-                    self._last_len += 1 + k
                     self._ended = k == K_END
                 off += 1 + k
                 continue
@@ -268,7 +266,6 @@ class Journal:
                 break
             self._last = sid
             self._last_pos = b * bs + off
-            self._last_len = 1 + hlen
             self._last_flags = self._rd(b, off + 1)
             self._ended = False
             counting = True
@@ -394,7 +391,6 @@ class Journal:
         self._head_off = off + BEGIN_FIXED + hlen
         self._last = self._open = sid
         self._last_pos = b * self._bs + off
-        self._last_len = 1 + hlen
         self._last_flags = 0xFF
         self._ended = False
         self._ok[b] = 2
@@ -436,7 +432,6 @@ class Journal:
         self._tag[0] = _REC_TAGS[n]
         self._prog(b, self._tag, off)
         self._head_off = off + 1 + n
-        self._last_len += 1 + n
         self._ended = n == K_END
         self._ok[b] = 2
 
