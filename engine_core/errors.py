@@ -41,4 +41,4 @@ E_NO_PLAY = const(36)
 E_UNDO = const(37)
 E_FULL = const(38)
 E_DOUBLES = const(39)
-# 40 and on: the gin pads' refusals (gin.py; ginmessages.py explains them).
+# 40 and on: the gin pads' refusals (gin/sitting.py; gin/messages.py explains them).

@@ -8,7 +8,7 @@ from engine_core.compat import const
 # scorer's clock (seconds since 2024-01-01T00:00Z, 0 when the clock was not set: a
 # small int for 34 years) and the clock's UTC offset in quarter hours. Byte 0 is the
 # format version; version 1 (no stamp) is still read. A gin pad's header has the same
-# frame: byte 1 is _GIN_VARIANT0 + its variant (ginrules.header_values).
+# frame: byte 1 is _GIN_VARIANT0 + its variant (gin.rules.header_values).
 _HEADER_VERSION = const(2)
 _HEADER_EVENT = const(3)        # version 3: version 2 and the table assignment after it
 _HEADER_FIXED = const(15)
@@ -33,7 +33,7 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=
     (event name, round, table) (version 3: round and table bytes, the name as a
     length byte and at most 32 bytes of UTF-8), or None."""
     if rules.family:
-        from engine_core import ginrules
+        from engine_core.gin import rules as ginrules
         vals = ginrules.header_values(rules, dealer)
     else:
         flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
@@ -113,7 +113,7 @@ def decode_header(buf):
     if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
-        from engine_core import ginrules
+        from engine_core.gin import rules as ginrules
         rules = ginrules.from_header(buf)
     elif buf[1] >= len(TABLE):
         raise ValueError("not a sitting header")

@@ -60,10 +60,10 @@ def _show(value):
 
 def resolve(variant, options=None):
     """Rules for a variant name and an options dict; OptionError says what is wrong.
-    The gin pads' variants resolve to GinRules (ginoptions.py)."""
-    from engine_core import ginrules as G
+    The gin pads' variants resolve to GinRules (gin/options.py)."""
+    from engine_core.gin import rules as G
     if isinstance(variant, str) and G.index(variant) >= 0:
-        from engine_core import ginoptions
+        from engine_core.gin import options as ginoptions
         return ginoptions.resolve(variant, options)
     v = index(variant) if isinstance(variant, str) else -1
     if v < 0:

@@ -65,7 +65,7 @@ def sides(row):
 class Rules:
     """A variant with every house option resolved to a small int."""
 
-    family = 0      # the 42 family (ginrules.GIN: the gin pads)
+    family = 0      # the 42 family (gin.rules.GIN: the gin pads)
 
     def __init__(self, variant=0):
         row = TABLE[variant]

@@ -1,6 +1,6 @@
 # House options of the gin pads: a log's or a setup screen's options resolved into
 # GinRules, with a message for anything wrong (options.resolve hands gin variants here).
-from engine_core import ginrules as G
+from engine_core.gin import rules as G
 
 _ALL = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal",
         "bonus")

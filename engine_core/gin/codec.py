@@ -17,7 +17,7 @@ from engine_core.compat import const
 # Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
 _EV_UNDO = const(7)
 
-# The gin pads' event kinds (codes.py has the 42 family's); gin.py packs and reads their
+# The gin pads' event kinds (codes.py has the 42 family's); sitting.py packs and reads their
 # arguments.
 EV_TURNUP = const(8)    # arg: rank 1..13 | spade << 4
 EV_GIN = const(9)       # arg: seat | bonus << 1 | no contract meld << 2 | opponent << 3

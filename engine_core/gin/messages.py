@@ -1,9 +1,9 @@
 # The short messages that explain the gin engine's refusals. Loaded only when a refusal
 # is shown (it allocates), and unloaded again on the device.
-from engine_core import gin as Gn
+from engine_core.gin import sitting as Gn
 from engine_core.compat import const
-from engine_core import ginrules as G
-from engine_core.gincodec import EV_GIN, EV_KNOCK
+from engine_core.gin import rules as G
+from engine_core.gin.codec import EV_GIN, EV_KNOCK
 
 # Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
 # the device: tests/test_refusal_codes.py checks that they match).

@@ -6,9 +6,9 @@
 from array import array
 
 from engine_core.compat import const
-from engine_core import gincodec
-from engine_core import ginrules as G
-from engine_core.gincodec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
+from engine_core.gin import codec as gincodec
+from engine_core.gin import rules as G
+from engine_core.gin.codec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
 from engine_core.history import History
 
 # Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
@@ -17,7 +17,7 @@ _OK = const(0)
 _E_OVER = const(1)
 _E_BAD_EVENT = const(9)
 
-# Refusals of the gin pads (errors.py has the shared ones; ginmessages.py explains
+# Refusals of the gin pads (errors.py has the shared ones; gin/messages.py explains
 # them all).
 E_GIN_TURNUP_FIRST = const(40)
 E_GIN_TURNUP_TAKEN = const(41)
@@ -388,7 +388,7 @@ class GinSitting(History):
     # ---- messages (only on a refusal: these may allocate) ----
     def reason(self, err, ev):
         """A short message a player can act on, for refusal `err` of event `ev`."""
-        from engine_core import ginmessages
+        from engine_core.gin import messages as ginmessages
         return ginmessages.explain(self, err, ev)
 
 

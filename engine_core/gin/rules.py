@@ -1,6 +1,6 @@
 # The gin pads (Oklahoma, Sequence and Skarney Gin) as rows of numbers, and a variant with
 # every house option resolved to small ints. The checks of the options are in
-# ginoptions.py (run once when a sitting is set up).
+# gin/options.py (run once when a sitting is set up).
 from engine_core.compat import const
 
 _HEADER_VERSION = const(2)      # engine_core/header.py's
