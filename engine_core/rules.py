@@ -42,6 +42,23 @@ TABLE = (
 )
 
 
+# The house options as the log spells them (options.py checks them).
+SCORING_NAMES = ("marks", "points", "tricks")
+ALL_PASS_NAMES = ("forced", "redeal")
+MADE_SCORES_NAMES = ("points", "bid")
+NELLO_DOUBLES_NAMES = ("high", "low", "suit")
+
+# Options that apply to each variant row, in the order reports list them.
+_FULL = ("scoring", "target", "min_bid", "all_pass", "made_scores", "nello", "nello_doubles",
+         "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
+_PLAIN = ("scoring", "target", "min_bid", "all_pass", "made_scores")
+_MOON = ("target", "all_pass")
+APPLIES = (_FULL, _PLAIN, _MOON, _MOON + ("match_games",), _PLAIN, _PLAIN, _PLAIN)
+OPTIONS = _FULL + ("match_games",)      # every option of the 42 family
+# The special contracts and their settings, played for marks only.
+SPECIAL = ("nello", "nello_doubles", "sevens", "plunge", "plunge_marks", "splash", "splash_marks")
+
+
 def index(name):
     """The row number of a variant name, or -1."""
     i = 0
@@ -85,14 +102,14 @@ class Rules:
         self.splash = 0
         self.splash_marks = 3
         self.match_games = 3
-        self._default_target()
+        self.default_target()
 
     def nello_default(self):
         """The nello doubles mode (0 high, 1 low, 2 suit) when a bidder names none:
         high if allowed, otherwise the first allowed."""
         return 0 if self.nello_doubles & 1 else self.nello_order[0]
 
-    def _default_target(self):
+    def default_target(self):
         row = self.row
         self.target = row[_TARGET_MARKS] if self.scoring == _MARKS else row[_TARGET_POINTS]
 
@@ -101,7 +118,31 @@ class Rules:
         return NAMES[self.variant]
 
     def to_dict(self):
-        """Every option that applies to the variant, resolved, as the log spells it
-        (engine_core/options.py, loaded for it)."""
-        from engine_core import options
-        return options.to_dict(self)
+        """Every option that applies to the variant, resolved, as the log spells it."""
+        return to_dict(self)
+
+
+def to_dict(rules):
+    """Rules.to_dict(). The special contracts' options are left out under points
+    scoring, where a log may not give them."""
+    out = {}
+    for key in APPLIES[rules.variant]:
+        if rules.scoring == _POINTS and key in SPECIAL:
+            continue    # refused with points scoring, so not listed either
+        out[key] = value(rules, key)
+    return out
+
+
+def value(rules, key):
+    """One option of Rules, as the log spells it."""
+    if key == "scoring":
+        return SCORING_NAMES[rules.scoring]
+    if key == "all_pass":
+        return ALL_PASS_NAMES[rules.all_pass]
+    if key == "made_scores":
+        return MADE_SCORES_NAMES[rules.made_scores]
+    if key == "nello_doubles":
+        return [NELLO_DOUBLES_NAMES[i] for i in rules.nello_order]
+    if key in ("nello", "sevens", "plunge", "splash"):
+        return bool(getattr(rules, key))
+    return getattr(rules, key)
