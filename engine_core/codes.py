@@ -1,7 +1,5 @@
-# Small-integer codes shared by the engine, the codec, the firmware and the host tools.
-# The device loads none of this module: each of its modules keeps private copies of the
-# codes it uses (`_EV_BID = const(1)`), which MicroPython folds away so that they cost no
-# heap, where a module's public names do. tests/test_private_codes.py checks every copy.
+# Small-integer codes shared by the engine, the codec, the firmware and the host tools:
+# this module is their one home, imported wherever they are used.
 from engine_core.compat import const
 
 # Contracts (what the bid winner names). A suit is its pip number, 0..8.

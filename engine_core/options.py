@@ -1,18 +1,11 @@
 # House options: resolving a log's or a setup screen's options into Rules, with a
 # message for anything wrong. Runs once when a sitting starts (it may allocate).
-from engine_core.compat import const
+from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, TOP_NUMBER
 
 from engine_core.rules import (NAMES, Rules, index, SCORING_NAMES, ALL_PASS_NAMES,  # noqa: F401
                                 MADE_SCORES_NAMES, NELLO_DOUBLES_NAMES, APPLIES, OPTIONS,
                                 SPECIAL, to_dict, value)
 from engine_core.optioncheck import OptionError, whole, choice, flag, show
-
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_POINTS = const(1)
-_MIN_BID = const(8)
-_TOP_NUMBER = const(9)
-_MARK = const(10)
-_SCORINGS = const(14)
 
 
 def resolve(variant, options=None):
@@ -40,11 +33,11 @@ def resolve(variant, options=None):
             raise OptionError("unknown option %s" % show(key))
     if "scoring" in options:
         s = choice("scoring", options["scoring"], SCORING_NAMES)
-        if not row[_SCORINGS] >> s & 1:
+        if not row[SCORINGS] >> s & 1:
             raise OptionError("%s cannot be scored in %s" % (variant, SCORING_NAMES[s]))
         rules.scoring = s
         rules.default_target()
-    if rules.scoring == _POINTS:
+    if rules.scoring == POINTS:
         for key in SPECIAL:
             if key in options:
                 raise OptionError("option %s needs scoring marks (special contracts are "
@@ -54,8 +47,8 @@ def resolve(variant, options=None):
         if key == "target":
             rules.target = whole(key, given, 1, 9999)
         elif key == "min_bid":
-            top = row[_MARK] if row[_MARK] else row[_TOP_NUMBER]
-            lo = 1 if row[_MARK] else row[_MIN_BID]
+            top = row[MARK] if row[MARK] else row[TOP_NUMBER]
+            lo = 1 if row[MARK] else row[MIN_BID]
             rules.min_bid = whole(key, given, lo, top)
         elif key == "all_pass":
             rules.all_pass = choice(key, given, ALL_PASS_NAMES)

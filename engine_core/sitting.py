@@ -4,96 +4,26 @@
 from array import array
 
 from engine_core.compat import const
+from engine_core.codes import (BIDDING, DOUBLES, EV_BID, EV_MADE, EV_POINTS, EV_TRICK, EV_TRICKS,
+                               EV_TRUMP, FOLLOW_ME, GAME, GAME_WINNER, LAST_AWARD,
+                               LAST_BID, LAST_BIDDER, LAST_CONTRACT, LAST_DEALER, LAST_KNOWN,
+                               LAST_MADE, LAST_POINTS, LAST_THROWN, LAST_TRICKS, LAST_VALUE, MARKS,
+                               MAX_MARKS, MAX_NUMBER, NELLO_HIGH, NELLO_SUIT, OVER, PASS, PLAY,
+                               PLUNGE, SEVENS, SPLASH, TRUMP)
+from engine_core.variants import (AUCTION, COUNT, FORCED, MARK, MARKS as SCORE_MARKS, ONE_ROUND,
+                                  POINTS, SEATS, SHOOT, STEP, TEAMS, TOP_MARKS, TOP_NUMBER,
+                                  TOP_SUIT, TOTAL, TRICKS, TRICKS_PER_HAND, TRICK_POINTS)
+from engine_core.errors import (E_AFTER_GAME, E_BAD_EVENT, E_BID_LOW, E_BID_RANGE, E_CLAIM,
+                                E_CONFIRM, E_COUNT_OVER, E_COUNT_STEP, E_DEALER_MUST_BID,
+                                E_DOUBLES, E_GAME_NEXT, E_GAME_POINTS, E_GAME_STEP, E_MARK_STEP,
+                                E_NAME_CONTRACT, E_NEEDS_MARK, E_NEED_POINTS, E_NEED_TRICKS,
+                                E_NELLO_DOUBLES, E_NELLO_PARTNER, E_NELLO_TRICK, E_NOT_ALLOWED,
+                                E_NOT_BIDDING, E_NOT_TRUMP, E_NO_COUNT, E_NO_PLAY, E_NO_SEAT,
+                                E_OPENING, E_OVER, E_PARTNER_TRUMP, E_POINTS_RANGE, E_SHORT_ALL,
+                                E_SUIT, E_TRACKED, E_TRICKS_MOON, OK)
 from engine_core import codec
 from engine_core.history import History
 from engine_core.rules import sides, team_of
-
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_PASS = const(0)
-_EV_BID = const(1)
-_EV_TRUMP = const(2)
-_EV_TRICK = const(3)
-_EV_MADE = const(4)
-_EV_POINTS = const(5)
-_EV_TRICKS = const(6)
-_DOUBLES = const(9)
-_FOLLOW_ME = const(10)
-_NELLO_HIGH = const(11)
-_NELLO_SUIT = const(13)
-_SEVENS = const(14)
-_MAX_MARKS = const(15)
-_MAX_NUMBER = const(0x5F)
-_MARKS = const(0x60)
-_GAME = const(0x70)
-_PLUNGE = const(0x71)
-_SPLASH = const(0x72)
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_FORCED = const(0)
-_SCORE_MARKS = const(0)  # MARKS
-_ONE_ROUND = const(0)
-_SEATS = const(0)
-_POINTS = const(1)
-_TEAMS = const(1)
-_TRICKS = const(2)
-_TRICKS_PER_HAND = const(2)
-_TRICK_POINTS = const(3)
-_COUNT = const(4)
-_TOTAL = const(5)
-_TOP_SUIT = const(6)
-_AUCTION = const(7)
-_TOP_NUMBER = const(9)
-_MARK = const(10)
-_STEP = const(11)
-_SHOOT = const(12)
-_TOP_MARKS = const(20)
-
-# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
-# the device: tests/test_refusal_codes.py checks that they match).
-_OK = const(0)
-_E_OVER = const(1)
-_E_NOT_BIDDING = const(2)
-_E_DEALER_MUST_BID = const(3)
-_E_AFTER_GAME = const(4)
-_E_BID_RANGE = const(5)
-_E_GAME_POINTS = const(6)
-_E_GAME_STEP = const(7)
-_E_NOT_ALLOWED = const(8)
-_E_BAD_EVENT = const(9)
-_E_BID_LOW = const(10)
-_E_MARK_STEP = const(11)
-_E_OPENING = const(12)
-_E_GAME_NEXT = const(13)
-_E_NOT_TRUMP = const(14)
-_E_SUIT = const(15)
-_E_NELLO_DOUBLES = const(16)
-_E_PARTNER_TRUMP = const(17)
-_E_NEEDS_MARK = const(18)
-_E_NO_SEAT = const(19)
-_E_NELLO_PARTNER = const(20)
-_E_COUNT_STEP = const(21)
-_E_NO_COUNT = const(22)
-_E_COUNT_OVER = const(23)
-_E_NEED_POINTS = const(24)
-_E_NEED_TRICKS = const(25)
-_E_NELLO_TRICK = const(26)
-_E_TRACKED = const(27)
-_E_POINTS_RANGE = const(28)
-_E_SHORT_ALL = const(29)
-_E_CLAIM = const(30)
-_E_TRICKS_MOON = const(31)
-_E_TRICKS_SEATS = const(32)
-_E_TRICKS_SUM = const(33)
-_E_CONFIRM = const(34)
-_E_NAME_CONTRACT = const(35)
-_E_NO_PLAY = const(36)
-_E_DOUBLES = const(39)
-
-
-# Phases.
-_BIDDING = const(0)
-_TRUMP = const(1)
-_PLAY = const(2)
-_OVER = const(3)
 
 # Slots of the state array. Sitting-level first, then the last finished deal, then the
 # deal in progress.
@@ -104,20 +34,7 @@ _WINNER = const(3)       # team (seat in Moon), -1 none
 _GAMES = const(4)        # games finished (Partnership Moon)
 _WON = const(5)          # 2 slots: games won by each team
 _SCORE = const(7)        # 6 slots: by team, or by seat in Moon
-_G_SCORE = const(13)     # 2 slots: the last finished game's final score
-_G_WINNER = const(15)
 _CONFIRM = const(16)     # 1: the last deal closed at its last trick, a result may confirm it
-_L_DEALER = const(17)    # the last finished deal
-_L_THROWN = const(18)
-_L_BIDDER = const(19)
-_L_BID = const(20)       # bid code
-_L_VALUE = const(21)     # bid value in points (marks * mark for mark bids)
-_L_CONTRACT = const(22)
-_L_MADE = const(23)
-_L_POINTS = const(24)    # -1: not known (only made/set was given)
-_L_AWARD = const(25)     # 6 slots
-_L_TRICKS = const(31)    # 6 slots: each seat's tricks, when known
-_L_KNOWN = const(37)     # 1 when _L_TRICKS are known
 _PHASE = const(38)       # the deal in progress
 _TURN = const(39)
 _ACTED = const(40)       # bids and passes made this deal
@@ -149,13 +66,13 @@ class Sitting(History):
         self.rules = rules
         self.row = rules.row
         r = rules.row
-        self.seats = r[_SEATS]
+        self.seats = r[SEATS]
         self.sides = sides(r)
         self.st = array("h", bytes(2 * _N_SLOTS))
         self._base = array("h", bytes(2 * _N_SLOTS))   # state where the history starts
         self.codec = codec
         self._sc = None     # the scoring in tricks (scoring.py): Moon's alone
-        if rules.scoring == _TRICKS:
+        if rules.scoring == TRICKS:
             from engine_core import scoring
             self._sc = scoring
         self._init_history(history)
@@ -181,11 +98,11 @@ class Sitting(History):
         """Whose action it is: the bidder in turn, who names the contract, or the leader."""
         st = self.st
         p = st[_PHASE]
-        if p == _BIDDING:
+        if p == BIDDING:
             return st[_TURN]
-        if p == _TRUMP:
+        if p == TRUMP:
             return self._namer()
-        if p == _PLAY:
+        if p == PLAY:
             return st[_LEADER]
         return -1
 
@@ -231,28 +148,28 @@ class Sitting(History):
         return team_of(self.row, seat)
 
     def partner(self, seat):
-        if not self.row[_TEAMS]:
+        if not self.row[TEAMS]:
             return -1
         return (seat + 2) % self.seats
 
     def bid_value(self, code):
         """The value of a bid code in points (tricks) at this point of the auction."""
         r = self.row
-        if code < _MARKS:
+        if code < MARKS:
             return code
-        if code < _GAME:
-            return (code - _MARKS) * r[_MARK]
-        if code == _GAME:
-            return 5 * r[_MARK]
-        marks = self.rules.plunge_marks if code == _PLUNGE else self.rules.splash_marks
-        v = marks * r[_MARK]
+        if code < GAME:
+            return (code - MARKS) * r[MARK]
+        if code == GAME:
+            return 5 * r[MARK]
+        marks = self.rules.plunge_marks if code == PLUNGE else self.rules.splash_marks
+        v = marks * r[MARK]
         h = self.st[_VALUE]
         if h >= v:
-            v = (h // r[_MARK] + 1) * r[_MARK]
+            v = (h // r[MARK] + 1) * r[MARK]
         return v
 
     def marks_of(self, value):
-        m = self.row[_MARK]
+        m = self.row[MARK]
         return value // m if value >= m else 1
 
     # ---- checks: return a refusal code, change nothing ----
@@ -260,150 +177,150 @@ class Sitting(History):
         kind = ev >> 24
         arg = ev & 0xFFFFFF
         st = self.st
-        if kind == _EV_MADE or kind == _EV_POINTS or kind == _EV_TRICKS:
+        if kind == EV_MADE or kind == EV_POINTS or kind == EV_TRICKS:
             if st[_CONFIRM]:
                 return self._check_confirm(kind, arg)
         if st[_ENDED]:
-            return _E_OVER
-        if kind == _EV_BID:
+            return E_OVER
+        if kind == EV_BID:
             return self._check_bid(arg)
-        if kind == _EV_TRUMP:
+        if kind == EV_TRUMP:
             return self._check_contract(arg)
-        if st[_PHASE] != _PLAY:
-            return _E_NAME_CONTRACT if st[_PHASE] == _TRUMP else _E_NO_PLAY
-        if kind == _EV_TRICK:
+        if st[_PHASE] != PLAY:
+            return E_NAME_CONTRACT if st[_PHASE] == TRUMP else E_NO_PLAY
+        if kind == EV_TRICK:
             return self._check_trick(arg >> 8, arg & 0xFF)
-        if kind == _EV_MADE:
+        if kind == EV_MADE:
             return self._check_made(arg)
-        if kind == _EV_POINTS:
+        if kind == EV_POINTS:
             return self._check_points(arg & 0xFF, arg >> 8)
-        if kind == _EV_TRICKS:
-            if self.rules.scoring != _TRICKS:
-                return _E_TRICKS_MOON
+        if kind == EV_TRICKS:
+            if self.rules.scoring != TRICKS:
+                return E_TRICKS_MOON
             return self._sc.check_tricks(self, arg)
-        return _E_BAD_EVENT
+        return E_BAD_EVENT
 
     def _forced(self):
         # The dealer may not pass when everyone else has passed with no bid standing.
         st = self.st
-        return (self.rules.all_pass == _FORCED and st[_HIGH] < 0
+        return (self.rules.all_pass == FORCED and st[_HIGH] < 0
                 and st[_TURN] == st[_DEALER])
 
     def _check_bid(self, code):
         st = self.st
         r = self.row
         rules = self.rules
-        if st[_PHASE] != _BIDDING:
-            return _E_NOT_BIDDING
-        if code == _PASS:
-            return _E_DEALER_MUST_BID if self._forced() else _OK
-        if st[_HIGH] == _GAME:
-            return _E_AFTER_GAME
-        mark = r[_MARK]
-        if code <= _MAX_NUMBER:
-            if code == mark or (code == r[_SHOOT] and code):
+        if st[_PHASE] != BIDDING:
+            return E_NOT_BIDDING
+        if code == PASS:
+            return E_DEALER_MUST_BID if self._forced() else OK
+        if st[_HIGH] == GAME:
+            return E_AFTER_GAME
+        mark = r[MARK]
+        if code <= MAX_NUMBER:
+            if code == mark or (code == r[SHOOT] and code):
                 pass
-            elif (code < rules.min_bid or code > r[_TOP_NUMBER]
-                  or (code - rules.min_bid) % r[_STEP]):
-                return _E_BID_RANGE
-        elif code < _GAME:
-            top = r[_TOP_MARKS] or _MAX_MARKS
-            if not mark or code < _MARKS + 2 or code > _MARKS + top:
-                return _E_BID_RANGE
-        elif code == _GAME:
-            if rules.scoring != _POINTS or not mark:
-                return _E_GAME_POINTS
+            elif (code < rules.min_bid or code > r[TOP_NUMBER]
+                  or (code - rules.min_bid) % r[STEP]):
+                return E_BID_RANGE
+        elif code < GAME:
+            top = r[TOP_MARKS] or MAX_MARKS
+            if not mark or code < MARKS + 2 or code > MARKS + top:
+                return E_BID_RANGE
+        elif code == GAME:
+            if rules.scoring != POINTS or not mark:
+                return E_GAME_POINTS
             if st[_VALUE] != 4 * mark:
-                return _E_GAME_STEP
-            return _OK
-        elif code == _PLUNGE or code == _SPLASH:
-            if not (rules.plunge if code == _PLUNGE else rules.splash):
-                return _E_NOT_ALLOWED
+                return E_GAME_STEP
+            return OK
+        elif code == PLUNGE or code == SPLASH:
+            if not (rules.plunge if code == PLUNGE else rules.splash):
+                return E_NOT_ALLOWED
             # Each needs its doubles in the bidder's hand: the set has only seven.
             if st[_CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
-                return _E_DOUBLES
-            if self.bid_value(code) > _MAX_MARKS * mark:
-                return _E_BID_RANGE
-            return _OK
+                return E_DOUBLES
+            if self.bid_value(code) > MAX_MARKS * mark:
+                return E_BID_RANGE
+            return OK
         else:
-            return _E_BAD_EVENT
+            return E_BAD_EVENT
         v = self.bid_value(code)
         h = st[_VALUE]
         if v <= h:
-            return _E_BID_LOW
+            return E_BID_LOW
         if mark and v >= mark:
             if h >= mark:
                 if v != h + mark:
-                    return _E_MARK_STEP
+                    return E_MARK_STEP
             elif v > 2 * mark:
-                return _E_OPENING
-            if rules.scoring == _POINTS and v > 4 * mark:
-                return _E_GAME_NEXT
-        return _OK
+                return E_OPENING
+            if rules.scoring == POINTS and v > 4 * mark:
+                return E_GAME_NEXT
+        return OK
 
     def _doubles(self, code):
-        return _PLUNGE_DOUBLES if code == _PLUNGE else _SPLASH_DOUBLES
+        return _PLUNGE_DOUBLES if code == PLUNGE else _SPLASH_DOUBLES
 
     def _namer(self):
         st = self.st
         b = st[_BIDDER]
         h = st[_HIGH]
-        if h == _PLUNGE or h == _SPLASH:
+        if h == PLUNGE or h == SPLASH:
             return self.partner(b)
         return b
 
     def _check_contract(self, c):
         st = self.st
         rules = self.rules
-        if st[_PHASE] != _TRUMP:
-            return _E_NOT_TRUMP
+        if st[_PHASE] != TRUMP:
+            return E_NOT_TRUMP
         if c <= 8:
-            return _E_SUIT if c > self.row[_TOP_SUIT] else _OK
-        if c == _DOUBLES or c == _FOLLOW_ME:
-            return _OK
+            return E_SUIT if c > self.row[TOP_SUIT] else OK
+        if c == DOUBLES or c == FOLLOW_ME:
+            return OK
         h = st[_HIGH]
-        if c >= _NELLO_HIGH and c <= _SEVENS:
-            if c == _SEVENS:
+        if c >= NELLO_HIGH and c <= SEVENS:
+            if c == SEVENS:
                 if not rules.sevens:
-                    return _E_NOT_ALLOWED
+                    return E_NOT_ALLOWED
             elif not rules.nello:
-                return _E_NOT_ALLOWED
-            elif not rules.nello_doubles >> (c - _NELLO_HIGH) & 1:
-                return _E_NELLO_DOUBLES
-            if h == _PLUNGE or h == _SPLASH:
-                return _E_PARTNER_TRUMP
-            if st[_VALUE] < self.row[_MARK]:
-                return _E_NEEDS_MARK
-            return _OK
-        return _E_BAD_EVENT
+                return E_NOT_ALLOWED
+            elif not rules.nello_doubles >> (c - NELLO_HIGH) & 1:
+                return E_NELLO_DOUBLES
+            if h == PLUNGE or h == SPLASH:
+                return E_PARTNER_TRUMP
+            if st[_VALUE] < self.row[MARK]:
+                return E_NEEDS_MARK
+            return OK
+        return E_BAD_EVENT
 
     def _check_trick(self, seat, count):
         st = self.st
         if seat >= self.seats:
-            return _E_NO_SEAT
+            return E_NO_SEAT
         c = st[_CONTRACT]
-        if c >= _NELLO_HIGH and c <= _NELLO_SUIT and seat == self.partner(st[_BIDDER]):
-            return _E_NELLO_PARTNER
+        if c >= NELLO_HIGH and c <= NELLO_SUIT and seat == self.partner(st[_BIDDER]):
+            return E_NELLO_PARTNER
         if count % 5:
-            return _E_COUNT_STEP
-        if count and not self.row[_COUNT]:
-            return _E_NO_COUNT
-        if st[_CAUGHT] + count > self.row[_COUNT]:
-            return _E_COUNT_OVER
-        return _OK
+            return E_COUNT_STEP
+        if count and not self.row[COUNT]:
+            return E_NO_COUNT
+        if st[_CAUGHT] + count > self.row[COUNT]:
+            return E_COUNT_OVER
+        return OK
 
     def _need(self):
         # What the bidding side must take: -1 nothing (nello), total for every trick.
         st = self.st
         c = st[_CONTRACT]
         r = self.row
-        if c >= _NELLO_HIGH and c <= _NELLO_SUIT:
+        if c >= NELLO_HIGH and c <= NELLO_SUIT:
             return -1
         v = st[_VALUE]
         h = st[_HIGH]
-        if (c == _SEVENS or h >= _GAME or (r[_MARK] and v >= r[_MARK])
-                or (r[_SHOOT] and v == r[_SHOOT])):
-            return r[_TOTAL]
+        if (c == SEVENS or h >= GAME or (r[MARK] and v >= r[MARK])
+                or (r[SHOOT] and v == r[SHOOT])):
+            return r[TOTAL]
         return v
 
     def _made(self, points):
@@ -412,58 +329,58 @@ class Sitting(History):
 
     def _check_made(self, made):
         rules = self.rules
-        if rules.scoring == _POINTS:
-            return _E_NEED_POINTS
-        if rules.scoring == _TRICKS:
-            return _E_NEED_TRICKS if not self.row[_TEAMS] else _E_NEED_POINTS
+        if rules.scoring == POINTS:
+            return E_NEED_POINTS
+        if rules.scoring == TRICKS:
+            return E_NEED_TRICKS if not self.row[TEAMS] else E_NEED_POINTS
         st = self.st
         need = self._need()
-        total = self.row[_TOTAL]
+        total = self.row[TOTAL]
         if made:
             if need < 0:
-                return _E_NELLO_TRICK if st[_BPTS] else _OK
+                return E_NELLO_TRICK if st[_BPTS] else OK
             if total - st[_OPTS] < need:
-                return _E_TRACKED
-            return _OK
+                return E_TRACKED
+            return OK
         if need >= 0 and st[_BPTS] >= need:
-            return _E_TRACKED
-        return _OK
+            return E_TRACKED
+        return OK
 
     def _check_points(self, points, claim):
         r = self.row
         st = self.st
-        if self.rules.scoring == _TRICKS and not r[_TEAMS]:
-            return _E_NEED_TRICKS
-        if points > r[_TOTAL]:
-            return _E_POINTS_RANGE
-        if points < st[_BPTS] or r[_TOTAL] - points < st[_OPTS]:
-            return _E_TRACKED
+        if self.rules.scoring == TRICKS and not r[TEAMS]:
+            return E_NEED_TRICKS
+        if points > r[TOTAL]:
+            return E_POINTS_RANGE
+        if points < st[_BPTS] or r[TOTAL] - points < st[_OPTS]:
+            return E_TRACKED
         if claim:
             made = self._made(points)
             if claim == 2 and not made:
-                return _E_NELLO_TRICK if self._need() < 0 else (
-                    _E_SHORT_ALL if self._need() == r[_TOTAL] else _E_CLAIM)
+                return E_NELLO_TRICK if self._need() < 0 else (
+                    E_SHORT_ALL if self._need() == r[TOTAL] else E_CLAIM)
             if claim == 1 and made:
-                return _E_CLAIM
-        return _OK
+                return E_CLAIM
+        return OK
 
     def _check_confirm(self, kind, arg):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
-        if kind == _EV_MADE:
-            return _OK if arg == st[_L_MADE] else _E_CONFIRM
-        if kind == _EV_POINTS:
+        if kind == EV_MADE:
+            return OK if arg == st[LAST_MADE] else E_CONFIRM
+        if kind == EV_POINTS:
             points = arg & 0xFF
             claim = arg >> 8
-            if points != st[_L_POINTS] or (claim and (claim == 2) != (st[_L_MADE] == 1)):
-                return _E_CONFIRM
-            return _OK
+            if points != st[LAST_POINTS] or (claim and (claim == 2) != (st[LAST_MADE] == 1)):
+                return E_CONFIRM
+            return OK
         i = 0
         while i < 6:
-            if arg >> (4 * i) & 15 != (st[_L_TRICKS + i] if i < self.seats else 0):
-                return _E_CONFIRM
+            if arg >> (4 * i) & 15 != (st[LAST_TRICKS + i] if i < self.seats else 0):
+                return E_CONFIRM
             i += 1
-        return _OK
+        return OK
 
     # ---- doing: only called with an event that passed its check ----
     def _do(self, ev):
@@ -472,22 +389,22 @@ class Sitting(History):
         st = self.st
         if st[_CONFIRM]:
             st[_CONFIRM] = 0
-            if kind == _EV_MADE or kind == _EV_POINTS or kind == _EV_TRICKS:
+            if kind == EV_MADE or kind == EV_POINTS or kind == EV_TRICKS:
                 return
-        if kind == _EV_BID:
+        if kind == EV_BID:
             self._do_bid(arg)
-        elif kind == _EV_TRUMP:
+        elif kind == EV_TRUMP:
             st[_CONTRACT] = arg
-            st[_PHASE] = _PLAY
+            st[_PHASE] = PLAY
             st[_LEADER] = self._namer()
-        elif kind == _EV_TRICK:
+        elif kind == EV_TRICK:
             self._do_trick(arg >> 8, arg & 0xFF)
-        elif kind == _EV_MADE:
+        elif kind == EV_MADE:
             self._close(arg, -1, 0)
-        elif kind == _EV_POINTS:
+        elif kind == EV_POINTS:
             points = arg & 0xFF
             self._close(1 if self._made(points) else 0, points, 0)
-        elif kind == _EV_TRICKS:
+        elif kind == EV_TRICKS:
             i = 0
             while i < self.seats:
                 st[_SEAT_TRICKS + i] = arg >> (4 * i) & 15
@@ -499,16 +416,16 @@ class Sitting(History):
         st = self.st
         seats = self.seats
         turn = st[_TURN]
-        if code == _PASS:
+        if code == PASS:
             st[_PASSED] |= 1 << turn
         else:
             st[_VALUE] = self.bid_value(code)
             st[_HIGH] = code
             st[_BIDDER] = turn
-            if code == _PLUNGE or code == _SPLASH:
+            if code == PLUNGE or code == SPLASH:
                 st[_CLAIMED] += self._doubles(code)
         st[_ACTED] += 1
-        if self.row[_AUCTION] == _ONE_ROUND:
+        if self.row[AUCTION] == ONE_ROUND:
             if st[_ACTED] < seats:
                 st[_TURN] = (turn + 1) % seats
                 return
@@ -522,7 +439,7 @@ class Sitting(History):
                 st[_TURN] = s
                 return
         if st[_BIDDER] >= 0:
-            st[_PHASE] = _TRUMP
+            st[_PHASE] = TRUMP
         else:
             self._throw_in()
 
@@ -531,13 +448,13 @@ class Sitting(History):
         st[_TRACKED] += 1
         st[_SEAT_TRICKS + seat] += 1
         st[_CAUGHT] += count
-        pts = self.row[_TRICK_POINTS] + count
+        pts = self.row[TRICK_POINTS] + count
         if self.side_of(seat) == self.side_of(st[_BIDDER]):
             st[_BPTS] += pts
         else:
             st[_OPTS] += pts
         st[_LEADER] = seat
-        if st[_TRACKED] == self.row[_TRICKS_PER_HAND]:
+        if st[_TRACKED] == self.row[TRICKS_PER_HAND]:
             points = st[_BPTS]
             self._close(1 if self._made(points) else 0, points, 1)
             st[_CONFIRM] = 1
@@ -556,19 +473,19 @@ class Sitting(History):
     # ---- closing a deal ----
     def _begin_last(self, thrown):
         st = self.st
-        st[_L_DEALER] = st[_DEALER]
-        st[_L_THROWN] = thrown
-        st[_L_BIDDER] = st[_BIDDER]
-        st[_L_BID] = st[_HIGH]
-        st[_L_VALUE] = st[_VALUE]
-        st[_L_CONTRACT] = st[_CONTRACT]
-        st[_L_MADE] = -1
-        st[_L_POINTS] = -1
-        st[_L_KNOWN] = 0
+        st[LAST_DEALER] = st[_DEALER]
+        st[LAST_THROWN] = thrown
+        st[LAST_BIDDER] = st[_BIDDER]
+        st[LAST_BID] = st[_HIGH]
+        st[LAST_VALUE] = st[_VALUE]
+        st[LAST_CONTRACT] = st[_CONTRACT]
+        st[LAST_MADE] = -1
+        st[LAST_POINTS] = -1
+        st[LAST_KNOWN] = 0
         i = 0
         while i < 6:
-            st[_L_AWARD + i] = 0
-            st[_L_TRICKS + i] = st[_SEAT_TRICKS + i]
+            st[LAST_AWARD + i] = 0
+            st[LAST_TRICKS + i] = st[_SEAT_TRICKS + i]
             i += 1
 
     def _throw_in(self):
@@ -579,13 +496,13 @@ class Sitting(History):
     def _close(self, made, points, tricks_known):
         st = self.st
         self._begin_last(0)
-        st[_L_MADE] = made
-        st[_L_POINTS] = points
-        st[_L_KNOWN] = 1 if (tricks_known or st[_TRACKED] == self.row[_TRICKS_PER_HAND]) else 0
+        st[LAST_MADE] = made
+        st[LAST_POINTS] = points
+        st[LAST_KNOWN] = 1 if (tricks_known or st[_TRACKED] == self.row[TRICKS_PER_HAND]) else 0
         sc = self.rules.scoring
-        if sc == _SCORE_MARKS:
+        if sc == SCORE_MARKS:
             self._score_marks(made)
-        elif sc == _POINTS:
+        elif sc == POINTS:
             self._score_points(made, points)
         else:
             self._sc.score_tricks(self, made, points)
@@ -593,10 +510,10 @@ class Sitting(History):
         if not st[_ENDED]:
             self._next_deal()
         else:
-            st[_PHASE] = _OVER
+            st[_PHASE] = OVER
 
     def _award(self, side, n):
-        self.st[_L_AWARD + side] += n
+        self.st[LAST_AWARD + side] += n
         self.st[_SCORE + side] += n
 
     def _score_marks(self, made):
@@ -611,11 +528,11 @@ class Sitting(History):
     def _score_points(self, made, points):
         st = self.st
         r = self.row
-        total = r[_TOTAL]
+        total = r[TOTAL]
         bt = self.side_of(st[_BIDDER])
         ot = 1 - bt
         v = st[_VALUE]
-        if st[_HIGH] == _GAME:
+        if st[_HIGH] == GAME:
             if made:
                 self._award(bt, points)
             else:
@@ -647,8 +564,8 @@ class Sitting(History):
         st[_HANDS] = 0
         st[_ENDED] = 0
         st[_WINNER] = -1
-        st[_G_WINNER] = -1
-        st[_L_DEALER] = -1
+        st[GAME_WINNER] = -1
+        st[LAST_DEALER] = -1
 
     def _next_deal(self):
         st = self.st
@@ -657,7 +574,7 @@ class Sitting(History):
 
     def _new_deal(self):
         st = self.st
-        st[_PHASE] = _BIDDING
+        st[_PHASE] = BIDDING
         st[_TURN] = (st[_DEALER] + 1) % self.seats
         st[_ACTED] = 0
         st[_PASSED] = 0
@@ -681,18 +598,18 @@ class Sitting(History):
         # The j-th bid code in ascending order of value (named bids after the number of
         # equal value), or -1 when j names no code.
         if j == 0:
-            return _PASS
-        if j <= _MAX_NUMBER:
+            return PASS
+        if j <= MAX_NUMBER:
             return j
-        j -= _MAX_NUMBER + 1
+        j -= MAX_NUMBER + 1
         k = j // 4 + 2
-        if k > _MAX_MARKS:
+        if k > MAX_MARKS:
             return -2
         w = j % 4
         if w == 0:
-            return _MARKS + k
-        code = _GAME + w - 1
-        mark = self.row[_MARK]
+            return MARKS + k
+        code = GAME + w - 1
+        mark = self.row[MARK]
         if not mark or self.bid_value(code) != k * mark:
             return -1
         return code
@@ -702,7 +619,7 @@ class Sitting(History):
         Read the action itself with legal_at(position)."""
         p = self.st[_PHASE]
         j += 1
-        if p == _BIDDING:
+        if p == BIDDING:
             while True:
                 code = self._candidate(j)
                 if code == -2:
@@ -710,8 +627,8 @@ class Sitting(History):
                 if code >= 0 and not self._check_bid(code):
                     return j
                 j += 1
-        if p == _TRUMP:
-            while j < _SEVENS + 1:
+        if p == TRUMP:
+            while j < SEVENS + 1:
                 if not self._check_contract(j):
                     return j
                 j += 1
@@ -719,7 +636,7 @@ class Sitting(History):
 
     def legal_at(self, j):
         """The bid code (bidding) or contract code (trump) at position j."""
-        if self.st[_PHASE] == _BIDDING:
+        if self.st[_PHASE] == BIDDING:
             return self._candidate(j)
         return j
 
@@ -733,13 +650,13 @@ class Sitting(History):
 
     # ---- messages (only on a refusal: these may allocate) ----
     def bid_name(self, code):
-        if code == _PASS:
+        if code == PASS:
             return "pass"
-        if code == _GAME:
+        if code == GAME:
             return "game"
-        if code == _PLUNGE:
+        if code == PLUNGE:
             return "plunge"
-        if code == _SPLASH:
+        if code == SPLASH:
             return "splash"
         return str(self.bid_value(code))
 
@@ -747,6 +664,3 @@ class Sitting(History):
         """A short message a player can act on, for refusal `err` of event `ev`."""
         from engine_core import messages
         return messages.explain(self, err, ev)
-
-
-# Slots of the last finished deal, for last().
