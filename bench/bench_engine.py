@@ -9,7 +9,7 @@ sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
 from engine_core.header import encode_header  # noqa: E402
-from engine_core import frames  # noqa: E402
+import frames  # noqa: E402 (tests/engine/frames.py)
 from engine_core import options as O  # noqa: E402
 from engine_core.gin import rules as G  # noqa: E402
 from engine_core import variants as V  # noqa: E402

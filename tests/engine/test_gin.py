@@ -372,7 +372,7 @@ def test_every_event_codes_and_decodes_to_itself():
 
 
 def test_the_typical_oklahoma_hand_is_5_bytes_with_its_frame():
-    from engine_core import frames
+    import frames
     s = sitting()
     ok(s, Gn.turnup(8), Gn.knock(1, 6, 23))
     out = bytearray(16)
