@@ -1,4 +1,4 @@
-# The binary event codec: every event in 1 to 3 bytes, and a sitting as checked frames.
+# The 42 family's event codec: every event in 1 to 3 bytes (the sitting header is header.py's).
 #
 # Event bytes (0xFF is never used: it is erased flash):
 #   0x00..0x72  a bid: the bid code itself (0 pass, 1..95 a number, 0x62.. marks, named)

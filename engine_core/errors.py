@@ -1,4 +1,5 @@
-# Refusal codes of the engine (the messages are in messages.py, loaded on a refusal).
+# Refusal codes of both families (the messages are in messages.py and gin/messages.py,
+# loaded on a refusal).
 from engine_core.compat import const
 
 OK = const(0)

@@ -1,4 +1,4 @@
-# The gin pads (RULES.md section 6): scoring, options and every refusal, on CPython and
+# The gin pads (docs/rules.md section 6): scoring, options and every refusal, on CPython and
 # the MicroPython unix port.
 from array import array
 
