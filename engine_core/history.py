@@ -15,10 +15,11 @@ from engine_core.codes import EV_UNDO, MAX_EVENT_BYTES
 from engine_core.errors import E_BAD_EVENT, E_FULL, E_UNDO, OK
 
 
-_DEALER = const(0)       # the deal in progress's dealer
-_HANDS = const(1)        # deals finished (since the history's last compaction)
-_ENDED = const(2)        # 1: the sitting is over
-_WINNER = const(3)       # the winning side, -1 none
+# The first four slots of every family's state (their readers are here).
+DEALER = const(0)       # the deal in progress's dealer
+HANDS = const(1)        # deals finished (since the history's last compaction)
+ENDED = const(2)        # 1: the sitting is over
+WINNER = const(3)       # the winning side, -1 none
 
 
 class History:
@@ -26,16 +27,16 @@ class History:
     every family's sitting)."""
 
     def dealer(self):
-        return self.st[_DEALER]
+        return self.st[DEALER]
 
     def over(self):
-        return self.st[_ENDED] == 1
+        return self.st[ENDED] == 1
 
     def winner(self):
-        return self.st[_WINNER]
+        return self.st[WINNER]
 
     def hands(self):
-        return self.st[_HANDS] + self.dropped
+        return self.st[HANDS] + self.dropped
 
     def _init_history(self, size):
         self.hist = bytearray(size)
@@ -104,7 +105,7 @@ class History:
         # the deals before that can no longer be undone (a sitting this long is rare).
         hist = self.hist
         codec = self.codec
-        slot = _HANDS
+        slot = HANDS
         st = self.st
         end = self.hlen
         self._copy(self._base, st)

@@ -1,14 +1,11 @@
 # The slots of a 42-family sitting's state, one array("h"): what Sitting (sitting.py) and
 # the scoring it builds on (scoring.py) read and write. The last finished deal's slots,
-# which Sitting.last() reads, are codes.py's LAST_* (17 to 37) and GAME_* (13 to 16).
+# which Sitting.last() reads, are codes.py's LAST_* (17 to 37) and GAME_* (13 to 15).
 from engine_core.compat import const
+from engine_core.history import DEALER, HANDS, ENDED, WINNER  # noqa: F401 (every family's)
 
-# The sitting first, then (codes.py) the last finished game and deal, then the deal in
-# progress.
-DEALER = const(0)       # slots 0-3 as every family has them (history.py)
-HANDS = const(1)        # deals finished (scored or thrown in)
-ENDED = const(2)
-WINNER = const(3)       # team (seat in Moon), -1 none
+# The sitting first (slots 0-3 every family's: history.py; WINNER is a team, a seat in
+# Moon), then (codes.py) the last finished game and deal, then the deal in progress.
 GAMES = const(4)        # games finished (Partnership Moon)
 WON = const(5)          # 2 slots: games won by each team
 SCORE = const(7)        # 6 slots: by team, or by seat in Moon

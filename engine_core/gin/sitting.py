@@ -18,7 +18,7 @@ from engine_core.errors import (OK, E_OVER, E_BAD_EVENT, E_GIN_TURNUP_FIRST,  # 
                                 E_GIN_KNOCK_ZERO, E_GIN_KNOCK_LIMIT, E_GIN_TOTAL,
                                 E_GIN_BONUS_OFF, E_GIN_BONUS_MANY, E_GIN_TOTALS, E_GIN_CONTRACT,
                                 E_GIN_RANK)
-from engine_core.history import History
+from engine_core.history import History, DEALER, HANDS, ENDED, WINNER
 
 # Phases: OVER (codes.py) as in the 42 family, then the gin pads' own.
 TURNUP = const(4)       # waiting for the turn-up card
@@ -31,11 +31,7 @@ END_UNDERCUT = const(2)
 END_DRAWOUT = const(3)
 END_NAMES = ("gin", "knock", "undercut", "drawout")
 
-# Slots of the state array.
-_DEALER = const(0)       # slots 0-3 as every family has them (history.py)
-_HANDS = const(1)
-_OVER = const(2)
-_WINNER = const(3)
+# Slots of the state array, after the four every family has (history.py).
 _SCORE = const(4)       # 2 slots: hand points by seat
 _BONUS = const(6)       # 2 slots: game-end bonuses (game, box, shutout), once over
 _WON = const(8)         # 2 slots: hands won by seat
@@ -81,8 +77,8 @@ class GinSitting(History):
         while i < N_SLOTS:
             st[i] = 0
             i += 1
-        st[_DEALER] = dealer & 1
-        st[_WINNER] = -1
+        st[DEALER] = dealer & 1
+        st[WINNER] = -1
         st[_L_DEALER] = -1
         st[_L_LIMIT] = -1
         st[_L_END] = -1
@@ -150,7 +146,7 @@ class GinSitting(History):
         arg = ev & 0xFFFFFF
         st = self.st
         row = self.row
-        if st[_OVER]:
+        if st[ENDED]:
             return E_OVER
         if kind == EV_TURNUP:
             if not row[G.TURNUP]:
@@ -258,7 +254,7 @@ class GinSitting(History):
     def _close(self, end, seat, winner, points):
         st = self.st
         rules = self.rules
-        st[_L_DEALER] = st[_DEALER]
+        st[_L_DEALER] = st[DEALER]
         st[_L_LIMIT] = limit_of(st[_RANK]) if self.row[G.TURNUP] else -1
         st[_L_SPADE] = st[_SPADE]
         st[_L_END] = end
@@ -267,7 +263,7 @@ class GinSitting(History):
         st[_L_POINTS] = points
         st[_L_AWARD] = 0
         st[_L_AWARD + 1] = 0
-        st[_HANDS] += 1
+        st[HANDS] += 1
         if winner >= 0:
             st[_L_AWARD + winner] = points
             st[_SCORE + winner] += points
@@ -276,11 +272,11 @@ class GinSitting(History):
                 self._end(winner)
                 return
             if rules.deal == G.WINNER:
-                st[_DEALER] = winner
+                st[DEALER] = winner
             elif rules.deal == G.LOSER:
-                st[_DEALER] = 1 - winner
+                st[DEALER] = 1 - winner
         if rules.deal == G.ALTERNATE:
-            st[_DEALER] = 1 - st[_DEALER]
+            st[DEALER] = 1 - st[DEALER]
         self._new_hand()
 
     def _end(self, w):
@@ -288,8 +284,8 @@ class GinSitting(History):
         # whole total (bonuses included) when the loser scored no hand points.
         st = self.st
         rules = self.rules
-        st[_OVER] = 1
-        st[_WINNER] = w
+        st[ENDED] = 1
+        st[WINNER] = w
         st[_PHASE] = OVER
         st[_BONUS] = rules.box_bonus * st[_WON]
         st[_BONUS + 1] = rules.box_bonus * st[_WON + 1]
