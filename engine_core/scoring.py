@@ -2,14 +2,12 @@
 # in marks, points or tricks (Moon, Partnership Moon, with the check of the tricks by
 # seat), and the end of a game and of the sitting. Sitting (sitting.py) builds on it.
 # Allocates nothing.
-from engine_core.codes import (GAME, GAME_SCORE, GAME_WINNER, LAST_AWARD, LAST_BID, LAST_BIDDER,
-                               LAST_CONTRACT, LAST_DEALER, LAST_KNOWN, LAST_MADE, LAST_POINTS,
-                               LAST_THROWN, LAST_TRICKS, LAST_VALUE, OVER)
-from engine_core.errors import OK, E_TRACKED, E_TRICKS_SEATS, E_TRICKS_SUM
+from engine_core import codes as C
+from engine_core import errors as E
 from engine_core.history import History
-from engine_core.state import (DEALER, HANDS, ENDED, WINNER, GAMES, WON, SCORE, PHASE, HIGH,
-                               VALUE, BIDDER, CONTRACT, TRACKED, SEAT_TRICKS)
-from engine_core.variants import MARK, MARKS, POINTS, SHOOT, TEAMS, TOTAL, TRICKS_PER_HAND, team_of
+from engine_core import state as S
+from engine_core import variants as V
+from engine_core.variants import team_of
 
 
 class Scoring(History):
@@ -18,13 +16,13 @@ class Scoring(History):
 
     # ---- reading the scores (no allocation) ----
     def score(self, side):
-        return self.st[SCORE + side]
+        return self.st[S.SCORE + side]
 
     def games(self):
-        return self.st[GAMES]
+        return self.st[S.GAMES]
 
     def games_won(self, team):
-        return self.st[WON + team]
+        return self.st[S.WON + team]
 
     def last(self, slot):
         """A fact of the last finished deal: a slot name from LAST_*."""
@@ -34,72 +32,72 @@ class Scoring(History):
         return team_of(self.row, seat)
 
     def marks_of(self, value):
-        m = self.row[MARK]
+        m = self.row[V.MARK]
         return value // m if value >= m else 1
 
     # ---- closing a deal ----
     def _begin_last(self, thrown):
         st = self.st
-        st[LAST_DEALER] = st[DEALER]
-        st[LAST_THROWN] = thrown
-        st[LAST_BIDDER] = st[BIDDER]
-        st[LAST_BID] = st[HIGH]
-        st[LAST_VALUE] = st[VALUE]
-        st[LAST_CONTRACT] = st[CONTRACT]
-        st[LAST_MADE] = -1
-        st[LAST_POINTS] = -1
-        st[LAST_KNOWN] = 0
+        st[C.LAST_DEALER] = st[S.DEALER]
+        st[C.LAST_THROWN] = thrown
+        st[C.LAST_BIDDER] = st[S.BIDDER]
+        st[C.LAST_BID] = st[S.HIGH]
+        st[C.LAST_VALUE] = st[S.VALUE]
+        st[C.LAST_CONTRACT] = st[S.CONTRACT]
+        st[C.LAST_MADE] = -1
+        st[C.LAST_POINTS] = -1
+        st[C.LAST_KNOWN] = 0
         i = 0
         while i < 6:
-            st[LAST_AWARD + i] = 0
-            st[LAST_TRICKS + i] = st[SEAT_TRICKS + i]
+            st[C.LAST_AWARD + i] = 0
+            st[C.LAST_TRICKS + i] = st[S.SEAT_TRICKS + i]
             i += 1
 
     def _throw_in(self):
         self._begin_last(1)
-        self.st[HANDS] += 1
+        self.st[S.HANDS] += 1
         self._next_deal()
 
     def _close(self, made, points, tricks_known):
         st = self.st
         self._begin_last(0)
-        st[LAST_MADE] = made
-        st[LAST_POINTS] = points
-        st[LAST_KNOWN] = 1 if (tricks_known or st[TRACKED] == self.row[TRICKS_PER_HAND]) else 0
+        st[C.LAST_MADE] = made
+        st[C.LAST_POINTS] = points
+        st[C.LAST_KNOWN] = 1 if (tricks_known or st[S.TRACKED] == self.row[V.TRICKS_PER_HAND]) else 0
         sc = self.rules.scoring
-        if sc == MARKS:
+        if sc == V.MARKS:
             self._score_marks(made)
-        elif sc == POINTS:
+        elif sc == V.POINTS:
             self._score_points(made, points)
         else:
             self._score_tricks(made, points)
-        st[HANDS] += 1
-        if not st[ENDED]:
+        st[S.HANDS] += 1
+        if not st[S.ENDED]:
             self._next_deal()
         else:
-            st[PHASE] = OVER
+            st[S.PHASE] = C.OVER
 
     def _award(self, side, n):
-        self.st[LAST_AWARD + side] += n
-        self.st[SCORE + side] += n
+        self.st[C.LAST_AWARD + side] += n
+        self.st[S.SCORE + side] += n
 
     def _score_marks(self, made):
         st = self.st
-        bt = self.side_of(st[BIDDER])
-        marks = self.marks_of(st[VALUE])
+        bt = self.side_of(st[S.BIDDER])
+        marks = self.marks_of(st[S.VALUE])
         side = bt if made else 1 - bt
         self._award(side, marks)
-        if st[SCORE + side] >= self.rules.target:
+        if st[S.SCORE + side] >= self.rules.target:
             self._end(side)
 
     def _score_points(self, made, points):
         st = self.st
         r = self.row
-        total = r[TOTAL]
-        bt = self.side_of(st[BIDDER])
+        total = r[V.TOTAL]
+        bt = self.side_of(st[S.BIDDER])
         ot = 1 - bt
-        v = st[VALUE]
-        if st[HIGH] == GAME:
+        v = st[S.VALUE]
+        if st[S.HIGH] == C.GAME:
             if made:
                 self._award(bt, points)
             else:
@@ -112,8 +110,8 @@ class Scoring(History):
         else:
             self._award(ot, v + total - points)
         target = self.rules.target
-        b_in = st[SCORE + bt] >= target
-        o_in = st[SCORE + ot] >= target
+        b_in = st[S.SCORE + bt] >= target
+        o_in = st[S.SCORE + ot] >= target
         if b_in and o_in:
             self._end(bt if made else ot)
         elif b_in:
@@ -122,16 +120,16 @@ class Scoring(History):
             self._end(ot)
 
     def _end(self, side):
-        self.st[ENDED] = 1
-        self.st[WINNER] = side
+        self.st[S.ENDED] = 1
+        self.st[S.WINNER] = side
 
     def _new_game_state(self):
         st = self.st
-        st[HANDS] = 0
-        st[ENDED] = 0
-        st[WINNER] = -1
-        st[GAME_WINNER] = -1
-        st[LAST_DEALER] = -1
+        st[S.HANDS] = 0
+        st[S.ENDED] = 0
+        st[S.WINNER] = -1
+        st[C.GAME_WINNER] = -1
+        st[C.LAST_DEALER] = -1
 
     # ---- the scoring in tricks (Moon, Partnership Moon) ----
     def _check_tricks(self, packed):
@@ -141,47 +139,47 @@ class Scoring(History):
         while i < 6:
             t = packed >> (4 * i) & 15
             if i >= self.seats and t:
-                return E_TRICKS_SEATS
-            if t < self.st[SEAT_TRICKS + i]:
-                return E_TRACKED
+                return E.E_TRICKS_SEATS
+            if t < self.st[S.SEAT_TRICKS + i]:
+                return E.E_TRACKED
             total += t
             i += 1
-        if total != r[TRICKS_PER_HAND]:
-            return E_TRICKS_SUM
-        return OK
+        if total != r[V.TRICKS_PER_HAND]:
+            return E.E_TRICKS_SUM
+        return E.OK
 
 
     def _score_tricks(self, made, points):
         st = self.st
         r = self.row
-        bidder = st[BIDDER]
-        v = st[VALUE]
+        bidder = st[S.BIDDER]
+        v = st[S.VALUE]
         target = self.rules.target
-        if not r[TEAMS]:
+        if not r[V.TEAMS]:
             # Moon: each seat for its.
             i = 0
             while i < self.seats:
                 if i == bidder:
                     self._award(i, v if made else -v)
                 else:
-                    self._award(i, st[SEAT_TRICKS + i])
+                    self._award(i, st[S.SEAT_TRICKS + i])
                 i += 1
-            if made and v == r[SHOOT]:
+            if made and v == r[V.SHOOT]:
                 self._end(bidder)
                 return
-            if st[SCORE + bidder] >= target:
+            if st[S.SCORE + bidder] >= target:
                 self._end(bidder)
                 return
             best = -1
             tie = 0
             i = 0
             while i < self.seats:
-                got = st[SCORE + i]
+                got = st[S.SCORE + i]
                 if got >= target:
-                    if best < 0 or got > st[SCORE + best]:
+                    if best < 0 or got > st[S.SCORE + best]:
                         best = i
                         tie = 0
-                    elif got == st[SCORE + best]:
+                    elif got == st[S.SCORE + best]:
                         tie = 1
                 i += 1
             if best >= 0 and not tie:
@@ -191,19 +189,19 @@ class Scoring(History):
         bt = self.side_of(bidder)
         ot = 1 - bt
         self._award(bt, points if made else -v)
-        self._award(ot, r[TRICKS_PER_HAND] - points)
-        b_in = st[SCORE + bt] >= target
-        o_in = st[SCORE + ot] >= target
+        self._award(ot, r[V.TRICKS_PER_HAND] - points)
+        b_in = st[S.SCORE + bt] >= target
+        o_in = st[S.SCORE + ot] >= target
         if not (b_in or o_in):
             return
         w = bt if b_in else ot
-        st[GAME_SCORE] = st[SCORE]
-        st[GAME_SCORE + 1] = st[SCORE + 1]
-        st[GAME_WINNER] = w
-        st[GAMES] += 1
-        st[WON + w] += 1
-        if st[WON + w] >= self.rules.match_games // 2 + 1:
+        st[C.GAME_SCORE] = st[S.SCORE]
+        st[C.GAME_SCORE + 1] = st[S.SCORE + 1]
+        st[C.GAME_WINNER] = w
+        st[S.GAMES] += 1
+        st[S.WON + w] += 1
+        if st[S.WON + w] >= self.rules.match_games // 2 + 1:
             self._end(w)
         else:
-            st[SCORE] = 0
-            st[SCORE + 1] = 0
+            st[S.SCORE] = 0
+            st[S.SCORE + 1] = 0

@@ -5,26 +5,13 @@
 from array import array
 
 from engine_core.compat import const
-from engine_core.codes import (BIDDING, DOUBLES, EV_BID, EV_MADE, EV_POINTS, EV_TRICK, EV_TRICKS,
-                               EV_TRUMP, FOLLOW_ME, GAME, LAST_MADE, LAST_POINTS, LAST_TRICKS, MARKS,
-                               MAX_MARKS, MAX_NUMBER, NELLO_HIGH, NELLO_SUIT, PASS, PLAY,
-                               PLUNGE, SEVENS, SPLASH, TRUMP)
-from engine_core.variants import (AUCTION, COUNT, FORCED, MARK, ONE_ROUND, POINTS,
-                                  SEATS, SHOOT, STEP, TEAMS, TOP_MARKS, TOP_NUMBER,
-                                  TOP_SUIT, TOTAL, TRICKS, TRICKS_PER_HAND, TRICK_POINTS, sides)
-from engine_core.errors import (E_AFTER_GAME, E_BAD_EVENT, E_BID_LOW, E_BID_RANGE, E_CLAIM,
-                                E_CONFIRM, E_COUNT_OVER, E_COUNT_STEP, E_DEALER_MUST_BID,
-                                E_DOUBLES, E_GAME_NEXT, E_GAME_POINTS, E_GAME_STEP, E_MARK_STEP,
-                                E_NAME_CONTRACT, E_NEEDS_MARK, E_NEED_POINTS, E_NEED_TRICKS,
-                                E_NELLO_DOUBLES, E_NELLO_PARTNER, E_NELLO_TRICK, E_NOT_ALLOWED,
-                                E_NOT_BIDDING, E_NOT_TRUMP, E_NO_COUNT, E_NO_PLAY, E_NO_SEAT,
-                                E_OPENING, E_OVER, E_PARTNER_TRUMP, E_POINTS_RANGE, E_SHORT_ALL,
-                                E_SUIT, E_TRACKED, E_TRICKS_MOON, OK)
+from engine_core import codes as C
+from engine_core import variants as V
+from engine_core.variants import sides
+from engine_core import errors as E
 from engine_core import codec
 from engine_core.scoring import Scoring
-from engine_core.state import (DEALER, ENDED, CONFIRM, PHASE, TURN, ACTED, PASSED, HIGH, VALUE,
-                               BIDDER, CONTRACT, LEADER, TRACKED, BPTS, OPTS, CAUGHT, SEAT_TRICKS,
-                               CLAIMED, N_SLOTS)
+from engine_core import state as S
 
 _PLUNGE_DOUBLES = const(4)
 _SPLASH_DOUBLES = const(3)
@@ -41,10 +28,10 @@ class Sitting(Scoring):
         self.rules = rules
         self.row = rules.row
         r = rules.row
-        self.seats = r[SEATS]
+        self.seats = r[V.SEATS]
         self.sides = sides(r)
-        self.st = array("h", bytes(2 * N_SLOTS))
-        self._base = array("h", bytes(2 * N_SLOTS))   # state where the history starts
+        self.st = array("h", bytes(2 * S.N_SLOTS))
+        self._base = array("h", bytes(2 * S.N_SLOTS))   # state where the history starts
         self.codec = codec
         self._init_history(history)
         self.restart(dealer)
@@ -53,74 +40,74 @@ class Sitting(Scoring):
         """Start the sitting again from its first deal, with the same rules."""
         st = self.st
         i = 0
-        while i < N_SLOTS:
+        while i < S.N_SLOTS:
             st[i] = 0
             i += 1
-        st[DEALER] = dealer % self.seats
+        st[S.DEALER] = dealer % self.seats
         self._new_game_state()
         self._new_deal()
         self._clear_history()
 
     # ---- reading the state (no allocation) ----
     def phase(self):
-        return self.st[PHASE]
+        return self.st[S.PHASE]
 
     def seat(self):
         """Whose action it is: the bidder in turn, who names the contract, or the leader."""
         st = self.st
-        p = st[PHASE]
-        if p == BIDDING:
-            return st[TURN]
-        if p == TRUMP:
+        p = st[S.PHASE]
+        if p == C.BIDDING:
+            return st[S.TURN]
+        if p == C.TRUMP:
             return self._namer()
-        if p == PLAY:
-            return st[LEADER]
+        if p == C.PLAY:
+            return st[S.LEADER]
         return -1
 
     def high_bid(self):
-        return self.st[HIGH]
+        return self.st[S.HIGH]
 
     def high_value(self):
-        return self.st[VALUE]
+        return self.st[S.VALUE]
 
     def bidder(self):
-        return self.st[BIDDER]
+        return self.st[S.BIDDER]
 
     def contract(self):
-        return self.st[CONTRACT]
+        return self.st[S.CONTRACT]
 
     def tricks_played(self):
-        return self.st[TRACKED]
+        return self.st[S.TRACKED]
 
     def side_points(self, bidding):
         """Points (tricks in Moon) the bidding side, or the opponents, took in tracked tricks."""
-        return self.st[BPTS] if bidding else self.st[OPTS]
+        return self.st[S.BPTS] if bidding else self.st[S.OPTS]
 
     def count_caught(self):
-        return self.st[CAUGHT]
+        return self.st[S.CAUGHT]
 
     def seat_tricks(self, seat):
-        return self.st[SEAT_TRICKS + seat]
+        return self.st[S.SEAT_TRICKS + seat]
 
     def partner(self, seat):
-        if not self.row[TEAMS]:
+        if not self.row[V.TEAMS]:
             return -1
         return (seat + 2) % self.seats
 
     def bid_value(self, code):
         """The value of a bid code in points (tricks) at this point of the auction."""
         r = self.row
-        if code < MARKS:
+        if code < C.MARKS:
             return code
-        if code < GAME:
-            return (code - MARKS) * r[MARK]
-        if code == GAME:
-            return 5 * r[MARK]
-        marks = self.rules.plunge_marks if code == PLUNGE else self.rules.splash_marks
-        v = marks * r[MARK]
-        h = self.st[VALUE]
+        if code < C.GAME:
+            return (code - C.MARKS) * r[V.MARK]
+        if code == C.GAME:
+            return 5 * r[V.MARK]
+        marks = self.rules.plunge_marks if code == C.PLUNGE else self.rules.splash_marks
+        v = marks * r[V.MARK]
+        h = self.st[S.VALUE]
         if h >= v:
-            v = (h // r[MARK] + 1) * r[MARK]
+            v = (h // r[V.MARK] + 1) * r[V.MARK]
         return v
 
     # ---- checks: return a refusal code, change nothing ----
@@ -128,150 +115,150 @@ class Sitting(Scoring):
         kind = ev >> 24
         arg = ev & 0xFFFFFF
         st = self.st
-        if kind == EV_MADE or kind == EV_POINTS or kind == EV_TRICKS:
-            if st[CONFIRM]:
+        if kind == C.EV_MADE or kind == C.EV_POINTS or kind == C.EV_TRICKS:
+            if st[S.CONFIRM]:
                 return self._check_confirm(kind, arg)
-        if st[ENDED]:
-            return E_OVER
-        if kind == EV_BID:
+        if st[S.ENDED]:
+            return E.E_OVER
+        if kind == C.EV_BID:
             return self._check_bid(arg)
-        if kind == EV_TRUMP:
+        if kind == C.EV_TRUMP:
             return self._check_contract(arg)
-        if st[PHASE] != PLAY:
-            return E_NAME_CONTRACT if st[PHASE] == TRUMP else E_NO_PLAY
-        if kind == EV_TRICK:
+        if st[S.PHASE] != C.PLAY:
+            return E.E_NAME_CONTRACT if st[S.PHASE] == C.TRUMP else E.E_NO_PLAY
+        if kind == C.EV_TRICK:
             return self._check_trick(arg >> 8, arg & 0xFF)
-        if kind == EV_MADE:
+        if kind == C.EV_MADE:
             return self._check_made(arg)
-        if kind == EV_POINTS:
+        if kind == C.EV_POINTS:
             return self._check_points(arg & 0xFF, arg >> 8)
-        if kind == EV_TRICKS:
-            if self.rules.scoring != TRICKS:
-                return E_TRICKS_MOON
+        if kind == C.EV_TRICKS:
+            if self.rules.scoring != V.TRICKS:
+                return E.E_TRICKS_MOON
             return self._check_tricks(arg)
-        return E_BAD_EVENT
+        return E.E_BAD_EVENT
 
     def _forced(self):
         # The dealer may not pass when everyone else has passed with no bid standing.
         st = self.st
-        return (self.rules.all_pass == FORCED and st[HIGH] < 0
-                and st[TURN] == st[DEALER])
+        return (self.rules.all_pass == V.FORCED and st[S.HIGH] < 0
+                and st[S.TURN] == st[S.DEALER])
 
     def _check_bid(self, code):
         st = self.st
         r = self.row
         rules = self.rules
-        if st[PHASE] != BIDDING:
-            return E_NOT_BIDDING
-        if code == PASS:
-            return E_DEALER_MUST_BID if self._forced() else OK
-        if st[HIGH] == GAME:
-            return E_AFTER_GAME
-        mark = r[MARK]
-        if code <= MAX_NUMBER:
-            if code == mark or (code == r[SHOOT] and code):
+        if st[S.PHASE] != C.BIDDING:
+            return E.E_NOT_BIDDING
+        if code == C.PASS:
+            return E.E_DEALER_MUST_BID if self._forced() else E.OK
+        if st[S.HIGH] == C.GAME:
+            return E.E_AFTER_GAME
+        mark = r[V.MARK]
+        if code <= C.MAX_NUMBER:
+            if code == mark or (code == r[V.SHOOT] and code):
                 pass
-            elif (code < rules.min_bid or code > r[TOP_NUMBER]
-                  or (code - rules.min_bid) % r[STEP]):
-                return E_BID_RANGE
-        elif code < GAME:
-            top = r[TOP_MARKS] or MAX_MARKS
-            if not mark or code < MARKS + 2 or code > MARKS + top:
-                return E_BID_RANGE
-        elif code == GAME:
-            if rules.scoring != POINTS or not mark:
-                return E_GAME_POINTS
-            if st[VALUE] != 4 * mark:
-                return E_GAME_STEP
-            return OK
-        elif code == PLUNGE or code == SPLASH:
-            if not (rules.plunge if code == PLUNGE else rules.splash):
-                return E_NOT_ALLOWED
+            elif (code < rules.min_bid or code > r[V.TOP_NUMBER]
+                  or (code - rules.min_bid) % r[V.STEP]):
+                return E.E_BID_RANGE
+        elif code < C.GAME:
+            top = r[V.TOP_MARKS] or C.MAX_MARKS
+            if not mark or code < C.MARKS + 2 or code > C.MARKS + top:
+                return E.E_BID_RANGE
+        elif code == C.GAME:
+            if rules.scoring != V.POINTS or not mark:
+                return E.E_GAME_POINTS
+            if st[S.VALUE] != 4 * mark:
+                return E.E_GAME_STEP
+            return E.OK
+        elif code == C.PLUNGE or code == C.SPLASH:
+            if not (rules.plunge if code == C.PLUNGE else rules.splash):
+                return E.E_NOT_ALLOWED
             # Each needs its doubles in the bidder's hand: the set has only seven.
-            if st[CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
-                return E_DOUBLES
-            if self.bid_value(code) > MAX_MARKS * mark:
-                return E_BID_RANGE
-            return OK
+            if st[S.CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
+                return E.E_DOUBLES
+            if self.bid_value(code) > C.MAX_MARKS * mark:
+                return E.E_BID_RANGE
+            return E.OK
         else:
-            return E_BAD_EVENT
+            return E.E_BAD_EVENT
         v = self.bid_value(code)
-        h = st[VALUE]
+        h = st[S.VALUE]
         if v <= h:
-            return E_BID_LOW
+            return E.E_BID_LOW
         if mark and v >= mark:
             if h >= mark:
                 if v != h + mark:
-                    return E_MARK_STEP
+                    return E.E_MARK_STEP
             elif v > 2 * mark:
-                return E_OPENING
-            if rules.scoring == POINTS and v > 4 * mark:
-                return E_GAME_NEXT
-        return OK
+                return E.E_OPENING
+            if rules.scoring == V.POINTS and v > 4 * mark:
+                return E.E_GAME_NEXT
+        return E.OK
 
     def _doubles(self, code):
-        return _PLUNGE_DOUBLES if code == PLUNGE else _SPLASH_DOUBLES
+        return _PLUNGE_DOUBLES if code == C.PLUNGE else _SPLASH_DOUBLES
 
     def _namer(self):
         st = self.st
-        b = st[BIDDER]
-        h = st[HIGH]
-        if h == PLUNGE or h == SPLASH:
+        b = st[S.BIDDER]
+        h = st[S.HIGH]
+        if h == C.PLUNGE or h == C.SPLASH:
             return self.partner(b)
         return b
 
     def _check_contract(self, c):
         st = self.st
         rules = self.rules
-        if st[PHASE] != TRUMP:
-            return E_NOT_TRUMP
+        if st[S.PHASE] != C.TRUMP:
+            return E.E_NOT_TRUMP
         if c <= 8:
-            return E_SUIT if c > self.row[TOP_SUIT] else OK
-        if c == DOUBLES or c == FOLLOW_ME:
-            return OK
-        h = st[HIGH]
-        if c >= NELLO_HIGH and c <= SEVENS:
-            if c == SEVENS:
+            return E.E_SUIT if c > self.row[V.TOP_SUIT] else E.OK
+        if c == C.DOUBLES or c == C.FOLLOW_ME:
+            return E.OK
+        h = st[S.HIGH]
+        if c >= C.NELLO_HIGH and c <= C.SEVENS:
+            if c == C.SEVENS:
                 if not rules.sevens:
-                    return E_NOT_ALLOWED
+                    return E.E_NOT_ALLOWED
             elif not rules.nello:
-                return E_NOT_ALLOWED
-            elif not rules.nello_doubles >> (c - NELLO_HIGH) & 1:
-                return E_NELLO_DOUBLES
-            if h == PLUNGE or h == SPLASH:
-                return E_PARTNER_TRUMP
-            if st[VALUE] < self.row[MARK]:
-                return E_NEEDS_MARK
-            return OK
-        return E_BAD_EVENT
+                return E.E_NOT_ALLOWED
+            elif not rules.nello_doubles >> (c - C.NELLO_HIGH) & 1:
+                return E.E_NELLO_DOUBLES
+            if h == C.PLUNGE or h == C.SPLASH:
+                return E.E_PARTNER_TRUMP
+            if st[S.VALUE] < self.row[V.MARK]:
+                return E.E_NEEDS_MARK
+            return E.OK
+        return E.E_BAD_EVENT
 
     def _check_trick(self, seat, count):
         st = self.st
         if seat >= self.seats:
-            return E_NO_SEAT
-        c = st[CONTRACT]
-        if c >= NELLO_HIGH and c <= NELLO_SUIT and seat == self.partner(st[BIDDER]):
-            return E_NELLO_PARTNER
+            return E.E_NO_SEAT
+        c = st[S.CONTRACT]
+        if c >= C.NELLO_HIGH and c <= C.NELLO_SUIT and seat == self.partner(st[S.BIDDER]):
+            return E.E_NELLO_PARTNER
         if count % 5:
-            return E_COUNT_STEP
-        if count and not self.row[COUNT]:
-            return E_NO_COUNT
-        if st[CAUGHT] + count > self.row[COUNT]:
-            return E_COUNT_OVER
-        return OK
+            return E.E_COUNT_STEP
+        if count and not self.row[V.COUNT]:
+            return E.E_NO_COUNT
+        if st[S.CAUGHT] + count > self.row[V.COUNT]:
+            return E.E_COUNT_OVER
+        return E.OK
 
     def _need(self):
         # What the bidding side must take: -1 nothing (nello), total for every trick.
         st = self.st
-        c = st[CONTRACT]
+        c = st[S.CONTRACT]
         r = self.row
-        if c >= NELLO_HIGH and c <= NELLO_SUIT:
+        if c >= C.NELLO_HIGH and c <= C.NELLO_SUIT:
             return -1
-        v = st[VALUE]
-        h = st[HIGH]
-        if (c == SEVENS or h >= GAME or (r[MARK] and v >= r[MARK])
-                or (r[SHOOT] and v == r[SHOOT])):
-            return r[TOTAL]
+        v = st[S.VALUE]
+        h = st[S.HIGH]
+        if (c == C.SEVENS or h >= C.GAME or (r[V.MARK] and v >= r[V.MARK])
+                or (r[V.SHOOT] and v == r[V.SHOOT])):
+            return r[V.TOTAL]
         return v
 
     def _made(self, points):
@@ -280,85 +267,85 @@ class Sitting(Scoring):
 
     def _check_made(self, made):
         rules = self.rules
-        if rules.scoring == POINTS:
-            return E_NEED_POINTS
-        if rules.scoring == TRICKS:
-            return E_NEED_TRICKS if not self.row[TEAMS] else E_NEED_POINTS
+        if rules.scoring == V.POINTS:
+            return E.E_NEED_POINTS
+        if rules.scoring == V.TRICKS:
+            return E.E_NEED_TRICKS if not self.row[V.TEAMS] else E.E_NEED_POINTS
         st = self.st
         need = self._need()
-        total = self.row[TOTAL]
+        total = self.row[V.TOTAL]
         if made:
             if need < 0:
-                return E_NELLO_TRICK if st[BPTS] else OK
-            if total - st[OPTS] < need:
-                return E_TRACKED
-            return OK
-        if need >= 0 and st[BPTS] >= need:
-            return E_TRACKED
-        return OK
+                return E.E_NELLO_TRICK if st[S.BPTS] else E.OK
+            if total - st[S.OPTS] < need:
+                return E.E_TRACKED
+            return E.OK
+        if need >= 0 and st[S.BPTS] >= need:
+            return E.E_TRACKED
+        return E.OK
 
     def _check_points(self, points, claim):
         r = self.row
         st = self.st
-        if self.rules.scoring == TRICKS and not r[TEAMS]:
-            return E_NEED_TRICKS
-        if points > r[TOTAL]:
-            return E_POINTS_RANGE
-        if points < st[BPTS] or r[TOTAL] - points < st[OPTS]:
-            return E_TRACKED
+        if self.rules.scoring == V.TRICKS and not r[V.TEAMS]:
+            return E.E_NEED_TRICKS
+        if points > r[V.TOTAL]:
+            return E.E_POINTS_RANGE
+        if points < st[S.BPTS] or r[V.TOTAL] - points < st[S.OPTS]:
+            return E.E_TRACKED
         if claim:
             made = self._made(points)
             if claim == 2 and not made:
-                return E_NELLO_TRICK if self._need() < 0 else (
-                    E_SHORT_ALL if self._need() == r[TOTAL] else E_CLAIM)
+                return E.E_NELLO_TRICK if self._need() < 0 else (
+                    E.E_SHORT_ALL if self._need() == r[V.TOTAL] else E.E_CLAIM)
             if claim == 1 and made:
-                return E_CLAIM
-        return OK
+                return E.E_CLAIM
+        return E.OK
 
     def _check_confirm(self, kind, arg):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
-        if kind == EV_MADE:
-            return OK if arg == st[LAST_MADE] else E_CONFIRM
-        if kind == EV_POINTS:
+        if kind == C.EV_MADE:
+            return E.OK if arg == st[C.LAST_MADE] else E.E_CONFIRM
+        if kind == C.EV_POINTS:
             points = arg & 0xFF
             claim = arg >> 8
-            if points != st[LAST_POINTS] or (claim and (claim == 2) != (st[LAST_MADE] == 1)):
-                return E_CONFIRM
-            return OK
+            if points != st[C.LAST_POINTS] or (claim and (claim == 2) != (st[C.LAST_MADE] == 1)):
+                return E.E_CONFIRM
+            return E.OK
         i = 0
         while i < 6:
-            if arg >> (4 * i) & 15 != (st[LAST_TRICKS + i] if i < self.seats else 0):
-                return E_CONFIRM
+            if arg >> (4 * i) & 15 != (st[C.LAST_TRICKS + i] if i < self.seats else 0):
+                return E.E_CONFIRM
             i += 1
-        return OK
+        return E.OK
 
     # ---- doing: only called with an event that passed its check ----
     def _do(self, ev):
         kind = ev >> 24
         arg = ev & 0xFFFFFF
         st = self.st
-        if st[CONFIRM]:
-            st[CONFIRM] = 0
-            if kind == EV_MADE or kind == EV_POINTS or kind == EV_TRICKS:
+        if st[S.CONFIRM]:
+            st[S.CONFIRM] = 0
+            if kind == C.EV_MADE or kind == C.EV_POINTS or kind == C.EV_TRICKS:
                 return
-        if kind == EV_BID:
+        if kind == C.EV_BID:
             self._do_bid(arg)
-        elif kind == EV_TRUMP:
-            st[CONTRACT] = arg
-            st[PHASE] = PLAY
-            st[LEADER] = self._namer()
-        elif kind == EV_TRICK:
+        elif kind == C.EV_TRUMP:
+            st[S.CONTRACT] = arg
+            st[S.PHASE] = C.PLAY
+            st[S.LEADER] = self._namer()
+        elif kind == C.EV_TRICK:
             self._do_trick(arg >> 8, arg & 0xFF)
-        elif kind == EV_MADE:
+        elif kind == C.EV_MADE:
             self._close(arg, -1, 0)
-        elif kind == EV_POINTS:
+        elif kind == C.EV_POINTS:
             points = arg & 0xFF
             self._close(1 if self._made(points) else 0, points, 0)
-        elif kind == EV_TRICKS:
+        elif kind == C.EV_TRICKS:
             i = 0
             while i < self.seats:
-                st[SEAT_TRICKS + i] = arg >> (4 * i) & 15
+                st[S.SEAT_TRICKS + i] = arg >> (4 * i) & 15
                 i += 1
             points = self._side_tricks()
             self._close(1 if self._made(points) else 0, points, 1)
@@ -366,86 +353,86 @@ class Sitting(Scoring):
     def _do_bid(self, code):
         st = self.st
         seats = self.seats
-        turn = st[TURN]
-        if code == PASS:
-            st[PASSED] |= 1 << turn
+        turn = st[S.TURN]
+        if code == C.PASS:
+            st[S.PASSED] |= 1 << turn
         else:
-            st[VALUE] = self.bid_value(code)
-            st[HIGH] = code
-            st[BIDDER] = turn
-            if code == PLUNGE or code == SPLASH:
-                st[CLAIMED] += self._doubles(code)
-        st[ACTED] += 1
-        if self.row[AUCTION] == ONE_ROUND:
-            if st[ACTED] < seats:
-                st[TURN] = (turn + 1) % seats
+            st[S.VALUE] = self.bid_value(code)
+            st[S.HIGH] = code
+            st[S.BIDDER] = turn
+            if code == C.PLUNGE or code == C.SPLASH:
+                st[S.CLAIMED] += self._doubles(code)
+        st[S.ACTED] += 1
+        if self.row[V.AUCTION] == V.ONE_ROUND:
+            if st[S.ACTED] < seats:
+                st[S.TURN] = (turn + 1) % seats
                 return
         else:
             everyone = (1 << seats) - 1
-            others = everyone & ~(1 << st[BIDDER]) if st[BIDDER] >= 0 else everyone
-            if st[PASSED] & others != others:
+            others = everyone & ~(1 << st[S.BIDDER]) if st[S.BIDDER] >= 0 else everyone
+            if st[S.PASSED] & others != others:
                 s = (turn + 1) % seats
-                while st[PASSED] >> s & 1:
+                while st[S.PASSED] >> s & 1:
                     s = (s + 1) % seats
-                st[TURN] = s
+                st[S.TURN] = s
                 return
-        if st[BIDDER] >= 0:
-            st[PHASE] = TRUMP
+        if st[S.BIDDER] >= 0:
+            st[S.PHASE] = C.TRUMP
         else:
             self._throw_in()
 
     def _do_trick(self, seat, count):
         st = self.st
-        st[TRACKED] += 1
-        st[SEAT_TRICKS + seat] += 1
-        st[CAUGHT] += count
-        pts = self.row[TRICK_POINTS] + count
-        if self.side_of(seat) == self.side_of(st[BIDDER]):
-            st[BPTS] += pts
+        st[S.TRACKED] += 1
+        st[S.SEAT_TRICKS + seat] += 1
+        st[S.CAUGHT] += count
+        pts = self.row[V.TRICK_POINTS] + count
+        if self.side_of(seat) == self.side_of(st[S.BIDDER]):
+            st[S.BPTS] += pts
         else:
-            st[OPTS] += pts
-        st[LEADER] = seat
-        if st[TRACKED] == self.row[TRICKS_PER_HAND]:
-            points = st[BPTS]
+            st[S.OPTS] += pts
+        st[S.LEADER] = seat
+        if st[S.TRACKED] == self.row[V.TRICKS_PER_HAND]:
+            points = st[S.BPTS]
             self._close(1 if self._made(points) else 0, points, 1)
-            st[CONFIRM] = 1
+            st[S.CONFIRM] = 1
 
     def _side_tricks(self):
         st = self.st
-        side = self.side_of(st[BIDDER])
+        side = self.side_of(st[S.BIDDER])
         n = 0
         i = 0
         while i < self.seats:
             if self.side_of(i) == side:
-                n += st[SEAT_TRICKS + i]
+                n += st[S.SEAT_TRICKS + i]
             i += 1
         return n
 
     # ---- deals ----
     def _next_deal(self):
         st = self.st
-        st[DEALER] = (st[DEALER] + 1) % self.seats
+        st[S.DEALER] = (st[S.DEALER] + 1) % self.seats
         self._new_deal()
 
     def _new_deal(self):
         st = self.st
-        st[PHASE] = BIDDING
-        st[TURN] = (st[DEALER] + 1) % self.seats
-        st[ACTED] = 0
-        st[PASSED] = 0
-        st[HIGH] = -1
-        st[VALUE] = 0
-        st[BIDDER] = -1
-        st[CONTRACT] = -1
-        st[LEADER] = -1
-        st[TRACKED] = 0
-        st[BPTS] = 0
-        st[OPTS] = 0
-        st[CAUGHT] = 0
-        st[CLAIMED] = 0
+        st[S.PHASE] = C.BIDDING
+        st[S.TURN] = (st[S.DEALER] + 1) % self.seats
+        st[S.ACTED] = 0
+        st[S.PASSED] = 0
+        st[S.HIGH] = -1
+        st[S.VALUE] = 0
+        st[S.BIDDER] = -1
+        st[S.CONTRACT] = -1
+        st[S.LEADER] = -1
+        st[S.TRACKED] = 0
+        st[S.BPTS] = 0
+        st[S.OPTS] = 0
+        st[S.CAUGHT] = 0
+        st[S.CLAIMED] = 0
         i = 0
         while i < 6:
-            st[SEAT_TRICKS + i] = 0
+            st[S.SEAT_TRICKS + i] = 0
             i += 1
 
     # ---- legal actions, in the order the log lists them ----
@@ -453,18 +440,18 @@ class Sitting(Scoring):
         # The j-th bid code in ascending order of value (named bids after the number of
         # equal value), or -1 when j names no code.
         if j == 0:
-            return PASS
-        if j <= MAX_NUMBER:
+            return C.PASS
+        if j <= C.MAX_NUMBER:
             return j
-        j -= MAX_NUMBER + 1
+        j -= C.MAX_NUMBER + 1
         k = j // 4 + 2
-        if k > MAX_MARKS:
+        if k > C.MAX_MARKS:
             return -2
         w = j % 4
         if w == 0:
-            return MARKS + k
-        code = GAME + w - 1
-        mark = self.row[MARK]
+            return C.MARKS + k
+        code = C.GAME + w - 1
+        mark = self.row[V.MARK]
         if not mark or self.bid_value(code) != k * mark:
             return -1
         return code
@@ -472,9 +459,9 @@ class Sitting(Scoring):
     def next_legal(self, j):
         """The position after j of the next legal action (start with -1), or -1 at the end.
         Read the action itself with legal_at(position)."""
-        p = self.st[PHASE]
+        p = self.st[S.PHASE]
         j += 1
-        if p == BIDDING:
+        if p == C.BIDDING:
             while True:
                 code = self._candidate(j)
                 if code == -2:
@@ -482,8 +469,8 @@ class Sitting(Scoring):
                 if code >= 0 and not self._check_bid(code):
                     return j
                 j += 1
-        if p == TRUMP:
-            while j < SEVENS + 1:
+        if p == C.TRUMP:
+            while j < C.SEVENS + 1:
                 if not self._check_contract(j):
                     return j
                 j += 1
@@ -491,7 +478,7 @@ class Sitting(Scoring):
 
     def legal_at(self, j):
         """The bid code (bidding) or contract code (trump) at position j."""
-        if self.st[PHASE] == BIDDING:
+        if self.st[S.PHASE] == C.BIDDING:
             return self._candidate(j)
         return j
 
@@ -505,13 +492,13 @@ class Sitting(Scoring):
 
     # ---- messages (only on a refusal: these may allocate) ----
     def bid_name(self, code):
-        if code == PASS:
+        if code == C.PASS:
             return "pass"
-        if code == GAME:
+        if code == C.GAME:
             return "game"
-        if code == PLUNGE:
+        if code == C.PLUNGE:
             return "plunge"
-        if code == SPLASH:
+        if code == C.SPLASH:
             return "splash"
         return str(self.bid_value(code))
 
