@@ -176,7 +176,7 @@ class App:
         if m is None:
             self._forget_screens()
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
-            forget("engine_core.ginoptions")
+            forget("engine_core.gin.options")
             forget("engine_core.header")    # a sitting header's code: once a sitting
             forget("firmware.journal.reader")  # the journal's reading (history, sync)
             forget("engine_core.games")     # the history's replay, a sitting's start

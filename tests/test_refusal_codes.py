@@ -6,8 +6,8 @@ import importlib
 
 from engine_core import errors
 
-MODULES = ("engine_core.sitting", "engine_core.history", "engine_core.gin",
-           "engine_core.messages", "engine_core.ginmessages", "engine_core.scoring")
+MODULES = ("engine_core.sitting", "engine_core.history", "engine_core.gin.sitting",
+           "engine_core.messages", "engine_core.gin.messages", "engine_core.scoring")
 
 
 def test_every_private_refusal_code_is_the_one_errors_py_gives():

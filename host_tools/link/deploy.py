@@ -16,10 +16,9 @@ from host_tools.link import boardcheck, romfs
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEVICE_PACKAGES = ("engine_core", "firmware")
 BOARDS = ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink")
-# Modules the device never needs (the PC or the sim use them): the public codes, of which
-# the device's modules keep private copies (tests/test_private_codes.py).
-HOST_ONLY = ("firmware/codes.py", "engine_core/codes.py",
-             "engine_core/variants.py", "engine_core/errors.py")
+# Modules the device never needs: the firmware's public codes, of which its modules keep
+# private copies.
+HOST_ONLY = ("firmware/codes.py",)
 
 
 class DeployError(Exception):

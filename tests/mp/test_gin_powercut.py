@@ -4,7 +4,7 @@
 # partial forms; after the reboot the journal holds every acknowledged event and the
 # sitting resumed from it is the sitting that was played (the event in flight aside).
 from engine_core.header import decode_header, encode_header
-from engine_core import gincodec
+from engine_core.gin import codec as gincodec
 from engine_core import options as O
 from engine_core.games import new_sitting
 from firmware.journal import Journal

@@ -22,7 +22,6 @@ def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
     assert b.s.hands() == 2
     for name in ONLY_WHEN_USED:
         assert name not in sys.modules, name
-    assert b.s._sc is None          # a sitting in marks: Moon's scoring not loaded
 
 
 def test_the_journals_reading_loads_when_imported_and_reads_the_same_after_a_reload():
