@@ -16,7 +16,6 @@ from host_tools import sim  # noqa: E402
 
 CODE = """from boards import sim
 from firmware import app
-app.warm()
 b = sim.Board(%r)
 a = app.App(b.display, b.flash, None)
 a.boot()
@@ -25,7 +24,7 @@ gc.collect()
 before = gc.mem_alloc()
 from firmware import start, loop, power, hello
 lp = loop.Loop(b, a, power.Power(b, 10))
-gate = hello.HelloGate(a._peek)
+a.link.attach(None)    # the gate on the line
 gc.collect()
 print("main_loop", gc.mem_alloc() - before)
 """

@@ -55,7 +55,7 @@ a.render()
 gc.collect()
 print("heap_after_boot", gc.mem_alloc() - FIRMWARE_BASE)
 print("heap_free", gc.mem_free())
-print("hands", a.s.hands())
+print("hands", a.scorer.s.hands())
 print("frame_buffer", len(b.display._buf))
 import micropython
 micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=.., ..
@@ -86,7 +86,7 @@ gc.collect()
 print("heap_after_boot", gc.mem_alloc() - base)
 print("heap_free", gc.mem_free())
 print("fakes", base - FIRMWARE_BASE)
-print("hands", a.s.hands())
+print("hands", a.scorer.s.hands())
 micropython.qstr_info()
 """
 

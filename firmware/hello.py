@@ -12,6 +12,8 @@
 from micropython import const
 from time import ticks_diff
 
+from firmware import transient
+
 NONE = const(0)
 HELLO = const(1)
 REPL = const(2)
@@ -87,8 +89,8 @@ class HelloGate:
 
 
 def _checked(buf, n):
-    # The request's own check (engine_core.wire), loaded only for a whole candidate line
-    # and unloaded again unless a sync follows (which uses it).
+    # The request's own check (engine_core.wire), loaded for a whole candidate line and
+    # unloaded again unless a sync follows (which uses it).
     from engine_core import wire
     r = wire.RequestReader()
     i = 0
@@ -97,28 +99,5 @@ def _checked(buf, n):
         good = r.feed(buf[i]) == wire.GOOD
         i += 1
     if not good:
-        from firmware.app import forget
-        forget("engine_core.wire")
+        transient.unload(transient.HELLO_CHECK)
     return good
-
-
-def open_link(app):
-    """The app's USB line as the sync endpoint reads it, and the gate on it (App's
-    _port and _gate), made at the first poll."""
-    from firmware import syncport
-    path = getattr(app.link, "path", None)
-    if path:    # the sim: a pseudo-terminal read without waiting
-        app._port = syncport.TtyPort(path)
-    else:       # a device: the REPL's stdin, polled, Ctrl-C a byte like another
-        import micropython
-        micropython.kbd_intr(-1)
-        app.to_repl = _to_repl
-        app._port = syncport.StreamPort(app.link.rx, app.link.tx)
-    app._gate = HelloGate(app._peek)
-
-
-def _to_repl():
-    # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
-    import micropython
-    micropython.kbd_intr(3)
-    raise KeyboardInterrupt

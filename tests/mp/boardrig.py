@@ -51,7 +51,6 @@ def fake_board(presses, stop_ms, nor=None, partial_ms=600, full_ms=2500, light=F
 
 def run_loop(b):
     """Boot the App on b and run the main loop until the script's end: the Loop."""
-    A.warm()
     app = A.App(b.display, b.flash, None)
     app.boot()
     app.render()

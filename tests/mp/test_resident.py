@@ -4,12 +4,11 @@
 import sys
 
 from apphelp import boot, flash, press
-from firmware import app as A
+from firmware import transient
 from firmware.codes import HOME
 
 HAND = ("next", "long ok", "ok", "ok")
-ONLY_WHEN_USED = ("firmware.journalread", "firmware.resume", "firmware.journalscan",
-                  "firmware.settings", "engine_core.games", "engine_core.header")
+ONLY_WHEN_USED = transient.BOOT + ("firmware.journalscan",)
 
 
 def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
@@ -17,12 +16,12 @@ def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
     a = boot(nor)
     press(a, "ok", *HAND)           # the setup's start, then a hand
     b = boot(nor)                   # a resume: the journal read back
-    assert b.s.hands() == 1 and b.screen == HOME
+    assert b.scorer.s.hands() == 1 and b.screen == HOME
     press(b, *HAND)
-    assert b.s.hands() == 2
+    assert b.scorer.s.hands() == 2
     for name in ONLY_WHEN_USED:
         assert name not in sys.modules, name
-    assert b.s._sc is None          # a sitting in marks: Moon's scoring not loaded
+    assert b.scorer.s._sc is None          # a sitting in marks: Moon's scoring not loaded
 
 
 def test_the_journals_reading_loads_when_imported_and_reads_the_same_after_a_reload():
@@ -30,11 +29,11 @@ def test_the_journals_reading_loads_when_imported_and_reads_the_same_after_a_rel
     a = boot(nor)
     press(a, "ok", *HAND)
     assert "firmware.journalread" not in sys.modules
-    j = a.journal
+    j = a.scorer.journal
     from firmware import journalread as first      # as the history screen or a sync
     got = first.sittings(j)
     assert len(got) == 1 and got[0][0] == j.open_sitting() and not got[0][1]
-    A.forget("firmware.journalread")
+    transient.unload(("firmware.journalread",))
     assert "firmware.journalread" not in sys.modules
     from firmware import journalread as again      # loaded anew: nothing kept in it
     assert again is not first
