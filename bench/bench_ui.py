@@ -47,7 +47,6 @@ def probe(out, args, heap):
 
 HEAP_MAIN = """from boards import sim
 from firmware import app
-app.warm()
 b = sim.Board(%r)
 a = app.App(b.display, b.flash, b.settings_path)
 a.boot()
@@ -77,7 +76,6 @@ base = gc.mem_alloc()
 from firmware import start
 board = __import__("boards.esp32_epd29", None, None, ("open",)).open()
 from firmware import app, loop, power
-app.warm()
 a = app.App(board.display, board.flash, board.settings_path, board.serial,
             start.device_id(), board.rtc)
 a.boot()
@@ -92,8 +90,8 @@ micropython.qstr_info()
 
 
 # The same boot one step at a time, to show where the heap goes: each module with what it
-# imports that was not loaded yet, then the screens' names (app.warm), the sim board with
-# its frame buffer, and the App booted on the sitting. A step that passes the 620th
+# imports that was not loaded yet, then the sim board with its frame buffer, and the App
+# booted on the sitting. A step that passes the 620th
 # interned name also pays for the name table's next pool (7 KB).
 STEPS = ("engine_core.rules", "engine_core.codec", "engine_core.sitting", "firmware.journal",
          "firmware.ui.draw", "boards.sim", "firmware.app")
@@ -108,8 +106,6 @@ for name in %r:
     step(name)
 from boards import sim
 from firmware import app
-app.warm()
-step("app.warm")
 b = sim.Board(%r)
 step("sim.Board")
 a = app.App(b.display, b.flash, b.settings_path)

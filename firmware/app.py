@@ -93,19 +93,24 @@ class App:
         if self.scorer.gin:
             name = GIN_SCREENS.get(name, name)
         if name != self._mod_name:
-            self.drop_screen()
+            self._unload()
             gc.collect()
             self._mod = __import__(transient.SCREENS + name, None, None, ("draw",))
             self._mod_name = name
         return self._mod
 
     def drop_screen(self):
-        """The screen's module out of the heap (it loads again at the next render)."""
+        """The screen's module and what the screens share out of the heap (a sync session
+        is opening): they load again, and the screen enters, at the next render."""
+        self._unload()
+        transient.unload(transient.SHARED)
+        self._entered = False
+
+    def _unload(self):
         if self._mod_name is not None:
             transient.unload_screen(self._mod_name)
         self._mod = None
         self._mod_name = None
-        self._entered = False
 
     def go(self, screen):
         """Show `screen` next; its module loads (and sets its cursor) at the next render,
@@ -118,8 +123,8 @@ class App:
         self._entered = False
 
     def _enter(self):
-        m = self.module()
         self._entered = True
+        m = self.module()
         if hasattr(m, "enter"):
             m.enter(self)
         return m

@@ -12,6 +12,8 @@ SESSION = ("firmware.session", "firmware.sync", "firmware.syncjournal", "engine_
 HELLO_CHECK = ("engine_core.wire",)
 # The refusal messages, loaded when a refusal is shown, gone once it is drawn.
 REFUSAL = ("engine_core.messages",)
+# What the screens share: out of the heap too while a sync session is open.
+SHARED = ("firmware.ui.walk", "firmware.ui.draw", "firmware.fonts")
 # A screen's module (firmware/ui/): only the one on show is loaded, with what it alone
 # brings in.
 SCREENS = "firmware.ui."
