@@ -16,10 +16,8 @@ from host_tools.cli import CommandError
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEVICE_PACKAGES = ("engine_core", "firmware")
 BOARDS = ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink")
-# Modules the device never needs (the PC or the sim use them): the sim's NOR flash, and the
-# public codes, of which the device's modules keep private copies (tests/test_private_codes.py).
-HOST_ONLY = ("firmware/nor.py", "firmware/codes.py", "engine_core/codes.py",
-             "engine_core/variants.py", "engine_core/errors.py")
+# Modules the device never needs (the PC or the sim use them): the sim's NOR flash.
+HOST_ONLY = ("firmware/nor.py",)
 
 MAIN_PY = """# Tally 42 on the {board} board: tally42 deploy writes it, frozen builds carry it
 # (boards/main/). All of the boot, opening the board included, runs inside the

@@ -28,8 +28,8 @@ def boot(nor=None, settings=None, width=296, height=128):
 def pc_sets(a, what, *args):
     """What a sync session does when the PC sets the clock ("clock": unix seconds, UTC
     offset), names ("names": kind, names), settings or the assignment: the App's clock, or
-    a firmware.session Session's (one an App, loaded for the call and unloaded again as
-    the link does). Its answer: None, or the refusal."""
+    a firmware.session Session's (one an App; the module is unloaded after the call, as
+    after a session). Its answer: None, or the refusal."""
     if what == "clock":
         return a.clock.set(*args)
     from firmware.session import Session

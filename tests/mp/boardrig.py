@@ -4,7 +4,8 @@
 from boards.sim import Board
 from fakes import FakeClock, FakePresses, StopAfter, fake_panel
 from firmware import app as A
-from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
+from firmware.buttons import Buttons
+from firmware.codes import BACK, MENU, NEXT, OK, PREV
 from firmware.loop import Loop
 from firmware.nor import NorFlash
 from firmware.power import Power

@@ -1,6 +1,6 @@
 # What a hand keeps in the heap: the code that only a boot, a sitting's start, a sync,
 # the history screen or a new journal block runs is unloaded once it is done
-# (docs/device.md, Memory). MicroPython only: run with tests/mp_run.py.
+# (firmware/transient.py). MicroPython only: run with tests/mp_run.py.
 import sys
 
 from apphelp import boot, flash, press
