@@ -2,8 +2,6 @@
 # whenever passing is legal (OK out of habit never records a bid), else on the lowest
 # bid (a forced dealer). ▶ held steps 5 up, ◀ held goes to the mark bids (42, 84); OK
 # held takes the bid and passes for the seats after it.
-from micropython import const
-
 from engine_core.codes import GAME, MARKS, PASS, PLUNGE, SPLASH
 from engine_core.variants import MARK
 from firmware import fonts
@@ -13,7 +11,6 @@ from firmware.ui import walk
 
 HELP = "<> bid  hold <%s >+5\nOK (hold: rest pass)  BACK undo"   # walk.held
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
-_PASS_BID = const(0x1000000)    # the event of a pass: EV_BID << 24 | PASS
 
 
 def enter(app):
@@ -26,7 +23,7 @@ def headline(app):
     h = s.high_bid()
     if h >= 0:
         return "high bid: %s (%s)" % (D.bid_words(s, h), app.scorer.names[s.bidder()])
-    if s.check(_PASS_BID):
+    if s.check(walk.PASS_BID):
         return "no bid yet: dealer must bid"
     return "no bid yet"
 

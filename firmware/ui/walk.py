@@ -1,13 +1,11 @@
 # Moving a cursor through the engine's legal bids or contracts (positions of its legal
 # walk), wrapping at the ends, and the keys of a bid: the bidding screen's, and the
 # score's at a fresh deal (where the first seat bids). The walk allocates nothing.
-from micropython import const
-
 from engine_core.codes import BIDDING, EV_BID, GAME, PASS
 from engine_core.variants import MARK, TOP_NUMBER
 from firmware.codes import LONG, NEXT, OK, PREV
 
-_PASS_BID = const(0x1000000)    # the event of a pass: EV_BID << 24 | PASS
+PASS_BID = EV_BID << 24 | PASS     # the event of a pass
 
 
 def first(s):
@@ -81,8 +79,8 @@ def rest_pass(app):
     s = app.scorer.s
     hands = s.hands()
     n = s.seats
-    while n and s.phase() == BIDDING and s.hands() == hands and not s.check(_PASS_BID):
-        if not app.take(_PASS_BID):
+    while n and s.phase() == BIDDING and s.hands() == hands and not s.check(PASS_BID):
+        if not app.take(PASS_BID):
             return
         n -= 1
 
