@@ -1,4 +1,4 @@
-# What the main loop's own modules (firmware/start.py, loop.py, power.py, hello.py) keep
+# What the main loop's own modules (firmware/start.py, loop.py, power.py) keep
 # in the heap on top of a booted App, measured on the sim as bench_ui.py measures the
 # boot (the firmware from the ROMFS image, a 110K heap, 64-bit unix port: about twice an
 # ESP32's object sizes).
@@ -22,7 +22,7 @@ a.boot()
 a.render()
 gc.collect()
 before = gc.mem_alloc()
-from firmware import start, loop, power, hello
+from firmware import start, loop, power
 lp = loop.Loop(b, a, power.Power(b, 10))
 a.link.attach(None)    # the gate on the line
 gc.collect()

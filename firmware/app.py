@@ -6,11 +6,10 @@ import gc
 
 from engine_core.codes import BIDDING, EV_UNDO, OVER, TRUMP
 from firmware import transient
-from firmware.clock import Clock
 from firmware.codes import (BID, CONFIRM, CONTRACT, GIN_SCREENS, HOME, LONG, MENU,
                             MENU_SCREEN, NEXT, OK, OVER_SCREEN, PREV, RESULT, SETUP, SYNC,
                             TRACKER, WHITE)
-from firmware.link import Link
+from firmware.link import Clock, Link
 from firmware.scorer import ENDED, Scorer
 
 

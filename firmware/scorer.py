@@ -26,7 +26,7 @@ _END_ITEM = const(5)    # the journal's END record as next_event gives it
 class Scorer:
     def __init__(self, flash, clock, settings_path=None):
         self.journal = Journal(flash)
-        self.clock = clock          # firmware.clock.Clock: a game's end is stamped
+        self.clock = clock          # firmware.link.Clock: a game's end is stamped
         self.settings_path = settings_path
         self.last_setup = None      # the last sitting header set up (firmware.settings)
         self.tracker = 0            # 1: hands are played by tracking their tricks

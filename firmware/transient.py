@@ -8,7 +8,7 @@ BOOT = ("engine_core.header", "engine_core.games", "firmware.journalread")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
 SESSION = ("firmware.session", "firmware.sync", "firmware.syncjournal", "engine_core.wire",
            "engine_core.header", "engine_core.options", "firmware.journalread")
-# The check of a line that looked like a hello and was not one (firmware/hello.py).
+# The check of a line that looked like a hello and was not one (firmware/link.py).
 HELLO_CHECK = ("engine_core.wire",)
 # The refusal messages, loaded when a refusal is shown, gone once it is drawn.
 REFUSAL = ("engine_core.messages",)
