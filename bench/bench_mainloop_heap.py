@@ -1,4 +1,4 @@
-# What the main loop's own modules (firmware/start.py, loop.py, power.py, hello.py) keep
+# What the main loop's own modules (firmware/start.py, loop.py, power.py) keep
 # in the heap on top of a booted App, measured on the sim as bench_ui.py measures the
 # boot (the firmware from the ROMFS image, a 110K heap, 64-bit unix port: about twice an
 # ESP32's object sizes).
@@ -16,16 +16,15 @@ from host_tools.sim import build as simbuild  # noqa: E402
 
 CODE = """from boards import sim
 from firmware import app
-app.warm()
 b = sim.Board(%r)
 a = app.App(b.display, b.flash, None)
 a.boot()
 a.render()
 gc.collect()
 before = gc.mem_alloc()
-from firmware import start, loop, power, hello
+from firmware import start, loop, power
 lp = loop.Loop(b, a, power.Power(b, 10))
-gate = hello.HelloGate(a._peek)
+a.link.attach(None)    # the gate on the line
 gc.collect()
 print("main_loop", gc.mem_alloc() - before)
 """

@@ -27,7 +27,7 @@ def make(path, hands):
     # Points to 9999, so that the sitting is still going after `hands` hands.
     from firmware.ui import setup
     setup.new_sitting(a, O.resolve("42", {"scoring": "points", "target": 9999}), 0)
-    s = a.s
+    s = a.scorer.s
     k = 0
     while s.hands() < hands:
         k += 1
@@ -44,7 +44,7 @@ def gin_typical_hand(a):
     # seat 0 is left with 23. Each press is the one the cursor on show asks for (the
     # short way round for the turn-up; a held arrow for a step of 10).
     from firmware.ui import gin_draw as GD
-    s = a.s
+    s = a.scorer.s
     f = a.fields
     hands = s.hands()
     n = 0
@@ -75,7 +75,6 @@ def measure(path):
     t0 = ticks_ms()
     from boards import sim      # the order of boards/sim.py's main
     from firmware import app as A
-    A.warm()
     t1 = ticks_ms()
     b = sim.Board(path)
     gc.collect()
@@ -84,7 +83,7 @@ def measure(path):
     a.boot()
     a.render()
     t3 = ticks_us()
-    hands = a.s.hands()
+    hands = a.scorer.s.hands()
     # Boot again (the modules loaded): the journal scan, the replay, the first screen.
     times = []
     for _ in range(5):

@@ -51,20 +51,20 @@ class SearchApp(A.App):
 def make_app(display, rules, dealer=0):
     from boards.simflash import NorFlash
     a = SearchApp(display, NorFlash(2, 4096))
-    a.journal = FakeJournal(NorFlash(2, 4096))
-    a.journal.mount()
+    a.scorer.journal = FakeJournal(NorFlash(2, 4096))
+    a.scorer.journal.mount()
     from engine_core.header import encode_header
-    a.journal.begin_sitting(encode_header(rules, dealer))
-    from firmware import resume
-    resume.start(a, rules, dealer)
+    a.scorer.journal.begin_sitting(encode_header(rules, dealer))
+    a.scorer.start(rules, dealer)
     a.follow()
     a.render()
     return a
 
 
 def snapshot(a):
-    s = a.s
-    return (a.k, a.screen, a.cur, a.top, a.edit, a.hand_mode, a.tracker, bytes(a.fields),
+    s = a.scorer.s
+    sc = a.scorer
+    return (a.k, a.screen, a.cur, a.top, a.edit, sc.hand_mode, sc.tracker, bytes(a.fields),
             array("h", s.st), array("h", s._base), bytes(s.hist), s.hlen, s.dropped)
 
 
@@ -77,9 +77,10 @@ def _copy(dst, src):
 
 
 def restore(a, snap):
-    (a.k, a.screen, a.cur, a.top, a.edit, a.hand_mode, a.tracker, fields,
+    sc = a.scorer
+    (a.k, a.screen, a.cur, a.top, a.edit, sc.hand_mode, sc.tracker, fields,
      st, base, hist, hlen, dropped) = snap
-    s = a.s
+    s = sc.s
     _copy(a.fields, fields)
     _copy(s.st, st)
     _copy(s._base, base)
@@ -230,7 +231,7 @@ def corpus_mean(display, sittings, seed, hands=None):
     k = 0
     while k < sittings:
         a = make_app(display, O.resolve("42"), k % 4)
-        s = a.s
+        s = a.scorer.s
         while not s.over() and (hands is None or n < hands):
             want = hand_events(s, rnd)
             p = fewest(a, want)

@@ -19,7 +19,8 @@ from machine import SPI, Pin
 
 from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
                            light_sleep_on, restart)
-from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
+from firmware.buttons import Buttons
+from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "esp32_epd29"
 BUTTON_PINS = (32, 33, 25, 26, 27)  # PREV, NEXT, OK, BACK, MENU

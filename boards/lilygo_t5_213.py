@@ -19,7 +19,8 @@ from machine import SPI, Pin
 
 from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
                            light_sleep_on, restart)
-from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons, active_low
+from firmware.buttons import Buttons, active_low
+from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "lilygo_t5_213"
 EXT0_WAKE_PIN = 39  # level 0

@@ -13,8 +13,7 @@ import framebuf
 import sys
 from micropython import const
 
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_WHITE = const(1)
+from firmware.codes import WHITE
 
 _WIDTH = const(296)
 _HEIGHT = const(128)
@@ -108,7 +107,7 @@ class SimDisplay(framebuf.FrameBuffer):
         self.name = ""
         self._head = bytearray(5)
         self.texts = [] if record else None
-        self.fill(_WHITE)
+        self.fill(WHITE)
 
     def text(self, s, x, y, c=0):
         if self.texts is not None:
@@ -121,7 +120,7 @@ class SimDisplay(framebuf.FrameBuffer):
             self.texts.append((x, y, height, c, str(words)))
 
     def fill(self, c):
-        if self.texts is not None and c == _WHITE:
+        if self.texts is not None and c == WHITE:
             self.texts = []
         super().fill(c)
 
@@ -268,12 +267,11 @@ def main(argv):
         import binascii
         sys.modules["machine"] = _FakeChip(binascii.unhexlify(argv[-1][3:]))
         argv = argv[:-1]
-    from firmware import app
-    app.warm()      # before the board's buffers: see app.warm
+    from firmware import start
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
     board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
                   Keys(sys.stdin.buffer), serial, record=True)
     try:
-        app.run(board)
+        start.run(board)
     finally:
         board.close()

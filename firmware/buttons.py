@@ -2,7 +2,8 @@
 # the board file. poll(now_ms) is called from the main loop; it reads every pin, keeps the
 # timing per button and returns the next logical event, or NONE. It allocates nothing.
 #
-#   from firmware.buttons import Buttons, active_low, OK, PREV, NEXT, BACK, MENU
+#   from firmware.buttons import Buttons, active_low
+#   from firmware.codes import BACK, MENU, NEXT, OK, PREV
 #   buttons = Buttons([(Pin(32, Pin.IN), PREV, BACK),   # long press of PREV means BACK
 #                      (Pin(33, Pin.IN), NEXT),         # long press: LONG | NEXT
 #                      (active_low(Pin(39, Pin.IN)), OK, MENU)])
@@ -22,14 +23,9 @@
 from micropython import const
 from time import ticks_add, ticks_diff
 
-# Logical buttons (the same values as firmware.ui). LONG is or-ed in for a long press.
-NONE = const(0)
-PREV = const(1)
-NEXT = const(2)
-OK = const(3)
-BACK = const(4)
-MENU = const(5)
-LONG = const(0x10)
+from firmware.codes import LONG     # the logical buttons are firmware/codes.py's
+
+NONE = const(0)     # poll(): no event
 
 _QUEUE = const(8)  # events not yet taken by poll(); more are dropped
 _FIRED = const(1)  # this press has given its long event (may repeat)

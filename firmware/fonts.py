@@ -4,8 +4,8 @@
 import framebuf
 from micropython import const
 
-_DIGIT_W = const(8)    # glyph cell in font pixels (scale 1)
-_DIGIT_H = const(12)
+from firmware.codes import DIGIT_H, DIGIT_W
+
 _GAP = const(2)       # font pixels between digits
 _MINUS = const(10)
 
@@ -45,9 +45,9 @@ def _row(fb, bits, x, y, s, c):
 
 
 def _glyph(fb, g, x, y, s, c):
-    base = g * _DIGIT_H
+    base = g * DIGIT_H
     row = 0
-    while row < _DIGIT_H:
+    while row < DIGIT_H:
         _row(fb, _GLYPHS[base + row], x, y + row * s, s, c)
         row += 1
 
@@ -61,19 +61,19 @@ def digits_width(n, s):
     while n >= 10:
         n //= 10
         k += 1
-    return (k * (_DIGIT_W + _GAP) - _GAP) * s
+    return (k * (DIGIT_W + _GAP) - _GAP) * s
 
 
 def number(fb, n, x, y, s, c):
     """Draw integer n with its left edge at x; returns the x after it."""
     if fb.note is not None:
-        fb.note(x, y, n, _DIGIT_H * s, c)
+        fb.note(x, y, n, DIGIT_H * s, c)
     w = digits_width(n, s)
     if n < 0:
         _glyph(fb, _MINUS, x, y, s, c)
         n = -n
-    step = (_DIGIT_W + _GAP) * s
-    right = x + w - _DIGIT_W * s
+    step = (DIGIT_W + _GAP) * s
+    right = x + w - DIGIT_W * s
     while True:
         _glyph(fb, n % 10, right, y, s, c)
         n //= 10

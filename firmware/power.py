@@ -55,7 +55,7 @@ class Power:
 
     def idle(self, now, busy, app):
         """Nothing to do this round: wait, or sleep as long as the idle time allows."""
-        if busy or app.sync is not None:
+        if busy or app.link.sync is not None:
             self._sleep(self._poll)
             return
         idle = ticks_diff(now, self._last)

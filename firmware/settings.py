@@ -1,7 +1,7 @@
 # What the scorer remembers between sittings: the last game set up (its sitting header:
 # variant, every house option, first dealer) and the trick tracker switch. One small
-# file, written whole (temp file, then rename) only when a setting changes. The app loads
-# this module only to read or write the file, so it takes no heap the rest of the time.
+# file, written whole (temp file, then rename) only when a setting changes
+# (firmware/scorer.py reads it at boot and writes it).
 import binascii
 
 from micropython import const

@@ -13,12 +13,9 @@
 # SAFE_MS. The open sitting is not resumed and the sync screen waits for the PC, so that
 # any journal, even one this code cannot resume, still reaches the PC.
 import gc
-
 from micropython import const
 
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_WHITE = const(1)
-_LINE = const(10)
+from firmware.codes import LINE, WHITE
 
 CRASH_SLEEP_MS = const(60000)
 SAFE_MS = const(100)
@@ -45,7 +42,6 @@ def run(board):
         from firmware import app as A
         from firmware import loop
         from firmware.journal import JournalError
-        A.warm()
         if board.flash is None:
             raise JournalError("no journal partition: deploy with tally42 deploy --partition")
         safe = safe_mode(board)
@@ -57,8 +53,7 @@ def run(board):
         return loop.run(board, app)
     except Exception as e:  # a bug or a hardware fault: say so on the panel
         if app is not None:
-            app.sync = None     # room to draw the fault
-            app._unload_sync()
+            app.link.close()    # room to draw the fault
         app = None
         gc.collect()
         crash(board.display, e)
@@ -121,7 +116,7 @@ def crash(fb, e):
     sys.print_exception(e, sys.stderr)  # the REPL's (on the sim: the terminal's) record
     try:
         from firmware.ui import draw
-        fb.fill(_WHITE)
+        fb.fill(WHITE)
         draw.center(fb, "Tally 42 stopped", 2, 2)
         msg = "%s: %s" % (type(e).__name__, e)
         n = draw.cols(fb)
@@ -131,7 +126,7 @@ def crash(fb, e):
             lines += draw.wrap("safe mode: hold a button at power-on", n)
         for line in lines:
             fb.text(line, 0, y, 0)
-            y += _LINE
+            y += LINE
         draw.help(fb, "every hand is saved: press to restart")
         fb.show(True)
     except Exception:  # the panel itself failed: nothing more to show

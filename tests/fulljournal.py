@@ -89,14 +89,13 @@ def mark(step):
     free = gc.mem_free()
     if free < low.get(step, 1 << 29):
         low[step] = free
-A.warm()
 flash, tty, name, hog = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 b = sim.Board(flash, serial=sim.SimSerial(tty, name))
 a = A.App(b.display, b.flash, b.settings_path, b.serial, %r)
 a.boot()
 a.render()
 mark("boot")
-s = a.s
+s = a.scorer.s
 hands = s.hands()
 while not s.over():
     a.take(0x100001E)               # a bid of 30 (EV_BID << 24 | 30)
@@ -108,7 +107,7 @@ while not s.over():
         a.render()
         mark("hand")
 assert s.hands() > hands, (hands, s.hands())
-a.go(7)         # the history (firmware/codes.py HISTORY)
+a.go("history")
 a.render()
 mark("history")
 a.press(4)
@@ -126,21 +125,21 @@ t0 = ticks_ms()
 opened = False
 while ticks_diff(ticks_ms(), t0) < 60000:
     busy = a.poll_link()
-    opened = opened or a.sync is not None or a.screen == 8  # SYNC
-    if a.sync is not None:
+    opened = opened or a.link.sync is not None or a.screen == "sync"
+    if a.link.sync is not None:
         mark("sync")
-    if opened and not busy or a.sync_status.startswith("failed"):
+    if opened and not busy or a.link.status.startswith("failed"):
         break       # the session is over, or failed (the PC's sync then times out)
     if not busy:
         b.sleep_ms(5)
-print("drawn", int(a._mods[0] is not None), file=sys.stderr)  # HOME, with the heap held
+print("drawn", int("firmware.ui.score" in sys.modules), file=sys.stderr)  # with the heap held
 held = None
-a.go(0)         # HOME
+a.go("score")
 a.render()
 mark("after")
-print("status", a.sync_status, file=sys.stderr)
+print("status", a.link.status, file=sys.stderr)
 print("banner", a.banner, file=sys.stderr)
-print("open", a.journal.open_sitting(), file=sys.stderr)
+print("open", a.scorer.journal.open_sitting(), file=sys.stderr)
 for step in low:
     print("low", step, low[step], file=sys.stderr)
 b.close()

@@ -45,10 +45,11 @@ def test_build_compiles_every_device_module(tmp_path, board):
     assert "boards/device.mpy" in files     # what every ESP32 board file imports
     assert "boards/sim.mpy" not in files
     assert not any(f.startswith("host_tools") for f in files)
-    # The firmware's public codes stay on the PC: its modules keep private copies.
-    for host_only in ("firmware/codes.mpy", "firmware/nor.mpy"):
-        assert host_only not in files
-    assert "engine_core/codes.mpy" in files and "engine_core/gin/sitting.mpy" in files
+    # The shared codes go with the modules that import them; the sim's NOR flash stays.
+    for shared in ("engine_core/codes.mpy", "engine_core/variants.mpy", "firmware/codes.mpy",
+                   "engine_core/gin/sitting.mpy"):
+        assert shared in files
+    assert "boards/simflash.mpy" not in files
     assert "engine_core/rules.mpy" in files
     for f in files:
         assert (tmp_path / f).stat().st_size > 0

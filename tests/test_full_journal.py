@@ -45,8 +45,8 @@ def test_a_full_journal_boots_plays_a_hand_and_syncs_on_a_stock_32_bit_heap(tmp_
 def test_a_sync_on_a_tight_heap_fails_cleanly_and_the_scorer_goes_on(tmp_path, hog):
     # All but `hog` bytes of the heap held before the PC speaks: the endpoint cannot
     # load. With 12 KB left the score screen may not load either after the failure, and
-    # with 4 KB neither can the line's reader: each is handled (firmware/app.py
-    # poll_link, _sync_failed), the score is drawn once the heap is given back.
+    # with 4 KB neither can the line's reader: each is handled (firmware/link.py
+    # Link.poll, _failed), the score is drawn once the heap is given back.
     run = F.Run(tmp_path, STOCK, "files", hog=hog)
     (rc, out), (drc, dout) = run.sync()
     assert drc == 0, dout           # no crash: the device went on

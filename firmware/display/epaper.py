@@ -5,10 +5,8 @@ import framebuf
 from micropython import const
 from time import sleep_ms, ticks_diff, ticks_ms
 
+from firmware.codes import WHITE
 from firmware.display import DisplayError
-
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_WHITE = const(1)
 
 _BUSY_TIMEOUT_MS = const(15000)  # a cold full refresh takes a few seconds; this is a fault
 _RESET_MS = const(10)  # RES# low, then settle (10 ms in the SSD1680 and JD79653A flows)
@@ -39,7 +37,7 @@ class EPaper(framebuf.FrameBuffer):
         self._fresh = False  # the frame is still the one the last show() sent
         self._cmdbuf = bytearray(1)
         self._argbuf = bytearray(1)
-        super().fill(_WHITE)
+        super().fill(WHITE)
         cs(1)
         rst(1)
 

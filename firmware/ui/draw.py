@@ -1,23 +1,10 @@
 # Drawing shared by the screens: the top line, the help strip, the refusal banner, a
 # choice between arrows, and the names of bids and contracts as a player says them.
-from micropython import const
-
+from engine_core.codes import DOUBLES, GAME, PASS, PLUNGE, SPLASH
+from engine_core.variants import TEAMS
 from firmware import fonts
+from firmware.codes import BLACK, DIGIT_H, LINE, WHITE
 
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_PASS = const(0)
-_DOUBLES = const(9)
-_GAME = const(0x70)
-_PLUNGE = const(0x71)
-_SPLASH = const(0x72)
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_TEAMS = const(1)
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_WHITE = const(1)
-_DIGIT_H = const(12)
-
-_LINE = const(10)        # pixels a line of the 8x8 font takes
 SUITS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights")
 _SPECIAL = ("doubles", "follow-me", "nello", "nello lo", "nello su", "sevens")
 
@@ -26,15 +13,15 @@ def cols(fb):
     return fb.width // 8
 
 
-def center(fb, t, y, s=1, c=_BLACK):
+def center(fb, t, y, s=1, c=BLACK):
     fonts.text(fb, t, (fb.width - len(t) * 8 * s) // 2, y, s, c)
 
 
-def right(fb, t, y, c=_BLACK):
+def right(fb, t, y, c=BLACK):
     fb.text(t, fb.width - len(t) * 8, y, c)
 
 
-def table_round(fb, assign, y, center=False, c=_BLACK):
+def table_round(fb, assign, y, center=False, c=BLACK):
     """`Table 3 · Round 2` at the right (or the middle) of line y (the font has no
     middle dot: a 2x2 square); False when it does not fit beside 12 columns."""
     t = "Table %d" % assign[2]
@@ -73,16 +60,16 @@ def help(fb, t):
     lines = help_lines(fb, t)
     w = fb.width
     h = fb.height
-    fb.hline(0, h - len(lines) * _LINE - 1, w, _BLACK)
-    y = h - len(lines) * _LINE + 2
+    fb.hline(0, h - len(lines) * LINE - 1, w, BLACK)
+    y = h - len(lines) * LINE + 2
     for line in lines:
-        fb.text(line, (w - len(line) * 8) // 2, y, _BLACK)
-        y += _LINE
+        fb.text(line, (w - len(line) * 8) // 2, y, BLACK)
+        y += LINE
 
 
 def help_top(fb, t):
     """The y just above the help strip that help(fb, t) draws."""
-    return fb.height - len(help_lines(fb, t)) * _LINE - 2
+    return fb.height - len(help_lines(fb, t)) * LINE - 2
 
 
 def banner(fb, msg):
@@ -90,14 +77,14 @@ def banner(fb, msg):
     w = fb.width
     n = (w - 12) // 8
     lines = wrap(msg, n)
-    bh = len(lines) * _LINE + 8
+    bh = len(lines) * LINE + 8
     y = (fb.height - bh) // 2
-    fb.fill_rect(0, y, w, bh, _BLACK)
-    fb.rect(2, y + 2, w - 4, bh - 4, _WHITE)
+    fb.fill_rect(0, y, w, bh, BLACK)
+    fb.rect(2, y + 2, w - 4, bh - 4, WHITE)
     y += 5
     for line in lines:
-        fb.text(line, (w - len(line) * 8) // 2, y, _WHITE)
-        y += _LINE
+        fb.text(line, (w - len(line) * 8) // 2, y, WHITE)
+        y += LINE
 
 
 def wrap(msg, n):
@@ -114,25 +101,25 @@ def wrap(msg, n):
 
 def score_text(app):
     """The score in one short line: `Us 4-1 Them`, or each seat's in Moon."""
-    s = app.s
-    if s.row[_TEAMS]:
-        return "%s %d-%d %s" % (app.teams[0], s.score(0), s.score(1), app.teams[1])
+    s = app.scorer.s
+    if s.row[TEAMS]:
+        return "%s %d-%d %s" % (app.scorer.teams[0], s.score(0), s.score(1), app.scorer.teams[1])
     out = ""
     for i in range(s.sides):
-        out += "%s%s %d" % (" " if i else "", app.names[i], s.score(i))
+        out += "%s%s %d" % (" " if i else "", app.scorer.names[i], s.score(i))
     return out
 
 
 def seats_of(app, side):
     """A team's seats, `N/S`; "" where each seat plays alone, or where the team is named
     after its players already."""
-    s = app.s
-    if not s.row[_TEAMS] or "/" in app.teams[side]:
+    s = app.scorer.s
+    if not s.row[TEAMS] or "/" in app.scorer.teams[side]:
         return ""
     out = ""
     i = side
     while i < s.seats:
-        out += ("/" if out else "") + app.names[i]
+        out += ("/" if out else "") + app.scorer.names[i]
         i += 2
     return out
 
@@ -140,31 +127,31 @@ def seats_of(app, side):
 def side_label(app, side):
     """A side's name with its seats, `Us N/S`, so that nobody wonders which team is Us."""
     seats = seats_of(app, side)
-    name = app.side_name(side)
+    name = app.scorer.side_name(side)
     return name + " " + seats if seats else name
 
 
 def top(app, fb):
     """The first line: the hand, the dealer, and the score at the right."""
-    s = app.s
-    left = "hand %d  %s deals" % (s.hands() + 1, app.names[s.dealer()])
+    s = app.scorer.s
+    left = "hand %d  %s deals" % (s.hands() + 1, app.scorer.names[s.dealer()])
     sc = score_text(app)
     if len(left) + len(sc) + 1 > cols(fb):
         left = "hand %d" % (s.hands() + 1)
-    fb.text(left, 0, 0, _BLACK)
+    fb.text(left, 0, 0, BLACK)
     right(fb, sc, 0)
-    fb.hline(0, _LINE, fb.width, _BLACK)
+    fb.hline(0, LINE, fb.width, BLACK)
 
 
 def bid_words(s, code):
     """A bid as said at the table: `pass`, `30`, `84` (2 marks), `plunge`..."""
-    if code == _PASS:
+    if code == PASS:
         return "pass"
-    if code == _GAME:
+    if code == GAME:
         return "game"
-    if code == _PLUNGE:
+    if code == PLUNGE:
         return "plunge"
-    if code == _SPLASH:
+    if code == SPLASH:
         return "splash"
     return str(s.bid_value(code))
 
@@ -178,16 +165,16 @@ def need(s):
 def contract_words(c):
     if c <= 8:
         return SUITS[c]
-    return _SPECIAL[c - _DOUBLES]
+    return _SPECIAL[c - DOUBLES]
 
 
 def contract_line(app):
     """`Di bid 30, fives` (the bid and contract in play), or `Di bid 30` before trump."""
-    s = app.s
+    s = app.scorer.s
     b = s.bidder()
     if b < 0:
         return ""
-    out = "%s bid %s" % (app.names[b], bid_words(s, s.high_bid()))
+    out = "%s bid %s" % (app.scorer.names[b], bid_words(s, s.high_bid()))
     if s.contract() >= 0:
         out += ", " + contract_words(s.contract())
     return out
@@ -197,17 +184,17 @@ def choice(fb, x0, y, word, number, s):
     """A value between arrows, centred right of x0: big digits at scale s for a number
     (word None), else the word at twice the font size. Returns the height used."""
     w = fb.width - x0
-    th = _DIGIT_H * s
+    th = DIGIT_H * s
     if word is None:
         tw = fonts.digits_width(number, s)
         x = x0 + (w - tw) // 2
-        fonts.number(fb, number, x, y, s, _BLACK)
+        fonts.number(fb, number, x, y, s, BLACK)
     else:
         ws = 2 if len(word) * 16 <= w - 64 else 1
         tw = len(word) * 8 * ws
         x = x0 + (w - tw) // 2
-        fonts.text(fb, word, x, y + (th - 8 * ws) // 2, ws, _BLACK)
+        fonts.text(fb, word, x, y + (th - 8 * ws) // 2, ws, BLACK)
     ay = y + th // 2 - 8
-    fonts.text(fb, "<", x - 28, ay, 2, _BLACK)
-    fonts.text(fb, ">", x + tw + 12, ay, 2, _BLACK)
+    fonts.text(fb, "<", x - 28, ay, 2, BLACK)
+    fonts.text(fb, ">", x + tw + 12, ay, 2, BLACK)
     return th

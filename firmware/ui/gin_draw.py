@@ -6,10 +6,7 @@ from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
 from engine_core.gin.codec import EV_DRAWOUT
 from firmware import fonts
-
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_DIGIT_H = const(12)
+from firmware.codes import BLACK, DIGIT_H
 
 # app.fields slots while a gin hand is keyed in.
 SEAT = const(0)         # who went out
@@ -31,7 +28,7 @@ def ending_words(app):
     f = app.fields
     if f[MODE]:
         return "draw-out"
-    who = app.names[f[SEAT]]
+    who = app.scorer.names[f[SEAT]]
     if f[K]:
         return "%s knocks %d" % (who, f[K])
     return who + " gin"
@@ -49,7 +46,7 @@ def set_first_total(app, v):
 def event(app, value):
     """The hand-ending event the entry makes, `value` being the last number keyed in
     (the opponent's total, or seat 1's total in a draw-out)."""
-    s = app.s
+    s = app.scorer.s
     f = app.fields
     bonus = s.rules.bonus
     b0 = f[B0] if bonus else -1
@@ -65,12 +62,12 @@ def event(app, value):
 
 def _asks_more(app):
     # Questions after the opponent's total: bonus cards, or Skarney's contract meld.
-    return app.s.rules.bonus or not app.s.row[G.TURNUP]
+    return app.scorer.s.rules.bonus or not app.scorer.s.row[G.TURNUP]
 
 
 def verdict(app, ev):
     """What the ending scores: `knock stands: Bob +23`, or why it cannot be."""
-    s = app.s
+    s = app.scorer.s
     if s.check(ev):
         return "not possible: OK says why"
     o = s.outcome(ev)
@@ -80,36 +77,36 @@ def verdict(app, ev):
         end = "knock stands"
     if w < 0:
         return end + ": nobody scores"
-    return "%s: %s +%d" % (end, app.names[w], Gn.outcome_points(o))
+    return "%s: %s +%d" % (end, app.scorer.names[w], Gn.outcome_points(o))
 
 
 def scores(app, fb, top, bottom):
     """Both totals in big digits, each under its player's name, a rule between."""
-    s = app.s
+    s = app.scorer.s
     w = fb.width
     bw = w // 2
     h = bottom - top
     i = 0
     while i < 2:
-        name = app.names[i]
+        name = app.scorer.names[i]
         x0 = i * bw
-        fb.text(name, x0 + (bw - len(name) * 8) // 2, top, _BLACK)
+        fb.text(name, x0 + (bw - len(name) * 8) // 2, top, BLACK)
         sc = s.score(i)
-        ds = (h - 12) // _DIGIT_H
+        ds = (h - 12) // DIGIT_H
         if ds > 5:
             ds = 5
         while ds > 1 and fonts.digits_width(sc, ds) > bw - 8:
             ds -= 1
         fonts.number(fb, sc, x0 + (bw - fonts.digits_width(sc, ds)) // 2,
-                     top + 12 + (h - 12 - ds * _DIGIT_H) // 2, ds, _BLACK)
+                     top + 12 + (h - 12 - ds * DIGIT_H) // 2, ds, BLACK)
         i += 1
-    fb.vline(bw, top, h, _BLACK)
+    fb.vline(bw, top, h, BLACK)
 
 
 def history_line(app, s, k, ev):
     """A finished hand in one line: `3  8 S kn 6 v 23  0-23` (hand, knock limit, ending
     with its totals, the running hand points)."""
-    names = app.names
+    names = app.scorer.names
     end = s.last(Gn.LAST_END)
     arg = ev & 0xFFFFFF
     if end == Gn.END_DRAWOUT:

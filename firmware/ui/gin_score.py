@@ -4,26 +4,15 @@
 # takes, or takes to the totals screen. The cursors start where the answer most often is:
 # the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the knock limit of the seat
 # who played first (the dealer's opponent).
-from micropython import const
-
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
+from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV, RESULT
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
 
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_PREV = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_RESULT = const(3)
-_BACK = const(4)
-_LINE = const(10)
-_LONG = const(0x10)
-
 
 def enter(app):
-    s = app.s
+    s = app.scorer.s
     f = app.fields
     if f[GD.KEEP]:
         f[GD.KEEP] = 0
@@ -38,7 +27,7 @@ def enter(app):
 
 
 def _help(app):
-    s = app.s
+    s = app.scorer.s
     if s.phase() == Gn.TURNUP:
         if s.rules.spade_doubles:
             return "<> turn-up  hold: spade  OK take"
@@ -47,16 +36,16 @@ def _help(app):
 
 
 def draw(app, fb):
-    s = app.s
+    s = app.scorer.s
     w = fb.width
     hp = _help(app)
     bottom = D.help_top(fb, hp)
     D.center(fb, "hand %d" % (s.hands() + 1), 0)
-    y = bottom - 2 * _LINE - 4
-    GD.scores(app, fb, _LINE + 2, y - 2)
-    fb.hline(0, y - 1, w, _BLACK)
+    y = bottom - 2 * LINE - 4
+    GD.scores(app, fb, LINE + 2, y - 2)
+    fb.hline(0, y - 1, w, BLACK)
     y += 2
-    dealer = app.names[s.dealer()]
+    dealer = app.scorer.names[s.dealer()]
     n = D.cols(fb)
     if s.phase() == Gn.TURNUP:
         t = GD.TURNUP_WORDS[app.cur - 1]
@@ -73,7 +62,7 @@ def draw(app, fb):
         else:
             info = "%s dealt, game to %d" % (dealer, s.rules.target)
     D.center(fb, line[:n], y)
-    D.center(fb, info[:n], y + _LINE)
+    D.center(fb, info[:n], y + LINE)
     D.help(fb, hp)
 
 
@@ -84,7 +73,7 @@ def _fit(n, long, short):
 
 def _move(app, d):
     # The ending cursor: within a seat, the knock total (0 is gin; Skarney Gin: gin only).
-    s = app.s
+    s = app.scorer.s
     f = app.fields
     if f[GD.MODE] or not s.row[G.KNOCK]:
         _group(app, d)
@@ -96,7 +85,7 @@ def _move(app, d):
 
 def _group(app, d):
     # The next ending group: the first player, the dealer, the draw-out.
-    s = app.s
+    s = app.scorer.s
     f = app.fields
     first = 1 - s.dealer()
     g = 2 if f[GD.MODE] else (0 if f[GD.SEAT] == first else 1)
@@ -107,29 +96,29 @@ def _group(app, d):
 
 
 def press(app, key):
-    s = app.s
+    s = app.scorer.s
     f = app.fields
-    if key == _BACK:
+    if key == BACK:
         app.undo()
         return
     if s.phase() == Gn.TURNUP:
-        if key == _PREV:
+        if key == PREV:
             app.cur = 10 if app.cur == 1 else app.cur - 1
-        elif key == _NEXT:
+        elif key == NEXT:
             app.cur = 1 if app.cur == 10 else app.cur + 1
-        elif key & _LONG and s.rules.spade_doubles:
+        elif key & LONG and s.rules.spade_doubles:
             f[GD.SPADE] ^= 1
-        elif key == _OK:
+        elif key == OK:
             if app.take(Gn.turnup(app.cur, f[GD.SPADE])):
                 app.follow()
         return
-    if key == _PREV or key == _NEXT:
-        _move(app, 1 if key == _NEXT else -1)
-    elif key & _LONG:
-        _group(app, 1 if key & 0xF == _NEXT else -1)
-    elif key == _OK:
+    if key == PREV or key == NEXT:
+        _move(app, 1 if key == NEXT else -1)
+    elif key & LONG:
+        _group(app, 1 if key & 0xF == NEXT else -1)
+    elif key == OK:
         if f[GD.MODE] and s.row[G.TURNUP]:
             if app.take(Gn.drawout()):
                 app.follow()
             return
-        app.go(_RESULT)
+        app.go(RESULT)

@@ -5,18 +5,9 @@
 from micropython import const
 
 from engine_core.gin import rules as G
+from firmware.codes import BACK, DIGIT_H, HOME, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
-
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_HOME = const(0)
-_PREV = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_BACK = const(4)
-_LINE = const(10)
-_DIGIT_H = const(12)
-_LONG = const(0x10)
 
 _TOTAL = const(0)       # questions: the opponent's total (a draw-out: seat 0's)
 _SECOND = const(1)      # seat 1's total in a draw-out
@@ -29,7 +20,7 @@ HELP = "<> 1  hold 10  OK next  BACK back"
 
 def _questions(app):
     # The questions of this ending as a bit mask, in order.
-    s = app.s
+    s = app.scorer.s
     f = app.fields
     if f[GD.MODE]:
         return 1 << _TOTAL | 1 << _SECOND
@@ -74,7 +65,7 @@ def _max(app, step):
     if step == _CONTRACT:
         return 1
     # Not the rule's most (100, or 396): a total over it is refused with the reason.
-    return 511 if app.fields[GD.MODE] or not app.s.row[G.TURNUP] else 127
+    return 511 if app.fields[GD.MODE] or not app.scorer.s.row[G.TURNUP] else 127
 
 
 def _store(app, step, v):
@@ -101,20 +92,20 @@ def _load(app, step):
 
 
 def _question(app, step):
-    s = app.s
+    s = app.scorer.s
     f = app.fields
-    opp = app.names[1 - f[GD.SEAT]]
+    opp = app.scorer.names[1 - f[GD.SEAT]]
     if step == _TOTAL:
         if f[GD.MODE]:
-            return "%s's unmelded total:" % app.names[0]
+            return "%s's unmelded total:" % app.scorer.names[0]
         if not s.row[G.TURNUP]:
             return "%s's cards in hand:" % opp
         return "%s is left with:" % opp
     if step == _SECOND:
-        return "%s's unmelded total:" % app.names[1]
+        return "%s's unmelded total:" % app.scorer.names[1]
     if step == _CONTRACT:
         return "%s had the contract meld down:" % opp
-    return "%s's bonus cards:" % app.names[0 if step == _BONUS0 else 1]
+    return "%s's bonus cards:" % app.scorer.names[0 if step == _BONUS0 else 1]
 
 
 def _event(app):
@@ -134,16 +125,16 @@ def draw(app, fb):
     f = app.fields
     step = f[GD.STEP]
     D.top(app, fb)
-    y = _LINE + 3
+    y = LINE + 3
     fb.text(GD.ending_words(app)[:D.cols(fb)], 0, y, 0)
-    y += _LINE + 2
+    y += LINE + 2
     D.center(fb, _question(app, step)[:D.cols(fb)], y)
-    y += _LINE + 2
+    y += LINE + 2
     if step == _CONTRACT:
         D.choice(fb, 0, y, "yes" if app.cur else "no", 0, 3)
     else:
         D.choice(fb, 0, y, None, app.cur, 3)
-    y += _DIGIT_H * 3 + 4
+    y += DIGIT_H * 3 + 4
     if _next(_questions(app), step) >= 5:
         D.center(fb, GD.verdict(app, _event(app))[:D.cols(fb)], y)
     D.help(fb, HELP)
@@ -154,13 +145,13 @@ def press(app, key):
     step = f[GD.STEP]
     q = _questions(app)
     top = _max(app, step)
-    if key & 0xF == _NEXT or key & 0xF == _PREV:
-        d = 10 if key & _LONG else 1
-        v = app.cur + (d if key & 0xF == _NEXT else -d)
+    if key & 0xF == NEXT or key & 0xF == PREV:
+        d = 10 if key & LONG else 1
+        v = app.cur + (d if key & 0xF == NEXT else -d)
         if step == _CONTRACT:
             v = v & 1
         app.cur = 0 if v < 0 else (top if v > top else v)
-    elif key == _OK:
+    elif key == OK:
         nxt = _next(q, step)
         if nxt < 5:
             _store(app, step, app.cur)
@@ -169,11 +160,11 @@ def press(app, key):
             return
         if app.take(_event(app)):
             app.follow()
-    elif key == _BACK:
+    elif key == BACK:
         back = _prev(q, step)
         if back < 0:
             f[GD.KEEP] = 1
-            app.go(_HOME)
+            app.go(HOME)
             return
         f[GD.STEP] = back
         app.cur = _load(app, back)

@@ -1,20 +1,6 @@
 # The menu: short trips away from the score, and back.
-from micropython import const
-
+from firmware.codes import BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SETUP, SYNC, WHITE
 from firmware.ui import draw as D
-
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_PREV = const(1)
-_WHITE = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_BACK = const(4)
-_MENU = const(5)
-_HISTORY = const(7)
-_SYNC = const(8)
-_SETUP = const(9)
-_LINE = const(10)
 
 HELP = "<> choose  OK open  M/BACK close"
 _ITEMS = ("back to the game", "hand history", "trick tracker", "sync with the PC",
@@ -28,35 +14,35 @@ def draw(app, fb):
     while i < len(_ITEMS):
         t = _ITEMS[i]
         if i == 2:
-            t += ": " + ("on" if app.tracker else "off")
+            t += ": " + ("on" if app.scorer.tracker else "off")
         if i == app.cur:
-            fb.fill_rect(0, y - 2, fb.width, _LINE + 2, _BLACK)
-            fb.text(t, 8, y, _WHITE)
+            fb.fill_rect(0, y - 2, fb.width, LINE + 2, BLACK)
+            fb.text(t, 8, y, WHITE)
         else:
-            fb.text(t, 8, y, _BLACK)
-        y += _LINE + 3
+            fb.text(t, 8, y, BLACK)
+        y += LINE + 3
         i += 1
     D.help(fb, HELP)
 
 
 def press(app, key):
     n = len(_ITEMS)
-    if key == _NEXT:
+    if key == NEXT:
         app.cur = (app.cur + 1) % n
-    elif key == _PREV:
+    elif key == PREV:
         app.cur = (app.cur - 1) % n
-    elif key == _BACK or key == _MENU:
+    elif key == BACK or key == MENU:
         app.follow()
-    elif key == _OK:
+    elif key == OK:
         i = app.cur
         if i == 0:
             app.follow()
         elif i == 1:
-            app.go(_HISTORY)
+            app.go(HISTORY)
         elif i == 2:
-            app.tracker = 0 if app.tracker else 1
-            app.save_settings()
+            app.scorer.tracker = 0 if app.scorer.tracker else 1
+            app.scorer.save_settings()
         elif i == 3:
-            app.go(_SYNC)
+            app.go(SYNC)
         else:
-            app.go(_SETUP)
+            app.go(SETUP)

@@ -1,35 +1,22 @@
 # Game over: who won, the final score, and the way on: BACK undoes the last hand (and
 # the game plays on); a new sitting, which ends this one for good, takes OK held down
 # (or MENU, new sitting), never the OK pressed out of habit.
-from micropython import const
-
+from engine_core.variants import TEAMS
 from firmware import fonts
+from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LONG, NEXT, OK, PREV, SETUP
 from firmware.ui import draw as D
-
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_TEAMS = const(1)
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_PREV = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_BACK = const(4)
-_HISTORY = const(7)
-_SETUP = const(9)
-_DIGIT_H = const(12)
-_LONG = const(0x10)
 
 HELP = "hold OK: new sitting  BACK undo\n< > history  M menu"
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
 def draw(app, fb):
-    s = app.s
+    s = app.scorer.s
     w = fb.width
     D.center(fb, "game over", 2)
     win = s.winner()
-    name = app.side_name(win)
-    line = name + (" wins" if not s.row[_TEAMS] or len(name) > 4 else " win")
+    name = app.scorer.side_name(win)
+    line = name + (" wins" if not s.row[TEAMS] or len(name) > 4 else " win")
     D.center(fb, line, 14, 2 if len(line) * 16 <= w else 1)
     y = 36
     n = s.sides
@@ -39,11 +26,11 @@ def draw(app, fb):
     while i < n:
         sc = s.score(i)
         x = i * bw + (bw - fonts.digits_width(sc, big)) // 2
-        fonts.number(fb, sc, x, y + 10, big, _BLACK)
+        fonts.number(fb, sc, x, y + 10, big, BLACK)
         t = D.side_label(app, i)
-        fb.text(t, i * bw + (bw - len(t) * 8) // 2, y, _BLACK)
+        fb.text(t, i * bw + (bw - len(t) * 8) // 2, y, BLACK)
         i += 1
-    y += 12 + _DIGIT_H * big + 4
+    y += 12 + DIGIT_H * big + 4
     extra = "%d hands" % s.hands()
     if s.games():
         extra = "games %d-%d, " % (s.games_won(0), s.games_won(1)) + extra
@@ -52,12 +39,12 @@ def draw(app, fb):
 
 
 def press(app, key):
-    if key == _LONG | _OK:
-        app.go(_SETUP)
-    elif key == _OK:
+    if key == LONG | OK:
+        app.go(SETUP)
+    elif key == OK:
         app.banner = ("a new sitting ends this one (no more undo): hold OK, or MENU "
                       "and new sitting")
-    elif key == _PREV or key == _NEXT:
-        app.go(_HISTORY)
-    elif key == _BACK:
+    elif key == PREV or key == NEXT:
+        app.go(HISTORY)
+    elif key == BACK:
         app.undo()

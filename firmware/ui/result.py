@@ -2,31 +2,11 @@
 # the tricks.
 # Points games: the points the bidders took, starting at the bid, the verdict updating as
 # the number moves. Moon: each seat's tricks, the last seat's being what is left.
-from micropython import const
-
+from engine_core.codes import EV_MADE, EV_POINTS, EV_TRICKS, GAME
+from engine_core.variants import MARKS, TEAMS, TOTAL, TRICKS, TRICKS_PER_HAND
 from firmware import fonts
+from firmware.codes import BACK, BLACK, DIGIT_H, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
-
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_EV_MADE = const(4)
-_EV_POINTS = const(5)
-_EV_TRICKS = const(6)
-_GAME = const(0x70)
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_MARKS = const(0)
-_TEAMS = const(1)
-_TRICKS = const(2)
-_TRICKS_PER_HAND = const(2)
-_TOTAL = const(5)
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_PREV = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_BACK = const(4)
-_LINE = const(10)
-_DIGIT_H = const(12)
-_LONG = const(0x10)
 
 _MADE_WORDS = ("made", "set", "track tricks")
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
@@ -35,20 +15,20 @@ HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG |
 def _mode(s):
     # 0 made/set, 1 a number (points, or team tricks), 2 each seat's tricks
     sc = s.rules.scoring
-    if sc == _MARKS:
+    if sc == MARKS:
         return 0
-    if sc == _TRICKS and not s.row[_TEAMS]:
+    if sc == TRICKS and not s.row[TEAMS]:
         return 2
     return 1
 
 
 def enter(app):
-    s = app.s
+    s = app.scorer.s
     mode = _mode(s)
     if mode == 0:
         app.cur = 0
     elif mode == 1:
-        total = s.row[_TOTAL]
+        total = s.row[TOTAL]
         p = s.high_value()
         lo = s.side_points(True)
         hi = total - s.side_points(False)
@@ -61,7 +41,7 @@ def enter(app):
             i += 1
         b = s.bidder()
         v = s.high_value()
-        f[b] = v if v <= s.row[_TRICKS_PER_HAND] else s.row[_TRICKS_PER_HAND]
+        f[b] = v if v <= s.row[TRICKS_PER_HAND] else s.row[TRICKS_PER_HAND]
         app.top = 0
 
 
@@ -74,12 +54,12 @@ def _help(mode):
 
 
 def draw(app, fb):
-    s = app.s
+    s = app.scorer.s
     mode = _mode(s)
     D.top(app, fb)
-    y = _LINE + 3
-    fb.text(D.contract_line(app), 0, y, _BLACK)
-    y += _LINE + 4
+    y = LINE + 3
+    fb.text(D.contract_line(app), 0, y, BLACK)
+    y += LINE + 4
     if mode == 0:
         who = D.side_label(app, s.side_of(s.bidder()))
         D.center(fb, who + ":", y, 2 if len(who) * 16 + 16 <= fb.width else 1)
@@ -91,18 +71,18 @@ def draw(app, fb):
             made = app.cur == 0
             side = s.side_of(s.bidder()) if made else 1 - s.side_of(s.bidder())
             m = s.marks_of(s.high_value())
-            D.center(fb, "%s +%d mark%s" % (app.side_name(side), m, "s" if m > 1 else ""), y)
+            D.center(fb, "%s +%d mark%s" % (app.scorer.side_name(side), m, "s" if m > 1 else ""), y)
         else:
             D.center(fb, "one trick at a time", y)
     elif mode == 1:
         who = D.side_label(app, s.side_of(s.bidder())) + " took"
         if fb.width >= 240:
-            fb.text(who, 0, y + 10, _BLACK)
+            fb.text(who, 0, y + 10, BLACK)
         else:
             D.center(fb, who, y)
-            y += _LINE + 2
+            y += LINE + 2
         D.choice(fb, 0, y, None, app.cur, 3)
-        y += _DIGIT_H * 3 + 4
+        y += DIGIT_H * 3 + 4
         D.center(fb, _verdict(app, app.cur), y)
     else:
         _seats(app, fb, y)
@@ -116,15 +96,15 @@ def made(s, points):
 
 
 def _verdict(app, p):
-    s = app.s
-    total = s.row[_TOTAL]
+    s = app.scorer.s
+    total = s.row[TOTAL]
     v = s.high_value()
     ok = made(s, p)
     bt = s.side_of(s.bidder())
-    if s.rules.scoring == _TRICKS:
+    if s.rules.scoring == TRICKS:
         b = p if ok else -v
-        o = s.row[_TRICKS_PER_HAND] - p
-    elif s.high_bid() == _GAME:
+        o = s.row[TRICKS_PER_HAND] - p
+    elif s.high_bid() == GAME:
         b = p if ok else 0
         o = 0 if ok else total - p
     elif ok:
@@ -134,8 +114,8 @@ def _verdict(app, p):
         b = 0
         o = v + total - p
     return "bid %s: %s  %s %+d  %s %+d" % (D.bid_words(s, s.high_bid()),
-                                          "made" if ok else "set", app.teams[bt], b,
-                                          app.teams[1 - bt], o)
+                                          "made" if ok else "set", app.scorer.teams[bt], b,
+                                          app.scorer.teams[1 - bt], o)
 
 
 def _order(s, k):
@@ -145,8 +125,8 @@ def _order(s, k):
 
 def _rest(app):
     # The tricks left for the last seat in entry order (negative: too many given).
-    s = app.s
-    n = s.row[_TRICKS_PER_HAND]
+    s = app.scorer.s
+    n = s.row[TRICKS_PER_HAND]
     k = 0
     while k < s.seats - 1:
         n -= app.fields[_order(s, k)]
@@ -155,7 +135,7 @@ def _rest(app):
 
 
 def _seats(app, fb, y):
-    s = app.s
+    s = app.scorer.s
     n = s.seats
     bw = fb.width // n
     big = 3 if fb.height >= 120 else 2
@@ -163,66 +143,66 @@ def _seats(app, fb, y):
     while k < n:
         seat = _order(s, k)
         x = k * bw
-        label = app.names[seat] + (" bid" if k == 0 else "")
-        fb.text(label, x + 4, y, _BLACK)
+        label = app.scorer.names[seat] + (" bid" if k == 0 else "")
+        fb.text(label, x + 4, y, BLACK)
         v = app.fields[seat] if k < n - 1 else _rest(app)
-        fonts.number(fb, v, x + 8, y + 12, big, _BLACK)
+        fonts.number(fb, v, x + 8, y + 12, big, BLACK)
         if k == app.top:
-            fb.rect(x + 2, y + 9, bw - 4, _DIGIT_H * big + 6, _BLACK)
+            fb.rect(x + 2, y + 9, bw - 4, DIGIT_H * big + 6, BLACK)
         if k == n - 1:
-            fb.text("rest", x + 8 + fonts.digits_width(v, big) + 4, y + 12, _BLACK)
+            fb.text("rest", x + 8 + fonts.digits_width(v, big) + 4, y + 12, BLACK)
         k += 1
-    y += _DIGIT_H * big + 18
+    y += DIGIT_H * big + 18
     b = s.bidder()
     tricks = app.fields[b]
-    D.center(fb, "%s %s" % (app.names[b], "made" if made(s, tricks) else "set"), y)
+    D.center(fb, "%s %s" % (app.scorer.names[b], "made" if made(s, tricks) else "set"), y)
 
 
 def press(app, key):
-    s = app.s
+    s = app.scorer.s
     mode = _mode(s)
     step = 0
-    if key == _NEXT:
+    if key == NEXT:
         step = 1
-    elif key == _PREV:
+    elif key == PREV:
         step = -1
-    elif key == _LONG | _NEXT:
+    elif key == LONG | NEXT:
         step = 5
-    elif key == _LONG | _PREV:
+    elif key == LONG | PREV:
         step = -5
-    elif key == _LONG | _OK:
+    elif key == LONG | OK:
         if mode == 0:
-            if app.take(_EV_MADE << 24 | 0):
+            if app.take(EV_MADE << 24 | 0):
                 app.follow()
             return
-        key = _OK
+        key = OK
     if mode == 0:
         if step:
             app.cur = (app.cur + (1 if step > 0 else -1)) % 3
-        elif key == _OK:
+        elif key == OK:
             if app.cur == 2:
-                app.hand_mode = 1
+                app.scorer.hand_mode = 1
                 app.follow()
-            elif app.take(_EV_MADE << 24 | (1 if app.cur == 0 else 0)):
+            elif app.take(EV_MADE << 24 | (1 if app.cur == 0 else 0)):
                 app.follow()
-        elif key == _BACK:
+        elif key == BACK:
             app.undo()
         return
     if mode == 1:
-        total = s.row[_TOTAL]
+        total = s.row[TOTAL]
         if step:
             app.cur = (app.cur + step) % (total + 1)
-        elif key == _OK:
-            if app.take(_EV_POINTS << 24 | app.cur):
+        elif key == OK:
+            if app.take(EV_POINTS << 24 | app.cur):
                 app.follow()
-        elif key == _BACK:
+        elif key == BACK:
             app.undo()
         return
     seat = _order(s, app.top)
     if step:
-        top = s.row[_TRICKS_PER_HAND]
+        top = s.row[TRICKS_PER_HAND]
         app.fields[seat] = (app.fields[seat] + step) % (top + 1)
-    elif key == _OK:
+    elif key == OK:
         if app.top < s.seats - 2:
             app.top += 1
             return
@@ -234,9 +214,9 @@ def press(app, key):
             t = app.fields[seat] if k < s.seats - 1 else (rest if rest >= 0 else 0)
             packed |= t << (4 * seat)
             k += 1
-        if app.take(_EV_TRICKS << 24 | packed):
+        if app.take(EV_TRICKS << 24 | packed):
             app.follow()
-    elif key == _BACK:
+    elif key == BACK:
         if app.top:
             app.top -= 1
         else:

@@ -2,30 +2,11 @@
 # then the game (every variant), its scoring and target, the house options that apply
 # to that game and scoring (a special's marks only while it is on), and the first
 # dealer. It starts from the last sitting's choices, plain 42 on a new device.
-from micropython import const
-
 from engine_core import header
 from engine_core import options as O
+from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
+from firmware.codes import BACK, BLACK, LINE, LONG, MENU, NEXT, OK, PREV, WHITE
 from firmware.ui import draw as D
-
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_SEATS = const(0)
-_POINTS = const(1)
-_TEAMS = const(1)
-_MIN_BID = const(8)
-_TOP_NUMBER = const(9)
-_MARK = const(10)
-_SCORINGS = const(14)
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_PREV = const(1)
-_WHITE = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_BACK = const(4)
-_MENU = const(5)
-_LINE = const(10)
-_LONG = const(0x10)
 
 _BOOL = ("nello", "sevens", "plunge", "splash")
 
@@ -33,7 +14,7 @@ _BOOL = ("nello", "sevens", "plunge", "splash")
 def enter(app):
     if app.draft is None:
         rules = None
-        last = app.last_setup
+        last = app.scorer.last_setup
         if last:
             try:
                 rules, dealer, _ = header.decode_header(last)
@@ -62,10 +43,10 @@ def rows(app):
 
 def _applies(r, key):
     # Options that mean nothing with the others as they are stay out of sight.
-    if r.scoring == _POINTS and key in O.SPECIAL:
+    if r.scoring == POINTS and key in O.SPECIAL:
         return False    # special contracts are played for marks
     if key == "made_scores":
-        return r.scoring == _POINTS
+        return r.scoring == POINTS
     if key == "nello_doubles":
         return r.nello
     if key == "plunge_marks":
@@ -76,7 +57,7 @@ def _applies(r, key):
 
 
 def _visible(fb):
-    return (D.help_top(fb, _help(False)) - 16 - _LINE) // _LINE
+    return (D.help_top(fb, _help(False)) - 16 - LINE) // LINE
 
 
 def _scroll(app, n):
@@ -92,7 +73,7 @@ def value(app, key):
     if key == "game":
         return r.name
     if key == "dealer":
-        return seat_name(r.row[_SEATS], app.draft_dealer)
+        return seat_name(r.row[SEATS], app.draft_dealer)
     if key == "start":
         return ""
     if r.family:
@@ -109,9 +90,9 @@ def _range(r, key):
     # (lowest, highest, step) of a number option.
     row = r.row
     if key == "target":
-        return 1, 9999, 10 if r.scoring == _POINTS else 1
+        return 1, 9999, 10 if r.scoring == POINTS else 1
     if key == "min_bid":
-        return (1 if row[_MARK] else row[_MIN_BID]), (row[_MARK] or row[_TOP_NUMBER]), 1
+        return (1 if row[MARK] else row[MIN_BID]), (row[MARK] or row[TOP_NUMBER]), 1
     if key == "match_games":
         return 1, 99, 2
     return 2, 7, 1
@@ -122,16 +103,16 @@ def change(app, key, d):
     r = app.draft
     if key == "game":
         app.draft = _gin().step_game(r, d)
-        app.draft_dealer = app.draft_dealer % app.draft.row[_SEATS]
+        app.draft_dealer = app.draft_dealer % app.draft.row[SEATS]
     elif key != "dealer" and r.family:
         _gin().change(r, key, d)
     elif key == "dealer":
-        app.draft_dealer = (app.draft_dealer + d) % r.row[_SEATS]
+        app.draft_dealer = (app.draft_dealer + d) % r.row[SEATS]
     elif key == "scoring":
         s = r.scoring
         while True:
             s = (s + d) % 3
-            if r.row[_SCORINGS] >> s & 1:
+            if r.row[SCORINGS] >> s & 1:
                 break
         r.scoring = s
         r.default_target()
@@ -155,12 +136,12 @@ def _help(editing, key=None):
 
 
 def draw(app, fb):
-    fb.text("New sitting", 0, 0, _BLACK)
+    fb.text("New sitting", 0, 0, BLACK)
     assign = setup_assign(app)
-    note = "choices: as last game" if app.last_setup else "choices: plain 42"
+    note = "choices: as last game" if app.scorer.last_setup else "choices: plain 42"
     if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)
-    fb.hline(0, _LINE, fb.width, _BLACK)
+    fb.hline(0, LINE, fb.width, BLACK)
     keys = rows(app)
     y = 14
     k = _visible(fb)
@@ -171,48 +152,48 @@ def draw(app, fb):
         v = value(app, key)
         if key == "start":
             label = "start: " + _summary(app)
-        c = _BLACK
+        c = BLACK
         if i == app.cur:
             if app.edit:
-                fb.rect(0, y - 2, fb.width, _LINE + 1, _BLACK)
+                fb.rect(0, y - 2, fb.width, LINE + 1, BLACK)
                 vx = fb.width - len(v) * 8 - 4
-                fb.fill_rect(vx - 2, y - 2, len(v) * 8 + 4, _LINE + 1, _BLACK)
-                fb.text(label, 4, y, _BLACK)
-                fb.text(v, vx, y, _WHITE)
-                y += _LINE
+                fb.fill_rect(vx - 2, y - 2, len(v) * 8 + 4, LINE + 1, BLACK)
+                fb.text(label, 4, y, BLACK)
+                fb.text(v, vx, y, WHITE)
+                y += LINE
                 i += 1
                 continue
-            fb.fill_rect(0, y - 2, fb.width, _LINE + 1, _BLACK)
-            c = _WHITE
+            fb.fill_rect(0, y - 2, fb.width, LINE + 1, BLACK)
+            c = WHITE
         fb.text(label[:D.cols(fb) - 1], 4, y, c)
         if v:
             fb.text(v, fb.width - len(v) * 8 - 4, y, c)
-        y += _LINE
+        y += LINE
         i += 1
     hp = _help(app.edit, keys[app.cur])
-    fb.text(seats_line(app)[:D.cols(fb)], 0, D.help_top(fb, hp) - _LINE + 1, _BLACK)
+    fb.text(seats_line(app)[:D.cols(fb)], 0, D.help_top(fb, hp) - LINE + 1, BLACK)
     D.help(fb, hp)
 
 
 def seats_line(app):
     """Who plays with whom, and who deals first: `Us: N+S  Them: E+W, N deals first`."""
     r = app.draft
-    seats = r.row[_SEATS]
+    seats = r.row[SEATS]
     names = setup_names(app, r)
     if names:   # pushed from the PC: who sits where
         first = "%s deals first" % names[app.draft_dealer]
-        if seats != 4 or not r.row[_TEAMS]:
+        if seats != 4 or not r.row[TEAMS]:
             return "%s; %s" % (" ".join(names), first)
         return "%s+%s v %s+%s, %s" % (names[0], names[2], names[1], names[3], first)
     first = seat_name(seats, app.draft_dealer) + " deals first"
     if seats == 2:
         return first
-    if not r.row[_TEAMS]:
+    if not r.row[TEAMS]:
         return "clockwise %s; %s" % (" ".join(seat_name(seats, i) for i in range(seats)),
                                      first)
     out = ""
     for side in (0, 1):
-        out += "%s%s: %s" % ("  " if side else "", app.teams[side],
+        out += "%s%s: %s" % ("  " if side else "", app.scorer.teams[side],
                              "+".join(seat_name(seats, i) for i in range(side, seats, 2)))
     return out + ", " + first
 
@@ -252,22 +233,22 @@ def press(app, key):
     n = len(keys)
     name = keys[app.cur]
     if app.edit:
-        if key & 0xF == _NEXT or key & 0xF == _PREV:
-            d = 1 if key & 0xF == _NEXT else -1
-            change(app, name, d * 5 if key & _LONG else d)
-        elif key == _OK or key == _BACK:
+        if key & 0xF == NEXT or key & 0xF == PREV:
+            d = 1 if key & 0xF == NEXT else -1
+            change(app, name, d * 5 if key & LONG else d)
+        elif key == OK or key == BACK:
             app.edit = False
         return
-    if key == _NEXT:
+    if key == NEXT:
         app.cur = (app.cur + 1) % n
-    elif key == _PREV:
+    elif key == PREV:
         app.cur = (app.cur - 1) % n
-    elif key == _OK:
+    elif key == OK:
         if name == "start":
             start(app)
             return
         app.edit = True
-    elif (key == _BACK or key == _MENU) and app.s is not None:
+    elif (key == BACK or key == MENU) and app.scorer.s is not None:
         app.draft = None
         app.follow()
         return
@@ -289,26 +270,24 @@ def new_sitting(app, rules, dealer):
     """Begin a sitting in the journal (finishing the open one) and show it. Its header
     carries the player names set up (pushed from the PC), a random id and the clock."""
     from firmware.journal import JournalError
+    scorer = app.scorer
     names = setup_names(app, rules)
     assign = setup_assign(app)
     # The setup kept has no assignment: the PC pushes one for each sitting.
     setup = header.encode_header(rules, dealer, names)
-    head = header.encode_header(rules, dealer, names, _sitting_uid(), app.clock(),
-                                app.utc_offset, assign)
+    clock = scorer.clock
+    head = header.encode_header(rules, dealer, names, _sitting_uid(), clock.now(),
+                                clock.utc_offset, assign)
     try:
-        app.journal.end(app.clock(), app.utc_offset)    # the one left ends now
-        app.journal.begin_sitting(head)
+        scorer.journal.end(clock.now(), clock.utc_offset)    # the one left ends now
+        scorer.journal.begin_sitting(head)
     except JournalError as e:
         app.banner = str(e)
         return False
-    from firmware import resume     # a sitting's start: once a sitting
-    from firmware.app import forget
-    resume.start(app, rules, dealer, names, assign)
-    resume = None
-    forget("firmware.resume")
-    if setup != app.last_setup:
-        app.last_setup = setup
-        app.save_settings()
+    scorer.start(rules, dealer, names, assign)
+    if setup != scorer.last_setup:
+        scorer.last_setup = setup
+        scorer.save_settings()
     app.follow()
     app.full = True
     return True
@@ -317,20 +296,20 @@ def new_sitting(app, rules, dealer):
 def setup_assign(app):
     """The table assignment pushed from the PC for the next sitting, or None."""
     try:
-        return header.header_assignment(app.last_setup) if app.last_setup else None
+        return header.header_assignment(app.scorer.last_setup) if app.scorer.last_setup else None
     except ValueError:
         return None
 
 
 def setup_names(app, rules):
     """The player names of the last setup when they fit the game's seats, else None."""
-    if not app.last_setup:
+    if not app.scorer.last_setup:
         return None
     try:
-        names = header.decode_header(app.last_setup)[2]
+        names = header.decode_header(app.scorer.last_setup)[2]
     except ValueError:
         return None
-    if names and len(names) == rules.row[_SEATS]:
+    if names and len(names) == rules.row[SEATS]:
         return names
     return None
 

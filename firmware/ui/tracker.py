@@ -4,26 +4,10 @@
 from micropython import const
 
 from engine_core import codec
+from engine_core.codes import EV_MADE, EV_TRICK, EV_TRUMP
+from engine_core.variants import COUNT, MARKS, TEAMS, TOTAL, TRICKS_PER_HAND
+from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
-
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_EV_TRUMP = const(2)
-_EV_TRICK = const(3)
-_EV_MADE = const(4)
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_MARKS = const(0)
-_TEAMS = const(1)
-_TRICKS_PER_HAND = const(2)
-_COUNT = const(4)
-_TOTAL = const(5)
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BLACK = const(0)
-_PREV = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_BACK = const(4)
-_LINE = const(10)
-_LONG = const(0x10)
 
 HELP = "<> winner, count (hold: side)\nOK take  BACK undo"
 _COL = const(96)     # pixels a trick's entry takes: "11 Them 30" and a gap
@@ -32,18 +16,18 @@ _RESULT = -2
 
 
 def _per_side(s):
-    left = s.row[_COUNT] - s.count_caught()
+    left = s.row[COUNT] - s.count_caught()
     top = left if left < 30 else 30
     return top // 5 + 1
 
 
 def _sides(s):
-    return 2 if s.row[_TEAMS] else s.seats
+    return 2 if s.row[TEAMS] else s.seats
 
 
 def decided(s):
     """0 while the hand is open; 1 made, 2 set once the tracked tricks decide it (marks)."""
-    if s.rules.scoring != _MARKS or not s.row[_TEAMS]:
+    if s.rules.scoring != MARKS or not s.row[TEAMS]:
         return 0
     need = D.need(s)
     b = s.side_points(True)
@@ -52,7 +36,7 @@ def decided(s):
         return 2 if b else 0
     if b >= need:
         return 1
-    if o > s.row[_TOTAL] - need:
+    if o > s.row[TOTAL] - need:
         return 2
     return 0
 
@@ -76,7 +60,7 @@ def item(s, i):
 def winner(s, side):
     # The seat taking a trick for a side: the bidder for the bidders, the next seat for
     # the opponents (the engine scores by team); in Moon the side is the seat.
-    if not s.row[_TEAMS]:
+    if not s.row[TEAMS]:
         return side
     return s.bidder() if side == 0 else (s.bidder() + 1) % s.seats
 
@@ -86,17 +70,17 @@ def enter(app):
 
 
 def _label(app, side):
-    s = app.s
-    if not s.row[_TEAMS]:
-        return app.names[side]
+    s = app.scorer.s
+    if not s.row[TEAMS]:
+        return app.scorer.names[side]
     bt = s.side_of(s.bidder())
-    return app.teams[bt if side == 0 else 1 - bt]
+    return app.scorer.teams[bt if side == 0 else 1 - bt]
 
 
 def _status(app):
-    s = app.s
+    s = app.scorer.s
     d = decided(s)
-    total = s.row[_TOTAL]
+    total = s.row[TOTAL]
     need = D.need(s)
     if d == 1:
         return "made: they cannot reach %d" % (total - need + 1)
@@ -104,8 +88,8 @@ def _status(app):
         if need < 0:
             return "set: the bidder took a trick"
         return "set: they have %d" % s.side_points(False)
-    if not s.row[_TEAMS]:
-        return "%s has %d of %d" % (app.names[s.bidder()], s.seat_tricks(s.bidder()),
+    if not s.row[TEAMS]:
+        return "%s has %d of %d" % (app.scorer.names[s.bidder()], s.seat_tricks(s.bidder()),
                                      s.high_value())
     return "%s %d  %s %d  (need %d)" % (_label(app, 0), s.side_points(True), _label(app, 1),
                                        s.side_points(False), need if need >= 0 else 0)
@@ -113,7 +97,7 @@ def _status(app):
 
 def _tricks(app, fb, y):
     # One entry a trick played so far: the tricks after the contract in the history.
-    s = app.s
+    s = app.scorer.s
     hist = s.hist
     end = s.hlen
     pos = 0
@@ -121,7 +105,7 @@ def _tricks(app, fb, y):
     while pos < end:
         ev = codec.decode_at(hist, pos)
         pos += codec.length_at(hist, pos)
-        if ev >> 24 == _EV_TRUMP:
+        if ev >> 24 == EV_TRUMP:
             start = pos
     per = fb.width // _COL
     n = 0
@@ -129,35 +113,35 @@ def _tricks(app, fb, y):
     while pos < end:
         ev = codec.decode_at(hist, pos)
         pos += codec.length_at(hist, pos)
-        if ev >> 24 != _EV_TRICK:
+        if ev >> 24 != EV_TRICK:
             continue
         seat = (ev >> 8) & 0xFF
         caught = ev & 0xFF
-        side = seat if not s.row[_TEAMS] else (
+        side = seat if not s.row[TEAMS] else (
             0 if s.side_of(seat) == s.side_of(s.bidder()) else 1)
         x = (n % per) * _COL
-        yy = y + (n // per) * _LINE
+        yy = y + (n // per) * LINE
         t = "%d %s" % (n + 1, _label(app, side)[:4])
         if caught:
             t += " " + str(caught)
-        fb.text(t, x, yy, _BLACK)
+        fb.text(t, x, yy, BLACK)
         n += 1
     return (n + per - 1) // per
 
 
 def draw(app, fb):
-    s = app.s
+    s = app.scorer.s
     D.top(app, fb)
-    y = _LINE + 3
-    fb.text(D.contract_line(app), 0, y, _BLACK)
-    D.right(fb, "trick %d/%d" % (s.tricks_played() + 1, s.row[_TRICKS_PER_HAND]), y)
-    y += _LINE + 2
+    y = LINE + 3
+    fb.text(D.contract_line(app), 0, y, BLACK)
+    D.right(fb, "trick %d/%d" % (s.tricks_played() + 1, s.row[TRICKS_PER_HAND]), y)
+    y += LINE + 2
     per = fb.width // _COL
-    rows = (s.row[_TRICKS_PER_HAND] + per - 1) // per
+    rows = (s.row[TRICKS_PER_HAND] + per - 1) // per
     _tricks(app, fb, y)
-    y += rows * _LINE + 2
-    fb.text(_status(app)[:D.cols(fb)], 0, y, _BLACK)
-    y += _LINE + 2
+    y += rows * LINE + 2
+    fb.text(_status(app)[:D.cols(fb)], 0, y, BLACK)
+    y += LINE + 2
     side, caught = item(s, app.cur)
     if side == _CLOSE:
         word = "close: " + ("made" if decided(s) == 1 else "set")
@@ -165,29 +149,29 @@ def draw(app, fb):
         word = "result..."
     else:
         word = _label(app, side)
-        if s.row[_COUNT]:
+        if s.row[COUNT]:
             word += " +" + str(caught)
     D.choice(fb, 0, y, word, 0, 2)
     D.help(fb, HELP)
 
 
 def press(app, key):
-    s = app.s
+    s = app.scorer.s
     n = count(s)
-    if key == _NEXT or key == _PREV:
-        app.cur = (app.cur + (1 if key == _NEXT else -1)) % n
-    elif key == _LONG | _NEXT or key == _LONG | _PREV:
+    if key == NEXT or key == PREV:
+        app.cur = (app.cur + (1 if key == NEXT else -1)) % n
+    elif key == LONG | NEXT or key == LONG | PREV:
         # Jump to the other side's choices.
-        app.cur = (app.cur + (_per_side(s) if key == _LONG | _NEXT else -_per_side(s))) % n
-    elif key == _OK:
+        app.cur = (app.cur + (_per_side(s) if key == LONG | NEXT else -_per_side(s))) % n
+    elif key == OK:
         side, caught = item(s, app.cur)
         if side == _CLOSE:
-            if app.take(_EV_MADE << 24 | (1 if decided(s) == 1 else 0)):
+            if app.take(EV_MADE << 24 | (1 if decided(s) == 1 else 0)):
                 app.follow()
         elif side == _RESULT:
-            app.hand_mode = 2
+            app.scorer.hand_mode = 2
             app.follow()
-        elif app.take(_EV_TRICK << 24 | winner(s, side) << 8 | caught):
+        elif app.take(EV_TRICK << 24 | winner(s, side) << 8 | caught):
             app.follow()
-    elif key == _BACK:
+    elif key == BACK:
         app.undo()

@@ -1,23 +1,11 @@
 # Moving a cursor through the engine's legal bids or contracts (positions of its legal
 # walk), wrapping at the ends, and the keys of a bid: the bidding screen's, and the
 # score's at a fresh deal (where the first seat bids). The walk allocates nothing.
-from micropython import const
+from engine_core.codes import BIDDING, EV_BID, GAME, PASS
+from engine_core.variants import MARK, TOP_NUMBER
+from firmware.codes import LONG, NEXT, OK, PREV
 
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_BIDDING = const(0)
-_PASS = const(0)
-_EV_BID = const(1)
-_GAME = const(0x70)
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_TOP_NUMBER = const(9)
-_MARK = const(10)
-# Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_PREV = const(1)
-_NEXT = const(2)
-_OK = const(3)
-_LONG = const(0x10)
-
-_PASS_BID = const(0x1000000)    # the event of a pass: EV_BID << 24 | PASS
+PASS_BID = EV_BID << 24 | PASS     # the event of a pass
 
 
 def first(s):
@@ -51,27 +39,27 @@ def bid_press(app, key):
     the lowest bid, so that 30 and pass both give 35; ◀ held: the mark bids, 42 then
     84); OK takes the bid under the cursor, OK held takes it and passes for the seats
     after it. False for any other key."""
-    s = app.s
-    if key == _NEXT or key == _PREV:
-        app.cur = step(s, app.cur, 1 if key == _NEXT else -1)
-    elif key == _LONG | _NEXT:
-        app.cur = step(s, app.cur, 6 if s.legal_at(app.cur) == _PASS else 5)
-    elif key == _LONG | _PREV:
+    s = app.scorer.s
+    if key == NEXT or key == PREV:
+        app.cur = step(s, app.cur, 1 if key == NEXT else -1)
+    elif key == LONG | NEXT:
+        app.cur = step(s, app.cur, 6 if s.legal_at(app.cur) == PASS else 5)
+    elif key == LONG | PREV:
         # The first legal mark bid above the cursor's (42, 84, 3 marks ...; the top
         # number bid in games without marks); after the last, the first legal bid.
         c = s.legal_at(app.cur)
-        low = s.row[_MARK] or s.row[_TOP_NUMBER]
+        low = s.row[MARK] or s.row[TOP_NUMBER]
         j = s.next_legal(-1)
         app.cur = j
         while j >= 0:
             b = s.legal_at(j)
-            if b > c and b >= low and b < _GAME:
+            if b > c and b >= low and b < GAME:
                 app.cur = j
                 break
             j = s.next_legal(j)
-    elif key == _OK or key == _LONG | _OK:
-        if app.take(_EV_BID << 24 | s.legal_at(app.cur)):
-            if key != _OK:
+    elif key == OK or key == LONG | OK:
+        if app.take(EV_BID << 24 | s.legal_at(app.cur)):
+            if key != OK:
                 rest_pass(app)
             app.follow()
     else:
@@ -81,18 +69,18 @@ def bid_press(app, key):
 
 def held(s):
     """What ◀ held leads to, for the footer: `42/84`."""
-    m = s.row[_MARK]
-    return "%d/%d" % (m, 2 * m) if m else str(s.row[_TOP_NUMBER])
+    m = s.row[MARK]
+    return "%d/%d" % (m, 2 * m) if m else str(s.row[TOP_NUMBER])
 
 
 def rest_pass(app):
     """Pass for the seats after the one that just bid, while passing is legal and the
     auction lasts (a forced dealer is left to bid)."""
-    s = app.s
+    s = app.scorer.s
     hands = s.hands()
     n = s.seats
-    while n and s.phase() == _BIDDING and s.hands() == hands and not s.check(_PASS_BID):
-        if not app.take(_PASS_BID):
+    while n and s.phase() == BIDDING and s.hands() == hands and not s.check(PASS_BID):
+        if not app.take(PASS_BID):
             return
         n -= 1
 

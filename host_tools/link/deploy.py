@@ -16,9 +16,8 @@ from host_tools.link import boardcheck, romfs
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEVICE_PACKAGES = ("engine_core", "firmware")
 BOARDS = ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink")
-# Modules the device never needs: the firmware's public codes, of which its modules keep
-# private copies.
-HOST_ONLY = ("firmware/codes.py",)
+# Modules the device never needs: none since the sim's flash left firmware/ (boards/simflash.py).
+HOST_ONLY = ()
 
 
 class DeployError(Exception):

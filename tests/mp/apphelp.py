@@ -5,6 +5,7 @@ from boards.sim import Board
 from engine_core.header import decode_header
 from engine_core.games import new_sitting
 from firmware import app as A
+from firmware import transient
 from firmware.journal.reader import JournalReader
 from boards.simflash import NorFlash
 from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV, SETUP
@@ -27,13 +28,27 @@ def boot(nor=None, settings=None, width=296, height=128):
 
 def pc_sets(a, what, *args):
     """What a sync session does when the PC sets the clock ("clock": unix seconds, UTC
-    offset) or names ("names": kind, names): firmware.session's, loaded for the call and
-    unloaded again as the App does. Its answer: None, or the refusal."""
-    from firmware import session
+    offset), names ("names": kind, names), settings or the assignment: the App's clock, or
+    a firmware.session Session's (one an App; the module is unloaded after the call, as
+    after a session). Its answer: None, or the refusal."""
+    if what == "clock":
+        return a.clock.set(*args)
+    from firmware.session import Session
     try:
-        return getattr(session, "set_" + what)(a, *args)
+        s = _SESSIONS.get(id(a))
+        if s is None or s.app is not a:
+            s = _SESSIONS[id(a)] = Session(a)
+        return getattr(s, "set_" + what)(*args)
     finally:
-        A.forget("firmware.session")
+        transient.unload(("firmware.session",))
+
+
+_SESSIONS = {}
+
+
+def pushed(a):
+    """The settings the PC pushed to `a` (pc_sets), as the session's end takes them."""
+    return _SESSIONS[id(a)].pending
 
 
 def press(a, *names):
@@ -62,7 +77,7 @@ def start(a, *setup):
 
 def on_flash(a):
     """A sitting rebuilt from the journal's open sitting: what flash holds."""
-    j = a.journal
+    j = a.scorer.journal
     sid = j.open_sitting()
     r = JournalReader(j)
     cur = r.cursor(sid)

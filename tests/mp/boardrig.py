@@ -4,7 +4,8 @@
 from boards.sim import Board
 from fakes import FakeClock, FakePresses, StopAfter, fake_panel
 from firmware import app as A
-from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
+from firmware.buttons import Buttons
+from firmware.codes import BACK, MENU, NEXT, OK, PREV
 from firmware.loop import Loop
 from boards.simflash import NorFlash
 from firmware.power import Power
@@ -51,7 +52,6 @@ def fake_board(presses, stop_ms, nor=None, partial_ms=600, full_ms=2500, light=F
 
 def run_loop(b):
     """Boot the App on b and run the main loop until the script's end: the Loop."""
-    A.warm()
     app = A.App(b.display, b.flash, None)
     app.boot()
     app.render()

@@ -17,19 +17,20 @@ HAND_SET = ("next", "long ok", "ok", "next", "ok")
 from engine_core import codes as C
 from engine_core import options as O
 from engine_core import variants as V
-from firmware import app as A
+from firmware import start as S
+from firmware import transient
 from firmware.journal.reader import JournalReader
 
 
 def test_first_boot_offers_plain_42_for_marks_to_7():
     a = boot()
-    assert a.s is None and a.screen == SETUP
+    assert a.scorer.s is None and a.screen == SETUP
     assert "start: 42, marks to 7" in text(a)
     press(a, "ok")
-    s = a.s
+    s = a.scorer.s
     assert s.rules.name == "42" and s.rules.scoring == V.MARKS and s.rules.target == 7
     assert a.screen == HOME
-    assert a.journal.open_sitting() is not None
+    assert a.scorer.journal.open_sitting() is not None
     assert "hand 1, N deals" in text(a) and "E bids < pass >" in text(a)
 
 
@@ -39,7 +40,7 @@ def test_typical_marks_hand_takes_4_presses():
     fulls = a.fb.fulls
     # new hand, E bids 30 and S W N pass (OK held), trump (the cursor's), made
     n = press(a, *HAND)
-    s = a.s
+    s = a.scorer.s
     assert n == 4
     assert s.hands() == 1 and s.score(1) == 1 and s.score(0) == 0
     assert s.last(LAST_BID) == 30 and s.last(LAST_MADE) == 1
@@ -58,7 +59,7 @@ def test_typical_marks_hand_takes_4_presses():
 def test_the_first_seat_bids_on_the_score():
     a = boot()
     press(a, "ok")
-    s = a.s
+    s = a.scorer.s
     assert a.screen == HOME and "E bids < pass >" in text(a) and "<> bid" in text(a)
     press(a, "next")
     assert a.screen == HOME and "E bids < 30 >" in text(a) and s.hlen == 0
@@ -72,7 +73,7 @@ def test_ok_out_of_habit_passes_before_the_opening_bid():
     # The trap: the cursor was on 30 before anyone bid, so OK to pass recorded a 30.
     a = boot()
     press(a, "ok", "ok")            # start, OK at E's bid on the score
-    s = a.s
+    s = a.scorer.s
     assert s.high_bid() < 0 and s.seat() == 2 and a.screen == BID
     assert s.legal_at(a.cur) == C.PASS and "< 84   30 >" in text(a)
     f = on_flash(a)
@@ -82,7 +83,7 @@ def test_ok_out_of_habit_passes_before_the_opening_bid():
 def test_bid_cursor_starts_on_pass_and_offers_only_legal_bids():
     a = boot()
     press(a, "ok", "ok")            # start, E passes
-    s = a.s
+    s = a.scorer.s
     assert a.screen == BID
     # No bid stands, passing is legal: the cursor is on pass, 30 one step on.
     assert s.legal_at(a.cur) == C.PASS and "no bid yet" in text(a)
@@ -112,7 +113,7 @@ def test_bid_cursor_starts_on_pass_and_offers_only_legal_bids():
 def test_forced_dealer_gets_no_pass_and_is_told_so():
     a = boot()
     press(a, "ok")
-    s = a.s
+    s = a.scorer.s
     assert "dealer must bid" not in text(a)
     press(a, "ok", "ok", "ok")     # E, S, W pass
     assert s.seat() == 0 and s.phase() == BIDDING
@@ -127,12 +128,12 @@ def test_forced_dealer_gets_no_pass_and_is_told_so():
 def test_refusal_shows_the_reason_and_changes_nothing():
     a = boot()
     press(a, "ok")
-    before = JournalReader(a.journal).sittings()[-1][3]
+    before = JournalReader(a.scorer.journal).sittings()[-1][3]
     press(a, "back")        # nothing to undo
     assert a.banner == "nothing to undo"
     assert "nothing to undo" in text(a)
-    assert JournalReader(a.journal).sittings()[-1][3] == before
-    assert a.s.hlen == 0 and a.screen == HOME
+    assert JournalReader(a.scorer.journal).sittings()[-1][3] == before
+    assert a.scorer.s.hlen == 0 and a.screen == HOME
     press(a, "ok")          # the banner goes at the next press
     assert a.banner is None and "nothing to undo" not in text(a)
     assert a.screen == BID
@@ -141,10 +142,10 @@ def test_refusal_shows_the_reason_and_changes_nothing():
 def test_result_refused_when_it_contradicts_the_tracked_tricks():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")     # trick tracker on
-    assert a.tracker == 1
+    assert a.scorer.tracker == 1
     press(a, "next", "long ok", "ok")     # E 30, passes, sixes
     assert a.screen == TRACKER
-    s = a.s
+    s = a.scorer.s
     # Opponents (N/S, "Us") take two tricks with 10 each: 22 points.
     press(a, "long next", "next", "next", "ok")
     press(a, "long next", "next", "next", "ok")
@@ -167,7 +168,7 @@ def test_trick_tracker_closes_the_hand_once_decided():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")
     press(a, "next", "long ok", "ok")     # E 30 (Them), sixes
-    s = a.s
+    s = a.scorer.s
     # Them (the bidders) take 3 tricks with 10: 33 >= 30: made.
     for _ in range(3):
         assert "close" not in text(a)
@@ -183,7 +184,7 @@ def test_trick_tracker_says_set_with_the_opponents_count():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")
     press(a, "next", "long ok", "ok")
-    s = a.s
+    s = a.scorer.s
     press(a, "long next", "next", "next", "ok")     # Us +10: 11
     press(a, "long next", "ok")                     # Us +0: 12
     assert "set" not in text(a)
@@ -197,7 +198,7 @@ def test_undo_across_hands_asks_first():
     a = boot()
     press(a, "ok")
     press(a, *HAND)
-    s = a.s
+    s = a.scorer.s
     assert s.hands() == 1 and a.screen == HOME
     press(a, "back")
     assert a.screen == CONFIRM and "Them +1 comes off" in text(a)
@@ -221,8 +222,8 @@ def test_screen_never_shows_what_is_not_on_flash():
     show = a.fb.show
 
     def checking_show(full=False):
-        if a.s is not None:
-            assert same_state(a.s, on_flash(a))
+        if a.scorer.s is not None:
+            assert same_state(a.scorer.s, on_flash(a))
             checked[0] += 1
         show(full)
 
@@ -238,27 +239,27 @@ def test_resume_after_a_restart_at_the_exact_state():
     press(a, "ok", *HAND)                                       # hand 1
     press(a, "next", "next", "ok", "ok")                         # hand 2: S 31, W passes
     b = boot(nor)
-    assert same_state(a.s, b.s)
-    assert b.screen == BID and b.s.seat() == 0 and b.s.high_value() == 31
+    assert same_state(a.scorer.s, b.scorer.s)
+    assert b.screen == BID and b.scorer.s.seat() == 0 and b.scorer.s.high_value() == 31
     press(b, "ok", "ok", "ok", "ok")    # N and E pass, sixes, made
-    assert b.s.hands() == 2 and b.s.score(0) == 1 and b.s.score(1) == 1
+    assert b.scorer.s.hands() == 2 and b.scorer.s.score(0) == 1 and b.scorer.s.score(1) == 1
     c = boot(nor)
-    assert same_state(b.s, c.s) and c.screen == HOME
+    assert same_state(b.scorer.s, c.scorer.s) and c.screen == HOME
 
 
 def test_resume_keeps_undone_events_undone():
     nor = flash()
     a = boot(nor)
     press(a, "ok", "next", "ok", "ok", "back", "back")
-    assert a.s.seat() == 1 and a.s.high_bid() < 0
+    assert a.scorer.s.seat() == 1 and a.scorer.s.high_bid() < 0
     b = boot(nor)
-    assert same_state(a.s, b.s) and b.screen == HOME
+    assert same_state(a.scorer.s, b.scorer.s) and b.screen == HOME
 
 
 def test_points_result_starts_at_the_bid_and_says_made_or_set():
     a = boot()
     start(a, "next", "next", "ok", "next", "ok")        # scoring: points
-    s = a.s
+    s = a.scorer.s
     assert s.rules.scoring == V.POINTS and s.rules.target == 250
     press(a, "next", "long ok", "ok")     # E 30, passes, sixes
     assert a.screen == RESULT and a.cur == 30
@@ -272,7 +273,7 @@ def test_points_result_starts_at_the_bid_and_says_made_or_set():
 def test_moon_tricks_entry_refuses_a_wrong_total():
     a = boot()
     start(a, "next", "ok", "next", "next", "ok")    # game: moon
-    s = a.s
+    s = a.scorer.s
     assert s.rules.name == "moon" and s.seats == 3
     press(a, "next", "long ok", "ok")     # E bids 4, W N pass, sixes
     assert a.screen == RESULT and a.fields[1] == 4
@@ -287,7 +288,7 @@ def test_moon_tricks_entry_refuses_a_wrong_total():
 def test_game_over_then_a_new_sitting():
     a = boot()
     press(a, "ok")
-    s = a.s
+    s = a.scorer.s
     # Hands of 84 (2 marks) made by the opener's team, until one team has 7.
     while not s.over() and s.hands() < 8:
         press(a, "prev", "long ok", "ok", "ok")
@@ -298,23 +299,23 @@ def test_game_over_then_a_new_sitting():
     assert a.screen == CONFIRM
     press(a, "back")
     assert a.screen == OVER_SCREEN
-    first = a.journal.open_sitting()
+    first = a.scorer.journal.open_sitting()
     # The trap: OK pressed out of habit started a new sitting, and the last hand could no
     # longer be undone. It only says how to start one now.
     press(a, "ok")
-    assert a.screen == OVER_SCREEN and a.s is s and a.journal.open_sitting() == first
+    assert a.screen == OVER_SCREEN and a.scorer.s is s and a.scorer.journal.open_sitting() == first
     assert "hold OK" in a.banner and "no more undo" in a.banner
     press(a, "back")                # the last hand can still be undone
     assert a.screen == CONFIRM
     press(a, "back")
     assert "hold OK: new sitting" in text(a)
     press(a, "long ok", "ok")       # new sitting (OK held), same game
-    assert a.s is not s and a.s.hands() == 0 and a.journal.open_sitting() != first
-    assert [x[1] for x in JournalReader(a.journal).sittings()] == [True, False]
+    assert a.scorer.s is not s and a.scorer.s.hands() == 0 and a.scorer.journal.open_sitting() != first
+    assert [x[1] for x in JournalReader(a.scorer.journal).sittings()] == [True, False]
 
 
 def _header_on_flash(a, sid):
-    r = JournalReader(a.journal)
+    r = JournalReader(a.scorer.journal)
     buf = bytearray(256)
     n = r.next_event(r.cursor(sid), buf)
     return bytes(buf[:n])
@@ -324,33 +325,33 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     a = boot()
     assert pc_sets(a, "names", "p", ["Ann", "Bob", "Cy", "Dé"]) is None  # as a sync does
     press(a, "ok")                  # start: 42, marks to 7
-    head = _header_on_flash(a, a.journal.open_sitting())
+    head = _header_on_flash(a, a.scorer.journal.open_sitting())
     assert decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
-    assert a.names == ("Ann", "Bob", "Cy", "Dé")
+    assert a.scorer.names == ("Ann", "Bob", "Cy", "Dé")
     assert "Ann deals" in text(a) and "Bob bids" in text(a)
     # The next sitting set up keeps them; a game of 3 seats has none.
     press(a, "menu", "prev", "ok")
     assert a.screen == SETUP
     press(a, "ok")
-    head = _header_on_flash(a, a.journal.open_sitting())
+    head = _header_on_flash(a, a.scorer.journal.open_sitting())
     assert decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
     from firmware.ui import setup
     assert setup.setup_names(a, O.resolve("moon")) is None
-    A.forget("firmware.ui.setup")
+    transient.unload(("firmware.ui.setup",))
 
 
 def test_a_new_sitting_carries_a_random_id_and_the_clock():
     a = boot()
     press(a, "ok")
-    uid, started, offset = header_stamp(_header_on_flash(a, a.journal.open_sitting()))
+    uid, started, offset = header_stamp(_header_on_flash(a, a.scorer.journal.open_sitting()))
     assert 0 < uid < 1 << 30 and started == 0 and offset == 0    # no clock set yet
     assert pc_sets(a, "clock", 1796112755, -300) is None
     assert pc_sets(a, "clock", 1000, 0) is not None        # before 2024: refused
     press(a, "menu", "prev", "ok", "ok")
-    uid2, started, offset = header_stamp(_header_on_flash(a, a.journal.open_sitting()))
+    uid2, started, offset = header_stamp(_header_on_flash(a, a.scorer.journal.open_sitting()))
     assert uid2 != uid and 0 < uid2 < 1 << 30
     assert 0 <= started - (1796112755 - 1704067200) <= 2 and offset == -300
-    assert 0 <= a.now() - 1796112755 <= 2
+    assert 0 <= a.clock.unix() - 1796112755 <= 2
 
 
 def test_history_lists_each_hand_with_the_sides_of_its_score():
@@ -390,7 +391,7 @@ def test_settings_persist():
     press(a, "menu", "next", "next", "ok")      # tracker on
     b = boot(flash(), settings=path)            # a new device with the same settings
     assert b.screen == SETUP and "start: 42, points to 250" in text(b)
-    assert b.tracker == 1
+    assert b.scorer.tracker == 1
     os.remove(path)
 
 
@@ -402,7 +403,7 @@ def test_every_variant_can_be_set_up_and_played_a_hand():
             press(a, "next")
         press(a, "ok")
         start(a)
-        s = a.s
+        s = a.scorer.s
         assert s.rules.variant == k
         press(a, "ok")
         guard = 0
@@ -418,13 +419,13 @@ def test_layouts_fit_other_panels():
     for w, h in ((250, 122), (200, 200)):
         a = boot(width=w, height=h)
         press(a, "ok", "next", "long ok", "ok", "ok")
-        assert a.s.hands() == 1 and a.screen == HOME
+        assert a.scorer.s.hands() == 1 and a.screen == HOME
 
 
 def test_event_path_allocates_nothing():
     a = boot()
     press(a, "ok")
-    s = a.s
+    s = a.scorer.s
     ev = C.event(C.EV_BID, 30)
     micropython.heap_lock()
     try:
@@ -452,32 +453,32 @@ def test_crash_is_drawn_and_the_hands_stay():
     b = Board(nor, record=True)
     b.buttons = Broken()
     try:
-        A.run(b)
+        S.run(b)
         raised = False
     except ValueError:
         raised = True
     assert raised
     assert "ValueError: button wiring fault" in b.display.screen_text()
     c = boot(nor)
-    assert c.s.hands() == 1
+    assert c.scorer.s.hands() == 1
 
 
 def test_a_long_press_of_ok_back_or_menu_acts_as_a_short_one():
     a = boot()
     press(a, "long ok")
-    assert a.s is not None and a.screen == HOME
+    assert a.scorer.s is not None and a.screen == HOME
     press(a, "long menu")
     assert a.screen == MENU_SCREEN
     press(a, "long back")
     assert a.screen == HOME
     press(a, "long next")     # five bids up from 30 (and from pass), on the score
-    assert a.s.legal_at(a.cur) == 35
+    assert a.scorer.s.legal_at(a.cur) == 35
 
 
 def test_hold_ok_passes_for_the_rest_and_leaves_a_forced_dealer_to_bid():
     a = boot()
     press(a, "ok")
-    s = a.s
+    s = a.scorer.s
     assert "OK (hold: rest pass)" in text(a)
     press(a, "long ok")             # E passes, and S and W; N (the dealer) must bid
     assert s.seat() == 0 and s.phase() == BIDDING and a.screen == BID
@@ -491,7 +492,7 @@ def test_hold_ok_passes_for_the_rest_and_leaves_a_forced_dealer_to_bid():
 def test_hold_ok_with_all_pass_redeal_throws_the_hand_in():
     a = boot()
     start(a, "next", "next", "next", "next", "next", "ok", "next", "ok")    # all pass: redeal
-    s = a.s
+    s = a.scorer.s
     assert s.rules.all_pass == V.REDEAL
     press(a, "long ok")
     assert s.hands() == 1 and s.last(LAST_THROWN) and a.screen == HOME
@@ -520,7 +521,7 @@ def test_setup_opens_at_the_top_with_start_and_only_the_options_that_apply():
     press(a, *(["prev"] * nello))
     assert a.cur == 0
     press(a, "ok")
-    assert a.s.rules.nello == 1
+    assert a.scorer.s.rules.nello == 1
 
 
 def test_setup_after_a_sitting_says_its_choices_are_the_last_games():
@@ -566,7 +567,7 @@ def test_contract_names_the_last_hands_trump_and_spells_follow_me():
     assert "fm" not in text(a).split()
     press(a, "next", "next", "ok", "ok")    # follow-me, made
     press(a, "next", "long ok")
-    assert a.s.legal_at(a.cur) == C.FOLLOW_ME and "the last hand's trump" in text(a)
+    assert a.scorer.s.legal_at(a.cur) == C.FOLLOW_ME and "the last hand's trump" in text(a)
     press(a, "next")
     assert "the last hand's trump" not in text(a)
 

@@ -4,8 +4,7 @@ import micropython
 from time import ticks_add
 
 from fakes import FakePin
-from firmware.buttons import (BACK, LONG, MENU, NEXT, NONE, OK, PREV, Buttons,
-                              active_low)
+from firmware.buttons import NONE, Buttons, active_low
 from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV
 
 _STEP = 5  # the main loop polls every 5 ms in these tests

@@ -3,7 +3,7 @@
 # game over, and the journal holding exactly what the screen shows.
 from apphelp import boot, flash, on_flash, press, same_state, start, text
 from engine_core.gin import sitting as Gn
-from firmware import app as A
+from firmware import transient
 from firmware.codes import CONFIRM, HISTORY, HOME, OVER_SCREEN, RESULT, SETUP
 
 GAMES = {"oklahoma-gin": 3, "sequence-gin": 2, "skarney-gin": 1}   # "prev" presses
@@ -17,7 +17,7 @@ def gin_sitting(game="oklahoma-gin", *options):
     press(a, "ok")
     press(a, *options)
     start(a)
-    assert a.s.rules.name == game, a.s.rules.name
+    assert a.scorer.s.rules.name == game, a.scorer.s.rules.name
     return a
 
 
@@ -25,7 +25,7 @@ def test_the_typical_oklahoma_hand_takes_at_most_10_presses():
     a = gin_sitting()
     assert a.screen == HOME and "turn-up < 10 J Q K >" in text(a)
     n = press(a, "prev", "prev", "ok")                  # turn-up 8
-    assert a.s.phase() == Gn.HAND and "knock limit 8" in text(a)
+    assert a.scorer.s.phase() == Gn.HAND and "knock limit 8" in text(a)
     assert "< S knocks 8 >" in text(a)                  # the dealer's opponent played first
     n += press(a, "prev", "prev", "ok")                 # S knocks with 6
     assert a.screen == RESULT and "N is left with:" in text(a)
@@ -33,8 +33,8 @@ def test_the_typical_oklahoma_hand_takes_at_most_10_presses():
     assert "knock stands: S +23" in text(a)
     n += press(a, "ok")
     assert n <= 10 and a.screen == HOME
-    assert a.s.score(0) == 0 and a.s.score(1) == 23 and a.s.hands() == 1
-    assert same_state(on_flash(a), a.s)
+    assert a.scorer.s.score(0) == 0 and a.scorer.s.score(1) == 23 and a.scorer.s.hands() == 1
+    assert same_state(on_flash(a), a.scorer.s)
 
 
 def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
@@ -42,14 +42,14 @@ def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     press(a, "ok")                                       # turn-up 10
     press(a, "prev", "ok")                               # S knocks 9
     press(a, "long prev", "long prev", "prev", "ok")    # N left with 4: undercut
-    assert a.s.score(0) == 25 and a.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
+    assert a.scorer.s.score(0) == 25 and a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
     press(a, "ok", "next", "ok")                         # turn-up 10: N's turn first, gin
     assert "N gin" in text(a)
     press(a, "ok")                                       # S has 25
-    assert a.s.score(0) == 70
+    assert a.scorer.s.score(0) == 70
     press(a, "ok", "long next", "long next", "ok")      # a draw-out: nobody scores
-    assert a.s.hands() == 3 and a.s.score(0) == 70 and a.s.score(1) == 0
-    assert same_state(on_flash(a), a.s)
+    assert a.scorer.s.hands() == 3 and a.scorer.s.score(0) == 70 and a.scorer.s.score(1) == 0
+    assert same_state(on_flash(a), a.scorer.s)
 
 
 def test_a_total_the_cards_cannot_make_is_refused_on_the_banner():
@@ -60,7 +60,7 @@ def test_a_total_the_cards_cannot_make_is_refused_on_the_banner():
     assert "not possible" in text(a)
     press(a, "ok")
     assert a.banner and "more than the cards allow" in a.banner
-    assert a.s.hands() == 0 and a.screen == RESULT
+    assert a.scorer.s.hands() == 0 and a.screen == RESULT
     assert "a total of 105 is more than the" in text(a)
     press(a, "prev")                                    # the banner goes at the next press
     assert a.banner is None
@@ -69,16 +69,16 @@ def test_a_total_the_cards_cannot_make_is_refused_on_the_banner():
 def test_undo_of_a_finished_hand_asks_first_and_back_keeps_it():
     a = gin_sitting()
     press(a, "ok", "ok", "ok")
-    assert a.s.hands() == 1
+    assert a.scorer.s.hands() == 1
     press(a, "back")
     assert a.screen == CONFIRM and "knock stands, S +25" in text(a)
     press(a, "back")
-    assert a.s.hands() == 1 and a.screen == HOME
+    assert a.scorer.s.hands() == 1 and a.screen == HOME
     press(a, "back", "ok")
-    assert a.s.hands() == 0 and a.s.phase() == Gn.HAND and a.s.score(1) == 0
+    assert a.scorer.s.hands() == 0 and a.scorer.s.phase() == Gn.HAND and a.scorer.s.score(1) == 0
     press(a, "back")                                    # the turn-up: no question
-    assert a.s.phase() == Gn.TURNUP and a.screen == HOME
-    assert same_state(on_flash(a), a.s)
+    assert a.scorer.s.phase() == Gn.TURNUP and a.screen == HOME
+    assert same_state(on_flash(a), a.scorer.s)
 
 
 def test_back_from_the_totals_keeps_the_ending():
@@ -89,11 +89,11 @@ def test_back_from_the_totals_keeps_the_ending():
 
 def test_spade_doubles_with_a_held_arrow_on_the_turnup():
     a = gin_sitting("oklahoma-gin", "next", "next", "ok", "next", "ok")   # spade doubles on
-    assert a.s.rules.spade_doubles == 1
+    assert a.scorer.s.rules.spade_doubles == 1
     press(a, "long next")
     assert "10 J Q K spade" in text(a)
     press(a, "ok", "ok", "ok")
-    assert a.s.score(1) == 50
+    assert a.scorer.s.score(1) == 50
 
 
 def test_history_lists_each_hand_with_its_totals():
@@ -116,18 +116,18 @@ def test_skarney_gin_to_game_over_then_a_new_game():
     press(a, "ok")                                      # the contract meld: yes
     assert "gin: S +95" in text(a)
     press(a, "ok")
-    assert a.s.score(1) == 95
+    assert a.scorer.s.score(1) == 95
     press(a, "long next", "long next", "ok", "ok", "ok")   # a draw-out 25-25
-    assert a.s.hands() == 2 and a.s.score(0) == 0
+    assert a.scorer.s.hands() == 2 and a.scorer.s.score(0) == 0
     press(a, "ok", "long next", "long next", "long next", "long next", "long next",
           "long next", "long next", "long next", "ok", "prev", "ok")   # S gin, 105, no meld
-    assert a.s.over() and a.s.winner() == 1 and a.screen == OVER_SCREEN
-    assert a.s.score(1) == 95 + 105 + 40
+    assert a.scorer.s.over() and a.scorer.s.winner() == 1 and a.screen == OVER_SCREEN
+    assert a.scorer.s.score(1) == 95 + 105 + 40
     press(a, "back", "ok")                              # undo reopens the game
-    assert not a.s.over() and a.s.hands() == 2
+    assert not a.scorer.s.over() and a.scorer.s.hands() == 2
     press(a, "ok", "long next", "long next", "long next", "long next", "long next",
           "long next", "long next", "long next", "ok", "ok")   # S gin, 105, meld down
-    assert a.s.over() and a.s.score(1) == 95 + 125
+    assert a.scorer.s.over() and a.scorer.s.score(1) == 95 + 125
     press(a, "ok")                  # out of habit: nothing but how to start one
     assert a.screen == OVER_SCREEN and "hold OK" in a.banner
     press(a, "long ok")
@@ -141,16 +141,16 @@ def test_resume_after_a_restart_at_the_exact_state():
     start(a)
     press(a, "ok", "ok", "ok", "ok")
     b = boot(nor)
-    assert b.s.rules.name == "sequence-gin" and same_state(b.s, a.s)
-    assert b.screen == HOME and b.s.phase() == Gn.HAND
+    assert b.scorer.s.rules.name == "sequence-gin" and same_state(b.scorer.s, a.scorer.s)
+    assert b.screen == HOME and b.scorer.s.phase() == Gn.HAND
 
 
 def test_gin_option_errors_are_the_reloaded_options_modules():
-    # The device unloads engine_core.options between screens: a gin option check must
+    # The device unloads engine_core.options with the setup screen: a gin option check must
     # raise the OptionError of the options module loaded now, the one callers catch.
     from engine_core import options as first
     first.resolve("oklahoma-gin", {"target": 50})   # the gin checks loaded
-    A.forget("engine_core.options")
+    transient.unload(("engine_core.options",))
     from engine_core import options as now
     assert now is not first
     try:
@@ -172,14 +172,14 @@ def test_gin_screens_fit_other_panels():
         press(a, "prev", "prev", "ok", "prev", "prev")
         assert "knock stands: S +23" in text(a)
         press(a, "ok")
-        assert a.s.score(1) == 23 and a.screen == HOME
+        assert a.scorer.s.score(1) == 23 and a.screen == HOME
 
 
 def test_taking_a_gin_event_allocates_nothing():
     # The scorer's event path (check, code, journal, apply) under heap_lock.
     import micropython
     a = gin_sitting()
-    s = a.s
+    s = a.scorer.s
     up = Gn.turnup(8)
     end = Gn.knock(1, 6, 23)
     micropython.heap_lock()

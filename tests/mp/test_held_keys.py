@@ -10,7 +10,7 @@ M84 = C.MARKS + 2
 
 
 def _code(a):
-    return a.s.legal_at(a.cur)
+    return a.scorer.s.legal_at(a.cur)
 
 
 def test_prev_held_jumps_to_42_then_84_then_back_to_pass():
@@ -25,13 +25,13 @@ def test_prev_held_jumps_to_42_then_84_then_back_to_pass():
     assert _code(a) == C.PASS
     press(a, "next", "next", "long prev")   # from 31: 42
     assert _code(a) == 42
-    assert a.s.hlen == 0                    # moving the cursor records nothing
+    assert a.scorer.s.hlen == 0                    # moving the cursor records nothing
 
 
 def test_prev_held_on_the_bidding_screen_skips_a_mark_bid_already_passed():
     a = boot()
     press(a, "ok", "long prev", "ok")       # E bids 42 (one hold away)
-    s = a.s
+    s = a.scorer.s
     assert s.high_value() == 42 and a.screen == BID
     assert "<> bid  hold <42/84 >+5" in text(a)
     press(a, "long prev")                   # 42 stands: 84 is the next mark bid
@@ -53,7 +53,7 @@ def test_next_held_steps_5_up_and_wraps():
 def test_ok_held_once_a_bid_stands_passes_for_the_rest():
     a = boot()
     press(a, "ok", "next", "ok")            # E bids 30
-    s = a.s
+    s = a.scorer.s
     assert a.screen == BID and _code(a) == C.PASS
     press(a, "long ok")                     # S passes, and W and N
     assert s.phase() == TRUMP and s.bidder() == 1 and a.screen == CONTRACT
@@ -63,7 +63,7 @@ def test_ok_held_once_a_bid_stands_passes_for_the_rest():
 def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
     a = boot()
     press(a, "ok", "next", "long ok")       # E 30, the rest pass
-    s = a.s
+    s = a.scorer.s
     assert a.screen == CONTRACT and "OK name it (hold: and made)" in text(a)
     press(a, "long ok")
     assert s.hands() == 1 and s.last(LAST_CONTRACT) == 6 and s.last(LAST_MADE) == 1
@@ -83,7 +83,7 @@ def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
 def test_ok_held_on_trump_in_a_points_game_only_names_it():
     a = boot()
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
-    s = a.s
+    s = a.scorer.s
     press(a, "next", "long ok")
     assert a.screen == CONTRACT and "hold: and made" not in text(a)
     press(a, "long ok")
@@ -93,7 +93,7 @@ def test_ok_held_on_trump_in_a_points_game_only_names_it():
 def test_ok_held_on_the_result_sets_the_hand():
     a = boot()
     press(a, "ok", "next", "long ok", "ok")     # E 30, the rest pass, sixes
-    s = a.s
+    s = a.scorer.s
     assert a.screen == RESULT and "made" in text(a)
     assert "OK take it (hold: set)" in text(a)
     press(a, "long ok")                     # the cursor is on made: held, it is set
@@ -104,7 +104,7 @@ def test_ok_held_on_the_result_sets_the_hand():
 def test_ok_held_on_a_points_result_takes_the_number():
     a = boot()
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
-    s = a.s
+    s = a.scorer.s
     press(a, "next", "long ok", "ok")
     assert a.screen == RESULT and a.cur == 30
     press(a, "long ok")

@@ -1,10 +1,10 @@
-# The USB line while no sync is open (firmware/hello.py): only a whole hello with a good
+# The USB line while no sync is open (firmware/link.py): only a whole hello with a good
 # CRC opens the sync; noise, a terminal, other requests and a lone Ctrl-C change nothing.
 # MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, press
 from engine_core import wire
 from fakes import FakeLine
-from firmware.hello import HELLO, NONE, REPL, HelloGate
+from firmware.link import HELLO, NONE, REPL, HelloGate
 from firmware.codes import HOME, OVER_SCREEN, SYNC
 
 HELLO_LINE = wire.request(0, 1, "H", b"1")
@@ -43,10 +43,9 @@ def test_the_repl_tools_ctrl_c_is_honoured_and_left_to_the_repl():
 
 def _app_on(line, a=None):
     a = a or boot()
-    a._port = line
-    a._gate = HelloGate(a._peek)
+    a.link.attach(line)
     calls = []
-    a.to_repl = lambda: calls.append(1)
+    a.link.to_repl = lambda: calls.append(1)
     return a, calls
 
 
@@ -60,12 +59,12 @@ def test_noise_on_the_line_changes_nothing_on_the_table():
         line.arrive(noise)
         for _ in range(3):
             assert not a.poll_link()
-    assert a.sync is None and a.screen == screen
+    assert a.link.sync is None and a.screen == screen
     assert a.fb.frames == frames and a.fb.fulls == fulls
     assert calls == []
     line.arrive(HELLO_LINE)
     assert a.poll_link()            # the sync opens, and answers the hello
-    assert a.screen == SYNC and a.sync is not None
+    assert a.screen == SYNC and a.link.sync is not None
     assert bytes(line.out[:3]) == b"\xfe1h"     # the hello answered
 
 
@@ -74,12 +73,12 @@ def test_a_game_over_is_not_finished_by_noise():
     # PC's hello; noise used to finish it, with two full refreshes.
     a = boot()
     press(a, "ok")
-    while not a.s.over() and a.s.hands() < 14:
+    while not a.scorer.s.over() and a.scorer.s.hands() < 14:
         press(a, "next", "ok", "ok", "ok", "ok", "ok", "ok")     # 30, 3 passes, made
-    assert a.s.over() and a.screen == OVER_SCREEN
+    assert a.scorer.s.over() and a.screen == OVER_SCREEN
     line = FakeLine(b"hello?\r\n" * 4 + b"\x00\x13\x11")
     a, calls = _app_on(line, a)
-    j = a.journal
+    j = a.scorer.journal
     sid = j.open_sitting()
     fulls = a.fb.fulls
     for _ in range(10):

@@ -25,9 +25,9 @@ def test_no_press_is_lost_to_a_slow_refresh_and_the_order_is_kept():
     want = _played_one_at_a_time()
     assert lp.keys == len(PLAY), lp.keys
     assert b.keys.dropped == 0
-    assert a.s.hands() == 1 and a.s.score(1) == 1
-    assert a.s.high_value() == 30 and a.s.phase() == TRUMP  # hand 2: S bid 30, 3 passes
-    assert same_state(a.s, want.s)
+    assert a.scorer.s.hands() == 1 and a.scorer.s.score(1) == 1
+    assert a.scorer.s.high_value() == 30 and a.scorer.s.phase() == TRUMP  # hand 2: S bid 30, 3 passes
+    assert same_state(a.scorer.s, want.scorer.s)
     # The panel was busy for most of the presses; it shows the last state in the end.
     assert b.display.busy_ms > 150 * len(PLAY)
     assert lp.draws < len(PLAY)
@@ -82,7 +82,7 @@ def test_on_an_ssd1680_the_loop_refreshes_in_part_and_the_old_image_stays_right(
 
     b.display.show = shown
     lp = run_loop(b)
-    assert lp.keys == len(PLAY) and lp.app.s.hands() == 1
+    assert lp.keys == len(PLAY) and lp.app.scorer.s.hands() == 1
     assert len(asked) > 3 and 0xFF in asked
     assert bus.kinds == asked       # a full refresh only where the app asked for one
     frame = bytes(b.display._buf)

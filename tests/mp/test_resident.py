@@ -1,15 +1,14 @@
-# What a hand keeps in the heap: the code that only a boot, a sitting's start, a sync
-# or the history screen runs is unloaded once it is done
-# (docs/device.md, Memory). MicroPython only: run with tests/mp_run.py.
+# What a hand keeps in the heap: the code that only a boot, a sitting's start, a sync,
+# the history screen or a new journal block runs is unloaded once it is done
+# (firmware/transient.py). MicroPython only: run with tests/mp_run.py.
 import sys
 
 from apphelp import boot, flash, press
-from firmware import app as A
+from firmware import transient
 from firmware.codes import HOME
 
 HAND = ("next", "long ok", "ok", "ok")
-ONLY_WHEN_USED = ("firmware.journal.reader", "firmware.resume",
-                  "firmware.settings", "engine_core.games", "engine_core.header")
+ONLY_WHEN_USED = transient.BOOT
 
 
 def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
@@ -17,9 +16,9 @@ def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
     a = boot(nor)
     press(a, "ok", *HAND)           # the setup's start, then a hand
     b = boot(nor)                   # a resume: the journal read back
-    assert b.s.hands() == 1 and b.screen == HOME
+    assert b.scorer.s.hands() == 1 and b.screen == HOME
     press(b, *HAND)
-    assert b.s.hands() == 2
+    assert b.scorer.s.hands() == 2
     for name in ONLY_WHEN_USED:
         assert name not in sys.modules, name
 
@@ -29,11 +28,11 @@ def test_the_journals_reading_loads_when_imported_and_reads_the_same_after_a_rel
     a = boot(nor)
     press(a, "ok", *HAND)
     assert "firmware.journal.reader" not in sys.modules
-    j = a.journal
+    j = a.scorer.journal
     from firmware.journal import reader as first    # as the history screen or a sync
     got = first.JournalReader(j).sittings()
     assert len(got) == 1 and got[0][0] == j.open_sitting() and not got[0][1]
-    A.forget("firmware.journal.reader")
+    transient.unload(("firmware.journal.reader",))
     assert "firmware.journal.reader" not in sys.modules
     from firmware.journal import reader as again    # loaded anew: nothing kept in it
     assert again is not first

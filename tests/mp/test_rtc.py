@@ -18,13 +18,13 @@ def test_the_clock_survives_a_deep_sleep_in_the_rtc():
     try:
         b = _board()
         a = A.App(b.display, NorFlash(4, 4096), None, rtc=b.rtc)
-        assert a.now() == 0                 # a fresh RTC (2000-01-01): not set
+        assert a.clock.unix() == 0                 # a fresh RTC (2000-01-01): not set
         assert pc_sets(a, "clock", T, 60) is None
         assert m.RTC().datetime()[:3] == (2026, 12, 1)
         # Deep sleep ends the program; the next boot is a new App on the same RTC.
         b2 = _board()
         a2 = A.App(b2.display, NorFlash(4, 4096), None, rtc=b2.rtc)
-        assert T <= a2.now() <= T + 2 and a2.utc_offset == 60
+        assert T <= a2.clock.unix() <= T + 2 and a2.clock.utc_offset == 60
     finally:
         undo()
 
@@ -33,5 +33,5 @@ def test_without_an_rtc_the_clock_is_lost_with_the_app():
     nor = NorFlash(4, 4096)
     a = A.App(None, nor, None)
     pc_sets(a, "clock", T, 0)
-    assert a.now() >= T
-    assert A.App(None, nor, None).now() == 0
+    assert a.clock.unix() >= T
+    assert A.App(None, nor, None).clock.unix() == 0

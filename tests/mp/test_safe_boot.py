@@ -55,22 +55,20 @@ def test_safe_mode_skips_resume_and_hands_the_sitting_to_the_pc():
     held = [(START_MS - 100, INDEX["back"])]      # BACK held at power-on, for 1 s
     b = fake_board(held, stop_ms=START_MS + 3000, nor=nor, hold_ms=1100)
     a = start.run(b)
-    assert a is not None and a.safe and a.s is None
+    assert a is not None and a.safe and a.scorer.s is None
     assert a.screen == SYNC and "safe mode" in b.display.screen_text()
     assert "every hand is saved" not in b.display.screen_text()
     # The PC's hello: the unresumed sitting is finished, so the sync sends it.
     from engine_core import wire
     from fakes import FakeLine
     line = FakeLine(wire.request(0, 1, "H", b"1"))
-    from firmware.hello import HelloGate
-    a._port = line
-    a._gate = HelloGate(a._peek)
+    a.link.attach(line)
     assert a.poll_link()
-    assert a.journal.open_sitting() is None
-    assert [s for s, fin, syn, size in JournalReader(a.journal).sittings() if fin and not syn] == [sid]
-    a.sync.close()
+    assert a.scorer.journal.open_sitting() is None
+    assert [s for s, fin, syn, size in JournalReader(a.scorer.journal).sittings() if fin and not syn] == [sid]
+    a.link.sync.close()
     assert not a.poll_link()    # the session over: the endpoint leaves the heap
-    assert a.sync is None
+    assert a.link.sync is None
 
 
 def test_the_press_that_wakes_the_board_is_no_safe_mode():
@@ -81,7 +79,7 @@ def test_the_press_that_wakes_the_board_is_no_safe_mode():
     b = fake_board(held, stop_ms=START_MS + 3000, nor=nor, hold_ms=1100)
     b.woke = lambda: True
     a = start.run(b)
-    assert not a.safe and a.s is not None and a.screen == HOME
+    assert not a.safe and a.scorer.s is not None and a.screen == HOME
 
 
 def test_events_refused_on_resume_are_reported():
@@ -92,9 +90,9 @@ def test_events_refused_on_resume_are_reported():
     # might have written it.
     buf = bytearray(MAX_EVENT_BYTES)
     n = codec.encode_into(C.event(C.EV_BID, 29), buf, 0)
-    a.journal.append(bytes(buf[:n]))
+    a.scorer.journal.append(bytes(buf[:n]))
     a = boot(nor)
-    assert a.s.high_value() == 30
+    assert a.scorer.s.high_value() == 30
     assert "1 saved events refused" in a.fb.screen_text()
 
 
@@ -105,4 +103,4 @@ def test_rules_header_still_resumes():
     j.mount()
     j.begin_sitting(encode_header(Rules(0), 0))
     a = boot(nor)
-    assert a.s is not None and a.screen == HOME
+    assert a.scorer.s is not None and a.screen == HOME

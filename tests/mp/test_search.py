@@ -26,7 +26,7 @@ def test_typical_hand_is_3_presses_and_ends_on_the_score():
     a = _app()
     # next (30), OK held (and the rest pass), OK held (sixes, and made)
     assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 6), MADE)) == 3
-    s = a.s
+    s = a.scorer.s
     assert s.hands() == 1 and s.score(1) == 1 and a.screen == HOME
 
 
@@ -34,7 +34,7 @@ def test_a_trump_away_from_the_cursor_costs_the_moves_to_it():
     a = _app()
     # Threes are three steps back from sixes, one step held down.
     assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 4
-    assert a.s.last(LAST_CONTRACT) == 3
+    assert a.scorer.s.last(LAST_CONTRACT) == 3
 
 
 def test_the_search_finds_the_held_keys_of_a_mark_bid_and_a_set():
@@ -45,7 +45,7 @@ def test_the_search_finds_the_held_keys_of_a_mark_bid_and_a_set():
     # E deals: OK (S passes), ▶ (30), OK held (W bids it, the rest pass), OK (sixes),
     # OK held (set)
     assert M.fewest(a, (PASS, BID30, PASS, PASS, six, SET)) == 5
-    assert a.s.hands() == 2 and a.s.last(LAST_MADE) == 0
+    assert a.scorer.s.hands() == 2 and a.scorer.s.last(LAST_MADE) == 0
 
 
 def test_forced_dealer_and_an_undone_result_are_found():
@@ -55,21 +55,21 @@ def test_forced_dealer_and_an_undone_result_are_found():
     # OK held (three passes), next, OK (31), OK (sixes), OK held (set), BACK (asks),
     # OK (undone), OK (made).
     assert M.fewest(a, want) == 8
-    s = a.s
+    s = a.scorer.s
     assert s.hands() == 1 and s.score(0) == 1 and s.last(LAST_BID) == 31
 
 
 def test_an_impossible_hand_is_reported_not_counted():
     a = _app()
-    before = a.s.hlen
+    before = a.scorer.s.hlen
     assert M.fewest(a, (C.event(C.EV_BID, 29),), limit=300) == -1
-    assert a.s.hlen == before and a.screen == HOME
+    assert a.scorer.s.hlen == before and a.screen == HOME
 
 
 def test_corpus_hands_are_legal_and_varied():
     rnd = M.Rand(7)
     a = _app()
-    s = a.s
+    s = a.scorer.s
     kinds = set()
     k = 0
     while k < 3:

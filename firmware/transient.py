@@ -1,0 +1,41 @@
+# The modules the firmware loads only for a while and unloads after: the one table of
+# them, and the one module that touches sys.modules. Every other module, once imported,
+# stays. The heap they give back counts on a stock flash, whose modules load into RAM.
+import sys
+
+# The boot's replay of the open sitting (firmware/scorer.py resume), a sitting's start.
+BOOT = ("engine_core.header", "engine_core.games", "firmware.journal.reader")
+# A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
+SESSION = ("firmware.session", "firmware.sync", "firmware.syncjournal", "engine_core.wire",
+           "engine_core.header", "engine_core.options", "firmware.journal.reader")
+# The check of a line that looked like a hello and was not one (firmware/link.py).
+HELLO_CHECK = ("engine_core.wire",)
+# The refusal messages, loaded when a refusal is shown, gone once it is drawn.
+REFUSAL = ("engine_core.messages",)
+# What the screens share: out of the heap too while a sync session is open.
+SHARED = ("firmware.ui.walk", "firmware.ui.draw", "firmware.fonts")
+# A screen's module (firmware/ui/): only the one on show is loaded, with what it alone
+# brings in.
+SCREENS = "firmware.ui."
+WITH_SCREEN = {
+    "setup": ("engine_core.options", "engine_core.gin.options", "engine_core.optioncheck",
+              "engine_core.header"),
+    "history": ("engine_core.games", "firmware.journal.reader"),
+}
+
+
+def unload(names):
+    """Unload the modules `names` (each is imported again when next needed)."""
+    for name in names:
+        m = sys.modules.pop(name, None)
+        if m is not None:
+            pkg, _, leaf = name.rpartition(".")
+            parent = sys.modules.get(pkg)
+            if parent is not None and leaf in parent.__dict__:
+                delattr(parent, leaf)
+
+
+def unload_screen(module):
+    """Unload a screen's module (its name under firmware/ui/) and what it alone brings."""
+    unload((SCREENS + module,))
+    unload(WITH_SCREEN.get(module, ()))
