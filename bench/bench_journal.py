@@ -2,13 +2,14 @@
 # with real sittings from the engine (random legal play, undos included, event bytes from
 # the codec). Prints `name: value unit` lines. Run: micropython bench/bench_journal.py
 # (CPython gives the same figures: they are counts, not times).
+import os
 import sys
-from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 sys.path.insert(0, ".")
 sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
 from engine_core import options as O  # noqa: E402
@@ -18,7 +19,8 @@ from firmware import journalread  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
-SITTINGS = 300  # measured, after a warm-up that fills the partition once
+# measured, after a warm-up that fills the partition once (bench/run.py --quick: 10)
+SITTINGS = 10 if os.getenv("TALLY42_BENCH_QUICK") == "1" else 300
 BLOCKS = 8  # a 32 KB partition: the log wraps round it
 SYNC_EVERY = 3  # the player syncs after every third sitting
 

@@ -83,6 +83,9 @@ def main():
         forms.insert(0, ("stock_32", mp32.path("stock"), "files"))
     else:
         print("bench_journal_full: no 32-bit MicroPython (make mp32)", file=sys.stderr)
+    if os.environ.get("TALLY42_BENCH_QUICK") == "1":
+        # bench/run.py --quick: the 64-bit port's form (tests/test_heap_budget.py: stock_32).
+        forms = forms[-1:]
     for suffix, mp, form in forms:
         lows, held = full_journal_sync(mp, form)
         print("firmware.heap_free_min_bytes.full_journal_sync.%s: %d bytes (%d sittings "

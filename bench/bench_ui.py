@@ -32,7 +32,9 @@ sys.path.insert(0, ROOT)
 from host_tools import sim  # noqa: E402
 
 HANDS = 50
-SITTINGS = 4        # the corpus of ui.presses_per_hand.sitting_mean (about 45 hands)
+# The corpus of ui.presses_per_hand.sitting_mean (about 45 hands; bench/run.py --quick: 1)
+QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"
+SITTINGS = 1 if QUICK else 4
 SEED = 7
 
 
@@ -211,7 +213,9 @@ def main():
     try:
         flash = os.path.join(tmp, "flash.bin")
         sitting(out, flash)
-        mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in builds()]
+        # --quick: the 64-bit port's form only (tests/test_heap_budget.py boots the others).
+        forms = builds()[:1] if QUICK else builds()
+        mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in forms]
         got = probe(out, ["measure", flash], sim.HEAP)
         # The search keeps every screen state it has seen: a PC's heap, not the device's.
         got.update(probe(out, ["presses", SITTINGS, SEED], "16M"))
