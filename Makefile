@@ -34,6 +34,14 @@ $(STAMP): requirements.txt pyproject.toml
 # Each target names what it needs, so that `make -j` runs them in any order.
 test: lint typecheck mpycheck pytest mptest mptest32 bench-quick
 
+# What must not run at once under `make -j test`: pytest, mptest32 and bench-quick run
+# the sim from its one build folder (.venv/tally42-sim, host_tools/sim.py), and mptest
+# and mptest32 run tests/mp, which writes fixed files in /tmp.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+mptest32: pytest mptest
+bench-quick: mptest32
+endif
+
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
 
