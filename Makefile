@@ -17,7 +17,7 @@ MP32 := build/mp32/micropython-stock
 # Under CI a 32-bit suite that cannot be built fails the run; elsewhere it is skipped.
 MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 # The device code: every file the manifests name (host_tools/manifests.py).
-DEVICE_FILES = $$($(PY) -m host_tools.manifests --all)
+DEVICE_FILES = $(PY) -m host_tools.manifests --all
 
 .PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible mpycheck bench bench-quick sim deploy clean
 
@@ -47,13 +47,14 @@ lint: setup
 
 # Every file of the device code must compile for MicroPython.
 mpycheck: setup
-	@set -e; n=0; for f in $(DEVICE_FILES); do \
+	@set -e; files=$$($(DEVICE_FILES)); n=0; for f in $$files; do \
 	  $(MPYCROSS) -o /tmp/tally42-check-$$$$.mpy $$f; n=$$((n+1)); done; \
 	  rm -f /tmp/tally42-check-$$$$.mpy; echo "mpy-cross: $$n files compile"
 
 # The device code against the MicroPython ESP32 stubs: settings in pyproject.toml.
 typecheck: setup
-	$(VENV)/bin/pyright $(DEVICE_FILES)
+	@files=$$($(DEVICE_FILES)) && echo "pyright: the device code (pyproject.toml)" && \
+	$(VENV)/bin/pyright $$files
 
 # The full-journal and heap-budget tests run on the 32-bit build.
 pytest: setup mp32-if-possible
