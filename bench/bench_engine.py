@@ -11,6 +11,7 @@ from array import array  # noqa: E402
 
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
+from engine_core import frames  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core import ginrules as G  # noqa: E402
 from engine_core import variants as V  # noqa: E402
@@ -99,7 +100,6 @@ def bytes_per_hand(rules, sittings):
 
 
 def typical_hand_bytes():
-    from engine_core import frames      # the PC's framing: the CPython half only
     s = Sitting(O.resolve("42"))
     for ev in (event(EV_BID, 30), event(EV_BID, 0), event(EV_BID, 0), event(EV_BID, 0),
                event(EV_TRUMP, 5), event(EV_MADE, 1)):
@@ -110,7 +110,6 @@ def typical_hand_bytes():
 
 def typical_gin_hand_bytes():
     # Oklahoma Gin: the turn-up 8, a knock with 6 against 23, in one frame.
-    from engine_core import frames
     from engine_core import gin as Gn
     s = new_sitting(O.resolve("oklahoma-gin"))
     s.apply(Gn.turnup(8))

@@ -7,11 +7,12 @@ MicroPython's own reader (tools/mp32.py, the board manifests).
     engine_core/manifest.py, firmware/manifest.py   a package each
     boards/manifest.py          both, what every board file shares, and with board=NAME
                                 that board's file and boards/main/NAME/ (main.py, boot.py)
-    boards/manifest_*.py        a firmware image: the port's modules, or the sim's
+    boards/manifest_*.py        a firmware image: a board's device code (and the port's
+                                own modules, which this reader leaves out), or the sim's
 
     python -m host_tools.manifests [--board NAME | --all | MANIFEST]
-        prints the source files: the device code (with a board's), of every board and
-        the sim, or of one manifest
+        prints the source files: the device code (with a board's), of every image
+        boards/manifest_*.py freezes, or of one manifest
 """
 import os
 import sys
@@ -52,8 +53,8 @@ class Manifest:
             for p in path:
                 self.include(p, **kwargs)
             return
-        if "$(" in path:
-            raise ManifestError("%s: a MicroPython build's manifest, not the project's" % path)
+        if path.startswith("$("):
+            return      # the MicroPython build's own modules ($(PORT_DIR), $(MPY_DIR))
         path = os.path.abspath(path)
         if os.path.isdir(path):
             path = os.path.join(path, "manifest.py")
@@ -96,7 +97,8 @@ class Manifest:
 
 
 def read(path, **options):
-    """(source path, device path) of every file the manifest at `path` names."""
+    """(source path, device path) of every file the manifest at `path` names; what the
+    MicroPython build adds of its own (an include of $(PORT_DIR)/...) is left out."""
     m = Manifest()
     m.include(path, **options)
     return m.files
@@ -118,10 +120,12 @@ def boards():
 
 
 def all_files():
-    """Every file of every board's device code and of the sim's frozen build, once."""
-    out = read(os.path.join(BOARDS, "manifest_sim.py"))
-    for board in boards():
-        out += device_files(board)
+    """Every file of the images boards/manifest_*.py freeze (each board's device code, the
+    sim's build), once."""
+    out = []
+    for name in sorted(os.listdir(BOARDS)):
+        if name.startswith("manifest_") and name.endswith(".py"):
+            out += read(os.path.join(BOARDS, name))
     seen = set()
     return [f for f in out if not (f[0] in seen or seen.add(f[0]))]
 
