@@ -14,9 +14,12 @@ ROOT = manifests.ROOT
 
 
 def micropython_reader():
-    """MicroPython's tools/manifestfile.py from the source tools/mp32.py unpacked."""
-    found = sorted(glob.glob(os.path.join(ROOT, "build", "mp32", "src", "*", "tools",
-                                          "manifestfile.py")))
+    """MicroPython's tools/manifestfile.py, from the source tools/mp32.py builds from
+    (MICROPY_DIR, else the tarball it unpacked)."""
+    given = os.environ.get("MICROPY_DIR")
+    found = [os.path.join(given, "tools", "manifestfile.py")] if given else sorted(
+        glob.glob(os.path.join(ROOT, "build", "mp32", "src", "*", "tools", "manifestfile.py")))
+    found = [f for f in found if os.path.isfile(f)]
     if not found:
         if os.environ.get("CI") == "true":
             pytest.fail("no MicroPython source under CI: `make mp32` did not unpack it")
