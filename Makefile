@@ -1,7 +1,9 @@
 # Tally 42: the only commands a newcomer needs.
 #   make sim     the scorer on the sim board (MicroPython unix port, keys as buttons)
-#   make test    the whole test suite (CPython, MicroPython unix port, lint, mpy-cross)
-#   make bench   benchmarks that print figures
+#   make test    the whole test suite (CPython, MicroPython unix port, lint, types,
+#                mpy-cross, the heap budget, every bench once with small counts);
+#                right under -j2
+#   make bench   benchmarks that print figures (`name: value unit`)
 #   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1] [FORCE=1]
 #   make mp32    the 32-bit MicroPython unix port (stock and firmware-frozen), the
 #                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
