@@ -18,8 +18,8 @@ HEAP := 110K
 MP32 := build/mp32/micropython-stock
 # Under CI a 32-bit suite that cannot be built fails the run; elsewhere it is skipped.
 MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
-# The device code: every file the manifests name (host_tools/manifests.py).
-DEVICE_FILES = $(PY) -m host_tools.manifests --all
+# The device code: every file the manifests name (host_tools/link/manifests.py).
+DEVICE_FILES = $(PY) -m host_tools.link.manifests --all
 
 .PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible mpycheck bench bench-quick sim deploy clean
 

@@ -33,8 +33,9 @@ import pg as PG  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
-from host_tools import db as D  # noqa: E402
-from host_tools import sittinglog as L  # noqa: E402
+from host_tools.log import lines as LN  # noqa: E402
+from host_tools.log import sittinglog as L  # noqa: E402
+from host_tools.store import db as D  # noqa: E402
 
 HANDS = 20
 QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"     # bench/run.py --quick
@@ -49,7 +50,7 @@ def twenty_hands(seed, sid):
     s = Sitting(rules, seed % 4)
     out = array("l", bytes(8 * 4000))
     n = play(s, RandomPlayer(seed), out, 4000)
-    header = L.Header(rules, seed % 4, ["Ann", "Bob", "Cy", "Di"],
+    header = LN.Header(rules, seed % 4, ["Ann", "Bob", "Cy", "Di"],
                       {"id": sid, "started": "2025-04-01T19:00:00"})
     s = Sitting(rules, seed % 4)
     for i in range(n):
@@ -87,7 +88,7 @@ def store_ms(db, logs):
 SLOT = 0.05
 WRITER = r"""
 import json, os, sys, time
-from host_tools import db as D
+from host_tools.store import db as D
 url, logs, go, slot = sys.argv[1:5]
 with open(logs) as f:
     texts = json.load(f)
@@ -109,7 +110,7 @@ database.close()
 def concurrent(url, tmp):
     logs = os.path.join(tmp, "logs.json")
     with open(logs, "w") as f:
-        json.dump([L.dump_log(lines) for lines in sittings(CONCURRENT, "two")], f)
+        json.dump([LN.dump_log(lines) for lines in sittings(CONCURRENT, "two")], f)
     go = os.path.join(tmp, "go")
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, logs, go, str(SLOT)],
                               cwd=ROOT,

@@ -23,9 +23,11 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import pg as PG  # noqa: E402
 from eventlogs import sitting_42  # noqa: E402
-from host_tools import db as D  # noqa: E402
-from host_tools import events as EV  # noqa: E402
-from host_tools import standings as ST  # noqa: E402
+from host_tools.events import event as EV  # noqa: E402
+from host_tools.events import slots as SL  # noqa: E402
+from host_tools.events import standings as ST  # noqa: E402
+from host_tools.events import state as ES  # noqa: E402
+from host_tools.store import db as D  # noqa: E402
 
 TEAMS = 6 if os.environ.get("TALLY42_BENCH_QUICK") == "1" else 64     # bench/run.py --quick: 6
 NAME = "Bench 64"
@@ -41,13 +43,13 @@ def build(database):
             sid = "bench64-%d-%d" % (t.round, t.table)
             database.store(sitting_42(ev.seats(t.side_a, t.side_b), rng.randrange(2),
                                       rng.randrange(7), sid))
-            EV.slot_sitting(database, sid, ev, t.round, t.table)
+            SL.slot_sitting(database, sid, ev, t.round, t.table)
     return len(ev.tables)
 
 
 def standings(database):
     ev = EV.load(database, NAME)
-    return ST.compute(ev, EV.event_state(ev, database))
+    return ST.compute(ev, ES.event_state(ev, database))
 
 
 def measure(db):

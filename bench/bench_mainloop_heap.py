@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from bench_ui import probe  # noqa: E402
-from host_tools import sim  # noqa: E402
+from host_tools.sim import build as simbuild  # noqa: E402
 
 CODE = """from boards import sim
 from firmware import app
@@ -32,11 +32,11 @@ print("main_loop", gc.mem_alloc() - before)
 
 
 def main():
-    out = sim.build()
+    out = simbuild.build()
     with tempfile.TemporaryDirectory() as tmp:
         # bench_ui's probe runs probemain.py: here, this measure.
-        sim.write_script(out, "probemain.py", CODE % os.path.join(tmp, "flash.bin"))
-        got = probe(out, [], sim.HEAP)
+        simbuild.write_script(out, "probemain.py", CODE % os.path.join(tmp, "flash.bin"))
+        got = probe(out, [], simbuild.HEAP)
     print("firmware.heap_bytes.main_loop: %s bytes" % got["main_loop"].strip())
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import syncrig as R  # noqa: E402
-from host_tools import db as D  # noqa: E402
-from host_tools import sync as Y  # noqa: E402
-from host_tools.transport import SerialLink  # noqa: E402
+from host_tools.link import client as YC  # noqa: E402
+from host_tools.link import sync as Y  # noqa: E402
+from host_tools.link.transport import SerialLink  # noqa: E402
+from host_tools.store import db as D  # noqa: E402
 
 SITTINGS = 5 if os.environ.get("TALLY42_BENCH_QUICK") == "1" else 100     # bench/run.py --quick: 5
 BAUD_BYTES_PER_S = 115200 / 10     # 8 data bits, a start and a stop bit
@@ -40,7 +41,7 @@ def main():
             with SerialLink(cable.host_path) as link:
                 wire0 = cable.to_host + cable.to_device
                 t0 = time.perf_counter()
-                client = Y.Client(link)
+                client = YC.Client(link)
                 fetch_wire = _count_fetch_bytes(client, link)
                 client.hello()
                 store = _Store(database)

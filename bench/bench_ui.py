@@ -9,7 +9,7 @@
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
-#                                    what the prelude of the form used (host_tools/sim.py:
+#                                    what the prelude of the form used (host_tools/sim/build.py:
 #                                    the ROMFS image and its mount). FORM: romfs_64 (the
 #                                    PyPI 64-bit port), stock_32 (.mpy files loaded into
 #                                    RAM, as `make deploy` on a stock flash), romfs_32,
@@ -29,7 +29,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from host_tools import sim  # noqa: E402
+from host_tools.sim import build as simbuild  # noqa: E402
 
 HANDS = 50
 # The corpus of ui.presses_per_hand.sitting_mean (about 45 hands; bench/run.py --quick: 1)
@@ -39,7 +39,7 @@ SEED = 7
 
 
 def probe(out, args, heap):
-    r = subprocess.run(sim.command(out, args, heap, "probemain.py"), cwd=out,
+    r = subprocess.run(simbuild.command(out, args, heap, "probemain.py"), cwd=out,
                        capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
@@ -123,11 +123,11 @@ step("App.boot")
 
 def prepare():
     """The sim's build with the probes (bench/mp_*.py) compiled in; returns its folder."""
-    out = sim.build()
+    out = simbuild.build()
     for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
-        subprocess.run([sim.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
+        subprocess.run([simbuild.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
                         os.path.join(ROOT, "bench", name + ".py")], check=True)
-    sim.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    simbuild.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
     return out
 
 
@@ -140,8 +140,8 @@ def heap(out, flash, form="romfs", micropython=None, steps=True):
     # In a process of its own, started as the sim starts (boards/sim.py's main), with
     # nothing else loaded: the firmware's heap after boot, the score on screen. The heap
     # budget's test (tests/test_heap_budget.py) reads these figures too.
-    sim.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapmain.py", form, micropython),
+    simbuild.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
+    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapmain.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
@@ -154,13 +154,13 @@ def heap(out, flash, form="romfs", micropython=None, steps=True):
     got["name_table"] = int(pools["n_total_bytes"]) - int(pools["n_str_data_bytes"])
     got["steps"] = []
     if steps:
-        sim.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
-        r = subprocess.run(sim.command(out, [], sim.HEAP, "heapsteps.py", form, micropython),
+        simbuild.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
+        r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapsteps.py", form, micropython),
                            cwd=out, capture_output=True, text=True, check=True)
         got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
     shutil.copyfile(flash, flash + ".board")
-    sim.write_script(out, "heapboard.py", HEAP_BOARD % (flash + ".board"), form)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "heapboard.py", form, micropython),
+    simbuild.write_script(out, "heapboard.py", HEAP_BOARD % (flash + ".board"), form)
+    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapboard.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
@@ -174,7 +174,7 @@ def heap(out, flash, form="romfs", micropython=None, steps=True):
     return got
 
 
-# The heap after boot in each form the firmware can run in (host_tools/sim.py FORMS), on
+# The heap after boot in each form the firmware can run in (host_tools/sim/build.py FORMS), on
 # the 64-bit PyPI port and on the 32-bit builds of tools/mp32.py (the ESP32's object
 # sizes): name suffix, interpreter, form.
 def builds():
@@ -216,7 +216,7 @@ def main():
         # --quick: the 64-bit port's form only (tests/test_heap_budget.py boots the others).
         forms = builds()[:1] if QUICK else builds()
         mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in forms]
-        got = probe(out, ["measure", flash], sim.HEAP)
+        got = probe(out, ["measure", flash], simbuild.HEAP)
         # The search keeps every screen state it has seen: a PC's heap, not the device's.
         got.update(probe(out, ["presses", SITTINGS, SEED], "16M"))
     finally:

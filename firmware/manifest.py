@@ -1,7 +1,8 @@
 # firmware on the device: every module of the package and of its sub-packages, but the
 # sim's NOR flash (boards/manifest_sim.py adds it). Read by MicroPython's
-# tools/manifestfile.py (freezing) and host_tools/manifests.py (deploy, the mpy-cross and
-# type checks), with paths relative to this folder; this file is the build's, not a module.
+# tools/manifestfile.py (freezing) and host_tools/link/manifests.py (deploy, the mpy-cross
+# and type checks), with paths relative to this folder; this file is the build's, not a
+# module.
 import os
 
 HOST_ONLY = ("manifest.py", "nor.py")

@@ -2,66 +2,27 @@
 import argparse
 import sys
 
-
-class CommandError(Exception):
-    """A failure the user can act on: printed as `tally42: message`, exit 2."""
-
-
-def _read(path):
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except OSError as e:
-        raise CommandError("%s: cannot read: %s" % (path, e.strerror or e))
+from host_tools.commands import device, event, sittings, sync
+from host_tools.commands.common import CommandError
 
 
-def cmd_replay(args):
-    from host_tools import sittinglog as L
-    data = sys.stdin.buffer.read() if args.log == "-" else _read(args.log)
-    try:
-        rp = L.replay(data, spec=True)
-    except L.LogError as e:
-        sys.stderr.write("%s:%d: %s\n" % (args.log, e.line, e.message))
-        return 2
-    if args.json:
-        sys.stdout.write(L.json_line(L.report(rp)))
-    else:
-        sys.stdout.write(L.scoresheet(rp))
-    return 0
-
-
-def _replay_parser(sub):
-    p = sub.add_parser(
-        "replay", help="check and score a sitting log (JSON Lines)",
-        description="Check a sitting log (JSON Lines, docs/event-log.md) against the rules "
-                    "and score it: a scoresheet, or the JSON report with --json. A log "
-                    "that breaks a rule: exit 2 and LOG:LINE: reason on stderr.")
-    p.add_argument("log", help="the sitting log file (- for standard input)")
-    p.add_argument("--json", action="store_true", help="print the JSON report")
-    p.set_defaults(func=cmd_replay)
-
-
-# Each subcommand registers its parser here; later ones come from their own modules.
-PARSERS = [_replay_parser]
-
-
-# Modules that add subcommands, each with a PARSERS list like the one above.
-COMMAND_MODULES = ("host_tools.commands", "host_tools.dbcommands", "host_tools.synccommands",
-                   "host_tools.deploy", "host_tools.eventcommands")
-
-
-def _extra_parsers():
-    import importlib
-    out = []
-    for name in COMMAND_MODULES:
-        try:
-            mod = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-            continue
-        out.extend(mod.PARSERS)
-    return out
+# Every subcommand, in the order `tally42 --help` lists them: its handler, and the
+# function that adds its parser under that name (as mpremote's main.py keeps _COMMANDS).
+COMMANDS = {
+    "replay": (sittings.cmd_replay, sittings.replay_parser),
+    "sim": (device.cmd_sim, device.sim_parser),
+    "import": (sittings.cmd_import, sittings.import_parser),
+    "export": (sittings.cmd_export, sittings.export_parser),
+    "stats": (sittings.cmd_stats, sittings.stats_parser),
+    "sittings": (sittings.cmd_sittings, sittings.sittings_parser),
+    "delete": (sittings.cmd_delete, sittings.delete_parser),
+    "rename": (sittings.cmd_rename, sittings.rename_parser),
+    "sync": (sync.cmd_sync, sync.sync_parser),
+    "devices": (sync.cmd_devices, sync.devices_parser),
+    "deploy": (device.cmd_deploy, device.deploy_parser),
+    "event": (event.cmd_event, event.event_parser),
+    "serve": (event.cmd_serve, event.serve_parser),
+}
 
 
 EPILOG = """exit status: 0 done; 2 refused (a bad log, a bad argument, a sitting not stored,
@@ -100,8 +61,8 @@ def build_parser():
     parser.add_argument("--version", action="version", version="tally42 %s" % version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for add in PARSERS + _extra_parsers():
-        add(sub)
+    for name, (handler, add_parser) in COMMANDS.items():
+        add_parser(sub, name).set_defaults(func=handler)
     return parser
 
 

@@ -1,7 +1,7 @@
 # A scorer whose journal is as full as it gets, on the sim board: a flash image made on the
 # PC (every block in use, a few hundred finished and synced sittings, the oldest already
 # reclaimed once) and a sitting in progress, one hand from game over. The device side
-# (DEVICE, run by MicroPython in any form of host_tools/sim.py) boots on it, plays the
+# (DEVICE, run by MicroPython in any form of host_tools/sim/build.py) boots on it, plays the
 # last hand, shows the history, then serves a sync from the real `tally42 sync` over the
 # sim's serial line, and reports the lowest free heap it saw at each step on stderr.
 # Used by tests/test_full_journal.py and bench/bench_journal_full.py.
@@ -24,7 +24,8 @@ from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from firmware import journalread  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
-from host_tools import sim  # noqa: E402
+from host_tools.sim import build as simbuild  # noqa: E402
+from host_tools.sim import run as sim  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 BLOCKS = 16         # boards/sim.py: a 64 KB partition of 4 KB blocks
@@ -75,7 +76,7 @@ def fill(path, limit=60):
     return held
 
 
-# The device's side, after the prelude of its form (host_tools/sim.py). argv: FLASH TTY
+# The device's side, after the prelude of its form (host_tools/sim/build.py). argv: FLASH TTY
 # NAME HOG. HOG > 0: before the sync, hold on to all but HOG bytes of the free heap, as
 # a heap already tight would.
 DEVICE = """import gc, sys
@@ -153,10 +154,10 @@ class Run:
         self.flash = os.path.join(str(tmp), "flash.bin")
         self.held = fill(self.flash)
         self.db = os.path.join(str(tmp), "t.db")
-        out = sim.build()
-        sim.write_script(out, "fullmain.py", DEVICE, form)
-        self.link = sim.SerialLink()
-        cmd = sim.command(out, [self.flash, self.link.path, self.link.name, hog], sim.HEAP,
+        out = simbuild.build()
+        simbuild.write_script(out, "fullmain.py", DEVICE, form)
+        self.link = sim.PtyRelay()
+        cmd = simbuild.command(out, [self.flash, self.link.path, self.link.name, hog], simbuild.HEAP,
                           "fullmain.py", form, micropython)
         # Its report on stderr; a traceback would come on stdout (the unix port's way).
         self.proc = subprocess.Popen(cmd, cwd=out, stdout=subprocess.PIPE,

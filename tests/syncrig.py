@@ -28,7 +28,7 @@ from firmware import journalread  # noqa: E402
 from firmware.nor import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
-from host_tools.sim import tool  # noqa: E402
+from host_tools.sim.build import tool  # noqa: E402
 
 MICROPYTHON = tool("micropython")
 BLOCKS = 16

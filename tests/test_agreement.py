@@ -9,8 +9,9 @@ import pytest
 
 from engine_core import options as O
 from engine_core.sitting import Sitting
-from host_tools import sim
-from host_tools import sittinglog as L
+from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
+from host_tools.sim import build as simbuild
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from randsit import SETUPS, RandomPlayer, play  # noqa: E402
@@ -19,7 +20,7 @@ from randsit import SETUPS, RandomPlayer, play  # noqa: E402
 pytestmark = pytest.mark.mp32
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MICROPYTHON = sim.tool("micropython")
+MICROPYTHON = simbuild.tool("micropython")
 
 
 def random_log(k):
@@ -29,18 +30,18 @@ def random_log(k):
     s = Sitting(rules, dealer)
     out = array("l", bytes(8 * 3000))
     n = play(s, RandomPlayer(1000 + k), out, 3000)
-    header = L.Header(rules, dealer, None, {"id": "random-%d" % k})
+    header = LN.Header(rules, dealer, None, {"id": "random-%d" % k})
     lines = L.log_lines(header, list(out[:n]))
     if k % 3 == 2 and n > 8:
         # A refused log: an impossible event part-way through.
         lines.insert(1 + n // 2, {"type": "bid", "bid": 7})
-    return L.dump_log(lines)
+    return LN.dump_log(lines)
 
 
 def cpython_result(data):
     try:
         return L.report(L.replay(data))
-    except L.LogError as e:
+    except LN.LogError as e:
         return {"error": [e.line, e.message]}
 
 

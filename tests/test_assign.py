@@ -1,10 +1,12 @@
-"""Table assignments pushed to a scorer (host_tools.sync): checked before anything is
+"""Table assignments pushed to a scorer (host_tools.link.assignment): checked before anything is
 sent, pushed as T, N and S requests once the sittings are stored, and refused cleanly
 by a scorer whose firmware does not know them."""
 import pytest
 
 from clihelp import run
-from host_tools import sync as Y
+from host_tools.link import assignment as YA
+from host_tools.link import client as YC
+from host_tools.link import sync as Y
 
 GOOD = {"event": "Club night", "round": 2, "table": 3,
         "players": ["Ann", "Bob", "Cy", "Di"], "variant": "42",
@@ -12,15 +14,15 @@ GOOD = {"event": "Club night", "round": 2, "table": 3,
 
 
 def test_a_good_assignment_is_normalised_with_every_option():
-    a = Y.check_assignment(GOOD)
+    a = YA.check_assignment(GOOD)
     assert (a["event"], a["round"], a["table"], a["players"]) == (
         "Club night", 2, 3, ["Ann", "Bob", "Cy", "Di"])
     assert a["options"]["target"] == 250 and a["options"]["min_bid"] == 30
-    pairs = Y.game_settings(a)
+    pairs = YA.game_settings(a)
     assert pairs[0] == ("variant", "42") and ("scoring", "points") in pairs
     assert len(pairs) == 1 + len(a["options"])
     # Without players or a game: 42 with its defaults.
-    plain = Y.check_assignment({"event": "Cup", "round": 1, "table": 9})
+    plain = YA.check_assignment({"event": "Cup", "round": 1, "table": 9})
     assert plain["variant"] == "42" and "players" not in plain
     assert plain["options"]["target"] == 7
 
@@ -44,7 +46,7 @@ def test_a_bad_assignment_is_refused_with_a_message(change, why):
     a = dict(GOOD)
     a.update(change)
     with pytest.raises(ValueError) as e:
-        Y.check_assignment(a)
+        YA.check_assignment(a)
     assert why in str(e.value)
 
 
@@ -55,7 +57,7 @@ class _FakeInfo:
     free = 4096
 
 
-class _FakeClient(Y.Client):
+class _FakeClient(YC.Client):
     # A client whose requests go to a list: the scorer answers each as `answer` says.
     def __init__(self, answer, minor=1):
         self.info = _FakeInfo()
@@ -87,7 +89,7 @@ def test_the_push_is_t_then_names_then_every_setting():
 
 def test_an_old_scorer_fails_cleanly_and_nothing_changes():
     def unknown(cmd, args):
-        raise Y.DeviceError(Y.E_UNKNOWN, ord(cmd), "unknown command", "the table assignment")
+        raise YC.DeviceError(YC.E_UNKNOWN, ord(cmd), "unknown command", "the table assignment")
     c = _FakeClient(unknown)
     report = Y.assign(c, lambda device: GOOD, Y.Report(c.info))
     assert report.assigned is None

@@ -7,7 +7,7 @@ import sqlite3
 import sys
 
 from clihelp import run
-from host_tools import db as D
+from host_tools.store import db as D
 
 HEADER = '{"type": "sitting", "variant": "42", %s"players": ["Ann", "Bob", "Cy", "Di"]}\n'
 HAND = ('{"type": "bid", "bid": 30}\n{"type": "bid", "bid": "pass"}\n'
@@ -165,7 +165,7 @@ def test_trick_counts_and_field_names_read_well(tmp_path, capsys):
 
 
 def test_a_long_list_of_ids_is_summarised():
-    from host_tools.synccommands import _summary
+    from host_tools.commands.sync import _summary
     ids = ["T42-A-%d" % i for i in range(1, 13)]
     assert _summary(ids) == "T42-A-1, T42-A-2, T42-A-3, T42-A-4 and 8 more"
     assert _summary(ids[:5]) == ", ".join(ids[:5])

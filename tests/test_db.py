@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 
 from engine_core import options as O
 from engine_core.sitting import Sitting
-from host_tools import db as D
-from host_tools import sittinglog as L
+from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
+from host_tools.store import db as D
+from host_tools.store import facts as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from randsit import SETUPS, RandomPlayer, play  # noqa: E402
@@ -32,22 +34,22 @@ def random_sitting(seed, setup=0, limit=300, players=None, extra=None, dealer=No
     if players is not None:
         players = list(players)[:seats]
         players += ["P%d" % i for i in range(len(players), seats)]
-    header = L.Header(rules, dealer, players, dict(extra or {}))
+    header = LN.Header(rules, dealer, players, dict(extra or {}))
     return header, list(out[:n])
 
 
 def random_log(seed, setup=0, limit=300, players=None, extra=None):
     header, events = random_sitting(seed, setup, limit, players, extra)
-    return L.dump_log(L.log_lines(header, events))
+    return LN.dump_log(L.log_lines(header, events))
 
 
 def expected_hands(text):
-    """Every finished deal of a log, counted independently of host_tools.db: replay the
+    """Every finished deal of a log, counted independently of host_tools.store.db: replay the
     standing events one by one and note each change of the deal count or of `over`."""
     rp = L.replay(text.encode("utf-8"))
     s = Sitting(rp.rules, rp.header.dealer)
     hands = []
-    for _, ev in L.effective(rp.events):
+    for _, ev in LN.effective(rp.events):
         before = (s.hands(), s.over())
         s.apply(ev)
         if s.hands() > before[0] or (s.over() and not before[1]):
@@ -130,7 +132,7 @@ def test_a_stored_sitting_comes_back_normalised(new_db, text, comment):
         names = [r["name"] for r in database.seats(stored.id)]
         assert names == (list(rp.header.players) if rp.header.players else
                          [None] * rp.sitting.seats)
-        hands = [D.hand_dict(h) for h in database.hands(stored.id)]
+        hands = [F.hand_dict(h) for h in database.hands(stored.id)]
         assert hands == expected_hands(text)
         assert row["hands"] == len(hands)
         # Storing it again stores nothing.
@@ -147,7 +149,7 @@ def test_the_hand_that_ends_a_sitting_is_stored(db_url):
             '{"type": "trump", "trump": 4}\n{"type": "result", "made": true}\n')
     with D.open_db(db_url) as database:
         database.store(text)
-        hands = [D.hand_dict(h) for h in database.hands("short")]
+        hands = [F.hand_dict(h) for h in database.hands("short")]
         row = database.sitting("short")
     assert hands == [{"dealer": 0, "bidder": 1, "bid": 30, "contract": 4, "made": True,
                       "points": None, "award": [0, 1]}]
@@ -157,7 +159,7 @@ def test_the_hand_that_ends_a_sitting_is_stored(db_url):
 def test_partnership_moon_games_are_indexed(new_db):
     for seed in range(1, 200):
         text = random_log(seed, 8, 2000)
-        facts = D.Facts(L.replay(text.encode()))
+        facts = F.Facts(L.replay(text.encode()))
         if len(facts.games) >= 2:
             break
     else:
@@ -194,8 +196,8 @@ def test_the_same_sitting_retyped_is_the_same_sitting(new_db):
 def test_a_longer_log_updates_the_sitting_it_continues(new_db):
     header, events = random_sitting(12, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "dev-7"})
     assert len(events) > 40
-    short = L.dump_log(L.log_lines(header, events[:20]))
-    full = L.dump_log(L.log_lines(header, events))
+    short = LN.dump_log(L.log_lines(header, events[:20]))
+    full = LN.dump_log(L.log_lines(header, events))
     with new_db() as database:
         first = database.store(short, source="sync", device="T42-0001")
         assert first.status == "stored"
@@ -221,15 +223,15 @@ def test_a_different_log_under_a_stored_id_is_refused(new_db):
     header, events = random_sitting(12, 0, 80, None, {"id": "same"})
     other_header, other = random_sitting(13, 0, 80, None, {"id": "same"})
     assert events[:5] != other[:5]
-    text = L.dump_log(L.log_lines(header, events))
+    text = LN.dump_log(L.log_lines(header, events))
     with new_db() as database:
         database.store(text)
         with pytest.raises(D.Conflict) as e:
-            database.store(L.dump_log(L.log_lines(other_header, other)))
+            database.store(LN.dump_log(L.log_lines(other_header, other)))
         assert "same" in str(e.value)
-        renamed = L.Header(header.rules, header.dealer, ["A", "B", "C", "D"], {"id": "same"})
+        renamed = LN.Header(header.rules, header.dealer, ["A", "B", "C", "D"], {"id": "same"})
         with pytest.raises(D.Conflict):
-            database.store(L.dump_log(L.log_lines(renamed, events)))
+            database.store(LN.dump_log(L.log_lines(renamed, events)))
         assert database.log("same") == text
         assert count(database, "sittings") == 1
 
@@ -241,7 +243,7 @@ def test_a_batch_is_one_transaction(new_db):
         with pytest.raises(D.Conflict):
             with database.batch():
                 assert [database.store(t).status for t in texts] == ["stored"] * 3
-                database.store(L.dump_log(L.log_lines(other_header, other)))
+                database.store(LN.dump_log(L.log_lines(other_header, other)))
         assert count(database, "sittings") == 0 and count(database, "hands") == 0
         with database.batch():
             for t in texts:
@@ -252,8 +254,8 @@ def test_a_batch_is_one_transaction(new_db):
 
 def test_a_failure_part_way_stores_nothing(tmp_path):
     header, events = random_sitting(21, 0, 300, ["Ann", "Bob", "Cy", "Di"], {"id": "x"})
-    full = L.dump_log(L.log_lines(header, events))
-    short = L.dump_log(L.log_lines(header, events[:12]))
+    full = LN.dump_log(L.log_lines(header, events))
+    short = LN.dump_log(L.log_lines(header, events[:12]))
     n_short = len(expected_hands(short))
     assert len(expected_hands(full)) > n_short + 2
     path = str(tmp_path / "t.db")
@@ -283,7 +285,7 @@ def test_a_failure_part_way_stores_nothing(tmp_path):
 def test_a_refused_log_stores_nothing(new_db):
     text = random_log(5, 0, 40) + '{"type": "bid", "bid": 7}\n'
     with new_db() as database:
-        with pytest.raises(L.LogError) as e:
+        with pytest.raises(LN.LogError) as e:
             database.store(text)
         assert e.value.line == text.count("\n")
         assert count(database, "sittings") == 0 and count(database, "hands") == 0
@@ -304,7 +306,7 @@ def test_an_empty_database_gets_the_current_schema(tmp_path):
 
 def _store_v1(conn, text):
     """Store a log as tally42 schema 1 did (no games)."""
-    facts = D.Facts(L.replay(text.encode()))
+    facts = F.Facts(L.replay(text.encode()))
     r = facts.report
     conn.execute(
         "INSERT INTO sittings (id, variant, options, players, dealer, started, source, device, "
@@ -316,7 +318,7 @@ def _store_v1(conn, text):
     for seat, name, team in facts.seats():
         conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (facts.id, seat, name, team))
     for h in facts.hands:
-        row = D.hand_row(h)
+        row = F.hand_row(h)
         del row["game"]
         row["score"] = "[0, 0]"     # as if v1 had it wrong: the migration rewrites it
         row["sitting_id"] = facts.id
@@ -333,7 +335,7 @@ def test_a_version_1_database_is_upgraded(tmp_path):
     moon = None
     for seed in range(1, 200):
         text = random_log(seed, 9, 3000)
-        if len(D.Facts(L.replay(text.encode())).games) >= 2:
+        if len(F.Facts(L.replay(text.encode())).games) >= 2:
             moon = text
             break
     plain = random_log(3, 0, 100)
@@ -492,7 +494,7 @@ def test_a_bad_tally42_line_is_refused_with_its_line(line, why, new_db):
     lines = random_log(13, 0, 30).splitlines()
     text = "\n".join(lines[:2] + [line] + lines[2:]) + "\n"
     with new_db() as database:
-        with pytest.raises(L.LogError) as e:
+        with pytest.raises(LN.LogError) as e:
             database.store(text)
         assert e.value.line == 3 and why in e.value.message
         assert count(database, "sittings") == 0
@@ -502,7 +504,7 @@ def test_a_second_tally42_line_is_refused():
     text = random_log(14, 0, 30, extra={"round": 1})
     lines = text.splitlines()
     text = "\n".join(lines + ['#tally42 {"round": 2}']) + "\n"
-    with pytest.raises(L.LogError) as e:
+    with pytest.raises(LN.LogError) as e:
         L.replay(text.encode())
     assert e.value.line == len(lines) + 1 and "second #tally42" in e.value.message
 

@@ -1,4 +1,4 @@
-"""The sittings database on PostgreSQL (host_tools/dbpg.py), against a real server the
+"""The sittings database on PostgreSQL (host_tools/store/dbpg.py), against a real server the
 tests start (tests/pg.py): what SQLite keeps in PRAGMAs kept in tally42_meta, databases
 that are not ours refused, migrations all or nothing, read-only opens, the command line on
 a URL giving what it gives on a file, and two processes storing the same sittings at once
@@ -12,9 +12,11 @@ import time
 import pytest
 
 from clihelp import run
-from host_tools import db as D
-from host_tools import dbpg
-from host_tools import sittinglog as L
+from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
+from host_tools.store import db as D
+from host_tools.store import dbpg
+from host_tools.store import facts as F
 from test_db import _store_v1, count, expected_hands, random_log, random_sitting
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -136,7 +138,7 @@ def test_a_version_1_database_is_upgraded(pg_url):
     assert conn.user_version() == 1
     for seed in range(1, 200):
         moon = random_log(seed, 9, 3000)
-        if len(D.Facts(L.replay(moon.encode())).games) >= 2:
+        if len(F.Facts(L.replay(moon.encode())).games) >= 2:
             break
     moon_facts = _store_v1(conn, moon)
     conn.close()
@@ -151,8 +153,8 @@ def test_a_version_1_database_is_upgraded(pg_url):
 
 def test_a_failure_part_way_stores_nothing(pg_url):
     header, events = random_sitting(21, 0, 300, ["Ann", "Bob", "Cy", "Di"], {"id": "x"})
-    full = L.dump_log(L.log_lines(header, events))
-    short = L.dump_log(L.log_lines(header, events[:12]))
+    full = LN.dump_log(L.log_lines(header, events))
+    short = LN.dump_log(L.log_lines(header, events[:12]))
     n_short = len(expected_hands(short))
     with D.open_db(pg_url) as database:
         database.store(short)
@@ -189,7 +191,7 @@ def test_reading_commands_cannot_write(pg_url):
 
 
 def test_a_reader_reads_one_snapshot_while_another_pc_writes(pg_url):
-    from host_tools import stats as T
+    from host_tools.store import stats as T
     with D.open_db(pg_url) as writer:
         writer.store(random_log(1, 0, 60, ["Ann", "Bob", "Cy", "Di"], {"id": "one"}))
         with D.open_db(pg_url, readonly=True) as reader:
@@ -373,7 +375,7 @@ def test_two_processes_storing_the_same_sittings_store_each_once(tmp_path, pg_ur
     with D.open_db(pg_url, readonly=True) as database:
         assert count(database, "sittings") == 200
         assert count(database, "seats") == sum(
-            len(D.Facts(L.replay(open(p, "rb").read())).seats()) for p in logs)
+            len(F.Facts(L.replay(open(p, "rb").read())).seats()) for p in logs)
     # And the standings and listing are what one process alone makes on SQLite.
     path = str(tmp_path / "one.db")
     code, out, err = run(capsys, "import", *logs, "--db", path)
@@ -421,7 +423,7 @@ def test_two_pcs_syncing_copies_of_a_scorer_at_once_store_each_sitting_once(tmp_
 
 STORE_ALL = r"""
 import json, os, sys, time
-from host_tools import db as D
+from host_tools.store import db as D
 url, logs, go = sys.argv[1:4]
 with open(logs) as f:
     texts = json.load(f)

@@ -7,9 +7,11 @@ import pytest
 
 from clihelp import run
 from eventlogs import partial_42, sitting_42
-from host_tools import db as D
-from host_tools import events as EV
-from host_tools import standings as ST
+from host_tools.events import event as EV
+from host_tools.events import slots as SL
+from host_tools.events import standings as ST
+from host_tools.events import state as ES
+from host_tools.store import db as D
 
 TEAMS = [("Aces", ["Ann", "Bob"]), ("Bones", ["Cy", "Di"]), ("Cats", ["Ed", "Flo"]),
          ("Dogs", ["Gus", "Hal"])]
@@ -43,7 +45,7 @@ def test_a_club_night_four_scorers_pushed_played_standings_right(database):
     played = 0
     scorers = ["scorer-%d" % i for i in range(4)]
     while True:
-        pushed = [(s, EV.next_assignment(database, s)) for s in scorers]
+        pushed = [(s, SL.next_assignment(database, s)) for s in scorers]
         pushed = [(s, a) for s, a in pushed if a is not None]
         if not pushed:
             break
@@ -51,12 +53,12 @@ def test_a_club_night_four_scorers_pushed_played_standings_right(database):
         assert len({(a["round"], a["table"]) for _, a in pushed}) == len(pushed) == 2
         for s, a in pushed:
             assert a["variant"] == "42" and a["options"]["target"] == 7
-            assert EV.next_assignment(database, s) == a      # asked again: the same
+            assert SL.next_assignment(database, s) == a      # asked again: the same
             winner, loser_marks = rng.randrange(2), rng.randrange(7)
             sid = "%s-%d" % (s, played)
             database.store(sitting_42(a["players"], winner, loser_marks, sid),
                            source="sync", device=s)
-            assert EV.slot_sitting(database, sid, "Tuesday", a["round"], a["table"]) \
+            assert SL.slot_sitting(database, sid, "Tuesday", a["round"], a["table"]) \
                 == "slotted"
             played += 1
             ta = _team_of(TEAMS, a["players"][0])
@@ -69,14 +71,14 @@ def test_a_club_night_four_scorers_pushed_played_standings_right(database):
             expect[lo][2] += loser_marks
             expect[lo][3] += 7
     assert played == 6
-    state = EV.event_state(ev, database)
+    state = ES.event_state(ev, database)
     rows = ST.compute(ev, state)
     for r in rows:
         assert [r.won, r.lost, r.points_for, r.points_against] == expect[r.number]
         assert r.played == 3
     # Ranked by wins first.
     assert [r.won for r in rows] == sorted((r.won for r in rows), reverse=True)
-    assert all(EV.table_status(ev, t, state) == "done" for t in ev.tables)
+    assert all(ES.table_status(ev, t, state) == "done" for t in ev.tables)
 
 
 def test_a_progressive_rotates_partners_and_ranks_players(database):
@@ -89,10 +91,10 @@ def test_a_progressive_rotates_partners_and_ranks_players(database):
             key = frozenset(side)
             assert key not in partners
             partners.add(key)
-    a = EV.next_assignment(database, "s1")
+    a = SL.next_assignment(database, "s1")
     database.store(sitting_42(a["players"], 0, 2, "p1"))
-    EV.slot_sitting(database, "p1", "Prog", a["round"], a["table"])
-    rows = ST.compute(ev, EV.event_state(ev, database))
+    SL.slot_sitting(database, "p1", "Prog", a["round"], a["table"])
+    rows = ST.compute(ev, ES.event_state(ev, database))
     winners = {a["players"][0], a["players"][2]}
     assert {r.name for r in rows if r.won == 1} == winners
     assert [r.name for r in rows[:2]] == sorted(winners)    # equal: the name decides
@@ -102,13 +104,13 @@ def test_a_progressive_rotates_partners_and_ranks_players(database):
 def _play(database, event, rnd, table, winner, loser_marks, sid, flip=False):
     ev = EV.load(database, event)
     t = ev.table(rnd, table)
-    state = EV.event_state(ev, database)
-    seats = ev.seats(*EV.sides_of(ev, t, state))
+    state = ES.event_state(ev, database)
+    seats = ev.seats(*ES.sides_of(ev, t, state))
     if flip:                      # the scorer set up with side B in seats 0 and 2
         seats = seats[1:] + seats[:1]
         winner = 1 - winner
     database.store(sitting_42(seats, winner, loser_marks, sid))
-    return EV.slot_sitting(database, sid, event, rnd, table)
+    return SL.slot_sitting(database, sid, event, rnd, table)
 
 
 def _result(ev, a, b):
@@ -133,7 +135,7 @@ def test_tie_breaks_head_to_head_then_difference_then_marks_for(database):
     beat(A, Dg, 5, "ad")
     beat(B, Dg, 6, "bd")
     beat(C, Dg, 0, "cd")
-    rows = ST.compute(ev, EV.event_state(ev, database))
+    rows = ST.compute(ev, ES.event_state(ev, database))
     # Head to head among A, B, C: one win each, so difference decides:
     # A: 7+3+7 for, 6+7+5 against: -1; B: 6+7+7 v 7+0+6: +7; C: 0+7+7 v 7+3+0: +4.
     assert [(r.name, r.won, r.diff) for r in rows] == [
@@ -141,7 +143,7 @@ def test_tie_breaks_head_to_head_then_difference_then_marks_for(database):
     assert [(r.points_for, r.points_against) for r in rows] == [(20, 13), (14, 10),
                                                                 (17, 18), (11, 21)]
     # Standings after round 1 only count round 1's tables.
-    first = ST.compute(ev, EV.event_state(ev, database), through=1)
+    first = ST.compute(ev, ES.event_state(ev, database), through=1)
     assert sum(r.played for r in first) == 4
 
 
@@ -155,7 +157,7 @@ def test_wins_first_then_a_cycle_goes_to_difference(database):
     beat(0, 1, 6, "x1")       # Aces beat Bones by 1
     beat(1, 2, 0, "x2")       # Bones thrash Cats
     beat(0, 2, 6, "x3")
-    rows = ST.compute(ev, EV.event_state(ev, database))
+    rows = ST.compute(ev, ES.event_state(ev, database))
     assert [r.name for r in rows] == ["Aces", "Bones", "Cats"]
     # Aces and Bones not tied on wins here; make a tie: a fresh event where both win one.
     ev2 = EV.create(database, "H2H-2", "round-robin", "42", {},
@@ -165,7 +167,7 @@ def test_wins_first_then_a_cycle_goes_to_difference(database):
                             (0, 3, 6, "y4"), (2, 0, 6, "y5"), (2, 3, 6, "y6")):
         r, t, w_is_a = _result(ev2, w, lo)
         _play(database, "H2H-2", r, t, 0 if w_is_a else 1, m, sid)
-    rows = ST.compute(ev2, EV.event_state(ev2, database))
+    rows = ST.compute(ev2, ES.event_state(ev2, database))
     # T1, T2, T3 on two wins each; among them a cycle, so difference decides.
     assert [(r.name, r.won, r.diff) for r in rows] == [
         ("T2", 2, 13), ("T1", 2, 1), ("T3", 2, -5), ("T4", 0, -9)]
@@ -179,7 +181,7 @@ def test_head_to_head_decides_two_tied(database):
                             (1, 2, 6, "z4"), (3, 1, 6, "z5"), (2, 3, 6, "z6")):
         r, t, w_is_a = _result(ev, w, lo)
         _play(database, "Two", r, t, 0 if w_is_a else 1, m, sid)
-    rows = ST.compute(ev, EV.event_state(ev, database))
+    rows = ST.compute(ev, ES.event_state(ev, database))
     by = {r.name: r for r in rows}
     assert by["T0"].won == by["T1"].won == 2 and by["T0"].diff > by["T1"].diff
     assert [r.name for r in rows[:2]] == ["T1", "T0"]
@@ -191,18 +193,18 @@ def test_a_best_of_3_bracket_counts_games_from_sittings(database):
     rng = random.Random(3)
     n = 0
     while True:
-        a = EV.next_assignment(database, "s%d" % (n % 3))
+        a = SL.next_assignment(database, "s%d" % (n % 3))
         if a is None:
-            a = next((x for x in (EV.next_assignment(database, "s%d" % i)
+            a = next((x for x in (SL.next_assignment(database, "s%d" % i)
                                   for i in range(3)) if x), None)
         if a is None:
             break
         n += 1
         database.store(sitting_42(a["players"], rng.randrange(2), rng.randrange(7),
                                   "c%d" % n))
-        EV.slot_sitting(database, "c%d" % n, "Cup", a["round"], a["table"])
+        SL.slot_sitting(database, "c%d" % n, "Cup", a["round"], a["table"])
     ev = EV.load(database, "Cup")
-    state = EV.event_state(ev, database)
+    state = ES.event_state(ev, database)
     br = state["bracket"]
     assert br["champion"] is not None
     assert sorted(br["losses"].values())[:1] == [0] or br["losses"][br["champion"]] == 1
@@ -210,8 +212,8 @@ def test_a_best_of_3_bracket_counts_games_from_sittings(database):
     # Every decided match took 2 or 3 games, its winner with exactly 2.
     for t in ev.tables:
         games = state["results"].get((t.round, t.table), [])
-        if EV.table_status(ev, t, state) == "done":
-            wa, wb, w = EV.match_outcome(ev, games)
+        if ES.table_status(ev, t, state) == "done":
+            wa, wb, w = ES.match_outcome(ev, games)
             assert len(games) in (2, 3) and max(wa, wb) == 2
     rows = ST.compute(ev, state)
     assert rows[0].number == br["champion"]
@@ -224,41 +226,41 @@ def test_slot_refusals_change_nothing(database):
     seats = ev.seats(t.side_a, t.side_b)
     database.store(sitting_42(["Zed", "Yan", "Xi", "Wu"], 0, 1, "strangers"))
     with pytest.raises(EV.EventError, match="was played by Zed"):
-        EV.slot_sitting(database, "strangers", "Night", 1, 1)
+        SL.slot_sitting(database, "strangers", "Night", 1, 1)
     database.store(sitting_42(seats, 0, 1, "ok"))
     with pytest.raises(EV.EventError, match="no table 9"):
-        EV.slot_sitting(database, "ok", "Night", 1, 9)
+        SL.slot_sitting(database, "ok", "Night", 1, 9)
     with pytest.raises(EV.EventError, match="no event Day"):
-        EV.slot_sitting(database, "ok", "Day", 1, 1)
+        SL.slot_sitting(database, "ok", "Day", 1, 1)
     with pytest.raises(EV.EventError, match="no sitting nope"):
-        EV.slot_sitting(database, "nope", "Night", 1, 1)
+        SL.slot_sitting(database, "nope", "Night", 1, 1)
     odd = sitting_42(seats, 0, 1, "other-opts").replace('"dealer": 0',
                                                         '"dealer": 0, "options": {"sevens": true}')
     database.store(odd)
     with pytest.raises(EV.EventError, match="other options"):
-        EV.slot_sitting(database, "other-opts", "Night", 1, 1)
+        SL.slot_sitting(database, "other-opts", "Night", 1, 1)
     count = database.conn.execute("SELECT COUNT(*) FROM event_results").fetchone()[0]
     assert count == 0
-    assert EV.slot_sitting(database, "ok", "Night", 1, 1) == "slotted"
-    assert EV.slot_sitting(database, "ok", "Night", 1, 1) == "already slotted"
+    assert SL.slot_sitting(database, "ok", "Night", 1, 1) == "slotted"
+    assert SL.slot_sitting(database, "ok", "Night", 1, 1) == "already slotted"
     with pytest.raises(EV.EventError, match="already the result"):
-        EV.slot_sitting(database, "ok", "Night", 1, 2)
+        SL.slot_sitting(database, "ok", "Night", 1, 2)
     database.store(sitting_42(seats, 1, 1, "again"))
     with pytest.raises(EV.EventError, match="decided"):
-        EV.slot_sitting(database, "again", "Night", 1, 1)
+        SL.slot_sitting(database, "again", "Night", 1, 1)
 
 
 def test_a_sitting_in_progress_shows_live_and_survives_a_longer_sync(database):
     ev = EV.create(database, "Live", "round-robin", "42", {}, teams=TEAMS[:2])
     seats = ev.seats(ev.tables[0].side_a, ev.tables[0].side_b)
     database.store(partial_42(seats, 3, "live"))
-    EV.slot_sitting(database, "live", "Live", 1, 1)
-    state = EV.event_state(ev, database)
+    SL.slot_sitting(database, "live", "Live", 1, 1)
+    state = ES.event_state(ev, database)
     g = state["results"][(1, 1)][0]
     assert not g.over and g.hands == 3 and sum(g.score) == 3
-    assert EV.table_status(ev, ev.tables[0], state) == "playing"
+    assert ES.table_status(ev, ev.tables[0], state) == "playing"
     database.store(partial_42(seats, 5, "live"))       # synced again, further on
-    g = EV.event_state(ev, database)["results"][(1, 1)][0]
+    g = ES.event_state(ev, database)["results"][(1, 1)][0]
     assert g.hands == 5
 
 
@@ -288,7 +290,7 @@ def test_bad_events_are_refused(database):
     ev = EV.create(database, "Six", "round-robin", "seventy-nine", {},
                    teams=[("A", ["a", "b", "c"]), ("B", ["d", "e", "f"])])
     assert ev.seats(ev.tables[0].side_a, ev.tables[0].side_b) == list("adbecf")
-    assert EV.next_assignment(database, "s")["variant"] == "seventy-nine"
+    assert SL.next_assignment(database, "s")["variant"] == "seventy-nine"
 
 
 # ---- the command ----
@@ -397,14 +399,14 @@ def test_head_to_head_grid_and_results_in_the_schedule(tmp_path, capsys, db_url)
         ev = EV.load(database, "Trio")
         r, t, a_first = _result(ev, 0, 1)
         _play(database, "Trio", r, t, 0 if a_first else 1, 4, "h1")
-        rows = ST.compute(ev, EV.event_state(ev, database))
+        rows = ST.compute(ev, ES.event_state(ev, database))
         # Ranked A (a win), C (none played), B (a loss): the grid in that order.
         assert [r.name for r in rows] == ["A", "C", "B"]
         assert ST.head_to_head(rows) == [["x", "", "1-0"], ["", "x", ""], ["0-1", "", "x"]]
         r2, t2, _ = _result(ev, 1, 2)
         database.store(partial_42(ev.seats(ev.table(r2, t2).side_a, ev.table(r2, t2).side_b),
                                   2, "h2"))
-        EV.slot_sitting(database, "h2", "Trio", r2, t2)
+        SL.slot_sitting(database, "h2", "Trio", r2, t2)
     code, out, err = run(capsys, "event", "standings", "Trio", "--head-to-head", "--db", db)
     assert code == 0 and "Head to head (won-lost, the row against the column)" in out
     assert " 1. A " in out and "1-0" in out and "0-1" in out
@@ -445,14 +447,14 @@ def test_a_deleted_sitting_frees_its_table_and_events_can_be_deleted(tmp_path, c
         ev = EV.load(database, "Tue")
         seats = ev.seats(ev.tables[0].side_a, ev.tables[0].side_b)
         database.store(partial_42(seats, 2, "first"))
-        EV.slot_sitting(database, "first", "Tue", 1, 1)
+        SL.slot_sitting(database, "first", "Tue", 1, 1)
         database.store(partial_42(seats, 1, "second"))
         with pytest.raises(EV.EventError, match="still playing sitting first"):
-            EV.slot_sitting(database, "second", "Tue", 1, 1)
+            SL.slot_sitting(database, "second", "Tue", 1, 1)
         database.delete("first")
-        assert EV.event_state(ev, database)["results"][(1, 1)] == []
-        assert EV.slot_sitting(database, "second", "Tue", 1, 1) == "slotted"
-        games = EV.event_state(ev, database)["results"][(1, 1)]
+        assert ES.event_state(ev, database)["results"][(1, 1)] == []
+        assert SL.slot_sitting(database, "second", "Tue", 1, 1) == "slotted"
+        games = ES.event_state(ev, database)["results"][(1, 1)]
         assert [(g.sitting, g.game, g.hands) for g in games] == [("second", 1, 1)]
     code, out, err = run(capsys, "event", "delete", "Tue", "--db", db)
     assert code == 0 and out == "deleted event Tue (its sittings stay stored)\n"
@@ -478,13 +480,13 @@ def test_two_pcs_on_one_database_never_push_the_same_table(db_url):
     try:
         got = []
         for i in range(4):
-            got.append(EV.next_assignment(one, "pc1-scorer-%d" % i))
-            got.append(EV.next_assignment(two, "pc2-scorer-%d" % i))
+            got.append(SL.next_assignment(one, "pc1-scorer-%d" % i))
+            got.append(SL.next_assignment(two, "pc2-scorer-%d" % i))
         places = [(a["round"], a["table"]) for a in got if a is not None]
         assert sorted(places) == [(1, 1), (1, 2), (1, 3), (1, 4)]
         assert got[-4:] == [None] * 4
         # Each scorer keeps its table whichever PC it syncs with.
-        assert EV.next_assignment(two, "pc1-scorer-0") == got[0]
+        assert SL.next_assignment(two, "pc1-scorer-0") == got[0]
     finally:
         one.close()
         two.close()
@@ -492,7 +494,8 @@ def test_two_pcs_on_one_database_never_push_the_same_table(db_url):
 
 def test_every_partnership_game_plays_an_event(database):
     from engine_core import variants as V
-    from host_tools import sittinglog as L
+    from host_tools.log import lines as LN
+    from host_tools.log import sittinglog as L
     from test_db import SETUPS, random_sitting     # test_db puts tests/engine on the path
     units = {"big-game": "points", "partnership-moon": "games"}
     done = 0
@@ -505,17 +508,17 @@ def test_every_partnership_game_plays_an_event(database):
                        teams=[("A", ["a%d" % i for i in range(size)]),
                               ("B", ["b%d" % i for i in range(size)])])
         seats = ev.seats(ev.tables[0].side_a, ev.tables[0].side_b)
-        a = EV.next_assignment(database, "s", name)
+        a = SL.next_assignment(database, "s", name)
         assert a["players"] == seats and a["variant"] == variant
         for seed in range(1, 40):
             header, events = random_sitting(seed, setup, 5000, seats, {"id": "g%d" % setup})
-            report = L.report(L.replay(L.dump_log(L.log_lines(header, events)).encode()))
+            report = L.report(L.replay(LN.dump_log(L.log_lines(header, events)).encode()))
             if report["over"]:
                 break
         assert report["over"]
-        database.store(L.dump_log(L.log_lines(header, events)))
-        EV.slot_sitting(database, "g%d" % setup, name, 1, 1)
-        rows = ST.compute(ev, EV.event_state(ev, database))
+        database.store(LN.dump_log(L.log_lines(header, events)))
+        SL.slot_sitting(database, "g%d" % setup, name, 1, 1)
+        rows = ST.compute(ev, ES.event_state(ev, database))
         assert ev.units == units.get(variant, options.get("scoring", "marks"))
         winner = "AB"[report["winner"]]
         assert [(r.name, r.won) for r in rows] == [(winner, 1), ("AB".replace(winner, ""), 0)]
@@ -526,8 +529,9 @@ def test_every_partnership_game_plays_an_event(database):
 
 RACE = r"""
 import json, os, sys, time
-from host_tools import db as D
-from host_tools import events as EV
+from host_tools.events import event as EV
+from host_tools.events import slots as SL
+from host_tools.store import db as D
 url, me, tables, go = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 database = D.open_db(url)
 print("ready", flush=True)
@@ -552,12 +556,12 @@ def at(t0, i):
 t0 = started(1)
 for i in range(tables):
     at(t0, i)
-    print(json.dumps(EV.next_assignment(database, "%s-scorer-%d" % (me, i))), flush=True)
+    print(json.dumps(SL.next_assignment(database, "%s-scorer-%d" % (me, i))), flush=True)
 t0 = started(2)
 for t in range(1, tables + 1):
     at(t0, t)
     try:
-        said = EV.slot_sitting(database, "%s-r1t%d" % (me, t), "Big", 1, t)
+        said = SL.slot_sitting(database, "%s-r1t%d" % (me, t), "Big", 1, t)
     except EV.EventError as e:
         said = "refused: %s" % e
     print(json.dumps([t, said]), flush=True)
@@ -634,7 +638,7 @@ def test_a_batch_commits_once_and_an_error_out_of_it_stores_nothing(database, db
     with database.batch():
         for t in first:
             database.store(sitting_42(ev.seats(t.side_a, t.side_b), 0, 3, "b%d" % t.table))
-            assert EV.slot_sitting(database, "b%d" % t.table, ev, 1, t.table) == "slotted"
+            assert SL.slot_sitting(database, "b%d" % t.table, ev, 1, t.table) == "slotted"
         # Not committed yet: another connection (another PC) sees none of it.
         assert counts(db_url, "sittings", "event_results") == [0, 0]
     assert counts(db_url, "sittings", "event_results") == [2, 2]
@@ -642,13 +646,13 @@ def test_a_batch_commits_once_and_an_error_out_of_it_stores_nothing(database, db
     with pytest.raises(EV.EventError, match="already the result of Tue round 1 table 1"):
         with database.batch():
             database.store(sitting_42(ev.seats(t.side_a, t.side_b), 1, 2, "late"))
-            EV.slot_sitting(database, "late", ev, 2, 1)
-            EV.slot_sitting(database, "b1", ev, 2, 1)       # slotted at round 1 already
+            SL.slot_sitting(database, "late", ev, 2, 1)
+            SL.slot_sitting(database, "b1", ev, 2, 1)       # slotted at round 1 already
     assert counts(db_url, "sittings", "event_results") == [2, 2]
     EV.delete(database, "Tue")
     database.store(sitting_42(ev.seats(t.side_a, t.side_b), 1, 2, "late"))
     with pytest.raises(EV.EventError, match="no event Tue"):
-        EV.slot_sitting(database, "late", ev, 2, 1)         # an Event loaded before
+        SL.slot_sitting(database, "late", ev, 2, 1)         # an Event loaded before
 
 
 def test_import_into_an_event_is_event_result(tmp_path, capsys, db_url):

@@ -12,11 +12,13 @@ import pytest
 
 from engine_core import codec
 from engine_core.header import encode_header
+from firmware.journal import Journal
 from clihelp import run
 from host_tools import cli
-from host_tools import db as D
-from host_tools import export as X
-from host_tools import sittinglog as L
+from host_tools.log import sittinglog as L
+from host_tools.store import db as D
+from host_tools.store import export as X
+from host_tools.store import facts as F
 from test_db import SETUPS, random_log, random_sitting
 
 MOON = ('{"type": "sitting", "variant": "moon", "id": "@SUM(A1:A9)", '
@@ -90,7 +92,7 @@ def test_jsonl_all_writes_one_replayable_file_a_sitting(tmp_path, capsys):
     by_id = dict(zip(ids, texts))
     for path in written:
         text = open(path, encoding="utf-8").read()
-        sid = L.replay(text.encode()).header.extra.get("id") or D.Facts(
+        sid = L.replay(text.encode()).header.extra.get("id") or F.Facts(
             L.replay(text.encode())).id
         assert text == by_id[sid]
         assert replay_json(capsys, path) == report(by_id[sid])
@@ -236,17 +238,17 @@ def test_export_needs_a_choice_and_a_known_sitting(tmp_path, capsys):
 # ---- a device flash image ----
 
 def test_from_image_needs_the_image_module(tmp_path, capsys, monkeypatch):
-    monkeypatch.setitem(sys.modules, "host_tools.image", None)
+    monkeypatch.setitem(sys.modules, "host_tools.log.image", None)
     code, out, err = run(capsys, "export", "--all", "--from-image", str(tmp_path / "f.bin"),
                          "--format", "csv")
     assert code == 2 and out == ""
-    assert err == "tally42: --from-image needs host_tools.image\n"
+    assert err == "tally42: --from-image needs host_tools.log.image\n"
 
 
 def _fake_image(monkeypatch, sittings):
-    fake = types.ModuleType("host_tools.image")
+    fake = types.ModuleType("host_tools.log.image")
     fake.read_image = lambda path: [(sid, L.log_lines(h, ev)) for sid, h, ev in sittings]
-    monkeypatch.setitem(sys.modules, "host_tools.image", fake)
+    monkeypatch.setitem(sys.modules, "host_tools.log.image", fake)
 
 
 def test_from_image_exports_the_device_sittings(tmp_path, capsys, monkeypatch):
@@ -273,10 +275,10 @@ def test_from_image_exports_the_device_sittings(tmp_path, capsys, monkeypatch):
 
 
 def test_from_image_reads_a_real_flash_image(tmp_path, capsys):
-    image = pytest.importorskip("host_tools.image")
+    image = pytest.importorskip("host_tools.log.image")
     header, events = random_sitting(72, 0, 120, ["Ann", "Bob", "Cy", "Di"])
     flash = image.RamFlash(b"\xff" * (8 * image.BLOCK_SIZE))
-    journal = image._journal_module().Journal(flash)
+    journal = Journal(flash)
     journal.mount()
     journal.begin_sitting(encode_header(header.rules, header.dealer, header.players))
     buf = bytearray(8)
@@ -295,7 +297,7 @@ def test_from_image_reads_a_real_flash_image(tmp_path, capsys):
     del got["id"]
     assert got == want
     # Run from another folder, as a user would: the journal code still loads (the
-    # firmware's modules are not an installed package).
+    # firmware is a package of the install).
     other = tmp_path / "elsewhere"
     other.mkdir()
     done = subprocess.run([sys.executable, "-m", "host_tools", "export", "--all",
@@ -366,10 +368,10 @@ def test_sittings_and_stats_show_the_end_and_the_event(tmp_path, capsys):
 def test_from_image_keeps_the_end_time_and_the_table(tmp_path, capsys):
     # A journal whose sitting carries a table assignment and an END record: the export
     # of the image has both on its #tally42 line, and the events stay the events.
-    image = pytest.importorskip("host_tools.image")
+    image = pytest.importorskip("host_tools.log.image")
     header, events = random_sitting(73, 0, 120, ["Ann", "Bob", "Cy", "Di"])
     flash = image.RamFlash(b"\xff" * (8 * image.BLOCK_SIZE))
-    journal = image._journal_module().Journal(flash)
+    journal = Journal(flash)
     journal.mount()
     journal.begin_sitting(encode_header(header.rules, header.dealer, header.players,
                                               7, 100000, 60, ("Cup", 4, 12)))

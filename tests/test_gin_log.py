@@ -12,7 +12,9 @@ import pytest
 from engine_core.header import encode_header
 from engine_core import options as O
 from engine_core.games import new_sitting
-from host_tools import sittinglog as L
+from host_tools.log import device as DV
+from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from ginrand import SETUPS, RandomGinPlayer  # noqa: E402
@@ -54,7 +56,7 @@ def report(*lines):
 
 
 def refusal(*lines):
-    with pytest.raises(L.LogError) as e:
+    with pytest.raises(LN.LogError) as e:
         L.replay(log(*lines))
     return e.value.line, e.value.message
 
@@ -190,8 +192,8 @@ def test_device_bytes_become_the_same_log():
     rp = L.replay(open(SPEC, "rb").read())
     s = rp.sitting
     header = encode_header(rp.rules, rp.header.dealer, rp.header.players)
-    lines = L.from_device(header, bytes(s.hist[:s.hlen]))
-    assert L.report(L.replay(L.dump_log(lines).encode())) == L.report(rp)
+    lines = DV.from_device(header, bytes(s.hist[:s.hlen]))
+    assert L.report(L.replay(LN.dump_log(lines).encode())) == L.report(rp)
 
 
 def _random_gin_log(k):
@@ -200,10 +202,10 @@ def _random_gin_log(k):
     s = new_sitting(rules, k % 2)
     out = array("l", bytes(8 * 500))
     n = play(s, RandomGinPlayer(300 + k), out, 500)
-    lines = L.log_lines(L.Header(rules, k % 2, ["Ann", "Bob"], {}), list(out[:n]))
+    lines = L.log_lines(LN.Header(rules, k % 2, ["Ann", "Bob"], {}), list(out[:n]))
     if k % 3 == 2:
         lines.insert(2 + n // 2, {"type": "knock", "seat": 0, "knocker": 0, "opponent": 3})
-    return L.dump_log(lines).encode()
+    return LN.dump_log(lines).encode()
 
 
 @pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="run `make setup` first")
@@ -217,7 +219,7 @@ def test_cpython_and_micropython_agree_on_random_gin_logs(tmp_path):
         paths.append(str(p))
         try:
             expected.append(L.report(L.replay(data)))
-        except L.LogError as e:
+        except LN.LogError as e:
             expected.append({"error": [e.line, e.message]})
     proc = subprocess.run([MICROPYTHON, "tests/mp_replay.py"] + paths, cwd=ROOT,
                           capture_output=True, text=True, timeout=300)

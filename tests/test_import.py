@@ -5,9 +5,11 @@ import json
 import sqlite3
 import sys
 
-from host_tools import db as D
+from host_tools.store import db as D
+from host_tools.store import facts as F
 from clihelp import run
-from host_tools import sittinglog as L
+from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
 from test_db import random_log, random_sitting
 
 EXAMPLE = ('{"type": "sitting", "variant": "42", "players": ["Ann", "Bob", "Cy", "Di"]}\n'
@@ -32,7 +34,7 @@ def test_import_stores_and_says_what(tmp_path, capsys):
     good.write_text(EXAMPLE)
     code, out, err = run(capsys, "import", str(good), "--db", str(db))
     assert code == 0 and err == ""
-    facts = D.Facts(L.replay(EXAMPLE.encode()))
+    facts = F.Facts(L.replay(EXAMPLE.encode()))
     assert out == "%s: stored sitting %s (42, 1 hand, in progress)\n" % (good, facts.id)
     assert rows(db) == 1 and rows(db, "hands") == 1 and rows(db, "seats") == 4
     code, out, err = run(capsys, "import", str(good), "--db", str(db))
@@ -79,16 +81,16 @@ def test_a_longer_log_updates_and_a_different_one_is_refused(tmp_path, capsys):
     header, events = random_sitting(34, 0, 200, ["Ann", "Bob", "Cy", "Di"], {"id": "T-9"})
     assert len(events) > 60
     short = tmp_path / "short.jsonl"
-    short.write_text(L.dump_log(L.log_lines(header, events[:30])))
+    short.write_text(LN.dump_log(L.log_lines(header, events[:30])))
     full = tmp_path / "full.jsonl"
-    full.write_text(L.dump_log(L.log_lines(header, events)))
+    full.write_text(LN.dump_log(L.log_lines(header, events)))
     assert run(capsys, "import", str(short), "--db", str(db))[0] == 0
     code, out, err = run(capsys, "import", str(full), "--db", str(db))
     assert code == 0
     assert out.startswith("%s: updated sitting T-9: %d more events" % (full, len(events) - 30))
     other_header, other = random_sitting(32, 0, 100, None, {"id": "T-9"})
     clash = tmp_path / "clash.jsonl"
-    clash.write_text(L.dump_log(L.log_lines(other_header, other)))
+    clash.write_text(LN.dump_log(L.log_lines(other_header, other)))
     code, out, err = run(capsys, "import", str(clash), "--db", str(db))
     assert code == 2 and out == ""
     assert err.startswith("%s: sitting T-9 is already stored with" % clash)

@@ -1,5 +1,5 @@
 """The device code is what the manifests name (engine_core/manifest.py, firmware/manifest.py,
-boards/manifest.py): host_tools/manifests.py reads them as MicroPython's own
+boards/manifest.py): host_tools/link/manifests.py reads them as MicroPython's own
 tools/manifestfile.py does when it freezes them, and deploy, the mpy-cross check and the
 type check read them there."""
 import glob
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from host_tools import deploy, manifests
+from host_tools.link import deploy, manifests
 
 ROOT = manifests.ROOT
 

@@ -2,8 +2,8 @@
 double-elimination bracket that always ends with one winner."""
 import random
 
-from host_tools import bracket as B
-from host_tools import schedule as S
+from host_tools.events import bracket as B
+from host_tools.events import schedule as S
 
 
 def test_round_robin_every_pairing_once():

@@ -11,9 +11,11 @@ import pytest
 
 import chromium
 from eventlogs import partial_42, sitting_42
-from host_tools import db as D
-from host_tools import events as EV
-from host_tools import serve as SV
+from host_tools.events import event as EV
+from host_tools.events import serve as SV
+from host_tools.events import slots as SL
+from host_tools.events import state as ES
+from host_tools.store import db as D
 
 TEAMS = [("Aces", ["Ann", "Bob"]), ("Bones", ["Cy", "Di"]), ("Cats", ["Ed", "Flo"]),
          ("Dogs", ["Gus", "Hal"]), ("Eels", ["Ida", "Jo"]), ("Foxes", ["Kay", "Lu"])]
@@ -28,10 +30,10 @@ def _night(path):
                 seats = ev.seats(t.side_a, t.side_b)
                 sid = "r1t%d" % t.table
                 database.store(sitting_42(seats, t.table % 2, t.table + 2, sid))
-                EV.slot_sitting(database, sid, ev.name, 1, t.table)
+                SL.slot_sitting(database, sid, ev.name, 1, t.table)
         t = ev.table(2, 1)
         database.store(partial_42(ev.seats(t.side_a, t.side_b), 3, "r2t1"))
-        EV.slot_sitting(database, "r2t1", ev.name, 2, 1)
+        SL.slot_sitting(database, "r2t1", ev.name, 2, 1)
         return ev, ev.seats(t.side_a, t.side_b)
 
 
@@ -174,7 +176,7 @@ def test_the_page_in_chromium_updates_without_a_reload(served, tmp_path):
         with D.open_db(path) as database:
             t = ev.table(2, 2)
             database.store(sitting_42(ev.seats(t.side_a, t.side_b), 0, 0, "r2t2"))
-            EV.slot_sitting(database, "r2t2", ev.name, 2, 2)
+            SL.slot_sitting(database, "r2t2", ev.name, 2, 2)
         browser.wait_for("Array.from(document.querySelectorAll('#standings-table tr'))"
                          ".slice(1).reduce((s, r) => s + +r.cells[3].textContent, 0) == 4")
         assert browser.eval("window.notReloaded") is True
@@ -188,14 +190,14 @@ def test_the_bracket_in_chromium_names_the_champion(tmp_path):
         EV.create(database, "Cup", "double-elimination", "42", {}, teams=TEAMS[:4])
         n = 0
         while True:
-            a = EV.next_assignment(database, "s")
+            a = SL.next_assignment(database, "s")
             if a is None:
                 break
             n += 1
             # Side A (the better seed, or the winners' side) always wins: no reset.
             database.store(sitting_42(a["players"], 0, n % 7, "m%d" % n))
-            EV.slot_sitting(database, "m%d" % n, "Cup", a["round"], a["table"])
-        champion = EV.event_state(EV.load(database, "Cup"), database)["bracket"]["champion"]
+            SL.slot_sitting(database, "m%d" % n, "Cup", a["round"], a["table"])
+        champion = ES.event_state(EV.load(database, "Cup"), database)["bracket"]["champion"]
     assert n == 6 and TEAMS[champion][0] == "Aces"
     server = SV.make_server(path, "Cup", "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()

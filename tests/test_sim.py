@@ -13,12 +13,14 @@ import zlib
 
 import pytest
 
-from host_tools import image
-from host_tools import sim
 from host_tools.cli import main as tally42
+from host_tools.log import image
+from host_tools.sim import build as simbuild
+from host_tools.sim import run as sim
+from host_tools.sim import screen as simscreen
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HAVE_MP = os.path.exists(sim.tool("micropython")) and os.path.exists(sim.tool("mpy-cross"))
+HAVE_MP = os.path.exists(simbuild.tool("micropython")) and os.path.exists(simbuild.tool("mpy-cross"))
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
 pytestmark = [pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port is not set up"),
               pytest.mark.mp32]
@@ -210,24 +212,24 @@ def test_the_firmware_runs_from_its_romfs_image_with_110k_of_heap(tmp_path):
     # The modules are imported from the image (bytecode in place, as from a device's
     # flash), the image is rebuilt when a module changes, and the heap the firmware gets
     # is the ESP32's 110K, not less for the image below it.
-    out = sim.build()
-    rom = os.path.join(out, sim.ROM)
-    sim.write_script(out, "romcheck.py",
+    out = simbuild.build()
+    rom = os.path.join(out, simbuild.ROM)
+    simbuild.write_script(out, "romcheck.py",
                      "from firmware import app\nfrom boards import sim\n"
                      "print(app.__file__, sim.__file__, FIRMWARE_FREE)\n")
     import subprocess
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "romcheck.py"), cwd=out,
+    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "romcheck.py"), cwd=out,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     app_file, board_file, free = r.stdout.split()
     assert app_file == "/rom/firmware/app.mpy" and board_file == "/rom/boards/sim.mpy"
-    plain = subprocess.run([sim.tool("micropython"), "-X", "heapsize=" + sim.HEAP, "-c",
+    plain = subprocess.run([simbuild.tool("micropython"), "-X", "heapsize=" + simbuild.HEAP, "-c",
                             "import gc; gc.collect(); print(gc.mem_free())"],
                            capture_output=True, text=True)
     assert abs(int(free) - int(plain.stdout)) <= 512, (free, plain.stdout)
     before = os.path.getmtime(os.path.join(out, "firmware", "fonts.mpy")) - 10
     os.utime(rom, (before, before))     # as if fonts.py was recompiled after the image
-    sim.write_rom(out)
+    simbuild.write_rom(out)
     assert os.path.getmtime(rom) > before
 
 
@@ -281,19 +283,19 @@ def test_hold_takes_the_keyboard_after_the_script(tmp_path):
 def _frame_of(tmp_path, capfd, presses):
     # The last refresh of a scripted run, as the board sent it: (words, frame bytes).
     got = []
-    real = sim.Frames.feed
+    real = simscreen.Frames.feed
 
     def feed(self, data):
         out = real(self, data)
         got.extend(out)
         return out
 
-    sim.Frames.feed = feed
+    simscreen.Frames.feed = feed
     try:
         rc, _, err = _sim(capfd, "--script", _script(tmp_path, "w.txt", presses),
                           "--flash", tmp_path / "w.bin")
     finally:
-        sim.Frames.feed = real
+        simscreen.Frames.feed = real
     assert rc == 0, err
     return got[-1][2], got[-1][3]
 
@@ -303,7 +305,7 @@ def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, cap
     import io
     words, frame = _frame_of(tmp_path, capfd, ["ok", "ok", "next"])     # S's bid
     out = io.StringIO()
-    term = sim.Terminal(296, 128, out)
+    term = simscreen.Terminal(296, 128, out)
     for columns, width in ((160, 150), (100, 76)):
         monkeypatch.setattr(term, "columns", lambda c=columns: c)
         out.seek(0)
@@ -322,4 +324,4 @@ def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, cap
 def test_words_lines_join_texts_level_with_each_other():
     words = [(0, 0, 8, 0, "hand 1"), (200, 0, 8, 0, "Them"), (20, 27, 36, 0, "30"),
              (2, 37, 16, 0, "E bids"), (0, 60, 8, 1, "made")]
-    assert sim.words_lines(words) == ["hand 1  Them", "E bids  30", "[made]"]
+    assert simscreen.words_lines(words) == ["hand 1  Them", "E bids  30", "[made]"]

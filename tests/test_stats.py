@@ -1,9 +1,9 @@
 """`tally42 stats` on a hand-made corpus whose figures were worked out by hand."""
 import pytest
 
-from host_tools import db as D
 from host_tools import cli
-from host_tools import stats as T
+from host_tools.store import db as D
+from host_tools.store import stats as T
 
 
 def log(header, *events):

@@ -11,8 +11,8 @@ import pytest
 import syncrig as R
 from engine_core import wire
 from host_tools import cli
-from host_tools import db as D
-from host_tools import sittinglog as L
+from host_tools.log import sittinglog as L
+from host_tools.store import db as D
 
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
 pytestmark = pytest.mark.mp32

@@ -1,4 +1,4 @@
-# `tally42 sync` at an event (host_tools/synccommands.py): a synced sitting that carries
+# `tally42 sync` at an event (host_tools/commands/sync.py): a synced sitting that carries
 # an event, round and table is slotted in as that table's result; with --event the
 # scorer is then handed its next table. The scorer is the sync endpoint in a MicroPython
 # process on a pseudo-terminal (tests/syncrig.py), serving a journal of real sittings
@@ -9,8 +9,8 @@ import pytest
 
 import syncrig as R
 from host_tools import cli
-from host_tools import db as D
-from host_tools import events as EV
+from host_tools.events import event as EV
+from host_tools.store import db as D
 
 FAST = ["--timeout", "0.3"]
 EVENT = "Club night"

@@ -8,9 +8,10 @@ import pytest
 
 from engine_core import wire
 from host_tools import cli
-from host_tools import sittinglog as L
-from host_tools import sync as Y
-from host_tools import transport as T
+from host_tools.link import client as YC
+from host_tools.link import sync as Y
+from host_tools.link import transport as T
+from host_tools.log import device as DV
 
 
 def _port(device, vid, pid, description="USB serial"):
@@ -64,7 +65,7 @@ def test_stream_parts_takes_the_last_end_record():
     assert Y.stream_parts(data) == (b"AB", b"\x10\xfe", (20000, 60))
     assert Y.stream_parts(b"\x02AB\x01\x10") == (b"AB", b"\x10", None)
     assert Y.split_stream(data) == (b"AB", b"\x10\xfe")
-    assert L.end_item(first) == (10000, -360)
+    assert DV.end_item(first) == (10000, -360)
 
 
 def test_split_stream():
@@ -83,14 +84,14 @@ class _Info:
     max_request = wire.MAX_REQUEST
 
 
-def _client(window=Y.WINDOW):
-    c = Y.Client(SimpleNamespace(url="test"), window=window)
+def _client(window=YC.WINDOW):
+    c = YC.Client(SimpleNamespace(url="test"), window=window)
     c.info = _Info()
     return c
 
 
 def test_fetch_asks_from_the_offset_for_a_window_in_few_items():
-    es = [Y.Entry(sid, 1, 100) for sid in (3, 4, 5, 7, 8, 20)]
+    es = [YC.Entry(sid, 1, 100) for sid in (3, 4, 5, 7, 8, 20)]
     data = [bytearray(b"x" * 40)] + [bytearray() for _ in es[1:]]
     args, count, last = _client()._fetch_args(es, data, 0)
     assert args == b"560 3:40 4-5 7-8 20" and count == 560 and last == 5
@@ -102,13 +103,13 @@ def test_fetch_asks_from_the_offset_for_a_window_in_few_items():
 
 def test_fetch_items_fit_the_scorer_limits():
     # Scattered ids: at most 16 items, and the request line within the scorer's limit.
-    es = [Y.Entry(1000000 + 2 * k, 1, 10) for k in range(100)]
+    es = [YC.Entry(1000000 + 2 * k, 1, 10) for k in range(100)]
     data = [bytearray() for _ in es]
     args, count, last = _client()._fetch_args(es, data, 0)
     items = args.split()[1:]
-    assert len(items) == Y.MAX_ITEMS and count == 160 and last == 15
+    assert len(items) == YC.MAX_ITEMS and count == 160 and last == 15
     assert len(wire.request(0xFFFF, 254, "F", args)) <= wire.MAX_REQUEST
-    es = [Y.Entry(16000000 + 2 * k, 1, 10) for k in range(100)]
+    es = [YC.Entry(16000000 + 2 * k, 1, 10) for k in range(100)]
     args, _, _ = _client()._fetch_args(es, data, 0)
     assert len(wire.request(0xFFFF, 254, "F", args)) <= wire.MAX_REQUEST
 
@@ -119,7 +120,7 @@ def test_a_port_that_is_gone_fails_at_once(tmp_path):
     import os
     import pty
 
-    from host_tools.transport import LinkError, SerialLink
+    from host_tools.link.transport import LinkError, SerialLink
     master, slave = pty.openpty()
     port = tmp_path / "ttyUSB9"
     os.symlink(os.ttyname(slave), str(port))

@@ -10,7 +10,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
-from host_tools import sim  # noqa: E402
+from host_tools.sim import build as simbuild  # noqa: E402
+from host_tools.sim import run as sim  # noqa: E402
+from host_tools.sim import screen as simscreen  # noqa: E402
 
 HAND = ["next", "long ok", "ok", "ok"]          # on the score: 30, OK held (the rest
 HAND_SET = ["next", "long ok", "ok", "next", "ok"]      # pass), trump, made (or set)
@@ -120,16 +122,16 @@ def tour(panel, steps, work):
 
 def crash_screen(work):
     # The fault screen, drawn by firmware.start.crash on the sim's display.
-    out = sim.build()
+    out = simbuild.build()
     code = ("from boards import sim\nfrom firmware import start\n"
             "d = sim.SimDisplay()\n"
             "start.crash(d, OSError(5))\n"
             "sys.stdout.buffer.write(d._buf)\n")
-    sim.write_script(out, "crashshot.py", code)
-    r = subprocess.run(sim.command(out, [], sim.HEAP, "crashshot.py"), cwd=out,
+    simbuild.write_script(out, "crashshot.py", code)
+    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "crashshot.py"), cwd=out,
                        capture_output=True, check=True)
     with open(os.path.join(HERE, "crash.png"), "wb") as f:
-        f.write(sim.png_1bit(sim.WIDTH, sim.HEIGHT, r.stdout))
+        f.write(simscreen.png_1bit(sim.WIDTH, sim.HEIGHT, r.stdout))
     print("crash.png")
 
 

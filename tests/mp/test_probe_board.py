@@ -1,4 +1,4 @@
-# host_tools/board_probe.py, the script tally42 deploy runs on the board, run here on the
+# host_tools/link/board_probe.py, the script tally42 deploy runs on the board, run here on the
 # unix port over fake partitions (a journal on a RAM NOR flash). MicroPython only.
 import sys
 
@@ -37,7 +37,7 @@ def _probe(parts):
     sys.modules["esp32"] = _Esp32(parts)
     lines = []
     try:
-        with open("host_tools/board_probe.py") as f:
+        with open("host_tools/link/board_probe.py") as f:
             code = f.read()
         exec(code, {"__name__": "probe", "print": lambda *a: lines.append(a)})
     finally:

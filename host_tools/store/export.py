@@ -1,13 +1,14 @@
 """Exports of stored sittings: the sitting log (JSON Lines), CSV one row a hand, and the
-printable scoresheet; and the sittings of a device flash image, through host_tools.image."""
+printable scoresheet; and the sittings of a device flash image, through host_tools.log.image."""
 import csv
 import importlib
 import io
 import re
 
-from host_tools import ginstats
-from host_tools import sittinglog as L
-from host_tools.db import Facts
+from host_tools.log import lines as LN
+from host_tools.log import sittinglog as L
+from host_tools.store import ginstats
+from host_tools.store.facts import Facts
 
 FORMATS = ("jsonl", "csv", "text")
 EXTENSIONS = {"jsonl": ".jsonl", "csv": ".csv", "text": ".txt"}
@@ -42,8 +43,8 @@ def csv_rows(rp):
     """One list of cells (CSV_COLUMNS) for each finished deal of a replayed sitting."""
     facts = Facts(rp)
     header = rp.header
-    names = L.seat_names(header)
-    sides = L.side_names(header)
+    names = LN.seat_names(header)
+    sides = LN.side_names(header)
     rows = []
     for h in facts.hands:
         thrown = bool(h.get("thrown_in"))
@@ -114,15 +115,15 @@ def file_name(sitting_id, fmt, taken=()):
     return name
 
 
-# ---- a device flash image (host_tools.image, by another hand) ----
+# ---- a device flash image (host_tools.log.image: it needs the firmware package) ----
 
 def _image_module():
     try:
-        return importlib.import_module("host_tools.image")
+        return importlib.import_module("host_tools.log.image")
     except ImportError as e:
-        if e.name == "host_tools.image":
-            raise ExportError("--from-image needs host_tools.image")
-        raise ExportError("--from-image: host_tools.image cannot be loaded (%s)" % e)
+        if e.name == "host_tools.log.image":
+            raise ExportError("--from-image needs host_tools.log.image")
+        raise ExportError("--from-image: host_tools.log.image cannot be loaded (%s)" % e)
 
 
 def image_logs(path):
@@ -140,7 +141,7 @@ def image_logs(path):
         lines = list(lines)
         if "id" not in lines[0]:
             lines[0] = _with_id(lines[0], str(sitting_id))
-        out.append((lines[0]["id"], L.dump_log(lines)))
+        out.append((lines[0]["id"], LN.dump_log(lines)))
     return out
 
 

@@ -14,8 +14,8 @@ import csv
 import html
 import io
 
-from host_tools import events as EV
-from host_tools import schedule as SC
+from host_tools.events import schedule as SC
+from host_tools.events import state as ES
 
 COLUMNS = ("rank", "name", "played", "won", "lost", "for", "against", "diff")
 
@@ -51,11 +51,11 @@ def compute(event, state, through=None):
     for t in event.tables:
         if through is not None and t.round > through:
             continue
-        if EV.table_status(event, t, state) != "done":
+        if ES.table_status(event, t, state) != "done":
             continue
-        a, b = EV.sides_of(event, t, state)
+        a, b = ES.sides_of(event, t, state)
         games = state["results"].get((t.round, t.table), [])
-        winner = EV.match_outcome(event, games)[2]
+        winner = ES.match_outcome(event, games)[2]
         if winner is None:
             continue
         fa = sum(g.score[0] for g in games)

@@ -1,4 +1,4 @@
-"""The gin pads in the sitting log (spec/event-log.md, "The gin pads"): log lines to engine
+"""The gin pads in the sitting log (docs/event-log.md, "The gin pads"): log lines to engine
 events and back, the replay report, and the gin-pad scoresheet. sittinglog hands gin
 sittings here; the same engine_core code scores them on the device."""
 from engine_core import gin as Gn
@@ -6,6 +6,8 @@ from engine_core import ginrules as G
 from engine_core.codes import EV_UNDO
 from engine_core.gincodec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
 from engine_core.ginmessages import rank_name, total_over
+from host_tools.log.lines import effective, meta_lines
+from host_tools.log.text import is_int, printable, show
 
 EVENT_FIELDS = {
     "turnup": ("type", "rank", "spade"),
@@ -23,10 +25,6 @@ class GinLogError(Exception):
     """A line of a gin log is malformed (sittinglog turns it into its LogError)."""
 
 
-def _is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _total(rules, obj, key, field):
     if key not in obj:
         raise GinLogError("a %s event needs %s" % (obj["type"], key))
@@ -34,7 +32,7 @@ def _total(rules, obj, key, field):
 
 
 def _number(rules, v, what, field):
-    if not _is_int(v):
+    if not is_int(v):
         raise GinLogError("%s must be a whole number of points" % what)
     if v < 0:
         raise GinLogError("%s cannot be negative" % what)
@@ -47,7 +45,7 @@ def _seat(obj):
     if "seat" not in obj:
         raise GinLogError("a %s event needs seat" % obj["type"])
     seat = obj["seat"]
-    if not _is_int(seat) or seat not in (0, 1):
+    if not is_int(seat) or seat not in (0, 1):
         raise GinLogError("seat must be 0 or 1")
     return seat
 
@@ -56,7 +54,7 @@ def _bonus(obj):
     if "bonus" not in obj:
         return -1, 0
     b = obj["bonus"]
-    if not isinstance(b, list) or len(b) != 2 or not all(_is_int(x) and x >= 0 for x in b):
+    if not isinstance(b, list) or len(b) != 2 or not all(is_int(x) and x >= 0 for x in b):
         raise GinLogError("bonus must list each seat's bonus cards: [b0, b1]")
     if b[0] > 15 or b[1] > 15:
         raise GinLogError("a hand holds 10 cards: at most 10 bonus cards")
@@ -69,15 +67,15 @@ def to_event(rules, obj):
     if kind not in EVENT_FIELDS:
         if kind == "sitting":
             raise GinLogError("a second sitting header (one sitting a log)")
-        raise GinLogError("unknown event type %s in %s" % (_show(kind), rules.name))
+        raise GinLogError("unknown event type %s in %s" % (show(kind), rules.name))
     for key in obj:
         if key not in EVENT_FIELDS[kind]:
-            raise GinLogError("unknown field %s in a %s event" % (_show(key), kind))
+            raise GinLogError("unknown field %s in a %s event" % (show(key), kind))
     if kind == "turnup":
         rank = obj.get("rank")
         if rank not in G.RANK_NAMES:
             raise GinLogError("rank must be \"A\", \"2\" ... \"10\", \"J\", \"Q\" or \"K\", not %s"
-                              % _show(rank))
+                              % show(rank))
         spade = obj.get("spade", False)
         if not isinstance(spade, bool):
             raise GinLogError("spade must be true or false")
@@ -165,7 +163,6 @@ def walk(header, events):
     """Replay the standing events in a fresh sitting, yielding ("hand", dict, event,
     sitting) as hands finish (the event that ended the hand), then ("end", sitting, None,
     sitting)."""
-    from host_tools.sittinglog import effective
     s = Gn.GinSitting(header.rules, header.dealer)
     for _, ev in effective(events):
         hands = s.hands()
@@ -222,7 +219,6 @@ def _how(info, ev, names):
 
 
 def scoresheet(header, events, names):
-    from host_tools.sittinglog import meta_lines, printable  # (it imports this module)
     rules = header.rules
     lines = []
     title = "%s, game to %d" % (rules.name, rules.target)
@@ -275,8 +271,3 @@ def scoresheet(header, events, names):
             "the turn-up card" if s.phase() == Gn.TURNUP else "how the hand ended",
             names[s.dealer()]))
     return "\n".join(lines) + "\n"
-
-
-def _show(v):
-    from host_tools.sittinglog import _show as show
-    return show(v)

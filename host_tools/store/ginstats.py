@@ -2,6 +2,7 @@
 suffered and given, points a hand, games won), replayed from the stored logs, and a gin
 hand as a row of the CSV export."""
 from engine_core import ginrules as G
+from host_tools.log import sittinglog as L
 
 
 class GinFigures:
@@ -28,7 +29,6 @@ def is_gin(variant):
 
 def collect_into(conn, players, new_player):
     """Add every named player's gin figures (Player.gin) from the stored gin sittings."""
-    from host_tools import sittinglog as L
     marks = ",".join("?" * len(G.NAMES))
     rows = conn.execute("SELECT id, log FROM sittings WHERE variant IN (%s)" % marks,
                         G.NAMES).fetchall()

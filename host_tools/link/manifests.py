@@ -10,14 +10,15 @@ MicroPython's own reader (tools/mp32.py, the board manifests).
     boards/manifest_*.py        a firmware image: a board's device code (and the port's
                                 own modules, which this reader leaves out), or the sim's
 
-    python -m host_tools.manifests [--board NAME | --all | MANIFEST]
+    python -m host_tools.link.manifests [--board NAME | --all | MANIFEST]
         prints the source files: the device code (with a board's), of every image
         boards/manifest_*.py freezes, or of one manifest
 """
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The repository, three folders up from this file.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOARDS = os.path.join(ROOT, "boards")
 # The top-level scripts a board runs as source; every other file is compiled.
 SCRIPTS = ("boot.py", "main.py")

@@ -1,12 +1,22 @@
 """The serial subcommands of `tally42`: sync (the scorer's finished sittings into the
 database, the PC's clock, names and settings onto the scorer) and devices."""
+import argparse
 import json
+import math
 import sys
 import time
 
-from host_tools import sync as Y
-from host_tools.cli import CommandError
-from host_tools.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
+from engine_core import options as O
+from engine_core import variants as V
+from host_tools.commands.common import CommandError, add_db
+from host_tools.events import event as EV
+from host_tools.events import slots as SL
+from host_tools.link import client as Y
+from host_tools.link.assignment import check_assignment, setting_value
+from host_tools.link.sync import Refused, Report, sync
+from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
+from host_tools.log.text import name_problem
+from host_tools.store import db as D
 
 PROBE_TIMEOUT = 1.0
 FIRST_ANSWER = 3.0          # seconds a scorer has to answer the first hello
@@ -88,10 +98,9 @@ _SHOWN = {"players": 12, "teams": 8}
 
 
 def _names(text, what):
-    from host_tools import sittinglog as L
     names = [n.strip() for n in text.split(",")]
     for n in names:
-        problem = L.name_problem(n) if n else "an empty name (names are separated by commas)"
+        problem = name_problem(n) if n else "an empty name (names are separated by commas)"
         if not problem and len(n) > _SHOWN[what]:
             problem = "name %s is longer than the %d characters the scorer shows" % (
                 n, _SHOWN[what])
@@ -108,25 +117,9 @@ def _names(text, what):
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
 
 
-def setting_value(text, key=None):
-    """A pushed setting's value as the scorer reads it (firmware/session.py _value): a number,
-    true/false, a list of names (comma-separated), or a word; nello_doubles is a list."""
-    if key == "nello_doubles":
-        return text.split(",")
-    if text in ("true", "false"):
-        return text == "true"
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    return text.split(",") if "," in text else text
-
-
 def _settings(pairs):
     # Checked here with the engine's option rules, as the scorer checks them: each key
     # an option of some game (or variant, tracker), each value one that option takes.
-    from engine_core import options as O
-    from engine_core import variants as V
     out = []
     options = {}
     variant = None
@@ -175,8 +168,6 @@ def _settings(pairs):
 
 def _number(kind, lo, hi, what):
     """An argparse type: a number from lo to hi (finite), with a message saying so."""
-    import argparse
-    import math
 
     def parse(text):
         try:
@@ -196,13 +187,12 @@ _BAUD = _number(int, 300, 4000000, "the line speed")
 
 
 def _db_store(database, slotter=None):
-    from host_tools import db as D
 
     def store(lines, device_id):
         try:
             st = database.store_lines(lines, source="sync", device=device_id)
         except D.Conflict as e:
-            raise Y.Refused("%s: not stored, the scorer keeps it (`tally42 rename %s NEW_ID` "
+            raise Refused("%s: not stored, the scorer keeps it (`tally42 rename %s NEW_ID` "
                             "the stored one, then sync again)" % (e, e.sitting_id))
         except D.DbError as e:
             raise Y.SyncError(str(e))
@@ -215,12 +205,10 @@ def _db_store(database, slotter=None):
 def _next_table(database, event, refusals, said):
     # sync --event: the scorer's next table, claimed for it once its sittings are stored
     # and slotted (a table just decided can open the next round).
-    from host_tools import db as D
-    from host_tools import events as EV
 
     def assignment_for(device_id):
         try:
-            a = EV.next_assignment(database, device_id, event)
+            a = SL.next_assignment(database, device_id, event)
         except (EV.EventError, D.DbError) as e:
             refusals.append("no table pushed: %s" % e)
             return None
@@ -234,7 +222,7 @@ def _next_table(database, event, refusals, said):
 
 def _assignment(text, players, pairs):
     # --assign EVENT:ROUND:TABLE, with --players and --set for the game: the assignment
-    # dict of host_tools.sync.check_assignment, checked before anything is sent.
+    # dict of host_tools.link.assignment.check_assignment, checked before anything is sent.
     event, _, rest = text.rpartition(":")
     event, _, rnd = event.rpartition(":")
     if not event:
@@ -253,7 +241,7 @@ def _assignment(text, players, pairs):
             options[key] = setting_value(value, key)
     a["options"] = options
     try:
-        return Y.check_assignment(a)
+        return check_assignment(a)
     except ValueError as e:
         raise CommandError("--assign %s: %s" % (text, e))
 
@@ -267,8 +255,6 @@ def _whole(text):
 
 def _open_event(db, name):
     # --event NAME: the database must hold that event, checked before the port opens.
-    from host_tools import db as D
-    from host_tools import events as EV
     try:
         database = D.open_db(db, create=False)
     except D.DbError as e:
@@ -289,7 +275,7 @@ def _pairs(players):
 
 class _Slotter:
     """Each synced sitting that carries an event, round and table is slotted into that
-    event once stored (host_tools.events.slot_sitting): what was slotted, and what was
+    event once stored (host_tools.events.slots.slot_sitting): what was slotted, and what was
     refused (the sitting stays stored, the sync goes on)."""
 
     def __init__(self, database):
@@ -301,8 +287,6 @@ class _Slotter:
         self._events = {}
 
     def __call__(self, sitting_id):
-        from host_tools import db as D
-        from host_tools import events as EV
         conn = self.database.conn
         row = conn.execute("SELECT event, round, table_no, score, over FROM sittings "
                            "WHERE id = ?", (sitting_id,)).fetchone()
@@ -320,7 +304,7 @@ class _Slotter:
                                           sitting_id, where, name))
                     return
                 ev = self._events[name] = EV.load(self.database, name)
-            done = EV.slot_sitting(self.database, sitting_id, ev, rnd, table)
+            done = SL.slot_sitting(self.database, sitting_id, ev, rnd, table)
         except (EV.EventError, D.DbError) as e:
             why = str(e)
             if why.startswith(where + " "):
@@ -337,7 +321,6 @@ class _Slotter:
 
 
 def cmd_sync(args):
-    from host_tools import db as D
     if args.event is not None and args.assign is not None:
         raise CommandError("--event and --assign: give one (--event hands out the event's "
                            "next table, --assign pushes one by hand)")
@@ -390,8 +373,8 @@ def cmd_sync(args):
                 print("%s set on the scorer: %s" % (what, ", ".join(ns)))
         if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
-        report = Y.Report(info)
-        Y.sync(client, _db_store(database, slotter), progress, report, assignment_for)
+        report = Report(info)
+        sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
     except Y.SyncError as e:
@@ -468,7 +451,6 @@ def _print_report(r, path):
     print("scorer journal free: %s" % _kb(r.free))
 
 
-
 def cmd_devices(args):
     ports = [(args.port, "given")] if args.port else candidate_ports()
     if not ports:
@@ -489,10 +471,9 @@ def cmd_devices(args):
     return 0
 
 
-def _sync_parser(sub):
-    from host_tools import db as D
+def sync_parser(sub, name):
     p = sub.add_parser(
-        "sync", help="store the scorer's finished sittings in the database",
+        name, help="store the scorer's finished sittings in the database",
         description="Copy the scorer's finished sittings into the database (checked by the "
                     "engine, stored whole), then mark them synced on the scorer; set its "
                     "clock, so that new sittings carry their date; and send it player or "
@@ -505,10 +486,7 @@ def _sync_parser(sub):
     p.add_argument("--port", default="auto",
                    help="serial port or pyserial URL of the scorer (default: auto, the one "
                         "ESP32 USB serial port a scorer answers on)")
-    p.add_argument("--db", metavar="PATH",
-                   help="the database: a file, or a postgresql:// URL to share one between "
-                        "PCs (default: $TALLY42_DB, else %s)"
-                        % D.default_path())
+    add_db(p)
     p.add_argument("--players", metavar="A,B,C,D",
                    help="player names for the sittings set up next (3, 4 or 6; at most 12 "
                         "characters each)")
@@ -535,18 +513,16 @@ def _sync_parser(sub):
                    help="seconds to wait for a reply before asking again (default 1)")
     p.add_argument("--wait", type=_WAIT, default=30.0, metavar="S",
                    help="seconds to wait for a silent or unplugged scorer (default 30)")
-    p.set_defaults(func=cmd_sync)
+    return p
 
 
-def _devices_parser(sub):
-    p = sub.add_parser("devices", help="list connected scorers with their id and version",
+def devices_parser(sub, name):
+    p = sub.add_parser(name, help="list connected scorers with their id and version",
                        description="Ask each ESP32 USB serial port (or --port) for a "
                                    "scorer. Exit status 2 when --port has none.")
     p.add_argument("--port", help="ask only this port (a device or pyserial URL)")
     p.add_argument("--baud", type=_BAUD, default=BAUDRATE, help=_BAUD_HELP)
     p.add_argument("--timeout", type=_TIMEOUT, default=PROBE_TIMEOUT, metavar="S",
                    help="seconds to wait for each port's answer (default 1)")
-    p.set_defaults(func=cmd_devices)
+    return p
 
-
-PARSERS = [_sync_parser, _devices_parser]

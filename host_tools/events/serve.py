@@ -10,9 +10,10 @@ import socketserver
 import sqlite3
 import threading
 
-from host_tools import db as D
-from host_tools import events as EV
-from host_tools import standings as ST
+from host_tools.events import event as EV
+from host_tools.events import standings as ST
+from host_tools.events import state as ES
+from host_tools.store import db as D
 
 POLL_MS = 2000
 
@@ -20,23 +21,23 @@ POLL_MS = 2000
 def state_json(database, name):
     """What the page shows, as a dict (the body of /state.json)."""
     ev = EV.load(database, name)
-    state = EV.event_state(ev, database)
+    state = ES.event_state(ev, database)
     rows = ST.compute(ev, state)
     open_rounds = [t.round for t in ev.tables
-                   if EV.table_status(ev, t, state) in ("ready", "playing")]
+                   if ES.table_status(ev, t, state) in ("ready", "playing")]
     current = min(open_rounds) if open_rounds else ev.rounds
     tables = []
     for t in ev.tables:
-        status = EV.table_status(ev, t, state)
+        status = ES.table_status(ev, t, state)
         if ev.bracket is not None:
             if status not in ("ready", "playing"):
                 continue
         elif t.round != current:
             continue
-        a, b = EV.sides_of(ev, t, state)
+        a, b = ES.sides_of(ev, t, state)
         games = state["results"].get((t.round, t.table), [])
         live = games[-1] if games else None
-        wa, wb, _ = EV.match_outcome(ev, games)
+        wa, wb, _ = ES.match_outcome(ev, games)
         tables.append({
             "round": t.round, "table": t.table, "status": status,
             "a": ev.side_name(a), "b": ev.side_name(b),
@@ -56,7 +57,7 @@ def state_json(database, name):
                 continue
             a, b = br["teams"][t.match]
             games = state["results"].get((t.round, t.table), [])
-            wa, wb, _ = EV.match_outcome(ev, games)
+            wa, wb, _ = ES.match_outcome(ev, games)
             w = br["winner"].get(t.match)
             matches.append({
                 "label": ev.bracket.label(t.match), "round": t.round,
@@ -135,7 +136,7 @@ poll();setInterval(poll,POLL_MS);
 class Reader:
     """The server's read-only connection, opened at the first request and shared by the
     request threads in turn. A request's reads are one transaction (on PostgreSQL a
-    REPEATABLE READ snapshot, host_tools/dbpg.py), ended when it is answered: the figures
+    REPEATABLE READ snapshot, host_tools/store/dbpg.py), ended when it is answered: the figures
     of one page add up, and the next request sees what was stored meanwhile. A connection
     that fails (a server restarted, a file replaced) is dropped and opened again."""
 

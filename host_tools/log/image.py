@@ -1,29 +1,10 @@
 """A device flash image (the sim's --flash file, or the journal partition read off a
 device) decoded into sitting logs, with the same journal code the firmware runs."""
-import os
-import sys
-
-from host_tools import sittinglog as L
+from firmware import journal as J
+from firmware import journalread
+from host_tools.log.device import END_ITEM, end_item, from_device
 
 BLOCK_SIZE = 4096
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _journal_module():
-    # firmware/ is device code beside host_tools/, not an installed package: the journal
-    # imports its other modules (journalscan, journalread) by package name, so the
-    # project's folder goes on the path wherever tally42 is run from.
-    if ROOT not in sys.path:
-        sys.path.append(ROOT)
-    import firmware.journal
-    return firmware.journal
-
-
-def _reading_module():
-    # The journal's reading (firmware/journalread.py), found on the same path.
-    _journal_module()
-    import firmware.journalread
-    return firmware.journalread
 
 
 class RamFlash:
@@ -56,13 +37,12 @@ class RamFlash:
 
 
 def sittings(data, block_size=BLOCK_SIZE):
-    """[(sitting id, header bytes, event bytes, finished, synced)] of an image's bytes.
-    ValueError when the bytes hold no journal."""
+    """[(sitting id, header bytes, event bytes, finished, synced, ended)] of an image's
+    bytes, ended as end_item gives it (None: no END record). ValueError when the bytes
+    hold no journal."""
     if len(data) < 2 * block_size or len(data) % block_size:
         raise ValueError("%d bytes is not a whole number of %d-byte blocks (at least 2)"
                          % (len(data), block_size))
-    J = _journal_module()
-    journalread = _reading_module()
     j = J.Journal(RamFlash(data, block_size))
     try:
         j.mount()
@@ -80,8 +60,8 @@ def sittings(data, block_size=BLOCK_SIZE):
             n = journalread.next_event(j, cur, buf)
             if n < 0:
                 break
-            if n == L.END_ITEM:
-                ended = L.end_item(buf[:n])     # the journal's END record
+            if n == END_ITEM:
+                ended = end_item(buf[:n])     # the journal's END record
             else:
                 events.extend(buf[:n])
         out.append((sid, header, bytes(events), finished, synced, ended))
@@ -97,5 +77,5 @@ def read_image(path):
         data = f.read()
     out = []
     for sid, header, events, _, _, ended in sittings(data):
-        out.append((sid, L.from_device(header, events, None, ended)))
+        out.append((sid, from_device(header, events, None, ended)))
     return out

@@ -1,16 +1,15 @@
 """The PC's store of sittings (SQLite): each sitting's full log, exactly as it came, plus
 the facts that stats and exports look up (players, hands, bids, contracts, results)."""
 import datetime
-import hashlib
 import json
 import os
 import sqlite3
 import sys
 
-from host_tools import sittinglog as L
-
-_PARTNERSHIP_MOON = "partnership-moon"
-
+from host_tools.log import sittinglog as L
+from host_tools.log.lines import dump_log
+from host_tools.log.text import printable
+from host_tools.store.facts import PARTNERSHIP_MOON, Facts, hand_row
 
 class DbError(Exception):
     """A database the tool cannot use, or a sitting it will not store: a message to act on."""
@@ -99,7 +98,7 @@ def _m2_games(conn):
     conn.execute("ALTER TABLE hands ADD COLUMN game INTEGER NOT NULL DEFAULT 1")
     conn.execute("ALTER TABLE sittings ADD COLUMN games TEXT")   # JSON, Partnership Moon
     rows = conn.execute("SELECT id, log FROM sittings WHERE variant = ?",
-                        (_PARTNERSHIP_MOON,)).fetchall()
+                        (PARTNERSHIP_MOON,)).fetchall()
     for sid, log in rows:
         facts = Facts(L.replay(log.encode("utf-8")))
         conn.execute("DELETE FROM hands WHERE sitting_id = ?", (sid,))
@@ -124,9 +123,10 @@ def _m3_ended_and_event(conn):
 
 
 def _m4_events(conn):
-    # Club nights and tournaments (host_tools/events.py): plain SQL that PostgreSQL runs too.
-    from host_tools import events
-    for statement in events.SCHEMA:
+    # Club nights and tournaments (host_tools/events/event.py): plain SQL that PostgreSQL
+    # runs too.
+    from host_tools.events import event as EV
+    for statement in EV.SCHEMA:
         conn.execute(statement)
 
 
@@ -141,7 +141,7 @@ APPLICATION_ID = 0x54343232
 
 def _schema_state(conn):
     # (application id, schema version, table names): SQLite's PRAGMAs, or what the
-    # PostgreSQL connection keeps in its tally42_meta table (host_tools/dbpg.py).
+    # PostgreSQL connection keeps in its tally42_meta table (host_tools/store/dbpg.py).
     if isinstance(conn, sqlite3.Connection):
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         have = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -202,95 +202,6 @@ def migrate(conn, upto=SCHEMA_VERSION, path="the database"):
         raise
 
 
-# ---- the facts of one sitting, from its replay ----
-
-def _contract_text(c):
-    return None if c is None else str(c)
-
-
-class Facts:
-    """What the database indexes about a replayed sitting (the log stays the truth)."""
-
-    def __init__(self, rp):
-        self.replay = rp
-        header = rp.header
-        self.header = header
-        self.report = L.report(rp)
-        canonical = L.dump_log(L.log_lines(header, [ev for _, ev in rp.events]))
-        self.log = canonical        # what is stored: comments and spacing are not kept
-        self.log_hash = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-        self.id = header.extra.get("id") or "log-" + self.log_hash[:16]
-        self.events = [ev for _, ev in rp.events]
-        self.hands = []
-        self.games = []
-        sides = len(self.report["score"])
-        running = [0] * sides
-        for kind, info in L.walk(header, rp.events):
-            if kind == "hand":
-                h = dict(info)
-                h["number"] = len(self.hands) + 1
-                h["game"] = len(self.games) + 1
-                for i, a in enumerate(info.get("award", ())):
-                    running[i] += a
-                h["score"] = list(running)
-                self.hands.append(h)
-            elif kind == "game":
-                self.games.append(info)
-                running = [0] * sides
-
-    def games_json(self):
-        if self.header.rules.name != _PARTNERSHIP_MOON:
-            return None
-        return json.dumps({"games": self.games, "match": self.report["match"]})
-
-    def seats(self):
-        """(seat, name, team) for every seat."""
-        s = self.replay.sitting
-        names = self.header.players
-        return [(i, names[i] if names else None, s.side_of(i)) for i in range(s.seats)]
-
-
-def hand_row(h):
-    """A report hand dict (with number, game, score) as the hands table's columns."""
-    bid = h.get("bid")
-    contract = h.get("contract")
-    return {
-        "number": h["number"], "game": h["game"], "dealer": h["dealer"],
-        "thrown_in": 1 if h.get("thrown_in") else 0,
-        "bidder": h.get("bidder"),
-        "bid": None if bid == "game" else bid,
-        "bid_name": "game" if bid == "game" else (
-            contract if contract in ("plunge", "splash") else None),
-        "contract": _contract_text(contract),
-        "trump": _contract_text(h.get("trump")),
-        "made": None if "made" not in h else (1 if h["made"] else 0),
-        "points": h.get("points"),
-        "award": None if "award" not in h else json.dumps(h["award"]),
-        "score": json.dumps(h["score"]),
-    }
-
-
-def hand_dict(row):
-    """A hands table row (a dict or sqlite3.Row) back as the replay report's hand dict."""
-    d = {"dealer": row["dealer"]}
-    if row["thrown_in"]:
-        d["thrown_in"] = True
-        return d
-
-    def contract(text):
-        return int(text) if text.isdigit() else text
-
-    d["bidder"] = row["bidder"]
-    d["bid"] = "game" if row["bid_name"] == "game" else row["bid"]
-    d["contract"] = contract(row["contract"])
-    if row["trump"] is not None:
-        d["trump"] = contract(row["trump"])
-    d["made"] = row["made"] == 1
-    d["points"] = row["points"]
-    d["award"] = json.loads(row["award"])
-    return d
-
-
 # ---- the database ----
 
 class Stored:
@@ -347,8 +258,8 @@ class Database:
         return self.store_facts(facts, facts.log, source, device)
 
     def store_lines(self, lines, source="sync", device=None):
-        """Store a sitting given as log lines (dicts), as sittinglog.from_device makes them."""
-        return self.store(L.dump_log(lines), source, device)
+        """Store a sitting given as log lines (dicts), as log.device.from_device makes them."""
+        return self.store(dump_log(lines), source, device)
 
     def store_facts(self, facts, text, source, device):
         if source not in ("import", "sync"):
@@ -446,10 +357,10 @@ class Database:
     def rename(self, sitting_id, new_id):
         """Give a stored sitting another id (its log's header id changes with it)."""
         problem = None if new_id.strip() == new_id else "an id has no space at either end"
-        if not new_id or len(new_id) > 100 or L.printable(new_id) != new_id:
+        if not new_id or len(new_id) > 100 or printable(new_id) != new_id:
             problem = "an id is a line of text of 1 to 100 characters"
         if problem:
-            raise DbError("%s: %s" % (L.printable(new_id), problem))
+            raise DbError("%s: %s" % (printable(new_id), problem))
         if self.conn.execute("SELECT 1 FROM sittings WHERE id = ?", (new_id,)).fetchone():
             raise DbError("%s is taken: there is a sitting of that id in %s" % (new_id,
                                                                               self.path))
@@ -467,7 +378,7 @@ class Database:
         def change(row):
             if row is None:
                 raise DbError("no sitting %s in %s (`tally42 sittings` lists them)"
-                              % (L.printable(sitting_id), self.path))
+                              % (printable(sitting_id), self.path))
             self.conn.execute("DELETE FROM sittings WHERE id = ?", (sitting_id,))
             then(row)
         self._transaction("change", sitting_id, change)
@@ -500,9 +411,9 @@ class Database:
         if len(found) == 1:
             return found[0]
         if not found:
-            raise DbError("no sitting %s in %s" % (L.printable(given), self.path))
+            raise DbError("no sitting %s in %s" % (printable(given), self.path))
         raise DbError("%s could be any of %s: give more of the id" % (
-            L.printable(given), L.printable(", ".join(found))))
+            printable(given), printable(", ".join(found))))
 
     def log(self, sitting_id):
         row = self.conn.execute("SELECT log FROM sittings WHERE id = ?",
@@ -566,7 +477,7 @@ def is_url(path):
 
 def open_db(path=None, create=True, readonly=False):
     """Open (and create or upgrade) the database at path, or at default_path(): a SQLite
-    file, or a postgresql:// URL (host_tools/dbpg.py; the database must exist on the
+    file, or a postgresql:// URL (host_tools/store/dbpg.py; the database must exist on the
     server, its tables are made here).
     readonly: for the commands that only read; the file is opened read-only (on PostgreSQL
     every transaction is read-only) and must be a tally42 database already (an older
@@ -575,7 +486,7 @@ def open_db(path=None, create=True, readonly=False):
     url = is_url(path)
     where = path
     if url:
-        from host_tools import dbpg
+        from host_tools.store import dbpg
         where = dbpg.shown(path)
     elif (readonly or not create) and not os.path.exists(path):
         raise DbError("no database at %s (import or sync some sittings first)" % path)
@@ -617,7 +528,7 @@ def _checked(conn, path, step):
 
 def _connect(path, readonly=False):
     if is_url(path):
-        from host_tools import dbpg
+        from host_tools.store import dbpg
         try:
             return dbpg.connect(path, readonly=readonly)
         except dbpg.ConnectError as e:

@@ -3,8 +3,8 @@ made and set by level and by contract, special contracts called, sets on defence
 import json
 
 from engine_core import variants as V
-from host_tools import ginstats
-from host_tools.sittinglog import printable
+from host_tools.log.text import printable
+from host_tools.store import ginstats
 
 UNITS = {"marks": "marks", "points": "points", "tricks": "moon", "gin": "gin"}  # unit shown
 SPECIALS = ("nello", "sevens", "plunge", "splash")

@@ -1,0 +1,116 @@
+"""The device subcommands of `tally42`: sim (the firmware on the sim board) and deploy
+(the firmware onto a board)."""
+import os
+import shutil
+import subprocess
+
+from host_tools.commands.common import CommandError
+from host_tools.link import boardcheck
+from host_tools.link import deploy as DP
+from host_tools.sim import run as sim
+from host_tools.sim.build import SimError
+
+
+def cmd_sim(args):
+    try:
+        return sim.run(script=args.script, screens=args.screens, flash=args.flash,
+                       hold=args.hold, panel=args.panel, text=args.text,
+                       chip_id=args.chip_id)
+    except SimError as e:
+        raise CommandError(str(e))
+
+
+def sim_parser(sub, name):
+    p = sub.add_parser(
+        name, help="run the device firmware on the sim board (keys as buttons)",
+        description="Run the scorer's firmware on the MicroPython unix port with an ESP32's "
+                    "heap: arrows prev/next, Enter ok, Backspace back, m menu, q quit.")
+    p.add_argument("--script", metavar="FILE",
+                   help="press the buttons listed in FILE (prev, next, ok, back, menu; "
+                        "'long ' before one; # comments), then exit")
+    p.add_argument("--screens", metavar="DIR", help="save every display refresh as a PNG")
+    p.add_argument("--flash", metavar="FILE",
+                   help="the flash image (default: tally42/sim-flash.bin in the user's "
+                        "data directory)")
+    p.add_argument("--hold", action="store_true",
+                   help="after the script, keep running on the keyboard")
+    p.add_argument("--panel", metavar="WxH", help="panel size (default 296x128)")
+    p.add_argument("--text", action="store_true",
+                   help="print the last screen in the terminal on exit")
+    p.add_argument("--chip-id", metavar="HEX",
+                   help="the sim's chip id, 6 hex digits: the scorer's device id is then "
+                        "T42-HEX (default T42-SIM); tells several sims apart")
+    return p
+
+
+
+def cmd_deploy(args):
+    try:
+        return _deploy(args)
+    except DP.DeployError as e:
+        raise CommandError(str(e))
+
+
+def _deploy(args):
+    if args.board not in DP.BOARDS:
+        raise CommandError("unknown board %s (one of %s)" % (args.board, ", ".join(DP.BOARDS)))
+    out_dir = args.build or os.path.join(DP.ROOT, "build", "device", args.board)
+    if os.path.isdir(out_dir):
+        shutil.rmtree(out_dir)
+    os.makedirs(out_dir)
+    files = DP.build(args.board, out_dir, args.romfs)
+    if args.romfs:
+        size = os.path.getsize(os.path.join(out_dir, DP.ROMFS_NAME))
+        print("built a %d-byte ROMFS image for %s in %s" % (size, args.board, out_dir))
+    else:
+        print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
+    remove = ()
+    if args.dry_run:
+        print("would ask the board what it has first (MicroPython, partition table, "
+              "module copies)")
+    else:
+        table = DP.PARTITIONS_ROMFS if args.romfs else DP.PARTITIONS
+        plan = boardcheck.check(DP.probe(args.port), table, args.partition,
+                                [f for f in files if f.endswith(".mpy")], args.force,
+                                args.romfs)
+        for note in plan.notes:
+            print(note)
+        if plan.refusal:
+            raise CommandError(plan.refusal)
+        remove = plan.remove
+        if not plan.copy_modules and not args.romfs:
+            files = [f for f in files if not f.endswith(".mpy")]
+    if args.partition:
+        DP.write_partitions(args.port, out_dir, args.dry_run, args.romfs)
+    cmd = [DP.tool("mpremote")] + DP.mpremote_args(args.port, out_dir, files, remove)
+    if args.dry_run:
+        print("would run: mpremote " + " ".join(cmd[1:4]) + " ... (%d files)" % len(files))
+        return 0
+    if subprocess.call(cmd):
+        if args.romfs:
+            raise CommandError("mpremote could not deploy the ROMFS image to %s: the "
+                               "firmware needs ROMFS (MICROPY_VFS_ROM) and a romfs "
+                               "partition (--partition --romfs), see docs/device.md"
+                               % args.port)
+        raise CommandError("mpremote could not copy to %s" % args.port)
+    print("deployed to %s: the board restarts into Tally 42" % args.port)
+    return 0
+
+
+def deploy_parser(sub, name):
+    p = sub.add_parser(name, help="compile the firmware and copy it to a board")
+    p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
+    p.add_argument("--board", required=True, help="one of " + ", ".join(DP.BOARDS))
+    p.add_argument("--partition", action="store_true",
+                   help="first time only: write a partition table with a 64 KB journal "
+                        "partition (the file system is formatted anew)")
+    p.add_argument("--romfs", action="store_true",
+                   help="put the modules in the romfs partition as one ROMFS image, run "
+                        "in place from flash (MicroPython built with MICROPY_VFS_ROM)")
+    p.add_argument("--force", action="store_true",
+                   help="deploy even where the checks refuse: a partition table that "
+                        "overwrites sittings not yet on the PC, a board that is no ESP32")
+    p.add_argument("--build", help="the build folder (default build/device/BOARD)")
+    p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
+    return p
+

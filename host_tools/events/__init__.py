@@ -1,0 +1,1 @@
+# Club nights and tournaments: rosters, schedules, results, standings, the room's page.

@@ -1,0 +1,1 @@
+# The link to a board: sync with a running scorer over serial, and deploy onto one.

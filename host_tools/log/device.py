@@ -1,0 +1,79 @@
+"""A sitting as the scorer stores it (a codec header, event bytes, the journal's END
+record) as sitting log lines, with its id, start and end times and table assignment."""
+from engine_core import options as O
+from engine_core import variants as V
+from host_tools.log.lines import Header
+from host_tools.log.sittinglog import log_lines
+
+
+# The scorer's clock counts seconds from here (engine_core.header's stamp).
+DEVICE_EPOCH = 1704067200       # 2024-01-01T00:00:00Z
+
+
+def device_time(seconds, offset_minutes):
+    """ISO 8601 local time (with its UTC offset) of a time on the scorer's clock."""
+    import datetime
+    zone = datetime.timezone(datetime.timedelta(minutes=offset_minutes))
+    return datetime.datetime.fromtimestamp(DEVICE_EPOCH + seconds, zone).isoformat()
+
+
+END_ITEM = 5    # a journal stream item of 5 bytes is an END record, not an event
+
+
+def end_item(item):
+    """(seconds since 2024, UTC offset minutes) of an END item's 5 bytes."""
+    q = item[4]
+    return (item[0] | item[1] << 8 | item[2] << 16 | item[3] << 24,
+            (q - 256 if q > 127 else q) * 15)
+
+
+def device_sitting_id(device_id, number, header_bytes):
+    """A synced sitting's id: the scorer's id and the sitting's random id (hex) from its
+    header; headers of version 1 have none, and take the journal's number instead."""
+    from engine_core.header import header_stamp
+    stamp = header_stamp(header_bytes)
+    if stamp and stamp[0]:
+        return "%s-%08X" % (device_id, stamp[0])
+    return "%s-%d" % (device_id, number)
+
+
+def from_device(header_bytes, event_bytes, extra=None, ended=None):
+    """A sitting as the device stores it (codec header + event bytes) as log lines, its
+    start time in the header when the scorer's clock was set, its end time from the
+    journal's END record (ended: (seconds since 2024, UTC offset minutes), or None).
+    ValueError when the bytes are not a sitting."""
+    from engine_core import codec
+    from engine_core.header import decode_header, header_assignment, header_stamp
+    rules, dealer, names = decode_header(header_bytes)
+    try:
+        # The device trusts its flash; here a damaged header must not pass for rules.
+        checked = O.resolve(rules.name, rules.to_dict())
+    except (IndexError, O.OptionError):
+        checked = None
+    if checked is None or checked.to_dict() != rules.to_dict():
+        raise ValueError("the sitting header holds options that are no game's")
+    if not 0 <= dealer < rules.row[V.SEATS]:
+        raise ValueError("the sitting header's dealer is no seat")
+    extra = dict(extra or {})
+    stamp = header_stamp(header_bytes)
+    if stamp and stamp[1] and "started" not in extra:
+        extra["started"] = device_time(stamp[1], stamp[2])
+    if ended and ended[0] and "ended" not in extra:
+        extra["ended"] = device_time(ended[0], ended[1])
+    assign = header_assignment(header_bytes)      # the PC's table assignment
+    if assign:
+        extra.setdefault("event", assign[0])
+        extra.setdefault("round", assign[1])
+        extra.setdefault("table", assign[2])
+    header = Header(rules, dealer, names, extra)
+    if rules.family:
+        from engine_core import gincodec as codec
+    events = []
+    pos = 0
+    while pos < len(event_bytes):
+        n = codec.length_at(event_bytes, pos)
+        if n == 0 or pos + n > len(event_bytes):
+            raise ValueError("byte %d is not an event" % pos)
+        events.append(codec.decode_at(event_bytes, pos))
+        pos += n
+    return log_lines(header, events)

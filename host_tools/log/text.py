@@ -1,0 +1,49 @@
+"""Text of the sitting log and the terminal: JSON shown in a message, names checked
+(empty, too long, control characters), and text made safe to print."""
+import json
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def show(v):
+    return json.dumps(v, ensure_ascii=False)
+
+
+MAX_NAME = 32           # characters of a player's name
+
+
+def control(c):
+    # C0 and C1 controls, DEL, the line separators, and lone surrogates.
+    o = ord(c)
+    return o < 32 or 127 <= o < 160 or o in (0x2028, 0x2029) or 0xD800 <= o <= 0xDFFF
+
+
+def json_line(obj):
+    """One line of JSON for a terminal or a pipe: UTF-8 text as it is, but every control
+    character (and lone surrogate) as a \\u escape, which JSON readers take back."""
+    text = json.dumps(obj, ensure_ascii=False)
+    if any(control(c) for c in text):
+        text = "".join("\\u%04x" % ord(c) if control(c) else c for c in text)
+    return text + "\n"
+
+
+def name_problem(name):
+    """Why a player or team name cannot be taken (None when it can): empty, too long,
+    or with control characters (they would act on a terminal when printed)."""
+    if not name.strip():
+        return "an empty name"
+    if len(name) > MAX_NAME:
+        return "name %s is longer than %d characters" % (show(name), MAX_NAME)
+    if any(control(c) for c in name):
+        return "name %s has a control character" % printable(name)
+    return None
+
+
+def printable(text):
+    """Text safe to print on a terminal: control characters as escapes (\\x1b)."""
+    if not any(control(c) for c in text):
+        return text
+    return "".join(("\\x%02x" % ord(c) if ord(c) < 256 else "\\u%04x" % ord(c))
+                   if control(c) else c for c in text)

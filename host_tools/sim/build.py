@@ -1,0 +1,177 @@
+"""The sim board's build: the device modules compiled with mpy-cross into a build folder
+(only those changed), their ROMFS image, the prelude a script on the sim board starts
+with in each form the firmware can run in, and the micropython command line that runs
+it with an ESP32's heap."""
+import os
+import subprocess
+import sys
+
+from host_tools.link import romfs
+
+# The repository, three folders up from this file.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEVICE_DIRS = romfs.PACKAGES
+HEAP = "110K"
+ROM = "tally42.rom"
+# Every script run on the sim board starts with a prelude that says where the firmware's
+# modules come from, as on a device; FIRMWARE_BASE is the heap in use before the
+# firmware's first import, so that the firmware's heap is the rest, and FIRMWARE_FREE
+# what it has to start with. The forms:
+# romfs   (the sim's own) the modules are one ROMFS image, mounted at /rom and imported
+#         from there: bytecode and strings run in place, as on a device whose modules sit
+#         in a ROMFS partition mapped from flash. The unix port has no flash to map, so the
+#         image sits at the bottom of the heap, and the heap is made bigger by the image's
+#         size: the firmware has the ESP32's 110K above it.
+# files   the .mpy files from the file system, loaded into the heap: a stock MicroPython
+#         flash with `make deploy`.
+# frozen  the modules frozen into the interpreter (tools/mp32.py frozen): a custom build.
+FORMS = ("romfs", "files", "frozen")
+PRELUDE = """import gc, os, sys, vfs
+def _mount(path):
+    rom = bytearray(os.stat(path)[6])
+    with open(path, "rb") as f:
+        f.readinto(rom)
+    vfs.mount(vfs.VfsRom(rom), "/rom")
+    sys.path[:] = ["/rom", path[:path.rfind("/") + 1] or "."]
+_mount(%r)
+del _mount
+"""
+# (files: from the folder the modules are in, as on a device, whose modules sit at the
+# root of its file system: their paths, which MicroPython interns, are as short.)
+PRELUDE_FILES = """import gc, os, sys
+os.chdir(%r)
+sys.path[:] = [""]
+"""
+PRELUDE_FROZEN = """import gc, sys
+sys.path[:] = [".frozen", %r]
+"""
+PRELUDE_END = """gc.collect()
+FIRMWARE_BASE = gc.mem_alloc()
+FIRMWARE_FREE = gc.mem_free()
+"""
+LAUNCHER = """try:
+    from boards import sim
+    sim.main(sys.argv[1:])
+except Exception as e:
+    sys.print_exception(e, sys.stderr)
+    sys.exit(1)
+"""
+
+
+class SimError(Exception):
+    """The sim cannot start: a message to act on."""
+
+
+def tool(name):
+    """A tool of the virtual environment this Python runs in, else one on PATH. The
+    MicroPython the sim board runs on can be chosen with TALLY42_MICROPYTHON (the tests
+    run the sim on a 32-bit build that way)."""
+    if name == "micropython" and os.environ.get("TALLY42_MICROPYTHON"):
+        return os.environ["TALLY42_MICROPYTHON"]
+    here = os.path.join(os.path.dirname(sys.executable), name)
+    if os.path.exists(here):
+        return here
+    venv = os.path.join(ROOT, ".venv", "bin", name)
+    return venv if os.path.exists(venv) else name
+
+
+def build_dir():
+    venv = os.path.join(ROOT, ".venv")
+    if os.path.isdir(venv):
+        return os.path.join(venv, "tally42-sim")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(base, "tally42", "sim")
+
+
+def build(out=None):
+    """Compile the device modules to .mpy under `out` (only those changed); returns it."""
+    out = out or build_dir()
+    mpy_cross = tool("mpy-cross")
+    for top in DEVICE_DIRS:
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            rel = os.path.relpath(folder, ROOT)
+            if "__pycache__" in rel:
+                continue
+            os.makedirs(os.path.join(out, rel), exist_ok=True)
+            for name in files:
+                if not name.endswith(".py"):
+                    continue
+                src = os.path.join(folder, name)
+                dst = os.path.join(out, rel, name[:-3] + ".mpy")
+                if os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src):
+                    continue
+                try:
+                    # The module's own name as its source name: already interned, so
+                    # tracebacks cost no extra heap ("firmware.ui.score", line 12).
+                    name = os.path.relpath(src, ROOT)[:-3].replace(os.sep, ".")
+                    if name.endswith(".__init__"):
+                        name = name[:-9]
+                    r = subprocess.run([mpy_cross, "-O3", "-o", dst, "-s", name, src],
+                                       capture_output=True, text=True)
+                except OSError as e:
+                    raise SimError("cannot run mpy-cross (%s): run `make setup`" % e)
+                if r.returncode:
+                    raise SimError("mpy-cross %s: %s" % (os.path.relpath(src, ROOT),
+                                                         r.stderr.strip()))
+    # Modules deleted from the tree must not linger as .mpy files.
+    for top in DEVICE_DIRS:
+        for folder, _, files in os.walk(os.path.join(out, top)):
+            for name in files:
+                src = os.path.join(ROOT, os.path.relpath(folder, out), name[:-4] + ".py")
+                if name.endswith(".mpy") and not os.path.exists(src):
+                    os.remove(os.path.join(folder, name))
+    write_rom(out)
+    write_script(out, "simmain.py", LAUNCHER)
+    return out
+
+
+def write_rom(out):
+    """The ROMFS image of the compiled modules (see PRELUDE), remade when one changed."""
+    rom = os.path.join(out, ROM)
+    if romfs.stale(rom, out):
+        romfs.write(rom, out)
+    return rom
+
+
+def write_script(out, name, body, form="romfs"):
+    """A script for the sim board in `out`: the prelude of `form` (see FORMS), then body."""
+    if form == "romfs":
+        head = PRELUDE % os.path.join(out, ROM)
+    else:
+        head = (PRELUDE_FILES if form == "files" else PRELUDE_FROZEN) % out
+    path = os.path.join(out, name)
+    with open(path, "w") as f:
+        f.write(head + PRELUDE_END + body)
+    return path
+
+
+_word_bytes = {}
+
+
+def word_bytes(micropython):
+    """4 on a 32-bit MicroPython (the ESP32's), 8 on a 64-bit one."""
+    if micropython not in _word_bytes:
+        r = subprocess.run([micropython, "-c", "import sys; print(sys.maxsize > 2**31)"],
+                           capture_output=True, text=True)
+        _word_bytes[micropython] = 8 if r.stdout.strip() == "True" else 4
+    return _word_bytes[micropython]
+
+
+def heap_option(out, heap=HEAP, form="romfs", micropython=None):
+    """-X heapsize for the sim board: `heap` for the firmware, plus (romfs) the image, its
+    share of the collector's tables (3 bits a block of 4 words) and its mount
+    (tests/test_sim.py checks the sum)."""
+    size = int(heap[:-1]) * {"K": 1024, "M": 1024 * 1024}[heap[-1].upper()]
+    if form == "romfs":
+        rom = os.path.getsize(os.path.join(out, ROM))
+        block = 4 * word_bytes(micropython or tool("micropython"))
+        size += rom + rom * 3 // (8 * block) + 512
+    return "heapsize=%d" % size
+
+
+def command(out, args, heap=HEAP, script="simmain.py", form="romfs", micropython=None):
+    """The micropython command line that runs `script` (written for `form`) on the sim
+    board with `args` (simmain.py: FLASH WIDTH HEIGHT [SERIAL LINK])."""
+    mp = micropython or tool("micropython")
+    return ([mp, "-X", heap_option(out, heap, form, mp), os.path.join(out, script)]
+            + [str(a) for a in args])

@@ -1,0 +1,1 @@
+# The PC's database of sittings (SQLite or PostgreSQL), and what is read out of it.
