@@ -36,11 +36,21 @@ $(STAMP): requirements.txt pyproject.toml
 # Each target names what it needs, so that `make -j` runs them in any order.
 test: lint typecheck mpycheck pytest mptest mptest32 bench-quick
 
-# What must not run at once under `make -j test`: pytest, mptest32 and bench-quick run
-# the sim from its one build folder (.venv/tally42-sim, host_tools/sim.py), and mptest
-# and mptest32 run tests/mp, which writes fixed files in /tmp.
-ifneq ($(filter test,$(MAKECMDGOALS)),)
-mptest32: pytest mptest
+# What must not run at once under `make -j`: pytest, mptest32 and bench-quick run the
+# sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py), and mptest
+# and mptest32 run tests/mp, which writes fixed files in /tmp. Where both of a pair are
+# asked for (`make test` asks for all), the second waits for the first.
+runs = $(filter test $(1),$(MAKECMDGOALS))
+ifneq ($(and $(call runs,pytest),$(call runs,mptest32)),)
+mptest32: pytest
+endif
+ifneq ($(and $(call runs,mptest),$(call runs,mptest32)),)
+mptest32: mptest
+endif
+ifneq ($(and $(call runs,pytest),$(call runs,bench-quick)),)
+bench-quick: pytest
+endif
+ifneq ($(and $(call runs,mptest32),$(call runs,bench-quick)),)
 bench-quick: mptest32
 endif
 
