@@ -11,9 +11,9 @@ from array import array  # noqa: E402
 
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
-from engine_core import frames  # noqa: E402
+import frames  # noqa: E402 (tests/engine/frames.py)
 from engine_core import options as O  # noqa: E402
-from engine_core import ginrules as G  # noqa: E402
+from engine_core.gin import rules as G  # noqa: E402
 from engine_core import variants as V  # noqa: E402
 from engine_core.codes import EV_BID, EV_TRUMP, EV_MADE, event  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
@@ -110,7 +110,7 @@ def typical_hand_bytes():
 
 def typical_gin_hand_bytes():
     # Oklahoma Gin: the turn-up 8, a knock with 6 against 23, in one frame.
-    from engine_core import gin as Gn
+    from engine_core.gin import sitting as Gn
     s = new_sitting(O.resolve("oklahoma-gin"))
     s.apply(Gn.turnup(8))
     s.apply(Gn.knock(1, 6, 23))

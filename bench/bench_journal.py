@@ -15,8 +15,8 @@ from engine_core.header import encode_header  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from firmware import journalread  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from firmware.journal.reader import JournalReader  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 # measured, after a warm-up that fills the partition once (bench/run.py --quick: 10)
@@ -54,9 +54,9 @@ class _Player:
         self.events += n
         j.finish()
         if k % SYNC_EVERY == SYNC_EVERY - 1:
-            for info in journalread.sittings(j):
+            for info in JournalReader(j).sittings():
                 if info[1] and not info[2]:
-                    journalread.mark_synced(j, info[0])
+                    j.mark_synced(info[0])
 
 
 def main():

@@ -14,7 +14,6 @@ import os
 import shutil
 import sys
 import tempfile
-from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -26,10 +25,11 @@ import mp32  # noqa: E402
 from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
 from engine_core import codes as C  # noqa: E402
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal, JournalFull  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 
 HANDS = 20
 

@@ -49,7 +49,7 @@ class SearchApp(A.App):
 
 
 def make_app(display, rules, dealer=0):
-    from firmware.nor import NorFlash
+    from boards.simflash import NorFlash
     a = SearchApp(display, NorFlash(2, 4096))
     a.journal = FakeJournal(NorFlash(2, 4096))
     a.journal.mount()

@@ -1,7 +1,7 @@
-# The firmware frozen into the 32-bit unix port with the sim board (tools/mp32.py frozen),
-# as a custom device build freezes it: bytecode and names in the program, not the heap.
-# The sim's NOR flash, and the DIY board's file for the heap figures on a real board file
-# (bench/bench_ui.py).
+# The firmware frozen into the 32-bit unix port with the sim board and its NOR flash
+# (tools/mp32.py frozen), as a custom device build freezes it: bytecode and names in the
+# program, not the heap. The DIY board's file too, for the heap figures on a real board
+# file (bench/bench_ui.py).
 include("manifest.py", board="sim")
-module("firmware/nor.py", base_path="..", opt=3)
+module("boards/simflash.py", base_path="..", opt=3)
 module("boards/esp32_epd29.py", base_path="..")

@@ -230,7 +230,7 @@ class Board:
         self.display = SimDisplay(width, height, out, record)
         self.buttons = keys
         if flash is None:
-            from firmware.nor import NorFlash
+            from boards.simflash import NorFlash
             flash = NorFlash(blocks, 4096)
         if isinstance(flash, str):
             self.settings_path = flash + ".settings"

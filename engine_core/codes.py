@@ -1,7 +1,5 @@
-# Small-integer codes shared by the engine, the codec, the firmware and the host tools.
-# The device loads none of this module: each of its modules keeps private copies of the
-# codes it uses (`_EV_BID = const(1)`), which MicroPython folds away so that they cost no
-# heap, where a module's public names do. tests/test_private_codes.py checks every copy.
+# Small-integer codes shared by the engine, the codec, the firmware and the host tools:
+# this module is their one home, imported wherever they are used.
 from engine_core.compat import const
 
 # Contracts (what the bid winner names). A suit is its pip number, 0..8.
@@ -21,7 +19,7 @@ EV_MADE = const(4)     # arg: 1 made, 0 set
 EV_POINTS = const(5)   # arg: points (or team tricks) | claim << 8 (claim: 0 none, 1 set, 2 made)
 EV_TRICKS = const(6)   # arg: each seat's tricks, 4 bits a seat, seat 0 lowest
 EV_UNDO = const(7)      # every family
-# Kinds 8 to 11 are the gin pads' (gincodec.py), so that no event means two things.
+# Kinds 8 to 11 are the gin pads' (gin/codec.py), so that no event means two things.
 
 # Bid codes: 0 pass; 1..95 a bid of that many points (or tricks); MARKS + k a bid of k
 # marks (k >= 2, so 84 is MARKS + 2 in 42); then the named bids.
@@ -34,7 +32,7 @@ PLUNGE = const(0x71)
 SPLASH = const(0x72)
 N_BID_CODES = const(0x73)
 
-# The longest coded event, in bytes (engine_core/codec.py, gincodec.py).
+# The longest coded event, in bytes (engine_core/codec.py, gin/codec.py).
 MAX_EVENT_BYTES = const(3)
 
 # The phases of a deal (Sitting.phase()).

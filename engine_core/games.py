@@ -2,7 +2,7 @@
 # reason, its event codec as `.codec`): one call makes the right family's sitting. Each
 # family's engine module is loaded only when a sitting of it is made.
 _ENGINES = (("engine_core.sitting", "Sitting"),     # family 0: 42 and its relatives
-            ("engine_core.gin", "GinSitting"))      # ginrules.GIN: the gin pads
+            ("engine_core.gin.sitting", "GinSitting"))  # gin.rules.GIN: the gin pads
 
 
 def new_sitting(rules, dealer=0):

@@ -8,7 +8,7 @@ from engine_core.compat import const
 # scorer's clock (seconds since 2024-01-01T00:00Z, 0 when the clock was not set: a
 # small int for 34 years) and the clock's UTC offset in quarter hours. Byte 0 is the
 # format version; version 1 (no stamp) is still read. A gin pad's header has the same
-# frame: byte 1 is _GIN_VARIANT0 + its variant (ginrules.header_values).
+# frame: byte 1 is _GIN_VARIANT0 + its variant (_gin_values below).
 _HEADER_VERSION = const(2)
 _HEADER_EVENT = const(3)        # version 3: version 2 and the table assignment after it
 _HEADER_FIXED = const(15)
@@ -33,8 +33,7 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=
     (event name, round, table) (version 3: round and table bytes, the name as a
     length byte and at most 32 bytes of UTF-8), or None."""
     if rules.family:
-        from engine_core import ginrules
-        vals = ginrules.header_values(rules, dealer)
+        vals = _gin_values(rules, dealer)
     else:
         flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
         order = len(rules.nello_order)
@@ -113,8 +112,7 @@ def decode_header(buf):
     if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
-        from engine_core import ginrules
-        rules = ginrules.from_header(buf)
+        rules = _gin_rules(buf)
     elif buf[1] >= len(TABLE):
         raise ValueError("not a sitting header")
     else:
@@ -151,4 +149,31 @@ def _rules(buf):
     rules.plunge_marks = buf[10]
     rules.splash_marks = buf[11]
     rules.match_games = buf[12]
+    return rules
+
+
+# A gin pad's fixed bytes: byte 1 is 0x40 + the gin variant; then the target, the game and
+# box bonuses (2 bytes each), the flags (spade_doubles, shutout_doubles, bonus) and deal.
+
+def _gin_values(rules, dealer):
+    flags = rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
+    return (_HEADER_VERSION, _GIN_VARIANT0 + rules.variant, 0, rules.target & 0xFF,
+            rules.target >> 8, rules.game_bonus & 0xFF, rules.game_bonus >> 8,
+            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, 0, 0, dealer, 0)
+
+
+def _gin_rules(buf):
+    # The GinRules of a gin pad's header bytes; ValueError if they are not one.
+    from engine_core.gin.rules import TABLE, DEAL_NAMES, GinRules
+    v = buf[1] - _GIN_VARIANT0
+    if v >= len(TABLE) or buf[10] >= len(DEAL_NAMES) or buf[13] > 1:
+        raise ValueError("not a sitting header")
+    rules = GinRules(v)
+    rules.target = buf[3] | buf[4] << 8
+    rules.game_bonus = buf[5] | buf[6] << 8
+    rules.box_bonus = buf[7] | buf[8] << 8
+    rules.spade_doubles = buf[9] & 1
+    rules.shutout_doubles = buf[9] >> 1 & 1
+    rules.bonus = buf[9] >> 2 & 1
+    rules.deal = buf[10]
     return rules

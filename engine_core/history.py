@@ -11,22 +11,15 @@
 #                         codes an event in at most MAX_EVENT_BYTES (codes.py) bytes
 #   _check(ev), _do(ev)   the family's rules: a refusal code (0: fine), and the change
 from engine_core.compat import const
+from engine_core.codes import EV_UNDO, MAX_EVENT_BYTES
+from engine_core.errors import E_BAD_EVENT, E_FULL, E_UNDO, OK
 
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_MAX_EVENT_BYTES = const(3)
-_EV_UNDO = const(7)
 
-# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
-# the device: tests/test_refusal_codes.py checks that they match).
-_OK = const(0)
-_E_BAD_EVENT = const(9)
-_E_UNDO = const(37)
-_E_FULL = const(38)
-
-_DEALER = const(0)       # the deal in progress's dealer
-_HANDS = const(1)        # deals finished (since the history's last compaction)
-_ENDED = const(2)        # 1: the sitting is over
-_WINNER = const(3)       # the winning side, -1 none
+# The first four slots of every family's state (their readers are here).
+DEALER = const(0)       # the deal in progress's dealer
+HANDS = const(1)        # deals finished (since the history's last compaction)
+ENDED = const(2)        # 1: the sitting is over
+WINNER = const(3)       # the winning side, -1 none
 
 
 class History:
@@ -34,16 +27,16 @@ class History:
     every family's sitting)."""
 
     def dealer(self):
-        return self.st[_DEALER]
+        return self.st[DEALER]
 
     def over(self):
-        return self.st[_ENDED] == 1
+        return self.st[ENDED] == 1
 
     def winner(self):
-        return self.st[_WINNER]
+        return self.st[WINNER]
 
     def hands(self):
-        return self.st[_HANDS] + self.dropped
+        return self.st[HANDS] + self.dropped
 
     def _init_history(self, size):
         self.hist = bytearray(size)
@@ -57,29 +50,29 @@ class History:
 
     def apply(self, ev):
         """Apply one event; 0 when taken, else a refusal code and nothing changed."""
-        if ev >> 24 == _EV_UNDO:
+        if ev >> 24 == EV_UNDO:
             return self.undo()
         err = self._check(ev)
         if err:
             return err
         codec = self.codec
         pos = self.hlen
-        if pos + _MAX_EVENT_BYTES > len(self.hist):
+        if pos + MAX_EVENT_BYTES > len(self.hist):
             err = self._compact()
             if err:
                 return err
             pos = self.hlen
         end = codec.encode_into(ev, self.hist, pos)
         if end < 0:
-            return _E_BAD_EVENT
+            return E_BAD_EVENT
         self._do(ev)
         self.hlen = end
-        return _OK
+        return OK
 
     def check(self, ev):
         """The refusal apply(ev) would give, without applying it."""
-        if ev >> 24 == _EV_UNDO:
-            return _OK if self.hlen else _E_UNDO
+        if ev >> 24 == EV_UNDO:
+            return OK if self.hlen else E_UNDO
         return self._check(ev)
 
     def undo(self):
@@ -87,7 +80,7 @@ class History:
         hist = self.hist
         end = self.hlen
         if not end:
-            return _E_UNDO
+            return E_UNDO
         codec = self.codec
         pos = 0
         last = 0
@@ -95,7 +88,7 @@ class History:
             last = pos
             pos += codec.length_at(hist, pos)
         self._replay(last)
-        return _OK
+        return OK
 
     def _replay(self, end):
         self._copy(self._base, self.st)
@@ -112,7 +105,7 @@ class History:
         # the deals before that can no longer be undone (a sitting this long is rare).
         hist = self.hist
         codec = self.codec
-        slot = _HANDS
+        slot = HANDS
         st = self.st
         end = self.hlen
         self._copy(self._base, st)
@@ -128,7 +121,7 @@ class History:
                 cut = pos
                 cut_hands = hands
         if not cut:
-            return _E_FULL
+            return E_FULL
         # Replay up to the cut to take its state as the new base.
         self._copy(self._base, st)
         pos = 0
@@ -143,7 +136,7 @@ class History:
             hist[i - cut] = hist[i]
             i += 1
         self._replay(end - cut)
-        return _OK
+        return OK
 
     def _copy(self, src, dst):
         i = 0

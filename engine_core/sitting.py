@@ -1,139 +1,18 @@
-# A sitting of any 42-family game: bidding, contract, tricks, results, scores and undo.
-# The event path (apply, undo, the legal-bid walk) allocates nothing: the state is one
-# array of small ints, the history one bytearray of coded events.
+# A sitting of any 42-family game: the auction, the contract, tricks and results, on the
+# scoring (scoring.py) and the undo history (history.py) it builds on. The event path
+# (apply, undo, the legal-bid walk) allocates nothing: the state is one array of small
+# ints (its slots: state.py), the history one bytearray of coded events.
 from array import array
 
 from engine_core.compat import const
+from engine_core import codes as C
+from engine_core import variants as V
+from engine_core.variants import sides
+from engine_core import errors as E
 from engine_core import codec
-from engine_core.history import History
-from engine_core.rules import sides, team_of
+from engine_core.scoring import Scoring
+from engine_core import state as S
 
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_PASS = const(0)
-_EV_BID = const(1)
-_EV_TRUMP = const(2)
-_EV_TRICK = const(3)
-_EV_MADE = const(4)
-_EV_POINTS = const(5)
-_EV_TRICKS = const(6)
-_DOUBLES = const(9)
-_FOLLOW_ME = const(10)
-_NELLO_HIGH = const(11)
-_NELLO_SUIT = const(13)
-_SEVENS = const(14)
-_MAX_MARKS = const(15)
-_MAX_NUMBER = const(0x5F)
-_MARKS = const(0x60)
-_GAME = const(0x70)
-_PLUNGE = const(0x71)
-_SPLASH = const(0x72)
-# Copies of engine_core/variants.py (private: no heap on the device; tests/test_private_codes.py)
-_FORCED = const(0)
-_SCORE_MARKS = const(0)  # MARKS
-_ONE_ROUND = const(0)
-_SEATS = const(0)
-_POINTS = const(1)
-_TEAMS = const(1)
-_TRICKS = const(2)
-_TRICKS_PER_HAND = const(2)
-_TRICK_POINTS = const(3)
-_COUNT = const(4)
-_TOTAL = const(5)
-_TOP_SUIT = const(6)
-_AUCTION = const(7)
-_TOP_NUMBER = const(9)
-_MARK = const(10)
-_STEP = const(11)
-_SHOOT = const(12)
-_TOP_MARKS = const(20)
-
-# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
-# the device: tests/test_refusal_codes.py checks that they match).
-_OK = const(0)
-_E_OVER = const(1)
-_E_NOT_BIDDING = const(2)
-_E_DEALER_MUST_BID = const(3)
-_E_AFTER_GAME = const(4)
-_E_BID_RANGE = const(5)
-_E_GAME_POINTS = const(6)
-_E_GAME_STEP = const(7)
-_E_NOT_ALLOWED = const(8)
-_E_BAD_EVENT = const(9)
-_E_BID_LOW = const(10)
-_E_MARK_STEP = const(11)
-_E_OPENING = const(12)
-_E_GAME_NEXT = const(13)
-_E_NOT_TRUMP = const(14)
-_E_SUIT = const(15)
-_E_NELLO_DOUBLES = const(16)
-_E_PARTNER_TRUMP = const(17)
-_E_NEEDS_MARK = const(18)
-_E_NO_SEAT = const(19)
-_E_NELLO_PARTNER = const(20)
-_E_COUNT_STEP = const(21)
-_E_NO_COUNT = const(22)
-_E_COUNT_OVER = const(23)
-_E_NEED_POINTS = const(24)
-_E_NEED_TRICKS = const(25)
-_E_NELLO_TRICK = const(26)
-_E_TRACKED = const(27)
-_E_POINTS_RANGE = const(28)
-_E_SHORT_ALL = const(29)
-_E_CLAIM = const(30)
-_E_TRICKS_MOON = const(31)
-_E_TRICKS_SEATS = const(32)
-_E_TRICKS_SUM = const(33)
-_E_CONFIRM = const(34)
-_E_NAME_CONTRACT = const(35)
-_E_NO_PLAY = const(36)
-_E_DOUBLES = const(39)
-
-
-# Phases.
-_BIDDING = const(0)
-_TRUMP = const(1)
-_PLAY = const(2)
-_OVER = const(3)
-
-# Slots of the state array. Sitting-level first, then the last finished deal, then the
-# deal in progress.
-_DEALER = const(0)       # slots 0-3 as every family has them (history.py)
-_HANDS = const(1)        # deals finished (scored or thrown in)
-_ENDED = const(2)
-_WINNER = const(3)       # team (seat in Moon), -1 none
-_GAMES = const(4)        # games finished (Partnership Moon)
-_WON = const(5)          # 2 slots: games won by each team
-_SCORE = const(7)        # 6 slots: by team, or by seat in Moon
-_G_SCORE = const(13)     # 2 slots: the last finished game's final score
-_G_WINNER = const(15)
-_CONFIRM = const(16)     # 1: the last deal closed at its last trick, a result may confirm it
-_L_DEALER = const(17)    # the last finished deal
-_L_THROWN = const(18)
-_L_BIDDER = const(19)
-_L_BID = const(20)       # bid code
-_L_VALUE = const(21)     # bid value in points (marks * mark for mark bids)
-_L_CONTRACT = const(22)
-_L_MADE = const(23)
-_L_POINTS = const(24)    # -1: not known (only made/set was given)
-_L_AWARD = const(25)     # 6 slots
-_L_TRICKS = const(31)    # 6 slots: each seat's tricks, when known
-_L_KNOWN = const(37)     # 1 when _L_TRICKS are known
-_PHASE = const(38)       # the deal in progress
-_TURN = const(39)
-_ACTED = const(40)       # bids and passes made this deal
-_PASSED = const(41)      # bit mask of seats that passed
-_HIGH = const(42)        # standing bid code, -1 none
-_VALUE = const(43)       # standing bid value
-_BIDDER = const(44)
-_CONTRACT = const(45)
-_LEADER = const(46)
-_TRACKED = const(47)     # tricks tracked
-_BPTS = const(48)        # points (tricks) the bidding side took in tracked tricks
-_OPTS = const(49)        # the opponents'
-_CAUGHT = const(50)      # count caught so far
-_SEAT_TRICKS = const(51)  # 6 slots
-_CLAIMED = const(57)     # doubles claimed by plunge and splash bids this deal
-_N_SLOTS = const(58)
 _PLUNGE_DOUBLES = const(4)
 _SPLASH_DOUBLES = const(3)
 _ALL_DOUBLES = const(7)
@@ -141,7 +20,7 @@ _ALL_DOUBLES = const(7)
 _HISTORY = const(384)    # bytes of coded events kept for undo (compacted when full)
 
 
-class Sitting(History):
+class Sitting(Scoring):
     """The state of one sitting. Feed it events with apply() (history.py: apply, check,
     undo); it returns 0 or a refusal."""
 
@@ -149,15 +28,11 @@ class Sitting(History):
         self.rules = rules
         self.row = rules.row
         r = rules.row
-        self.seats = r[_SEATS]
+        self.seats = r[V.SEATS]
         self.sides = sides(r)
-        self.st = array("h", bytes(2 * _N_SLOTS))
-        self._base = array("h", bytes(2 * _N_SLOTS))   # state where the history starts
+        self.st = array("h", bytes(2 * S.N_SLOTS))
+        self._base = array("h", bytes(2 * S.N_SLOTS))   # state where the history starts
         self.codec = codec
-        self._sc = None     # the scoring in tricks (scoring.py): Moon's alone
-        if rules.scoring == _TRICKS:
-            from engine_core import scoring
-            self._sc = scoring
         self._init_history(history)
         self.restart(dealer)
 
@@ -165,245 +40,225 @@ class Sitting(History):
         """Start the sitting again from its first deal, with the same rules."""
         st = self.st
         i = 0
-        while i < _N_SLOTS:
+        while i < S.N_SLOTS:
             st[i] = 0
             i += 1
-        st[_DEALER] = dealer % self.seats
+        st[S.DEALER] = dealer % self.seats
         self._new_game_state()
         self._new_deal()
         self._clear_history()
 
     # ---- reading the state (no allocation) ----
     def phase(self):
-        return self.st[_PHASE]
+        return self.st[S.PHASE]
 
     def seat(self):
         """Whose action it is: the bidder in turn, who names the contract, or the leader."""
         st = self.st
-        p = st[_PHASE]
-        if p == _BIDDING:
-            return st[_TURN]
-        if p == _TRUMP:
+        p = st[S.PHASE]
+        if p == C.BIDDING:
+            return st[S.TURN]
+        if p == C.TRUMP:
             return self._namer()
-        if p == _PLAY:
-            return st[_LEADER]
+        if p == C.PLAY:
+            return st[S.LEADER]
         return -1
 
-    def score(self, side):
-        return self.st[_SCORE + side]
-
-    def games(self):
-        return self.st[_GAMES]
-
-    def games_won(self, team):
-        return self.st[_WON + team]
-
     def high_bid(self):
-        return self.st[_HIGH]
+        return self.st[S.HIGH]
 
     def high_value(self):
-        return self.st[_VALUE]
+        return self.st[S.VALUE]
 
     def bidder(self):
-        return self.st[_BIDDER]
+        return self.st[S.BIDDER]
 
     def contract(self):
-        return self.st[_CONTRACT]
+        return self.st[S.CONTRACT]
 
     def tricks_played(self):
-        return self.st[_TRACKED]
+        return self.st[S.TRACKED]
 
     def side_points(self, bidding):
         """Points (tricks in Moon) the bidding side, or the opponents, took in tracked tricks."""
-        return self.st[_BPTS] if bidding else self.st[_OPTS]
+        return self.st[S.BPTS] if bidding else self.st[S.OPTS]
 
     def count_caught(self):
-        return self.st[_CAUGHT]
+        return self.st[S.CAUGHT]
 
     def seat_tricks(self, seat):
-        return self.st[_SEAT_TRICKS + seat]
-
-    def last(self, slot):
-        """A fact of the last finished deal: a slot name from LAST_*."""
-        return self.st[slot]
-
-    def side_of(self, seat):
-        return team_of(self.row, seat)
+        return self.st[S.SEAT_TRICKS + seat]
 
     def partner(self, seat):
-        if not self.row[_TEAMS]:
+        if not self.row[V.TEAMS]:
             return -1
         return (seat + 2) % self.seats
 
     def bid_value(self, code):
         """The value of a bid code in points (tricks) at this point of the auction."""
         r = self.row
-        if code < _MARKS:
+        if code < C.MARKS:
             return code
-        if code < _GAME:
-            return (code - _MARKS) * r[_MARK]
-        if code == _GAME:
-            return 5 * r[_MARK]
-        marks = self.rules.plunge_marks if code == _PLUNGE else self.rules.splash_marks
-        v = marks * r[_MARK]
-        h = self.st[_VALUE]
+        if code < C.GAME:
+            return (code - C.MARKS) * r[V.MARK]
+        if code == C.GAME:
+            return 5 * r[V.MARK]
+        marks = self.rules.plunge_marks if code == C.PLUNGE else self.rules.splash_marks
+        v = marks * r[V.MARK]
+        h = self.st[S.VALUE]
         if h >= v:
-            v = (h // r[_MARK] + 1) * r[_MARK]
+            v = (h // r[V.MARK] + 1) * r[V.MARK]
         return v
-
-    def marks_of(self, value):
-        m = self.row[_MARK]
-        return value // m if value >= m else 1
 
     # ---- checks: return a refusal code, change nothing ----
     def _check(self, ev):
         kind = ev >> 24
         arg = ev & 0xFFFFFF
         st = self.st
-        if kind == _EV_MADE or kind == _EV_POINTS or kind == _EV_TRICKS:
-            if st[_CONFIRM]:
+        if kind == C.EV_MADE or kind == C.EV_POINTS or kind == C.EV_TRICKS:
+            if st[S.CONFIRM]:
                 return self._check_confirm(kind, arg)
-        if st[_ENDED]:
-            return _E_OVER
-        if kind == _EV_BID:
+        if st[S.ENDED]:
+            return E.E_OVER
+        if kind == C.EV_BID:
             return self._check_bid(arg)
-        if kind == _EV_TRUMP:
+        if kind == C.EV_TRUMP:
             return self._check_contract(arg)
-        if st[_PHASE] != _PLAY:
-            return _E_NAME_CONTRACT if st[_PHASE] == _TRUMP else _E_NO_PLAY
-        if kind == _EV_TRICK:
+        if st[S.PHASE] != C.PLAY:
+            return E.E_NAME_CONTRACT if st[S.PHASE] == C.TRUMP else E.E_NO_PLAY
+        if kind == C.EV_TRICK:
             return self._check_trick(arg >> 8, arg & 0xFF)
-        if kind == _EV_MADE:
+        if kind == C.EV_MADE:
             return self._check_made(arg)
-        if kind == _EV_POINTS:
+        if kind == C.EV_POINTS:
             return self._check_points(arg & 0xFF, arg >> 8)
-        if kind == _EV_TRICKS:
-            if self.rules.scoring != _TRICKS:
-                return _E_TRICKS_MOON
-            return self._sc.check_tricks(self, arg)
-        return _E_BAD_EVENT
+        if kind == C.EV_TRICKS:
+            if self.rules.scoring != V.TRICKS:
+                return E.E_TRICKS_MOON
+            return self._check_tricks(arg)
+        return E.E_BAD_EVENT
 
     def _forced(self):
         # The dealer may not pass when everyone else has passed with no bid standing.
         st = self.st
-        return (self.rules.all_pass == _FORCED and st[_HIGH] < 0
-                and st[_TURN] == st[_DEALER])
+        return (self.rules.all_pass == V.FORCED and st[S.HIGH] < 0
+                and st[S.TURN] == st[S.DEALER])
 
     def _check_bid(self, code):
         st = self.st
         r = self.row
         rules = self.rules
-        if st[_PHASE] != _BIDDING:
-            return _E_NOT_BIDDING
-        if code == _PASS:
-            return _E_DEALER_MUST_BID if self._forced() else _OK
-        if st[_HIGH] == _GAME:
-            return _E_AFTER_GAME
-        mark = r[_MARK]
-        if code <= _MAX_NUMBER:
-            if code == mark or (code == r[_SHOOT] and code):
+        if st[S.PHASE] != C.BIDDING:
+            return E.E_NOT_BIDDING
+        if code == C.PASS:
+            return E.E_DEALER_MUST_BID if self._forced() else E.OK
+        if st[S.HIGH] == C.GAME:
+            return E.E_AFTER_GAME
+        mark = r[V.MARK]
+        if code <= C.MAX_NUMBER:
+            if code == mark or (code == r[V.SHOOT] and code):
                 pass
-            elif (code < rules.min_bid or code > r[_TOP_NUMBER]
-                  or (code - rules.min_bid) % r[_STEP]):
-                return _E_BID_RANGE
-        elif code < _GAME:
-            top = r[_TOP_MARKS] or _MAX_MARKS
-            if not mark or code < _MARKS + 2 or code > _MARKS + top:
-                return _E_BID_RANGE
-        elif code == _GAME:
-            if rules.scoring != _POINTS or not mark:
-                return _E_GAME_POINTS
-            if st[_VALUE] != 4 * mark:
-                return _E_GAME_STEP
-            return _OK
-        elif code == _PLUNGE or code == _SPLASH:
-            if not (rules.plunge if code == _PLUNGE else rules.splash):
-                return _E_NOT_ALLOWED
+            elif (code < rules.min_bid or code > r[V.TOP_NUMBER]
+                  or (code - rules.min_bid) % r[V.STEP]):
+                return E.E_BID_RANGE
+        elif code < C.GAME:
+            top = r[V.TOP_MARKS] or C.MAX_MARKS
+            if not mark or code < C.MARKS + 2 or code > C.MARKS + top:
+                return E.E_BID_RANGE
+        elif code == C.GAME:
+            if rules.scoring != V.POINTS or not mark:
+                return E.E_GAME_POINTS
+            if st[S.VALUE] != 4 * mark:
+                return E.E_GAME_STEP
+            return E.OK
+        elif code == C.PLUNGE or code == C.SPLASH:
+            if not (rules.plunge if code == C.PLUNGE else rules.splash):
+                return E.E_NOT_ALLOWED
             # Each needs its doubles in the bidder's hand: the set has only seven.
-            if st[_CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
-                return _E_DOUBLES
-            if self.bid_value(code) > _MAX_MARKS * mark:
-                return _E_BID_RANGE
-            return _OK
+            if st[S.CLAIMED] + self._doubles(code) > _ALL_DOUBLES:
+                return E.E_DOUBLES
+            if self.bid_value(code) > C.MAX_MARKS * mark:
+                return E.E_BID_RANGE
+            return E.OK
         else:
-            return _E_BAD_EVENT
+            return E.E_BAD_EVENT
         v = self.bid_value(code)
-        h = st[_VALUE]
+        h = st[S.VALUE]
         if v <= h:
-            return _E_BID_LOW
+            return E.E_BID_LOW
         if mark and v >= mark:
             if h >= mark:
                 if v != h + mark:
-                    return _E_MARK_STEP
+                    return E.E_MARK_STEP
             elif v > 2 * mark:
-                return _E_OPENING
-            if rules.scoring == _POINTS and v > 4 * mark:
-                return _E_GAME_NEXT
-        return _OK
+                return E.E_OPENING
+            if rules.scoring == V.POINTS and v > 4 * mark:
+                return E.E_GAME_NEXT
+        return E.OK
 
     def _doubles(self, code):
-        return _PLUNGE_DOUBLES if code == _PLUNGE else _SPLASH_DOUBLES
+        return _PLUNGE_DOUBLES if code == C.PLUNGE else _SPLASH_DOUBLES
 
     def _namer(self):
         st = self.st
-        b = st[_BIDDER]
-        h = st[_HIGH]
-        if h == _PLUNGE or h == _SPLASH:
+        b = st[S.BIDDER]
+        h = st[S.HIGH]
+        if h == C.PLUNGE or h == C.SPLASH:
             return self.partner(b)
         return b
 
     def _check_contract(self, c):
         st = self.st
         rules = self.rules
-        if st[_PHASE] != _TRUMP:
-            return _E_NOT_TRUMP
+        if st[S.PHASE] != C.TRUMP:
+            return E.E_NOT_TRUMP
         if c <= 8:
-            return _E_SUIT if c > self.row[_TOP_SUIT] else _OK
-        if c == _DOUBLES or c == _FOLLOW_ME:
-            return _OK
-        h = st[_HIGH]
-        if c >= _NELLO_HIGH and c <= _SEVENS:
-            if c == _SEVENS:
+            return E.E_SUIT if c > self.row[V.TOP_SUIT] else E.OK
+        if c == C.DOUBLES or c == C.FOLLOW_ME:
+            return E.OK
+        h = st[S.HIGH]
+        if c >= C.NELLO_HIGH and c <= C.SEVENS:
+            if c == C.SEVENS:
                 if not rules.sevens:
-                    return _E_NOT_ALLOWED
+                    return E.E_NOT_ALLOWED
             elif not rules.nello:
-                return _E_NOT_ALLOWED
-            elif not rules.nello_doubles >> (c - _NELLO_HIGH) & 1:
-                return _E_NELLO_DOUBLES
-            if h == _PLUNGE or h == _SPLASH:
-                return _E_PARTNER_TRUMP
-            if st[_VALUE] < self.row[_MARK]:
-                return _E_NEEDS_MARK
-            return _OK
-        return _E_BAD_EVENT
+                return E.E_NOT_ALLOWED
+            elif not rules.nello_doubles >> (c - C.NELLO_HIGH) & 1:
+                return E.E_NELLO_DOUBLES
+            if h == C.PLUNGE or h == C.SPLASH:
+                return E.E_PARTNER_TRUMP
+            if st[S.VALUE] < self.row[V.MARK]:
+                return E.E_NEEDS_MARK
+            return E.OK
+        return E.E_BAD_EVENT
 
     def _check_trick(self, seat, count):
         st = self.st
         if seat >= self.seats:
-            return _E_NO_SEAT
-        c = st[_CONTRACT]
-        if c >= _NELLO_HIGH and c <= _NELLO_SUIT and seat == self.partner(st[_BIDDER]):
-            return _E_NELLO_PARTNER
+            return E.E_NO_SEAT
+        c = st[S.CONTRACT]
+        if c >= C.NELLO_HIGH and c <= C.NELLO_SUIT and seat == self.partner(st[S.BIDDER]):
+            return E.E_NELLO_PARTNER
         if count % 5:
-            return _E_COUNT_STEP
-        if count and not self.row[_COUNT]:
-            return _E_NO_COUNT
-        if st[_CAUGHT] + count > self.row[_COUNT]:
-            return _E_COUNT_OVER
-        return _OK
+            return E.E_COUNT_STEP
+        if count and not self.row[V.COUNT]:
+            return E.E_NO_COUNT
+        if st[S.CAUGHT] + count > self.row[V.COUNT]:
+            return E.E_COUNT_OVER
+        return E.OK
 
     def _need(self):
         # What the bidding side must take: -1 nothing (nello), total for every trick.
         st = self.st
-        c = st[_CONTRACT]
+        c = st[S.CONTRACT]
         r = self.row
-        if c >= _NELLO_HIGH and c <= _NELLO_SUIT:
+        if c >= C.NELLO_HIGH and c <= C.NELLO_SUIT:
             return -1
-        v = st[_VALUE]
-        h = st[_HIGH]
-        if (c == _SEVENS or h >= _GAME or (r[_MARK] and v >= r[_MARK])
-                or (r[_SHOOT] and v == r[_SHOOT])):
-            return r[_TOTAL]
+        v = st[S.VALUE]
+        h = st[S.HIGH]
+        if (c == C.SEVENS or h >= C.GAME or (r[V.MARK] and v >= r[V.MARK])
+                or (r[V.SHOOT] and v == r[V.SHOOT])):
+            return r[V.TOTAL]
         return v
 
     def _made(self, points):
@@ -412,85 +267,85 @@ class Sitting(History):
 
     def _check_made(self, made):
         rules = self.rules
-        if rules.scoring == _POINTS:
-            return _E_NEED_POINTS
-        if rules.scoring == _TRICKS:
-            return _E_NEED_TRICKS if not self.row[_TEAMS] else _E_NEED_POINTS
+        if rules.scoring == V.POINTS:
+            return E.E_NEED_POINTS
+        if rules.scoring == V.TRICKS:
+            return E.E_NEED_TRICKS if not self.row[V.TEAMS] else E.E_NEED_POINTS
         st = self.st
         need = self._need()
-        total = self.row[_TOTAL]
+        total = self.row[V.TOTAL]
         if made:
             if need < 0:
-                return _E_NELLO_TRICK if st[_BPTS] else _OK
-            if total - st[_OPTS] < need:
-                return _E_TRACKED
-            return _OK
-        if need >= 0 and st[_BPTS] >= need:
-            return _E_TRACKED
-        return _OK
+                return E.E_NELLO_TRICK if st[S.BPTS] else E.OK
+            if total - st[S.OPTS] < need:
+                return E.E_TRACKED
+            return E.OK
+        if need >= 0 and st[S.BPTS] >= need:
+            return E.E_TRACKED
+        return E.OK
 
     def _check_points(self, points, claim):
         r = self.row
         st = self.st
-        if self.rules.scoring == _TRICKS and not r[_TEAMS]:
-            return _E_NEED_TRICKS
-        if points > r[_TOTAL]:
-            return _E_POINTS_RANGE
-        if points < st[_BPTS] or r[_TOTAL] - points < st[_OPTS]:
-            return _E_TRACKED
+        if self.rules.scoring == V.TRICKS and not r[V.TEAMS]:
+            return E.E_NEED_TRICKS
+        if points > r[V.TOTAL]:
+            return E.E_POINTS_RANGE
+        if points < st[S.BPTS] or r[V.TOTAL] - points < st[S.OPTS]:
+            return E.E_TRACKED
         if claim:
             made = self._made(points)
             if claim == 2 and not made:
-                return _E_NELLO_TRICK if self._need() < 0 else (
-                    _E_SHORT_ALL if self._need() == r[_TOTAL] else _E_CLAIM)
+                return E.E_NELLO_TRICK if self._need() < 0 else (
+                    E.E_SHORT_ALL if self._need() == r[V.TOTAL] else E.E_CLAIM)
             if claim == 1 and made:
-                return _E_CLAIM
-        return _OK
+                return E.E_CLAIM
+        return E.OK
 
     def _check_confirm(self, kind, arg):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
-        if kind == _EV_MADE:
-            return _OK if arg == st[_L_MADE] else _E_CONFIRM
-        if kind == _EV_POINTS:
+        if kind == C.EV_MADE:
+            return E.OK if arg == st[C.LAST_MADE] else E.E_CONFIRM
+        if kind == C.EV_POINTS:
             points = arg & 0xFF
             claim = arg >> 8
-            if points != st[_L_POINTS] or (claim and (claim == 2) != (st[_L_MADE] == 1)):
-                return _E_CONFIRM
-            return _OK
+            if points != st[C.LAST_POINTS] or (claim and (claim == 2) != (st[C.LAST_MADE] == 1)):
+                return E.E_CONFIRM
+            return E.OK
         i = 0
         while i < 6:
-            if arg >> (4 * i) & 15 != (st[_L_TRICKS + i] if i < self.seats else 0):
-                return _E_CONFIRM
+            if arg >> (4 * i) & 15 != (st[C.LAST_TRICKS + i] if i < self.seats else 0):
+                return E.E_CONFIRM
             i += 1
-        return _OK
+        return E.OK
 
     # ---- doing: only called with an event that passed its check ----
     def _do(self, ev):
         kind = ev >> 24
         arg = ev & 0xFFFFFF
         st = self.st
-        if st[_CONFIRM]:
-            st[_CONFIRM] = 0
-            if kind == _EV_MADE or kind == _EV_POINTS or kind == _EV_TRICKS:
+        if st[S.CONFIRM]:
+            st[S.CONFIRM] = 0
+            if kind == C.EV_MADE or kind == C.EV_POINTS or kind == C.EV_TRICKS:
                 return
-        if kind == _EV_BID:
+        if kind == C.EV_BID:
             self._do_bid(arg)
-        elif kind == _EV_TRUMP:
-            st[_CONTRACT] = arg
-            st[_PHASE] = _PLAY
-            st[_LEADER] = self._namer()
-        elif kind == _EV_TRICK:
+        elif kind == C.EV_TRUMP:
+            st[S.CONTRACT] = arg
+            st[S.PHASE] = C.PLAY
+            st[S.LEADER] = self._namer()
+        elif kind == C.EV_TRICK:
             self._do_trick(arg >> 8, arg & 0xFF)
-        elif kind == _EV_MADE:
+        elif kind == C.EV_MADE:
             self._close(arg, -1, 0)
-        elif kind == _EV_POINTS:
+        elif kind == C.EV_POINTS:
             points = arg & 0xFF
             self._close(1 if self._made(points) else 0, points, 0)
-        elif kind == _EV_TRICKS:
+        elif kind == C.EV_TRICKS:
             i = 0
             while i < self.seats:
-                st[_SEAT_TRICKS + i] = arg >> (4 * i) & 15
+                st[S.SEAT_TRICKS + i] = arg >> (4 * i) & 15
                 i += 1
             points = self._side_tricks()
             self._close(1 if self._made(points) else 0, points, 1)
@@ -498,182 +353,86 @@ class Sitting(History):
     def _do_bid(self, code):
         st = self.st
         seats = self.seats
-        turn = st[_TURN]
-        if code == _PASS:
-            st[_PASSED] |= 1 << turn
+        turn = st[S.TURN]
+        if code == C.PASS:
+            st[S.PASSED] |= 1 << turn
         else:
-            st[_VALUE] = self.bid_value(code)
-            st[_HIGH] = code
-            st[_BIDDER] = turn
-            if code == _PLUNGE or code == _SPLASH:
-                st[_CLAIMED] += self._doubles(code)
-        st[_ACTED] += 1
-        if self.row[_AUCTION] == _ONE_ROUND:
-            if st[_ACTED] < seats:
-                st[_TURN] = (turn + 1) % seats
+            st[S.VALUE] = self.bid_value(code)
+            st[S.HIGH] = code
+            st[S.BIDDER] = turn
+            if code == C.PLUNGE or code == C.SPLASH:
+                st[S.CLAIMED] += self._doubles(code)
+        st[S.ACTED] += 1
+        if self.row[V.AUCTION] == V.ONE_ROUND:
+            if st[S.ACTED] < seats:
+                st[S.TURN] = (turn + 1) % seats
                 return
         else:
             everyone = (1 << seats) - 1
-            others = everyone & ~(1 << st[_BIDDER]) if st[_BIDDER] >= 0 else everyone
-            if st[_PASSED] & others != others:
+            others = everyone & ~(1 << st[S.BIDDER]) if st[S.BIDDER] >= 0 else everyone
+            if st[S.PASSED] & others != others:
                 s = (turn + 1) % seats
-                while st[_PASSED] >> s & 1:
+                while st[S.PASSED] >> s & 1:
                     s = (s + 1) % seats
-                st[_TURN] = s
+                st[S.TURN] = s
                 return
-        if st[_BIDDER] >= 0:
-            st[_PHASE] = _TRUMP
+        if st[S.BIDDER] >= 0:
+            st[S.PHASE] = C.TRUMP
         else:
             self._throw_in()
 
     def _do_trick(self, seat, count):
         st = self.st
-        st[_TRACKED] += 1
-        st[_SEAT_TRICKS + seat] += 1
-        st[_CAUGHT] += count
-        pts = self.row[_TRICK_POINTS] + count
-        if self.side_of(seat) == self.side_of(st[_BIDDER]):
-            st[_BPTS] += pts
+        st[S.TRACKED] += 1
+        st[S.SEAT_TRICKS + seat] += 1
+        st[S.CAUGHT] += count
+        pts = self.row[V.TRICK_POINTS] + count
+        if self.side_of(seat) == self.side_of(st[S.BIDDER]):
+            st[S.BPTS] += pts
         else:
-            st[_OPTS] += pts
-        st[_LEADER] = seat
-        if st[_TRACKED] == self.row[_TRICKS_PER_HAND]:
-            points = st[_BPTS]
+            st[S.OPTS] += pts
+        st[S.LEADER] = seat
+        if st[S.TRACKED] == self.row[V.TRICKS_PER_HAND]:
+            points = st[S.BPTS]
             self._close(1 if self._made(points) else 0, points, 1)
-            st[_CONFIRM] = 1
+            st[S.CONFIRM] = 1
 
     def _side_tricks(self):
         st = self.st
-        side = self.side_of(st[_BIDDER])
+        side = self.side_of(st[S.BIDDER])
         n = 0
         i = 0
         while i < self.seats:
             if self.side_of(i) == side:
-                n += st[_SEAT_TRICKS + i]
+                n += st[S.SEAT_TRICKS + i]
             i += 1
         return n
 
-    # ---- closing a deal ----
-    def _begin_last(self, thrown):
-        st = self.st
-        st[_L_DEALER] = st[_DEALER]
-        st[_L_THROWN] = thrown
-        st[_L_BIDDER] = st[_BIDDER]
-        st[_L_BID] = st[_HIGH]
-        st[_L_VALUE] = st[_VALUE]
-        st[_L_CONTRACT] = st[_CONTRACT]
-        st[_L_MADE] = -1
-        st[_L_POINTS] = -1
-        st[_L_KNOWN] = 0
-        i = 0
-        while i < 6:
-            st[_L_AWARD + i] = 0
-            st[_L_TRICKS + i] = st[_SEAT_TRICKS + i]
-            i += 1
-
-    def _throw_in(self):
-        self._begin_last(1)
-        self.st[_HANDS] += 1
-        self._next_deal()
-
-    def _close(self, made, points, tricks_known):
-        st = self.st
-        self._begin_last(0)
-        st[_L_MADE] = made
-        st[_L_POINTS] = points
-        st[_L_KNOWN] = 1 if (tricks_known or st[_TRACKED] == self.row[_TRICKS_PER_HAND]) else 0
-        sc = self.rules.scoring
-        if sc == _SCORE_MARKS:
-            self._score_marks(made)
-        elif sc == _POINTS:
-            self._score_points(made, points)
-        else:
-            self._sc.score_tricks(self, made, points)
-        st[_HANDS] += 1
-        if not st[_ENDED]:
-            self._next_deal()
-        else:
-            st[_PHASE] = _OVER
-
-    def _award(self, side, n):
-        self.st[_L_AWARD + side] += n
-        self.st[_SCORE + side] += n
-
-    def _score_marks(self, made):
-        st = self.st
-        bt = self.side_of(st[_BIDDER])
-        marks = self.marks_of(st[_VALUE])
-        side = bt if made else 1 - bt
-        self._award(side, marks)
-        if st[_SCORE + side] >= self.rules.target:
-            self._end(side)
-
-    def _score_points(self, made, points):
-        st = self.st
-        r = self.row
-        total = r[_TOTAL]
-        bt = self.side_of(st[_BIDDER])
-        ot = 1 - bt
-        v = st[_VALUE]
-        if st[_HIGH] == _GAME:
-            if made:
-                self._award(bt, points)
-            else:
-                self._award(ot, total - points)
-            self._end(bt if made else ot)
-            return
-        if made:
-            self._award(bt, v if (self.rules.made_scores or v > total) else points)
-            self._award(ot, total - points)
-        else:
-            self._award(ot, v + total - points)
-        target = self.rules.target
-        b_in = st[_SCORE + bt] >= target
-        o_in = st[_SCORE + ot] >= target
-        if b_in and o_in:
-            self._end(bt if made else ot)
-        elif b_in:
-            self._end(bt)
-        elif o_in:
-            self._end(ot)
-
-    def _end(self, side):
-        self.st[_ENDED] = 1
-        self.st[_WINNER] = side
-
     # ---- deals ----
-    def _new_game_state(self):
-        st = self.st
-        st[_HANDS] = 0
-        st[_ENDED] = 0
-        st[_WINNER] = -1
-        st[_G_WINNER] = -1
-        st[_L_DEALER] = -1
-
     def _next_deal(self):
         st = self.st
-        st[_DEALER] = (st[_DEALER] + 1) % self.seats
+        st[S.DEALER] = (st[S.DEALER] + 1) % self.seats
         self._new_deal()
 
     def _new_deal(self):
         st = self.st
-        st[_PHASE] = _BIDDING
-        st[_TURN] = (st[_DEALER] + 1) % self.seats
-        st[_ACTED] = 0
-        st[_PASSED] = 0
-        st[_HIGH] = -1
-        st[_VALUE] = 0
-        st[_BIDDER] = -1
-        st[_CONTRACT] = -1
-        st[_LEADER] = -1
-        st[_TRACKED] = 0
-        st[_BPTS] = 0
-        st[_OPTS] = 0
-        st[_CAUGHT] = 0
-        st[_CLAIMED] = 0
+        st[S.PHASE] = C.BIDDING
+        st[S.TURN] = (st[S.DEALER] + 1) % self.seats
+        st[S.ACTED] = 0
+        st[S.PASSED] = 0
+        st[S.HIGH] = -1
+        st[S.VALUE] = 0
+        st[S.BIDDER] = -1
+        st[S.CONTRACT] = -1
+        st[S.LEADER] = -1
+        st[S.TRACKED] = 0
+        st[S.BPTS] = 0
+        st[S.OPTS] = 0
+        st[S.CAUGHT] = 0
+        st[S.CLAIMED] = 0
         i = 0
         while i < 6:
-            st[_SEAT_TRICKS + i] = 0
+            st[S.SEAT_TRICKS + i] = 0
             i += 1
 
     # ---- legal actions, in the order the log lists them ----
@@ -681,18 +440,18 @@ class Sitting(History):
         # The j-th bid code in ascending order of value (named bids after the number of
         # equal value), or -1 when j names no code.
         if j == 0:
-            return _PASS
-        if j <= _MAX_NUMBER:
+            return C.PASS
+        if j <= C.MAX_NUMBER:
             return j
-        j -= _MAX_NUMBER + 1
+        j -= C.MAX_NUMBER + 1
         k = j // 4 + 2
-        if k > _MAX_MARKS:
+        if k > C.MAX_MARKS:
             return -2
         w = j % 4
         if w == 0:
-            return _MARKS + k
-        code = _GAME + w - 1
-        mark = self.row[_MARK]
+            return C.MARKS + k
+        code = C.GAME + w - 1
+        mark = self.row[V.MARK]
         if not mark or self.bid_value(code) != k * mark:
             return -1
         return code
@@ -700,9 +459,9 @@ class Sitting(History):
     def next_legal(self, j):
         """The position after j of the next legal action (start with -1), or -1 at the end.
         Read the action itself with legal_at(position)."""
-        p = self.st[_PHASE]
+        p = self.st[S.PHASE]
         j += 1
-        if p == _BIDDING:
+        if p == C.BIDDING:
             while True:
                 code = self._candidate(j)
                 if code == -2:
@@ -710,8 +469,8 @@ class Sitting(History):
                 if code >= 0 and not self._check_bid(code):
                     return j
                 j += 1
-        if p == _TRUMP:
-            while j < _SEVENS + 1:
+        if p == C.TRUMP:
+            while j < C.SEVENS + 1:
                 if not self._check_contract(j):
                     return j
                 j += 1
@@ -719,7 +478,7 @@ class Sitting(History):
 
     def legal_at(self, j):
         """The bid code (bidding) or contract code (trump) at position j."""
-        if self.st[_PHASE] == _BIDDING:
+        if self.st[S.PHASE] == C.BIDDING:
             return self._candidate(j)
         return j
 
@@ -733,13 +492,13 @@ class Sitting(History):
 
     # ---- messages (only on a refusal: these may allocate) ----
     def bid_name(self, code):
-        if code == _PASS:
+        if code == C.PASS:
             return "pass"
-        if code == _GAME:
+        if code == C.GAME:
             return "game"
-        if code == _PLUNGE:
+        if code == C.PLUNGE:
             return "plunge"
-        if code == _SPLASH:
+        if code == C.SPLASH:
             return "splash"
         return str(self.bid_value(code))
 
@@ -747,6 +506,3 @@ class Sitting(History):
         """A short message a player can act on, for refusal `err` of event `ev`."""
         from engine_core import messages
         return messages.explain(self, err, ev)
-
-
-# Slots of the last finished deal, for last().

@@ -8,12 +8,8 @@
 # in nello, a suit of their own (NELLO_SUIT). A contract's trump suit is the contract
 # itself when it is 0..9; the other contracts have no trump.
 from engine_core.compat import const
+from engine_core.codes import DOUBLES, NELLO_LOW, NELLO_SUIT, SEVENS
 
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_DOUBLES = const(9)
-_NELLO_LOW = const(12)
-_NELLO_SUIT = const(13)
-_SEVENS = const(14)
 
 NO_SUIT = const(-1)  # can_play's suit for a lead: nothing has been led yet
 
@@ -64,7 +60,7 @@ def is_trump(t, contract):
     # A tile carrying the trump number is a trump and belongs to no other suit.
     if contract <= _LAST_PIP_SUIT:
         return t >> 4 == contract or t & 15 == contract
-    if contract == _DOUBLES:
+    if contract == DOUBLES:
         return t >> 4 == t & 15
     return False
 
@@ -75,8 +71,8 @@ def led_suit(t, contract, lead_low=False):
     # 3-7 or 2-8 that is not trump calls its lower end; for any other tile it is ignored.
     if is_trump(t, contract):
         return contract
-    if contract == _NELLO_SUIT and t >> 4 == t & 15:
-        return _DOUBLES
+    if contract == NELLO_SUIT and t >> 4 == t & 15:
+        return DOUBLES
     if lead_low and (t == _TILE_3_7 or t == _TILE_2_8):
         return t & 15
     return t >> 4
@@ -87,9 +83,9 @@ def follows(t, suit, contract):
     # belongs only to the trump suit: with twos trump, 4-2 is not a four.
     if is_trump(t, contract):
         return suit == contract
-    if suit == _DOUBLES:
-        return contract == _NELLO_SUIT and t >> 4 == t & 15
-    if contract == _NELLO_SUIT and t >> 4 == t & 15:
+    if suit == DOUBLES:
+        return contract == NELLO_SUIT and t >> 4 == t & 15
+    if contract == NELLO_SUIT and t >> 4 == t & 15:
         return False
     return t >> 4 == suit or t & 15 == suit
 
@@ -120,7 +116,7 @@ def can_play(hand, n, t, suit, contract):
             nearest = d
     if not held:
         return False
-    if contract == _SEVENS:
+    if contract == SEVENS:
         return _distance(t) == nearest
     if suit == NO_SUIT or not able:
         return True
@@ -131,12 +127,12 @@ def _rank(t, suit, contract):
     h = t >> 4
     low = t & 15
     if is_trump(t, contract):
-        if contract == _DOUBLES:
+        if contract == DOUBLES:
             return _TRUMP + h  # doubles trump: 8-8 (6-6) high down to 0-0
         return _TRUMP + _rank_in_suit(h, low, contract, contract)
     if not follows(t, suit, contract):
         return 0
-    if suit == _DOUBLES:
+    if suit == DOUBLES:
         return _IN_SUIT + h  # nello, doubles a suit of their own, ranked by pips
     return _IN_SUIT + _rank_in_suit(h, low, suit, contract)
 
@@ -145,7 +141,7 @@ def _rank_in_suit(h, low, suit, contract):
     # The double tops its suit (in nello doubles-low it is the lowest); the rest of the
     # suit ranks by the other end.
     if h == low:
-        if contract == _NELLO_LOW:
+        if contract == NELLO_LOW:
             return 0
         return _DOUBLE_TOP
     if h == suit:
@@ -161,7 +157,7 @@ def trick_winner(tiles, n, contract, lead_low=False):
     if n < 1:
         return -1
     best = 0
-    if contract == _SEVENS:
+    if contract == SEVENS:
         nearest = _distance(tiles[0])
         for i in range(1, n):
             d = _distance(tiles[i])

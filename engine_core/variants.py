@@ -1,8 +1,6 @@
-# The games of the 42 family as tables of numbers: one row a variant, no subclass a game.
-# The names of the columns and codes, for the PC and the tests; the table itself is in
-# rules.py, whose private copies of these names cost the device no heap.
+# The games of the 42 family as a table of numbers: one row a variant, no subclass a game;
+# the names of its columns and codes.
 from engine_core.compat import const
-from engine_core.rules import NAMES, TABLE, index, sides, team_of  # noqa: F401 (for the PC)
 
 # Scoring units.
 MARKS = const(0)    # a mark a hand won (42)
@@ -40,3 +38,44 @@ TARGET_MARKS = const(18)
 TARGET_POINTS = const(19)
 TOP_MARKS = const(20)   # the highest mark bid, 0: no limit but the auction's length
 N_COLUMNS = const(21)
+
+NAMES = ("42", "big-game", "moon", "partnership-moon", "seventy-nine", "eighty", "eighty-eight")
+
+TABLE = (
+    # seats teams tricks tpts count total top auction min top mark step shoot scoring
+    #   scorings allpass specials packs tmarks tpoints topmarks
+    (4, 2, 7, 1, 35, 42, 6, ONE_ROUND, 30, 41, 42, 1, 0, MARKS,
+     3, FORCED, 1, 1, 7, 250, 0),   # 42
+    (4, 2, 11, 1, 55, 66, 8, ROUND_ROBIN, 42, 66, 0, 1, 0, POINTS,
+     2, FORCED, 0, 1, 0, 400, 0),   # big-game
+    (3, 0, 7, 1, 0, 7, 6, ONE_ROUND, 4, 7, 0, 1, 21, TRICKS,
+     4, REDEAL, 0, 1, 0, 21, 0),    # moon
+    (4, 2, 7, 1, 0, 7, 6, ONE_ROUND, 3, 7, 0, 1, 0, TRICKS,
+     4, REDEAL, 0, 1, 0, 21, 0),    # partnership-moon
+    (6, 2, 9, 1, 70, 79, 6, ONE_ROUND, 50, 78, 79, 1, 0, MARKS,
+     3, FORCED, 0, 2, 7, 500, 0),   # seventy-nine
+    (4, 2, 10, 2, 60, 80, 6, ONE_ROUND, 50, 79, 80, 1, 0, MARKS,
+     3, FORCED, 0, 2, 7, 500, 0),   # eighty
+    (6, 2, 9, 2, 70, 88, 6, ONE_ROUND, 60, 86, 88, 2, 0, MARKS,
+     3, FORCED, 0, 2, 7, 500, 4),   # eighty-eight
+)
+
+
+def index(name):
+    """The row number of a variant name, or -1."""
+    i = 0
+    while i < len(NAMES):
+        if NAMES[i] == name:
+            return i
+        i += 1
+    return -1
+
+
+def team_of(row, seat):
+    """The team a seat plays for (the seat itself when each plays alone)."""
+    return seat % row[TEAMS] if row[TEAMS] else seat
+
+
+def sides(row):
+    """How many scores a sitting keeps: one a team, or one a seat."""
+    return row[TEAMS] if row[TEAMS] else row[SEATS]

@@ -176,9 +176,9 @@ class App:
         if m is None:
             self._forget_screens()
             forget("engine_core.options")   # the setup's checks; Rules stay (rules.py)
-            forget("engine_core.ginoptions")
+            forget("engine_core.gin.options")
             forget("engine_core.header")    # a sitting header's code: once a sitting
-            forget("firmware.journalread")  # the journal's reading (history, sync)
+            forget("firmware.journal.reader")  # the journal's reading (history, sync)
             forget("engine_core.games")     # the history's replay, a sitting's start
             gc.collect()
             m = __import__("firmware.ui." + self.screen_name(screen), None, None, ("draw",))
@@ -340,7 +340,7 @@ class App:
 
     def _unload_sync(self):
         for name in ("firmware.session", "firmware.sync", "firmware.syncjournal",
-                     "engine_core.wire", "engine_core.header", "firmware.journalread"):
+                     "engine_core.wire", "engine_core.header", "firmware.journal.reader"):
             forget(name)
 
     def _forget_screens(self):
@@ -439,7 +439,7 @@ def warm():
         __import__("firmware.ui." + name)
         forget("firmware.ui." + name)
     forget("engine_core.options")       # the setup's, and the sync screen's reading
-    forget("firmware.journalread")
+    forget("firmware.journal.reader")
     gc.collect()
 
 

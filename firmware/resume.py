@@ -41,7 +41,7 @@ def boot(app, safe):
             app.banner = "%d saved events refused: sync, the PC has them" % refused
     app.full = True
     A.forget("engine_core.header")
-    A.forget("firmware.journalread")    # the replay's reading
+    A.forget("firmware.journal.reader")  # the replay's reading
 
 
 def replay(app, sid):
@@ -49,9 +49,10 @@ def replay(app, sid):
     engine refused (each is reported: the PC gets them all with the next sync)."""
     j = app.journal
     buf = bytearray(_HEADER_MAX)
-    from firmware.journalread import cursor, next_event
-    cur = cursor(j, sid)
-    n = next_event(j, cur, buf)
+    from firmware.journal.reader import JournalReader
+    r = JournalReader(j)
+    cur = r.cursor(sid)
+    n = r.next_event(cur, buf)
     try:
         head = bytes(buf[:n])
         rules, dealer, names = header.decode_header(head)
@@ -63,7 +64,7 @@ def replay(app, sid):
     s = app.s
     refused = 0
     while True:
-        n = next_event(j, cur, buf)
+        n = r.next_event(cur, buf)
         if n < 0:
             break
         if n == _END_ITEM:

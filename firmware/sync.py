@@ -7,17 +7,14 @@ from micropython import const
 from time import ticks_diff, ticks_ms
 
 from engine_core import wire
+from firmware.syncjournal import E_BAD_ARGS, E_JOURNAL, E_NOT_FOUND, E_OPEN  # noqa: F401
 from firmware.syncjournal import KIND_ERROR, SyncJournal
 
-# Error codes of an "e" reply (docs/sync-protocol.md).
+# Error codes of an "e" reply (docs/sync-protocol.md); 5 to 8 are SyncJournal's.
 E_BAD_FRAME = const(1)
 E_NO_SESSION = const(2)
 E_VERSION = const(3)
 E_UNKNOWN = const(4)
-E_BAD_ARGS = const(5)
-E_NOT_FOUND = const(6)      # these three come from SyncJournal
-E_OPEN = const(7)
-E_JOURNAL = const(8)
 E_UNSUPPORTED = const(9)
 E_REFUSED = const(10)
 E_STALE = const(11)

@@ -4,10 +4,10 @@
 from micropython import const
 
 from engine_core import wire
-from firmware.journal import JournalError
-from firmware.journalread import Walk, find, free_bytes, mark_synced, read, walk, walk_next
+from firmware.journal import JournalError, Walk
+from firmware.journal.reader import JournalReader
 
-# Error codes it reports (docs/sync-protocol.md); 0: none.
+# Error codes it reports (docs/sync-protocol.md; firmware/sync.py has the others); 0: none.
 E_BAD_ARGS = const(5)
 E_NOT_FOUND = const(6)
 E_OPEN = const(7)
@@ -30,6 +30,7 @@ class SyncJournal:
 
     def __init__(self, journal, tx, chunk):
         self._j = journal
+        self._r = JournalReader(journal)
         self._tx = tx
         self._chunk = chunk
         self._state = _IDLE
@@ -76,9 +77,9 @@ class SyncJournal:
         size = 0
         w = self._w
         try:
-            free = free_bytes(self._j)
-            walk(self._j, w)
-            while walk_next(self._j, w):
+            free = self._j.free_bytes()
+            self._j.walk(w)
+            while self._j.walk_next(w):
                 if w.finished and not w.synced:
                     count += 1
                     size += w.length
@@ -99,7 +100,7 @@ class SyncJournal:
         """0, or an error code."""
         s, e = wire.token(buf, start, end)
         self._unsynced = e - s == 1 and buf[s] == 0x75      # "u"
-        walk(self._j, self._w)
+        self._j.walk(self._w)
         self._state = _LISTING
         return 0 if self._step_list() else E_JOURNAL
 
@@ -108,7 +109,7 @@ class SyncJournal:
         w = self._w
         try:
             while True:
-                self._more = walk_next(self._j, w)
+                self._more = self._j.walk_next(w)
                 if not (self._more and self._unsynced and (w.synced or not w.finished)):
                     return True
         except JournalError:
@@ -178,12 +179,12 @@ class SyncJournal:
         # 0 or an error code. A range is a run of consecutive sittings, walked from its
         # first: the work is bounded by the journal, whatever range a request names.
         w = self._w
-        w._blk = -1     # the journal may have changed since the last request
+        w.reset()       # the journal may have changed since the last request
         i = 0
         try:
             while i < n:
                 sid = self._first[i]
-                found = find(self._j, sid, w)
+                found = self._j.find(sid, w)
                 while True:
                     if not found:
                         return self._fail(E_NOT_FOUND, sid, b"no such sitting")
@@ -194,7 +195,7 @@ class SyncJournal:
                     if sid >= self._last[i]:
                         break
                     sid += 1
-                    found = walk_next(self._j, w) and w.sid == sid
+                    found = self._j.walk_next(w) and w.sid == sid
                 i += 1
         except JournalError:
             return self._fail(E_JOURNAL, 0, b"journal unreadable")
@@ -224,7 +225,7 @@ class SyncJournal:
     def _enter(self, sid, off):
         self._sid = sid
         self._off = off
-        self._len = self._w.length if find(self._j, sid, self._w) else 0
+        self._len = self._w.length if self._j.find(sid, self._w) else 0
 
     def _next_sitting(self):
         # Move on to the next sitting of the fetch; False at its end.
@@ -258,7 +259,7 @@ class SyncJournal:
                 continue
             want = min(stop - p, self._left, self._len - self._off)
             try:
-                got = read(self._j, self._sid, self._off, t[p:p + want])
+                got = self._r.read(self._sid, self._off, t[p:p + want])
             except JournalError:
                 self._fail(E_JOURNAL, self._sid, b"journal read failed")
                 return KIND_ERROR
@@ -292,11 +293,11 @@ class SyncJournal:
             while i < n:
                 sid = self._first[i]
                 while sid <= self._last[i]:
-                    mark_synced(self._j, sid)
+                    self._j.mark_synced(sid)
                     marked += 1
                     sid += 1
                 i += 1
-            free = free_bytes(self._j)
+            free = self._j.free_bytes()
         except JournalError:
             return self._fail(E_JOURNAL, 0, b"journal write failed")
         self.acked += marked

@@ -22,8 +22,8 @@ from engine_core import codes as C  # noqa: E402
 from engine_core import options as O  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from firmware import journalread  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from firmware.journal.reader import JournalReader  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 from host_tools.sim import build as simbuild  # noqa: E402
 from host_tools.sim import run as sim  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
@@ -56,7 +56,7 @@ def fill(path, limit=60):
     evs = array("l", [0] * limit)
     ebuf = bytearray(MAX_EVENT_BYTES)
     k = 0
-    while journalread.sittings(j)[0][0] == 1 if k else True:
+    while JournalReader(j).sittings()[0][0] == 1 if k else True:
         s.restart(k % 4)
         n = play(s, RandomPlayer(k * 7 + 5), evs, limit)
         j.begin_sitting(encode_header(rules, k % 4, NAMES))
@@ -64,14 +64,14 @@ def fill(path, limit=60):
             j.append(ebuf[:codec.encode_into(evs[i], ebuf, 0)])
         sid = j.open_sitting()
         j.finish()
-        journalread.mark_synced(j, sid)
+        j.mark_synced(sid)
         k += 1
     s.restart(0)
     j.begin_sitting(encode_header(rules, 0, NAMES))
     while max(s.score(0), s.score(1)) < rules.target - 1:
         for ev in _hand(s):
             j.append(ebuf[:codec.encode_into(ev, ebuf, 0)])
-    held = len(journalread.sittings(j))
+    held = len(JournalReader(j).sittings())
     flash.close()
     return held
 

@@ -12,7 +12,7 @@ sys.path.insert(0, ".")
 from time import sleep_ms, ticks_diff, ticks_ms  # noqa: E402
 
 from firmware.journal import Journal  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 from firmware.sync import SyncEndpoint  # noqa: E402
 from firmware.syncport import StreamPort, TtyPort  # noqa: E402
 

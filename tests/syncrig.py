@@ -24,8 +24,8 @@ from engine_core import options as O  # noqa: E402
 from engine_core import wire  # noqa: E402
 from engine_core.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from firmware import journalread  # noqa: E402
-from firmware.nor import NorFlash  # noqa: E402
+from firmware.journal.reader import JournalReader  # noqa: E402
+from boards.simflash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 from host_tools.sim.build import tool  # noqa: E402
@@ -77,7 +77,7 @@ def journal_sittings(path, blocks=BLOCKS):
     flash = NorFlash(blocks, 4096, path=path)
     j = Journal(flash)
     j.mount()
-    out = journalread.sittings(j)
+    out = JournalReader(j).sittings()
     flash.close()
     return out
 
@@ -86,10 +86,11 @@ def stream_bytes(path, sid, blocks=BLOCKS):
     flash = NorFlash(blocks, 4096, path=path)
     j = Journal(flash)
     j.mount()
+    r = JournalReader(j)
     out = bytearray()
     buf = bytearray(256)
     while True:
-        n = journalread.read(j, sid, len(out), buf)
+        n = r.read(sid, len(out), buf)
         if not n:
             break
         out.extend(buf[:n])

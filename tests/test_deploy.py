@@ -46,8 +46,9 @@ def test_build_compiles_every_device_module(tmp_path, board):
     assert "boards/sim.mpy" not in files
     assert not any(f.startswith("host_tools") for f in files)
     # The sim's NOR flash stays on the PC; the manifests are the build's, not modules.
-    for host_only in ("firmware/nor.mpy", "engine_core/manifest.mpy", "firmware/manifest.mpy"):
+    for host_only in ("boards/simflash.mpy", "engine_core/manifest.mpy", "firmware/manifest.mpy"):
         assert host_only not in files
+    assert "engine_core/codes.mpy" in files and "engine_core/gin/sitting.mpy" in files
     assert "engine_core/rules.mpy" in files
     for f in files:
         assert (tmp_path / f).stat().st_size > 0

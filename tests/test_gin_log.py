@@ -1,4 +1,4 @@
-"""`tally42 replay` on gin pad logs (spec/event-log.md, "The gin pads", fine points
+"""`tally42 replay` on gin pad logs (docs/event-log.md, "The gin pads", fine points
 17-20): the report, the refusals as LOG:LINE: reason with exit 2, the scoresheet, the
 device's bytes to log lines, and CPython and MicroPython agreeing on random gin logs."""
 import json

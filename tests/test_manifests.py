@@ -44,7 +44,7 @@ def test_the_sims_frozen_build_is_read_as_micropython_reads_it():
     ours = sorted(manifests.read(path))
     assert ours == their_files(path)
     targets = {t for _, t in ours}
-    assert {"firmware/nor.py", "boards/sim.py", "boards/esp32_epd29.py"} <= targets
+    assert {"boards/simflash.py", "boards/sim.py", "boards/esp32_epd29.py"} <= targets
     assert "engine_core/manifest.py" not in targets and "main.py" not in targets
 
 
@@ -66,7 +66,7 @@ def test_the_device_code_leaves_the_pcs_helpers_out():
     assert not any(t.startswith("host_tools/") or t.endswith("/manifest.py")
                    or "manifest_" in t for t in targets)
     for board in deploy.BOARDS:
-        assert "firmware/nor.py" not in {t for _, t in manifests.device_files(board)}
+        assert "boards/simflash.py" not in {t for _, t in manifests.device_files(board)}
 
 
 def test_the_type_check_covers_every_file_of_the_device_code():

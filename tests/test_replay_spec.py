@@ -1,7 +1,7 @@
 """Conformance tests for `tally42 replay`, written from the contract only.
 
-Sources: docs of the sitting log and replay report (shared spec `event-log.md`, its
-"Fine points" numbered 1..16) and `RULES.md` sections 1 to 4. Every expectation below
+Sources: docs of the sitting log and replay report (`docs/event-log.md`, its
+"Fine points" numbered 1..16) and `docs/rules.md` sections 1 to 4. Every expectation below
 is derived from those texts, not from the implementation. Each test runs the CLI on a
 small log written to tmp_path:
 

@@ -2,7 +2,7 @@
 # take back the ending that closed the last hand: ask first.
 from micropython import const
 
-from engine_core import gin as Gn
+from engine_core.gin import sitting as Gn
 from firmware.ui import draw as D
 
 # Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)

@@ -2,9 +2,9 @@
 # in app.fields between the score and totals screens), its words, and the event it makes.
 from micropython import const
 
-from engine_core import gin as Gn
-from engine_core import ginrules as G
-from engine_core.gincodec import EV_DRAWOUT
+from engine_core.gin import sitting as Gn
+from engine_core.gin import rules as G
+from engine_core.gin.codec import EV_DRAWOUT
 from firmware import fonts
 
 # Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)

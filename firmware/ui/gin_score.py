@@ -6,8 +6,8 @@
 # who played first (the dealer's opponent).
 from micropython import const
 
-from engine_core import gin as Gn
-from engine_core import ginrules as G
+from engine_core.gin import sitting as Gn
+from engine_core.gin import rules as G
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
 

@@ -1,6 +1,6 @@
 # The setup screen's part for the gin pads: the games in the game list after the 42
 # family's, their house options as rows, and how each row's value shows and changes.
-from engine_core import ginrules as G
+from engine_core.gin import rules as G
 from engine_core.rules import NAMES
 
 _FLAGS = ("spade_doubles", "shutout_doubles", "bonus")

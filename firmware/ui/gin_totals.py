@@ -4,7 +4,7 @@
 # starts at 25, the middle of its usual range; the verdict follows the number.
 from micropython import const
 
-from engine_core import ginrules as G
+from engine_core.gin import rules as G
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
 

@@ -47,12 +47,13 @@ def collect(app, top, rows):
     if app.gin:
         from firmware.ui import gin_draw
         line_of = gin_draw.history_line
-    from firmware.journalread import cursor, next_event     # unloaded with the screen
-    cur = cursor(j, sid)
+    from firmware.journal.reader import JournalReader   # unloaded with the screen
+    r = JournalReader(j)
+    cur = r.cursor(sid)
     buf = bytearray(256)
-    next_event(j, cur, buf)     # the header
+    r.next_event(cur, buf)      # the header
     while True:
-        n = next_event(j, cur, buf)
+        n = r.next_event(cur, buf)
         if n < 0:
             break
         if n == 5:

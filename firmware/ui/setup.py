@@ -134,7 +134,7 @@ def change(app, key, d):
             if r.row[_SCORINGS] >> s & 1:
                 break
         r.scoring = s
-        r._default_target()
+        r.default_target()
     elif key == "all_pass" or key == "made_scores" or key in _BOOL:
         setattr(r, key, 1 - getattr(r, key))
     elif key == "nello_doubles":

@@ -2,7 +2,7 @@
 # the PC starts a sync (firmware/app.py loads the endpoint then) and shows the outcome.
 from micropython import const
 
-from firmware.journalread import Walk, free_bytes, walk, walk_next
+from firmware.journal import Walk
 from firmware.ui import draw as D
 
 # Copies of firmware/codes.py (private: no heap on the device; tests/test_private_codes.py)
@@ -20,15 +20,15 @@ def draw(app, fb):
     j = app.journal
     waiting = 0
     w = Walk()
-    walk(j, w)
-    while walk_next(j, w):
+    j.walk(w)
+    while j.walk_next(w):
         if not w.synced:
             waiting += 1
     lines = (
         "USB: " + (getattr(app.link, "name", "on") if app.link else "not connected"),
         "status: " + app.sync_status,
         "sittings not yet on the PC: %d" % waiting,
-        "journal free: %d bytes" % free_bytes(j),
+        "journal free: %d bytes" % j.free_bytes(),
         "on the PC: tally42 sync --port P",
     )
     for line in lines:

@@ -73,11 +73,16 @@ def probe():
                 r["orphans"] = _journal_blocks(p, _JOURNAL_AT - info[2], _JOURNAL_SIZE)
     if journal is not None:
         try:
-            from firmware import journalread
             from firmware.journal import Journal
             j = Journal(journal)
             j.mount()
-            r["unsynced"] = sum(1 for s in journalread.sittings(j) if not s[2])
+            try:
+                from firmware.journal.reader import JournalReader
+                listed = JournalReader(j).sittings()
+            except ImportError:     # a scorer still on the firmware before the reader class
+                from firmware import journalread
+                listed = journalread.sittings(j)
+            r["unsynced"] = sum(1 for s in listed if not s[2])
         except Exception:   # no firmware yet, or one that cannot read this journal
             r["orphans"] = _journal_blocks(journal, 0, _JOURNAL_SIZE)
     return r

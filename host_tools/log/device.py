@@ -67,7 +67,7 @@ def from_device(header_bytes, event_bytes, extra=None, ended=None):
         extra.setdefault("table", assign[2])
     header = Header(rules, dealer, names, extra)
     if rules.family:
-        from engine_core import gincodec as codec
+        from engine_core.gin import codec
     events = []
     pos = 0
     while pos < len(event_bytes):

@@ -1,11 +1,11 @@
 """The gin pads in the sitting log (docs/event-log.md, "The gin pads"): log lines to engine
 events and back, the replay report, and the gin-pad scoresheet. sittinglog hands gin
 sittings here; the same engine_core code scores them on the device."""
-from engine_core import gin as Gn
-from engine_core import ginrules as G
+from engine_core.gin import sitting as Gn
+from engine_core.gin import rules as G
 from engine_core.codes import EV_UNDO
-from engine_core.gincodec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
-from engine_core.ginmessages import rank_name, total_over
+from engine_core.gin.codec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
+from engine_core.gin.messages import rank_name, total_over
 from host_tools.log.lines import effective, meta_lines
 from host_tools.log.text import is_int, printable, show
 

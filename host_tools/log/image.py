@@ -1,7 +1,7 @@
 """A device flash image (the sim's --flash file, or the journal partition read off a
 device) decoded into sitting logs, with the same journal code the firmware runs."""
 from firmware import journal as J
-from firmware import journalread
+from firmware.journal.reader import JournalReader
 from host_tools.log.device import END_ITEM, end_item, from_device
 
 BLOCK_SIZE = 4096
@@ -44,20 +44,21 @@ def sittings(data, block_size=BLOCK_SIZE):
         raise ValueError("%d bytes is not a whole number of %d-byte blocks (at least 2)"
                          % (len(data), block_size))
     j = J.Journal(RamFlash(data, block_size))
+    reader = JournalReader(j)
     try:
         j.mount()
     except J.JournalError as e:
         raise ValueError(str(e))
     out = []
     buf = bytearray(256)
-    for sid, finished, synced, _ in journalread.sittings(j):
-        cur = journalread.cursor(j, sid)
-        n = journalread.next_event(j, cur, buf)
+    for sid, finished, synced, _ in reader.sittings():
+        cur = reader.cursor(sid)
+        n = reader.next_event(cur, buf)
         header = bytes(buf[:n])
         events = bytearray()
         ended = None
         while True:
-            n = journalread.next_event(j, cur, buf)
+            n = reader.next_event(cur, buf)
             if n < 0:
                 break
             if n == END_ITEM:

@@ -1,7 +1,7 @@
 """The gin pads on the PC: each player's gin figures (hands won, gins, knocks, undercuts
 suffered and given, points a hand, games won), replayed from the stored logs, and a gin
 hand as a row of the CSV export."""
-from engine_core import ginrules as G
+from engine_core.gin import rules as G
 from host_tools.log import sittinglog as L
 
 

@@ -1,8 +1,8 @@
 # Random legal gin sittings for tests and benchmarks (CPython and MicroPython alike,
 # allocation-free once made): turn-up cards, then gins, knocks and draw-outs with
 # plausible totals, checked with GinSitting.check before they are offered.
-from engine_core import gin as Gn
-from engine_core import ginrules as G
+from engine_core.gin import sitting as Gn
+from engine_core.gin import rules as G
 from engine_core.codes import EV_UNDO
 from randsit import RandomPlayer
 

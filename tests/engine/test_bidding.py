@@ -1,4 +1,4 @@
-# The 42 bid ladder and the auction (RULES.md section 1).
+# The 42 bid ladder and the auction (docs/rules.md section 1).
 from engine_core import errors as E
 from engine_core.codes import DOUBLES, FOLLOW_ME, NELLO_HIGH, NELLO_LOW, SEVENS
 from tablehelp import sitting, bid, bids, trump, legal

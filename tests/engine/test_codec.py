@@ -3,7 +3,7 @@ from array import array
 
 from engine_core import codec
 from engine_core.header import decode_header, encode_header, header_assignment, header_stamp
-from engine_core import frames
+import frames
 from engine_core import options as O
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, GAME, PLUNGE, SPLASH, MARKS, event)

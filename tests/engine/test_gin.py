@@ -1,10 +1,10 @@
-# The gin pads (RULES.md section 6): scoring, options and every refusal, on CPython and
+# The gin pads (docs/rules.md section 6): scoring, options and every refusal, on CPython and
 # the MicroPython unix port.
 from array import array
 
 from engine_core import errors as E
-from engine_core import gin as Gn
-from engine_core import gincodec
+from engine_core.gin import sitting as Gn
+from engine_core.gin import codec as gincodec
 from engine_core import options as O
 from engine_core.codes import EV_UNDO
 from engine_core.games import new_sitting
@@ -372,7 +372,7 @@ def test_every_event_codes_and_decodes_to_itself():
 
 
 def test_the_typical_oklahoma_hand_is_5_bytes_with_its_frame():
-    from engine_core import frames
+    import frames
     s = sitting()
     ok(s, Gn.turnup(8), Gn.knock(1, 6, 23))
     out = bytearray(16)

@@ -1,4 +1,4 @@
-# Tests for engine_core.tricks: the trick rules of RULES.md and the worked examples of the
+# Tests for engine_core.tricks: the trick rules of docs/rules.md and the worked examples of the
 # seed texts. Plain asserts: pytest runs them on CPython, tests/mp_run.py on MicroPython.
 from engine_core.codes import (
     DOUBLES,

@@ -5,8 +5,8 @@ from boards.sim import Board
 from engine_core.header import decode_header
 from engine_core.games import new_sitting
 from firmware import app as A
-from firmware import journalread
-from firmware.nor import NorFlash
+from firmware.journal.reader import JournalReader
+from boards.simflash import NorFlash
 from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV, SETUP
 
 KEYS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
@@ -64,13 +64,14 @@ def on_flash(a):
     """A sitting rebuilt from the journal's open sitting: what flash holds."""
     j = a.journal
     sid = j.open_sitting()
-    cur = journalread.cursor(j, sid)
+    r = JournalReader(j)
+    cur = r.cursor(sid)
     buf = bytearray(256)
-    n = journalread.next_event(j, cur, buf)
+    n = r.next_event(cur, buf)
     rules, dealer, _ = decode_header(bytes(buf[:n]))
     s = new_sitting(rules, dealer)
     while True:
-        n = journalread.next_event(j, cur, buf)
+        n = r.next_event(cur, buf)
         if n < 0:
             return s
         s.apply(s.codec.decode_at(buf, 0))

@@ -6,7 +6,7 @@ from fakes import FakeClock, FakePresses, StopAfter, fake_panel
 from firmware import app as A
 from firmware.buttons import BACK, MENU, NEXT, OK, PREV, Buttons
 from firmware.loop import Loop
-from firmware.nor import NorFlash
+from boards.simflash import NorFlash
 from firmware.power import Power
 
 ORDER = (PREV, NEXT, OK, BACK, MENU)

@@ -18,7 +18,7 @@ from engine_core import codes as C
 from engine_core import options as O
 from engine_core import variants as V
 from firmware import app as A
-from firmware import journalread
+from firmware.journal.reader import JournalReader
 
 
 def test_first_boot_offers_plain_42_for_marks_to_7():
@@ -127,11 +127,11 @@ def test_forced_dealer_gets_no_pass_and_is_told_so():
 def test_refusal_shows_the_reason_and_changes_nothing():
     a = boot()
     press(a, "ok")
-    before = journalread.sittings(a.journal)[-1][3]
+    before = JournalReader(a.journal).sittings()[-1][3]
     press(a, "back")        # nothing to undo
     assert a.banner == "nothing to undo"
     assert "nothing to undo" in text(a)
-    assert journalread.sittings(a.journal)[-1][3] == before
+    assert JournalReader(a.journal).sittings()[-1][3] == before
     assert a.s.hlen == 0 and a.screen == HOME
     press(a, "ok")          # the banner goes at the next press
     assert a.banner is None and "nothing to undo" not in text(a)
@@ -310,13 +310,13 @@ def test_game_over_then_a_new_sitting():
     assert "hold OK: new sitting" in text(a)
     press(a, "long ok", "ok")       # new sitting (OK held), same game
     assert a.s is not s and a.s.hands() == 0 and a.journal.open_sitting() != first
-    assert [x[1] for x in journalread.sittings(a.journal)] == [True, False]
+    assert [x[1] for x in JournalReader(a.journal).sittings()] == [True, False]
 
 
 def _header_on_flash(a, sid):
-    j = a.journal
+    r = JournalReader(a.journal)
     buf = bytearray(256)
-    n = journalread.next_event(j, journalread.cursor(j, sid), buf)
+    n = r.next_event(r.cursor(sid), buf)
     return bytes(buf[:n])
 
 

@@ -2,7 +2,7 @@
 # hand in at most 10 presses, refusals on the banner, undo with confirmation, history,
 # game over, and the journal holding exactly what the screen shows.
 from apphelp import boot, flash, on_flash, press, same_state, start, text
-from engine_core import gin as Gn
+from engine_core.gin import sitting as Gn
 from firmware import app as A
 from firmware.codes import CONFIRM, HISTORY, HOME, OVER_SCREEN, RESULT, SETUP
 

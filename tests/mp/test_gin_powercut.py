@@ -4,12 +4,12 @@
 # partial forms; after the reboot the journal holds every acknowledged event and the
 # sitting resumed from it is the sitting that was played (the event in flight aside).
 from engine_core.header import decode_header, encode_header
-from engine_core import gincodec
+from engine_core.gin import codec as gincodec
 from engine_core import options as O
 from engine_core.games import new_sitting
 from firmware.journal import Journal
-from firmware import journalread
-from firmware.nor import NorFlash, PowerCut
+from firmware.journal.reader import JournalReader
+from boards.simflash import NorFlash, PowerCut
 from ginrand import RandomGinPlayer
 from test_journal import _events
 from test_journal_powercut import _VARIANTS, _Model, _append_again, _check, _drive
@@ -89,7 +89,7 @@ def test_a_gin_evening_survives_a_power_cut_at_every_flash_write():
             _check(j, model, where)
             for i in range(len(model.sittings)):
                 sid = model.sittings[i][0]
-                if sid not in [x[0] for x in journalread.sittings(j)]:
+                if sid not in [x[0] for x in JournalReader(j).sittings()]:
                     continue
                 s, n = _resume(j, sid)
                 assert n >= len(model.sittings[i][2]), where

@@ -1,12 +1,11 @@
-# Tests of the flash journal (firmware/journal.py) and its NOR-flash emulation
-# (firmware/nor.py): append and recover, sittings and flags, reclamation, a full journal,
+# Tests of the flash journal (firmware/journal/) and its NOR-flash emulation
+# (boards/simflash.py): append and recover, sittings and flags, reclamation, a full journal,
 # reads by offset, garbage partitions, wear, and an allocation-free append path.
 import os
 
 from firmware.journal import Journal, JournalError, JournalFull
-from firmware import journalread
-from firmware.journalread import Cursor
-from firmware.nor import NorFlash, PowerCut
+from firmware.journal.reader import Cursor, JournalReader
+from boards.simflash import NorFlash, PowerCut
 from randsit import RandomPlayer
 
 
@@ -16,11 +15,12 @@ def _lcg(seed):
 
 
 def _events(j, sid):
-    cur = journalread.cursor(j, sid)
+    r = JournalReader(j)
+    cur = r.cursor(sid)
     buf = bytearray(256)
     out = []
     while True:
-        n = journalread.next_event(j, cur, buf)
+        n = r.next_event(cur, buf)
         if n < 0:
             return out
         out.append(bytes(buf[:n]))
@@ -35,10 +35,11 @@ def _stream(items):
 
 
 def _read_all(j, sid, chunk):
+    r = JournalReader(j)
     buf = bytearray(chunk)
     out = bytearray()
     while True:
-        n = journalread.read(j, sid, len(out), buf)
+        n = r.read(sid, len(out), buf)
         if n == 0:
             return bytes(out)
         out.extend(buf[:n])
@@ -58,7 +59,7 @@ def _remount(f):
 
 
 def _info(j, sid):
-    for s in journalread.sittings(j):
+    for s in JournalReader(j).sittings():
         if s[0] == sid:
             return s
     return None
@@ -157,7 +158,7 @@ def test_nor_file_backed_keeps_contents():
 
 def test_append_and_recover_open_sitting():
     f, j = _fresh()
-    assert j.open_sitting() is None and journalread.sittings(j) == []
+    assert j.open_sitting() is None and JournalReader(j).sittings() == []
     sid = j.begin_sitting(b"v42 dealer=2 names")
     evs = [b"\x01", b"\x02\x03", b"\x04\x05\x06", b"\x07\x08\x09\x0a", b"\xff", b"\x00"]
     for e in evs:
@@ -177,14 +178,15 @@ def test_empty_header_and_cursor_reuse():
     j.append(b"\x02")
     cur = Cursor()
     buf = bytearray(8)
-    journalread.cursor(j, a, cur)
-    assert journalread.next_event(j, cur, buf) == 0
-    assert journalread.next_event(j, cur, buf) == 1 and buf[0] == 1
-    assert journalread.next_event(j, cur, buf) == -1
-    assert journalread.next_event(j, cur, buf) == -1
-    journalread.cursor(j, b, cur)
-    assert journalread.next_event(j, cur, buf) == 1 and buf[0] == ord("h")
-    assert journalread.next_event(j, cur, buf) == 1 and buf[0] == 2
+    r = JournalReader(j)
+    r.cursor(a, cur)
+    assert r.next_event(cur, buf) == 0
+    assert r.next_event(cur, buf) == 1 and buf[0] == 1
+    assert r.next_event(cur, buf) == -1
+    assert r.next_event(cur, buf) == -1
+    r.cursor(b, cur)
+    assert r.next_event(cur, buf) == 1 and buf[0] == ord("h")
+    assert r.next_event(cur, buf) == 1 and buf[0] == 2
 
 
 def test_multiple_sittings_finish_and_sync_flags_survive():
@@ -196,10 +198,10 @@ def test_multiple_sittings_finish_and_sync_flags_survive():
             j.append(bytes([s * 16 + e]))
         if s < 2:
             j.finish()
-    journalread.mark_synced(j, ids[0])
+    j.mark_synced(ids[0])
     assert ids == [ids[0], ids[0] + 1, ids[0] + 2]
     k = _remount(f)
-    got = journalread.sittings(k)
+    got = JournalReader(k).sittings()
     assert [s[0] for s in got] == ids
     assert [(s[1], s[2]) for s in got] == [(True, True), (True, False), (False, False)]
     assert k.open_sitting() == ids[2]
@@ -233,10 +235,10 @@ def test_refusals_are_journal_errors():
     sid = j.begin_sitting(b"x")
     assert refused(lambda: j.append(b""))
     assert refused(lambda: j.append(b"12345"))
-    assert refused(lambda: journalread.mark_synced(j, sid))  # still open
-    assert refused(lambda: journalread.mark_synced(j, sid + 7))
+    assert refused(lambda: j.mark_synced(sid))  # still open
+    assert refused(lambda: j.mark_synced(sid + 7))
     assert refused(lambda: j.begin_sitting(bytes(256)))
-    assert refused(lambda: journalread.cursor(j, sid + 1))
+    assert refused(lambda: JournalReader(j).cursor(sid + 1))
     j.append(b"\x01")
     assert _events(j, sid) == [b"x", b"\x01"]
 
@@ -245,9 +247,9 @@ def test_mark_synced_twice_programs_once():
     f, j = _fresh()
     sid = j.begin_sitting(b"x")
     j.finish()
-    journalread.mark_synced(j, sid)
+    j.mark_synced(sid)
     before = f.bytes_programmed
-    journalread.mark_synced(j, sid)
+    j.mark_synced(sid)
     assert f.bytes_programmed == before
     assert _info(_remount(f), sid)[2]
 
@@ -269,12 +271,13 @@ def test_read_by_offset_matches_the_events():
     for chunk in (1, 5, 64, 1000):
         assert _read_all(j, a, chunk) == want
     buf = bytearray(9)
+    r = JournalReader(j)
     for off in (len(want) - 3, 0, 17, 200, len(want)):
-        n = journalread.read(j, a, off, buf)
+        n = r.read(a, off, buf)
         assert bytes(buf[:n]) == want[off : off + 9]
     # An open sitting read to its end, then appended to, reads on.
     j.append(b"\x42")
-    assert journalread.read(j, a, len(want), buf) == 2 and bytes(buf[:2]) == b"\x01\x42"
+    assert r.read(a, len(want), buf) == 2 and bytes(buf[:2]) == b"\x01\x42"
     assert _read_all(_remount(f), a, 32) == want + b"\x01\x42"
 
 
@@ -295,13 +298,13 @@ def test_reclaims_only_synced_sittings_oldest_first():
     for s in range(12):
         made.append(_fill_sitting(j, 40, s))  # about 90 bytes each
         if s < 10:
-            journalread.mark_synced(j, made[-1])
-    ids = [s[0] for s in journalread.sittings(j)]
+            j.mark_synced(made[-1])
+    ids = [s[0] for s in JournalReader(j).sittings()]
     assert len(ids) < 12 and ids == made[-len(ids) :]  # the oldest went first
-    assert [s[2] for s in journalread.sittings(j)][-2:] == [False, False]
+    assert [s[2] for s in JournalReader(j).sittings()][-2:] == [False, False]
     k = _remount(f)
-    assert journalread.sittings(k) == journalread.sittings(j)
-    for s in journalread.sittings(k):
+    assert JournalReader(k).sittings() == JournalReader(j).sittings()
+    for s in JournalReader(k).sittings():
         assert _events(k, s[0]) == [b"s%d" % (s[0] - 1)] + [bytes([s[0] - 1 + i]) for i in range(40)]
 
 
@@ -317,9 +320,9 @@ def test_full_journal_refuses_and_keeps_everything():
     except JournalFull:
         pass
     assert 200 < n < 3 * 256 // 2
-    assert journalread.free_bytes(j) < 2
+    assert j.free_bytes() < 2
     k = _remount(f)
-    assert [s[0] for s in journalread.sittings(k)] == [a, b]
+    assert [s[0] for s in JournalReader(k).sittings()] == [a, b]
     assert len(_events(k, b)) == 1 + n
     try:
         k.begin_sitting(b"next")
@@ -330,12 +333,12 @@ def test_full_journal_refuses_and_keeps_everything():
     # The refused begin changed nothing; finishing and syncing need no space, and free it.
     assert k.open_sitting() == b
     k.finish()
-    journalread.mark_synced(k, a)
-    journalread.mark_synced(k, b)
-    assert journalread.free_bytes(k) > 400
+    k.mark_synced(a)
+    k.mark_synced(b)
+    assert k.free_bytes() > 400
     c = k.begin_sitting(b"next")
     k.append(b"\x01")
-    assert [s[0] for s in journalread.sittings(_remount(f))][-1] == c
+    assert [s[0] for s in JournalReader(_remount(f)).sittings()][-1] == c
     assert c == b + 1
 
 
@@ -347,11 +350,11 @@ def test_unsynced_oldest_sitting_blocks_reclamation():
             sid = _fill_sitting(j, 30, s)
         except JournalFull:
             break
-        journalread.mark_synced(j, sid)
+        j.mark_synced(sid)
     else:
         assert False, "expected JournalFull while the oldest sitting is unsynced"
     assert _info(j, a) == (a, True, False, 3 + 60 * 2)
-    journalread.mark_synced(j, a)
+    j.mark_synced(a)
     d = _fill_sitting(j, 30, 20)
     assert _info(j, a) is None and _info(j, d) is not None
 
@@ -363,8 +366,8 @@ def test_sitting_ids_never_repeat_after_reclamation():
         sid = _fill_sitting(j, 60, s)
         assert sid > last
         last = sid
-        journalread.mark_synced(j, sid)
-    assert len(journalread.sittings(j)) < 8
+        j.mark_synced(sid)
+    assert len(JournalReader(j).sittings()) < 8
     k = _remount(f)
     assert k.begin_sitting(b"n") == last + 1
 
@@ -398,7 +401,7 @@ def test_garbage_partition_is_formatted():
     for b in range(4):
         f.writeblocks(b, bytes(rnd(256) for _ in range(256)), 0)
     j = Journal(f)
-    assert j.mount() is None and journalread.sittings(j) == []
+    assert j.mount() is None and JournalReader(j).sittings() == []
     sid = j.begin_sitting(b"g")
     j.append(b"\x05")
     assert _events(_remount(f), sid) == [b"g", b"\x05"]
@@ -433,14 +436,14 @@ def test_wear_two_bytes_per_one_byte_event_one_erase_per_block():
         j.append(b"\x01")
     assert f.bytes_programmed - start == 2 * 1000
     j.finish()
-    journalread.mark_synced(j, 1)
+    j.mark_synced(1)
     events = 1000
     for s in range(12):  # about 24 KB over two blocks: they must be reused
         j.begin_sitting(b"")
         for i in range(1000):
             j.append(b"\x01")
         j.finish()
-        journalread.mark_synced(j, journalread.sittings(j)[-1][0])
+        j.mark_synced(JournalReader(j).sittings()[-1][0])
         events += 1000
     # Per sitting: a 6-byte BEGIN, a flag byte twice; per block a 20-byte header.
     assert 2 * events < f.bytes_programmed < 2.03 * events
@@ -484,7 +487,7 @@ def test_end_record_is_a_five_byte_item_that_survives_a_reboot():
     assert j.end(70000000, -360) is True
     assert j._ended
     assert _events(j, sid) == [b"hdr", b"\x1e", _end_item(70000000, -360)]
-    assert journalread.sittings(j)[0][3] == len(_stream(_events(j, sid)))
+    assert JournalReader(j).sittings()[0][3] == len(_stream(_events(j, sid)))
     assert _read_all(j, sid, 3) == _stream(_events(j, sid))
     k = Journal(f)
     assert k.mount() == sid
@@ -523,7 +526,7 @@ def test_end_crosses_blocks_and_needs_an_open_sitting():
     assert len(evs) == 1 + 12 + 1
     k = Journal(f)
     assert k.mount() == sid and k._ended
-    assert journalread.sittings(k)[0][3] == len(_stream(evs))
+    assert JournalReader(k).sittings()[0][3] == len(_stream(evs))
 
 
 def test_end_allocates_nothing():

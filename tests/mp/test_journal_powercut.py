@@ -3,8 +3,8 @@
 # whole, not at all, or in part; then a reboot must recover every acknowledged event and
 # flag, nothing else but the operation in flight, and take new events.
 from firmware.journal import Journal, JournalFull
-from firmware import journalread
-from firmware.nor import NorFlash, PowerCut
+from firmware.journal.reader import JournalReader
+from boards.simflash import NorFlash, PowerCut
 from randsit import RandomPlayer
 from test_journal import _events, _read_all, _stream
 
@@ -135,7 +135,7 @@ def _drive(flash, steps, model):
             j.finish()
             model.sittings[-1][3] = True
         else:
-            journalread.mark_synced(j, model.sittings[step[1]][0])
+            j.mark_synced(model.sittings[step[1]][0])
             model.sittings[step[1]][4] = True
     model.inflight = None
     return j
@@ -144,7 +144,7 @@ def _drive(flash, steps, model):
 def _check(j, model, where):
     fl = model.inflight
     op = fl[0] if fl else None
-    got = journalread.sittings(j)
+    got = JournalReader(j).sittings()
     ids = [s[0] for s in got]
     assert ids == sorted(ids), where
     last = model.sittings[-1] if model.sittings else None
@@ -192,8 +192,8 @@ def _append_again(flash, j, where):
     except JournalFull:
         if j.open_sitting() is not None:
             j.finish()
-        for s in journalread.sittings(j):
-            journalread.mark_synced(j, s[0])
+        for s in JournalReader(j).sittings():
+            j.mark_synced(s[0])
         sid = j.begin_sitting(b"after")
         j.append(b"\x2a")
     k = Journal(flash)
@@ -237,7 +237,7 @@ def test_scenario_sizes():
     j = _drive(flash, steps, model)
     assert model.refused > 0  # the journal was full for a while
     assert flash.erases >= 2  # blocks were reclaimed, the ring wrapped
-    assert journalread.sittings(j)[0][0] > 1  # the oldest synced sittings went
+    assert JournalReader(j).sittings()[0][0] > 1  # the oldest synced sittings went
     ends = [e for sitting in model.sittings for e in sitting[2] if len(e) == 5]
     assert len(ends) >= 2  # END records were written (and not when ended already)
     one = _scenario_one_sitting()

@@ -3,8 +3,8 @@
 import sys
 
 from firmware.journal import Journal
-from firmware import journalread
-from firmware.nor import NorFlash
+from firmware.journal.reader import JournalReader
+from boards.simflash import NorFlash
 
 
 class _Part(NorFlash):
@@ -56,7 +56,7 @@ def test_the_probe_counts_unsynced_sittings_and_lists_partitions():
     j.begin_sitting(b"\x00\x00")
     j.begin_sitting(b"\x00\x00")    # the first finished, the second open
     j.finish()
-    journalread.mark_synced(j, journalread.sittings(j)[0][0])
+    j.mark_synced(JournalReader(j).sittings()[0][0])
     r = _probe([_Part(0, 0, 0x10000, 0x1000, "factory"), journal])
     assert r["unsynced"] == 1
     assert (1, 0x40, 0x3F0000, 0x10000, "journal") in r["parts"]

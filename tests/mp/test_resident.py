@@ -1,5 +1,5 @@
-# What a hand keeps in the heap: the code that only a boot, a sitting's start, a sync,
-# the history screen or a new journal block runs is unloaded once it is done
+# What a hand keeps in the heap: the code that only a boot, a sitting's start, a sync
+# or the history screen runs is unloaded once it is done
 # (docs/device.md, Memory). MicroPython only: run with tests/mp_run.py.
 import sys
 
@@ -8,7 +8,7 @@ from firmware import app as A
 from firmware.codes import HOME
 
 HAND = ("next", "long ok", "ok", "ok")
-ONLY_WHEN_USED = ("firmware.journalread", "firmware.resume", "firmware.journalscan",
+ONLY_WHEN_USED = ("firmware.journal.reader", "firmware.resume",
                   "firmware.settings", "engine_core.games", "engine_core.header")
 
 
@@ -22,27 +22,27 @@ def test_after_a_start_a_resume_and_a_hand_the_seldom_run_code_is_out():
     assert b.s.hands() == 2
     for name in ONLY_WHEN_USED:
         assert name not in sys.modules, name
-    assert b.s._sc is None          # a sitting in marks: Moon's scoring not loaded
 
 
 def test_the_journals_reading_loads_when_imported_and_reads_the_same_after_a_reload():
     nor = flash()
     a = boot(nor)
     press(a, "ok", *HAND)
-    assert "firmware.journalread" not in sys.modules
+    assert "firmware.journal.reader" not in sys.modules
     j = a.journal
-    from firmware import journalread as first      # as the history screen or a sync
-    got = first.sittings(j)
+    from firmware.journal import reader as first    # as the history screen or a sync
+    got = first.JournalReader(j).sittings()
     assert len(got) == 1 and got[0][0] == j.open_sitting() and not got[0][1]
-    A.forget("firmware.journalread")
-    assert "firmware.journalread" not in sys.modules
-    from firmware import journalread as again      # loaded anew: nothing kept in it
+    A.forget("firmware.journal.reader")
+    assert "firmware.journal.reader" not in sys.modules
+    from firmware.journal import reader as again    # loaded anew: nothing kept in it
     assert again is not first
+    r = again.JournalReader(j)
     buf = bytearray(255)
-    cur = again.cursor(j, got[0][0])
-    n = again.next_event(j, cur, buf)
+    cur = r.cursor(got[0][0])
+    n = r.next_event(cur, buf)
     assert n > 0                    # the header
     events = 0
-    while again.next_event(j, cur, buf) >= 0:
+    while r.next_event(cur, buf) >= 0:
         events += 1
     assert events == 6              # a bid, three passes, trump, made

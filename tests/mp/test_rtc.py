@@ -4,7 +4,7 @@
 from apphelp import pc_sets
 from fakes import install_fake_hardware
 from firmware import app as A
-from firmware.nor import NorFlash
+from boards.simflash import NorFlash
 
 T = 1796112755      # 2026-12-01 08:12:35 UTC (the clock takes 2024 to 2057)
 

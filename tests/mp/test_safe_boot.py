@@ -9,7 +9,7 @@ from engine_core import codes as C
 from engine_core.rules import Rules
 from firmware import start
 from firmware.journal import Journal
-from firmware import journalread
+from firmware.journal.reader import JournalReader
 from engine_core.codes import MAX_EVENT_BYTES
 from firmware.codes import HOME, SYNC
 
@@ -67,7 +67,7 @@ def test_safe_mode_skips_resume_and_hands_the_sitting_to_the_pc():
     a._gate = HelloGate(a._peek)
     assert a.poll_link()
     assert a.journal.open_sitting() is None
-    assert [s for s, fin, syn, size in journalread.sittings(a.journal) if fin and not syn] == [sid]
+    assert [s for s, fin, syn, size in JournalReader(a.journal).sittings() if fin and not syn] == [sid]
     a.sync.close()
     assert not a.poll_link()    # the session over: the endpoint leaves the heap
     assert a.sync is None

@@ -7,8 +7,8 @@ import gc
 from engine_core import wire
 from firmware import sync as Y
 from firmware.journal import Journal
-from firmware import journalread
-from firmware.nor import NorFlash
+from firmware.journal.reader import JournalReader
+from boards.simflash import NorFlash
 
 
 class FakeLink:
@@ -161,16 +161,17 @@ class Rig:
         return bytes(buf)
 
     def stream(self, sid):
+        r = JournalReader(self.j)
         out = bytearray()
         buf = bytearray(100)
         while True:
-            n = journalread.read(self.j, sid, len(out), buf)
+            n = r.read(sid, len(out), buf)
             if not n:
                 return bytes(out)
             out.extend(buf[:n])
 
     def synced(self):
-        return [s[0] for s in journalread.sittings(self.j) if s[2]]
+        return [s[0] for s in JournalReader(self.j).sittings() if s[2]]
 
 
 def _error(frame):
@@ -210,9 +211,9 @@ def test_hello_reports_the_device_and_opens_a_session():
     p = r.hello()
     assert p[0] == wire.VERSION and p[1] == wire.MINOR
     assert r.session != 0 and r.ep.session_open and r.kbd == [-1]
-    assert wire.get_u32(p, 4) == journalread.free_bytes(r.j)
+    assert wire.get_u32(p, 4) == r.j.free_bytes()
     assert wire.get_u16(p, 8) == 64
-    unsynced = [s for s in journalread.sittings(r.j) if s[1] and not s[2]]
+    unsynced = [s for s in JournalReader(r.j).sittings() if s[1] and not s[2]]
     assert wire.get_u16(p, 12) == len(unsynced) == 3
     assert wire.get_u32(p, 14) == sum(s[3] for s in unsynced)
     assert wire.get_u32(p, 18) == 1700000000
@@ -281,8 +282,8 @@ def test_ctrl_c_interrupts_the_main_loop_like_the_repl():
 def test_list_all_and_unsynced_only():
     r = Rig(finished=3)
     r.hello()
-    journalread.mark_synced(r.j, r.sids[0])
-    want = [(s[0], (1 if s[1] else 0) | (2 if s[2] else 0), s[3]) for s in journalread.sittings(r.j)]
+    r.j.mark_synced(r.sids[0])
+    want = [(s[0], (1 if s[1] else 0) | (2 if s[2] else 0), s[3]) for s in JournalReader(r.j).sittings()]
     assert _entries(r.ask("L")) == want and len(want) == 4
     assert _entries(r.ask("L", b"u")) == [w for w in want if w[1] == 1]
 
@@ -367,11 +368,11 @@ def test_ack_marks_synced_only_what_it_names_and_survives_a_remount():
     assert r.synced() == []
     frames = r.ask("A", b"1-2")
     assert frames[0][0] == "a" and wire.get_u16(frames[0][2], 0) == 2
-    assert wire.get_u32(frames[0][2], 2) == journalread.free_bytes(r.j)
+    assert wire.get_u32(frames[0][2], 2) == r.j.free_bytes()
     assert r.synced() == [1, 2] and r.ep.acked == 2
     j = Journal(r.flash)
     j.mount()
-    assert [s[0] for s in journalread.sittings(j) if s[2]] == [1, 2]
+    assert [s[0] for s in JournalReader(j).sittings() if s[2]] == [1, 2]
     # Again: still marked, nothing else.
     assert r.ask("A", b"1")[0][0] == "a" and r.synced() == [1, 2]
 
@@ -563,14 +564,14 @@ def test_one_bulk_frame_a_poll_and_scoring_goes_on_meanwhile():
             break
         assert polls < 500
     assert _data(frames)[0] == want and polls == len(frames)
-    assert [s[3] for s in journalread.sittings(r.j)][-1] == 3 + 2 * (2 + polls)
+    assert [s[3] for s in JournalReader(r.j).sittings()][-1] == 3 + 2 * (2 + polls)
 
 
 class PatternJournal:
     # A journal of three long finished sittings whose reads allocate nothing (the NOR
     # emulation's readblocks slices), to weigh the endpoint's own allocations. The
-    # endpoint reads a journal through firmware.journalread's functions, imported into
-    # firmware.syncjournal; reading() puts this fake's in their place.
+    # endpoint walks the journal's sittings through the Journal and reads their bytes
+    # through a JournalReader; reading() makes this fake its own reader.
     def __init__(self):
         self.list = [(1, True, False, 9000), (2, True, False, 9000), (3, True, False, 9000)]
 
@@ -599,21 +600,15 @@ class PatternJournal:
             i += 1
         return n
 
-    _READING = ("walk", "walk_next", "find", "free_bytes", "read")
-
     def reading(self, on):
-        """Make the endpoint read this fake (on), or the real journal again (off)."""
+        """Make the endpoint read this fake (on: it is its own JournalReader), or the
+        real journal again (off)."""
         import firmware.syncjournal as SJ
         if on:
-            self.saved = [getattr(SJ, name) for name in self._READING]
-            SJ.walk = lambda j, w: j.walk(w)
-            SJ.walk_next = lambda j, w: j.walk_next(w)
-            SJ.find = lambda j, sid, w: j.find(sid, w)
-            SJ.free_bytes = lambda j: j.free_bytes()
-            SJ.read = lambda j, sid, offset, buf: j.read(sid, offset, buf)
+            self.saved = SJ.JournalReader
+            SJ.JournalReader = lambda j: j
         else:
-            for name, fn in zip(self._READING, self.saved):
-                setattr(SJ, name, fn)
+            SJ.JournalReader = self.saved
 
 
 def test_a_data_frame_allocates_little():

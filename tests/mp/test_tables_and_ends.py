@@ -8,7 +8,7 @@ from apphelp import boot, flash, pc_sets, press, same_state, text
 from engine_core.header import decode_header, header_assignment
 from engine_core import codes as C
 from firmware import app as A
-from firmware import journalread
+from firmware.journal.reader import JournalReader
 from engine_core.codes import PLAY
 from firmware.codes import HOME, SETUP
 
@@ -16,9 +16,9 @@ HAND = ("next", "long ok", "ok", "ok")
 
 
 def _header_on_flash(a, sid):
-    j = a.journal
+    r = JournalReader(a.journal)
     buf = bytearray(256)
-    n = journalread.next_event(j, journalread.cursor(j, sid), buf)
+    n = r.next_event(r.cursor(sid), buf)
     return bytes(buf[:n])
 
 
@@ -45,13 +45,13 @@ EPOCH = 1704067200      # the scorer's clock counts from 2024-01-01T00:00Z
 
 def _items(a, sid):
     # The sitting's items on flash after its header: events, and 5-byte END records.
-    j = a.journal
-    cur = journalread.cursor(j, sid)
+    r = JournalReader(a.journal)
+    cur = r.cursor(sid)
     buf = bytearray(256)
-    journalread.next_event(j, cur, buf)
+    r.next_event(cur, buf)
     out = []
     while True:
-        n = journalread.next_event(j, cur, buf)
+        n = r.next_event(cur, buf)
         if n < 0:
             return out
         out.append(bytes(buf[:n]))

@@ -1,10 +1,8 @@
 # The gin pads (Oklahoma, Sequence and Skarney Gin) as rows of numbers, and a variant with
 # every house option resolved to small ints. The checks of the options are in
-# ginoptions.py (run once when a sitting is set up).
+# gin/options.py (run once when a sitting is set up).
 from engine_core.compat import const
 
-_HEADER_VERSION = const(2)      # engine_core/header.py's
-_GIN_VARIANT0 = const(0x40)     # header byte 1 of a gin pad: 0x40 + its variant
 GIN = const(1)          # the family (the 42 family is 0)
 
 # Columns of a variant row. SEATS and TEAMS are columns 0 and 1 in every family's table.
@@ -82,31 +80,3 @@ class GinRules:
                 out[key] = getattr(self, key)
         return out
 
-
-# A gin pad's sitting header (engine_core/header.py frames it): byte 1 is 0x40 + the gin
-# variant; then the target, the game and box bonuses (2 bytes each), the flags
-# (spade_doubles, shutout_doubles, bonus) and deal. Here rather than in header.py, so
-# that a 42 sitting never loads it.
-
-def header_values(rules, dealer):
-    """The 15 fixed header bytes of a gin pad (engine_core/header.py frames them)."""
-    flags = rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
-    return (_HEADER_VERSION, _GIN_VARIANT0 + rules.variant, 0, rules.target & 0xFF,
-            rules.target >> 8, rules.game_bonus & 0xFF, rules.game_bonus >> 8,
-            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, 0, 0, dealer, 0)
-
-
-def from_header(buf):
-    """The GinRules of a gin pad's header bytes; ValueError if they are not one."""
-    v = buf[1] - _GIN_VARIANT0
-    if v >= len(TABLE) or buf[10] >= len(DEAL_NAMES) or buf[13] > 1:
-        raise ValueError("not a sitting header")
-    rules = GinRules(v)
-    rules.target = buf[3] | buf[4] << 8
-    rules.game_bonus = buf[5] | buf[6] << 8
-    rules.box_bonus = buf[7] | buf[8] << 8
-    rules.spade_doubles = buf[9] & 1
-    rules.shutout_doubles = buf[9] >> 1 & 1
-    rules.bonus = buf[9] >> 2 & 1
-    rules.deal = buf[10]
-    return rules

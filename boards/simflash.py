@@ -1,5 +1,6 @@
-# NOR-flash emulation: a RAM or file-backed partition with the block protocol of
-# esp32.Partition, wear counters, and power cuts injected after any program or erase.
+# NOR-flash emulation, the sim board's and the tests' flash (no device loads it): a RAM or
+# file-backed partition with the block protocol of esp32.Partition, wear counters, and
+# power cuts injected after any program or erase.
 #
 # NOR rules, as on the ESP32's SPI flash: an erase sets a whole block to 0xFF; a program
 # can only clear bits (the new byte is old AND data), so programming over bytes that are

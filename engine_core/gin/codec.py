@@ -1,6 +1,6 @@
-# The gin pads' event codec: every gin event in 1 to 3 bytes (the frames and the sitting
-# header are codec.py's, shared by every family). A typical Oklahoma hand, the turn-up
-# and a knock with both totals, is 3 bytes, 5 with its frame.
+# The gin pads' events: their kinds, their fields packed into a small int, and each event
+# as 1 to 3 bytes (the sitting header is header.py's, for every family). A typical
+# Oklahoma hand, the turn-up and a knock with both totals, is 3 bytes.
 #
 # Event bytes (0xFF is never used: it is erased flash):
 #   0x00..0x19  turn-up: (rank - 1) * 2 + spade
@@ -12,12 +12,10 @@
 #   0x74 + (t0 >> 8) * 2 + (t1 >> 8), t0 & 0xFF, t1 & 0xFF
 #                                         draw-out with both totals (Skarney Gin)
 #   0xFE                                  undo
+from engine_core.codes import EV_UNDO, MAX_EVENT_BYTES  # noqa: F401
 from engine_core.compat import const
 
-# Copies of engine_core/codes.py (private: no heap on the device; tests/test_private_codes.py)
-_EV_UNDO = const(7)
-
-# The gin pads' event kinds (codes.py has the 42 family's); gin.py packs and reads their
+# The gin pads' event kinds (codes.py has the 42 family's); sitting.py packs and reads their
 # arguments.
 EV_TURNUP = const(8)    # arg: rank 1..13 | spade << 4
 EV_GIN = const(9)       # arg: seat | bonus << 1 | no contract meld << 2 | opponent << 3
@@ -32,7 +30,76 @@ _GIN = const(0x60)
 _DRAWOUT = const(0x70)
 _DRAWOUT_TOTALS = const(0x74)
 _UNDO = const(0xFE)
-MAX_EVENT_BYTES = const(3)
+
+
+
+# ---- events, packed (small ints; nothing allocates) ----
+def turnup(rank, spade=0):
+    """The turn-up card: rank 1 (ace) .. 13 (king), spade 1 if it is a spade."""
+    return EV_TURNUP << 24 | rank | (1 if spade else 0) << 4
+
+
+def gin(seat, opponent, contract=1, b0=-1, b1=0):
+    """`seat` went gin; the opponent's total; Skarney Gin: contract 0 when the opponent had
+    not laid down the contract meld; Sequence Gin's bonus cards b0, b1 by seat (-1: none)."""
+    bonus = 1 if b0 >= 0 else 0
+    if b0 < 0:
+        b0 = 0
+    return (EV_GIN << 24 | seat | bonus << 1 | (0 if contract else 1) << 2 | opponent << 3
+            | b0 << 12 | b1 << 16)
+
+
+def knock(seat, knocker, opponent, b0=-1, b1=0):
+    """`seat` knocked with `knocker` unmelded; the opponent was left with `opponent`."""
+    bonus = 1 if b0 >= 0 else 0
+    if b0 < 0:
+        b0 = 0
+    return (EV_KNOCK << 24 | seat | bonus << 1 | knocker << 2 | opponent << 9 | b0 << 16
+            | b1 << 20)
+
+
+def drawout(t0=-1, t1=0):
+    """The stock ran out; Skarney Gin: each seat's unmelded total."""
+    if t0 < 0:
+        return EV_DRAWOUT << 24
+    return EV_DRAWOUT << 24 | 1 | t0 << 1 | t1 << 10
+
+
+# Reading an event's fields back (seat, totals, bonus cards).
+def seat_of(ev):
+    return ev & 1
+
+
+def has_bonus(ev):
+    return ev >> 1 & 1
+
+
+def gin_opponent(ev):
+    return ev >> 3 & 0x1FF
+
+
+def gin_no_contract(ev):
+    return ev >> 2 & 1
+
+
+def gin_bonus(ev, seat):
+    return ev >> (12 + 4 * seat) & 15
+
+
+def knocker_total(ev):
+    return ev >> 2 & 0x7F
+
+
+def knock_opponent(ev):
+    return ev >> 9 & 0x7F
+
+
+def knock_bonus(ev, seat):
+    return ev >> (16 + 4 * seat) & 15
+
+
+def drawout_total(ev, seat):
+    return ev >> (1 + 9 * seat) & 0x1FF
 
 
 def encode_into(ev, buf, pos):
@@ -76,7 +143,7 @@ def encode_into(ev, buf, pos):
         buf[pos + 1] = t0 & 0xFF
         buf[pos + 2] = t1 & 0xFF
         return pos + 3
-    if kind == _EV_UNDO:
+    if kind == EV_UNDO:
         buf[pos] = _UNDO
         return pos + 1
     return -1
@@ -106,7 +173,7 @@ def decode_at(buf, pos):
     if b == _DRAWOUT:
         return EV_DRAWOUT << 24
     if b == _UNDO:
-        return _EV_UNDO << 24
+        return EV_UNDO << 24
     if _KNOCK < b < _GIN:
         bonus = 1 if b > _KNOCK_BONUS else 0
         b &= 0x1F

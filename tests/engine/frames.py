@@ -1,6 +1,6 @@
-# CRC-8 frames of coded events (engine_core/codec.py's bytes): what a sitting costs to
-# send, measured by bench/bench_engine.py. Not on the device's path (the journal and the
-# sync protocol have their own framing), so kept out of codec.py and the device's heap.
+# CRC-8 frames of coded events (engine_core/codec.py's bytes): what a sitting would cost
+# to send, measured by bench/bench_engine.py and checked by the engine tests. Not device
+# code: the journal and the sync protocol have their own framing.
 from engine_core.compat import const
 
 # Frames: [length][payload][CRC-8]. A sitting travels as its header frame, then one frame

@@ -1,15 +1,9 @@
 # The short messages that explain the gin engine's refusals. Loaded only when a refusal
 # is shown (it allocates), and unloaded again on the device.
-from engine_core import gin as Gn
-from engine_core.compat import const
-from engine_core import ginrules as G
-from engine_core.gincodec import EV_GIN, EV_KNOCK
-
-# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
-# the device: tests/test_refusal_codes.py checks that they match).
-_E_OVER = const(1)
-_E_UNDO = const(37)
-_E_FULL = const(38)
+from engine_core import errors as E
+from engine_core.gin import codec as Gc
+from engine_core.gin import rules as G
+from engine_core.gin.codec import EV_GIN, EV_KNOCK
 
 
 def explain(s, err, ev):
@@ -18,52 +12,52 @@ def explain(s, err, ev):
     arg = ev & 0xFFFFFF
     name = s.rules.name
     top = s.total_max()
-    if err == _E_OVER:
+    if err == E.E_OVER:
         return "the game is over"
-    if err == _E_UNDO:
+    if err == E.E_UNDO:
         return "nothing to undo"
-    if err == _E_FULL:
+    if err == E.E_FULL:
         return "the sitting's history is full"
-    if err == Gn.E_GIN_TURNUP_FIRST:
+    if err == E.E_GIN_TURNUP_FIRST:
         return "key in the turn-up card first: it starts the hand"
-    if err == Gn.E_GIN_TURNUP_TAKEN:
+    if err == E.E_GIN_TURNUP_TAKEN:
         return "this hand's turn-up card is already keyed in (%s)" % rank_name(s.turnup_rank())
-    if err == Gn.E_GIN_NO_TURNUP:
+    if err == E.E_GIN_NO_TURNUP:
         return "%s has no turn-up card" % name
-    if err == Gn.E_GIN_NO_KNOCK:
+    if err == E.E_GIN_NO_KNOCK:
         return "there is no knocking in %s: a hand ends in gin or a draw-out" % name
-    if err == Gn.E_GIN_KNOCK_ZERO:
+    if err == E.E_GIN_KNOCK_ZERO:
         return "a knock with 0 unmelded is a gin: key in gin"
-    if err == Gn.E_GIN_KNOCK_LIMIT:
+    if err == E.E_GIN_KNOCK_LIMIT:
         return "knock with %d is over the limit: the turn-up %s allows %d at most" % (
-            Gn.knocker_total(arg), rank_name(s.turnup_rank()), s.limit())
-    if err == Gn.E_GIN_TOTAL:
+            Gc.knocker_total(arg), rank_name(s.turnup_rank()), s.limit())
+    if err == E.E_GIN_TOTAL:
         return total_over(_total_over(s, kind, arg, top), top)
-    if err == Gn.E_GIN_BONUS_OFF:
+    if err == E.E_GIN_BONUS_OFF:
         if s.rules.variant == G.SEQUENCE:
             return "bonus cards need the bonus option"
         return "bonus cards are for Sequence Gin with the bonus option"
-    if err == Gn.E_GIN_BONUS_MANY:
+    if err == E.E_GIN_BONUS_MANY:
         return "a hand holds 10 cards: at most 10 bonus cards"
-    if err == Gn.E_GIN_TOTALS:
+    if err == E.E_GIN_TOTALS:
         if s.row[G.TURNUP]:
             return "nobody scores a draw-out in %s: it takes no totals" % name
         return "a draw-out in %s needs both seats' unmelded totals" % name
-    if err == Gn.E_GIN_CONTRACT:
+    if err == E.E_GIN_CONTRACT:
         return "the contract meld is Skarney Gin's: %s has none" % name
-    if err == Gn.E_GIN_RANK:
+    if err == E.E_GIN_RANK:
         return "not a card rank (A, 2 to 10, J, Q, K)"
     return "not a gin event"
 
 
 def _total_over(s, kind, arg, top):
     if kind == EV_GIN:
-        return Gn.gin_opponent(arg)
+        return Gc.gin_opponent(arg)
     if kind == EV_KNOCK:
-        k = Gn.knocker_total(arg)
-        return k if k > top else Gn.knock_opponent(arg)
-    t = Gn.drawout_total(arg, 0)
-    return t if t > top else Gn.drawout_total(arg, 1)
+        k = Gc.knocker_total(arg)
+        return k if k > top else Gc.knock_opponent(arg)
+    t = Gc.drawout_total(arg, 0)
+    return t if t > top else Gc.drawout_total(arg, 1)
 
 
 def total_over(total, top):

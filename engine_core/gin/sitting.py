@@ -6,34 +6,21 @@
 from array import array
 
 from engine_core.compat import const
-from engine_core import gincodec
-from engine_core import ginrules as G
-from engine_core.gincodec import EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT
-from engine_core.history import History
+from engine_core.gin import codec as gincodec
+from engine_core.gin import rules as G
+from engine_core.gin.codec import (EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT,  # noqa: F401
+                                    turnup, gin, knock, drawout, seat_of, has_bonus,
+                                    gin_opponent, gin_no_contract, gin_bonus, knocker_total,
+                                    knock_opponent, knock_bonus, drawout_total)
+from engine_core.codes import OVER
+from engine_core.errors import (OK, E_OVER, E_BAD_EVENT, E_GIN_TURNUP_FIRST,  # noqa: F401
+                                E_GIN_TURNUP_TAKEN, E_GIN_NO_TURNUP, E_GIN_NO_KNOCK,
+                                E_GIN_KNOCK_ZERO, E_GIN_KNOCK_LIMIT, E_GIN_TOTAL,
+                                E_GIN_BONUS_OFF, E_GIN_BONUS_MANY, E_GIN_TOTALS, E_GIN_CONTRACT,
+                                E_GIN_RANK)
+from engine_core.history import History, DEALER, HANDS, ENDED, WINNER
 
-# Refusal codes (engine_core/errors.py; private here, so that they cost no heap on
-# the device: tests/test_refusal_codes.py checks that they match).
-_OK = const(0)
-_E_OVER = const(1)
-_E_BAD_EVENT = const(9)
-
-# Refusals of the gin pads (errors.py has the shared ones; ginmessages.py explains
-# them all).
-E_GIN_TURNUP_FIRST = const(40)
-E_GIN_TURNUP_TAKEN = const(41)
-E_GIN_NO_TURNUP = const(42)
-E_GIN_NO_KNOCK = const(43)
-E_GIN_KNOCK_ZERO = const(44)
-E_GIN_KNOCK_LIMIT = const(45)
-E_GIN_TOTAL = const(46)
-E_GIN_BONUS_OFF = const(47)
-E_GIN_BONUS_MANY = const(48)
-E_GIN_TOTALS = const(49)
-E_GIN_CONTRACT = const(50)
-E_GIN_RANK = const(51)
-
-# Phases (OVER has the same value as the 42 family's).
-OVER = const(3)
+# Phases: OVER (codes.py) as in the 42 family, then the gin pads' own.
 TURNUP = const(4)       # waiting for the turn-up card
 HAND = const(5)         # waiting for how the hand ended
 
@@ -44,11 +31,7 @@ END_UNDERCUT = const(2)
 END_DRAWOUT = const(3)
 END_NAMES = ("gin", "knock", "undercut", "drawout")
 
-# Slots of the state array.
-_DEALER = const(0)       # slots 0-3 as every family has them (history.py)
-_HANDS = const(1)
-_OVER = const(2)
-_WINNER = const(3)
+# Slots of the state array, after the four every family has (history.py).
 _SCORE = const(4)       # 2 slots: hand points by seat
 _BONUS = const(6)       # 2 slots: game-end bonuses (game, box, shutout), once over
 _WON = const(8)         # 2 slots: hands won by seat
@@ -66,75 +49,6 @@ _L_AWARD = const(20)    # 2 slots
 N_SLOTS = const(22)
 
 _HISTORY = const(384)   # bytes of coded events kept for undo (some 100 hands)
-
-
-# ---- events, packed (small ints; nothing allocates) ----
-def turnup(rank, spade=0):
-    """The turn-up card: rank 1 (ace) .. 13 (king), spade 1 if it is a spade."""
-    return EV_TURNUP << 24 | rank | (1 if spade else 0) << 4
-
-
-def gin(seat, opponent, contract=1, b0=-1, b1=0):
-    """`seat` went gin; the opponent's total; Skarney Gin: contract 0 when the opponent had
-    not laid down the contract meld; Sequence Gin's bonus cards b0, b1 by seat (-1: none)."""
-    bonus = 1 if b0 >= 0 else 0
-    if b0 < 0:
-        b0 = 0
-    return (EV_GIN << 24 | seat | bonus << 1 | (0 if contract else 1) << 2 | opponent << 3
-            | b0 << 12 | b1 << 16)
-
-
-def knock(seat, knocker, opponent, b0=-1, b1=0):
-    """`seat` knocked with `knocker` unmelded; the opponent was left with `opponent`."""
-    bonus = 1 if b0 >= 0 else 0
-    if b0 < 0:
-        b0 = 0
-    return (EV_KNOCK << 24 | seat | bonus << 1 | knocker << 2 | opponent << 9 | b0 << 16
-            | b1 << 20)
-
-
-def drawout(t0=-1, t1=0):
-    """The stock ran out; Skarney Gin: each seat's unmelded total."""
-    if t0 < 0:
-        return EV_DRAWOUT << 24
-    return EV_DRAWOUT << 24 | 1 | t0 << 1 | t1 << 10
-
-
-# Reading an event's fields back (seat, totals, bonus cards).
-def seat_of(ev):
-    return ev & 1
-
-
-def has_bonus(ev):
-    return ev >> 1 & 1
-
-
-def gin_opponent(ev):
-    return ev >> 3 & 0x1FF
-
-
-def gin_no_contract(ev):
-    return ev >> 2 & 1
-
-
-def gin_bonus(ev, seat):
-    return ev >> (12 + 4 * seat) & 15
-
-
-def knocker_total(ev):
-    return ev >> 2 & 0x7F
-
-
-def knock_opponent(ev):
-    return ev >> 9 & 0x7F
-
-
-def knock_bonus(ev, seat):
-    return ev >> (16 + 4 * seat) & 15
-
-
-def drawout_total(ev, seat):
-    return ev >> (1 + 9 * seat) & 0x1FF
 
 
 def limit_of(rank):
@@ -163,8 +77,8 @@ class GinSitting(History):
         while i < N_SLOTS:
             st[i] = 0
             i += 1
-        st[_DEALER] = dealer & 1
-        st[_WINNER] = -1
+        st[DEALER] = dealer & 1
+        st[WINNER] = -1
         st[_L_DEALER] = -1
         st[_L_LIMIT] = -1
         st[_L_END] = -1
@@ -232,8 +146,8 @@ class GinSitting(History):
         arg = ev & 0xFFFFFF
         st = self.st
         row = self.row
-        if st[_OVER]:
-            return _E_OVER
+        if st[ENDED]:
+            return E_OVER
         if kind == EV_TURNUP:
             if not row[G.TURNUP]:
                 return E_GIN_NO_TURNUP
@@ -242,9 +156,9 @@ class GinSitting(History):
             rank = arg & 15
             if rank < 1 or rank > 13 or arg >> 5:
                 return E_GIN_RANK
-            return _OK
+            return OK
         if kind != EV_GIN and kind != EV_KNOCK and kind != EV_DRAWOUT:
-            return _E_BAD_EVENT
+            return E_BAD_EVENT
         if kind == EV_KNOCK and not row[G.KNOCK]:
             return E_GIN_NO_KNOCK
         if st[_PHASE] == TURNUP:
@@ -262,7 +176,7 @@ class GinSitting(History):
                 return E_GIN_CONTRACT
             if gin_opponent(arg) > row[G.CARDS_MAX]:
                 return E_GIN_TOTAL
-            return _OK
+            return OK
         k = knocker_total(arg)
         if k > row[G.CARDS_MAX] or knock_opponent(arg) > row[G.CARDS_MAX]:
             return E_GIN_TOTAL
@@ -270,17 +184,17 @@ class GinSitting(History):
             return E_GIN_KNOCK_ZERO
         if k > limit_of(st[_RANK]):
             return E_GIN_KNOCK_LIMIT
-        return _OK
+        return OK
 
     def _check_drawout(self, arg):
         if self.row[G.TURNUP]:
-            return E_GIN_TOTALS if arg else _OK
+            return E_GIN_TOTALS if arg else OK
         if not arg & 1:
             return E_GIN_TOTALS
         m = self.row[G.CARDS_MAX]
         if drawout_total(arg, 0) > m or drawout_total(arg, 1) > m:
             return E_GIN_TOTAL
-        return _OK
+        return OK
 
     # ---- doing: only called with an event that passed its check ----
     def _do(self, ev):
@@ -340,7 +254,7 @@ class GinSitting(History):
     def _close(self, end, seat, winner, points):
         st = self.st
         rules = self.rules
-        st[_L_DEALER] = st[_DEALER]
+        st[_L_DEALER] = st[DEALER]
         st[_L_LIMIT] = limit_of(st[_RANK]) if self.row[G.TURNUP] else -1
         st[_L_SPADE] = st[_SPADE]
         st[_L_END] = end
@@ -349,7 +263,7 @@ class GinSitting(History):
         st[_L_POINTS] = points
         st[_L_AWARD] = 0
         st[_L_AWARD + 1] = 0
-        st[_HANDS] += 1
+        st[HANDS] += 1
         if winner >= 0:
             st[_L_AWARD + winner] = points
             st[_SCORE + winner] += points
@@ -358,11 +272,11 @@ class GinSitting(History):
                 self._end(winner)
                 return
             if rules.deal == G.WINNER:
-                st[_DEALER] = winner
+                st[DEALER] = winner
             elif rules.deal == G.LOSER:
-                st[_DEALER] = 1 - winner
+                st[DEALER] = 1 - winner
         if rules.deal == G.ALTERNATE:
-            st[_DEALER] = 1 - st[_DEALER]
+            st[DEALER] = 1 - st[DEALER]
         self._new_hand()
 
     def _end(self, w):
@@ -370,8 +284,8 @@ class GinSitting(History):
         # whole total (bonuses included) when the loser scored no hand points.
         st = self.st
         rules = self.rules
-        st[_OVER] = 1
-        st[_WINNER] = w
+        st[ENDED] = 1
+        st[WINNER] = w
         st[_PHASE] = OVER
         st[_BONUS] = rules.box_bonus * st[_WON]
         st[_BONUS + 1] = rules.box_bonus * st[_WON + 1]
@@ -388,7 +302,7 @@ class GinSitting(History):
     # ---- messages (only on a refusal: these may allocate) ----
     def reason(self, err, ev):
         """A short message a player can act on, for refusal `err` of event `ev`."""
-        from engine_core import ginmessages
+        from engine_core.gin import messages as ginmessages
         return ginmessages.explain(self, err, ev)
 
 

@@ -1,0 +1,122 @@
+# A sitting's records read back from the flash journal: `JournalReader(journal)`, for the
+# boot's replay, the history screen, a sync and the PC. Loaded when needed (the Journal
+# writes without it); it reads through the Journal's public methods, and allocates
+# nothing once made (next_event, read), but for a cursor made without one to reuse.
+from firmware.journal.writer import BEGIN_FIXED, HDR, K_BEGIN, MAX_HEADER, JournalError, Walk, kind
+
+
+class Cursor:
+    """A position in one sitting's records, for next_event (reusable)."""
+
+    def __init__(self):
+        self.sid = 0
+        self.blk = -1
+        self.off = 0
+        self.header_done = False
+
+
+class JournalReader:
+    """`JournalReader(journal)`: a mounted Journal's sittings read back."""
+
+    def __init__(self, journal):
+        self._j = journal
+        self._cur = None        # read(): where the stream read last stopped, the
+        self._item = None       # logical item being copied, and where in the stream
+        self._roff = 0
+        self._ilen = -1
+        self._ipos = 0
+
+    def sittings(self):
+        """[(id, finished, synced, byte length)], oldest first: for the PC and the tests
+        (the device walks them one at a time instead: Journal.walk, walk_next)."""
+        j = self._j
+        out = []
+        w = Walk()
+        j.walk(w)
+        while j.walk_next(w):
+            out.append((w.sid, w.finished, w.synced, w.length))
+        return out
+
+    def cursor(self, sid, cur=None):
+        """A cursor at sitting `sid`'s header (pass `cur` to reuse one)."""
+        j = self._j
+        pos = j.begin_pos(sid)
+        if cur is None:
+            cur = Cursor()
+        cur.sid = sid
+        cur.blk = pos // j.block_size
+        cur.off = pos % j.block_size
+        cur.header_done = False
+        return cur
+
+    def _copy(self, b, off, buf, n):
+        if len(buf) < n:
+            raise JournalError("buffer too small")
+        j = self._j
+        i = 0
+        while i < n:
+            buf[i] = j.byte(b, off + i)
+            i += 1
+
+    def next_event(self, cur, buf):
+        """Copy the sitting's header, then each event in turn, into buf; returns its
+        length, or -1 after the last event. An END record comes as an item of 5 bytes
+        (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours."""
+        j = self._j
+        b = cur.blk
+        if b < 0:
+            return -1
+        off = cur.off
+        if not cur.header_done:
+            n = j.byte(b, off + 5)
+            self._copy(b, off + BEGIN_FIXED, buf, n)
+            cur.off = off + BEGIN_FIXED + n
+            cur.header_done = True
+            return n
+        while True:
+            end = j.records_end(b)
+            k = kind(j.byte(b, off)) if off < end else 0
+            if 0 < k < K_BEGIN and off + 1 + k <= end:
+                self._copy(b, off + 1, buf, k)
+                cur.blk = b
+                cur.off = off + 1 + k
+                return k
+            if k == K_BEGIN:
+                break
+            b = j.following(b, cur.sid)
+            if b < 0:
+                break
+            off = HDR
+        cur.blk = -1
+        return -1
+
+    def read(self, sid, offset, buf):
+        """Copy bytes of sitting `sid`'s stream from `offset` into buf; returns the count
+        (0 at the end). The stream: for the header and then each event (or END), one
+        length byte followed by that many bytes."""
+        c = self._cur
+        if c is None:
+            self._cur = c = Cursor()
+            self._item = bytearray(MAX_HEADER)
+        if c.sid != sid or offset != self._roff or c.blk < 0:
+            # Not where the last read stopped (or it hit the end, and events may have
+            # come since): start over from the header and skip to offset.
+            self.cursor(sid, c)
+            self._roff = 0
+            self._ilen = -1
+            self._ipos = 0
+        item = self._item
+        got = 0
+        want = len(buf)
+        while got < want:
+            if self._ilen < 0 or self._ipos > self._ilen:
+                self._ilen = self.next_event(c, item)
+                self._ipos = 0
+                if self._ilen < 0:
+                    break
+            if self._roff >= offset:
+                buf[got] = self._ilen if self._ipos == 0 else item[self._ipos - 1]
+                got += 1
+            self._ipos += 1
+            self._roff += 1
+        return got
