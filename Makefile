@@ -1,7 +1,9 @@
 # Tally 42: the only commands a newcomer needs.
 #   make sim     the scorer on the sim board (MicroPython unix port, keys as buttons)
-#   make test    the whole test suite (CPython, MicroPython unix port, lint, mpy-cross)
-#   make bench   benchmarks that print figures
+#   make test    the whole test suite (CPython, MicroPython unix port, lint, types,
+#                mpy-cross, the heap budget, every bench once with small counts);
+#                right under -j2
+#   make bench   benchmarks that print figures (`name: value unit`)
 #   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1] [FORCE=1]
 #   make mp32    the 32-bit MicroPython unix port (stock and firmware-frozen), the
 #                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
@@ -16,41 +18,58 @@ HEAP := 110K
 MP32 := build/mp32/micropython-stock
 # Under CI a 32-bit suite that cannot be built fails the run; elsewhere it is skipped.
 MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
-DEVICE_DIRS := engine_core firmware boards
+# The device code: every file the manifests name (host_tools/link/manifests.py).
+DEVICE_FILES = $(PY) -m host_tools.link.manifests --all
 
-.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible mpycheck bench sim deploy clean
+.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
+# .venv/site-packages: the stubs' folder under a fixed name, for pyproject.toml's pyright.
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	ln -sfn "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(VENV)/site-packages
 	touch $(STAMP)
 
-test: setup lint typecheck mpycheck mp32-if-possible pytest mptest mptest32
+# Each target names what it needs, so that `make -j` runs them in any order.
+test: lint typecheck mpycheck pytest mptest mptest32 bench-quick
+
+# What must not run at once under `make -j`: pytest, mptest32 and bench-quick run the
+# sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py), and mptest
+# and mptest32 run tests/mp, which writes fixed files in /tmp. Where both of a pair are
+# asked for (`make test` asks for all), the second waits for the first.
+runs = $(filter test $(1),$(MAKECMDGOALS))
+ifneq ($(and $(call runs,pytest),$(call runs,mptest32)),)
+mptest32: pytest
+endif
+ifneq ($(and $(call runs,mptest),$(call runs,mptest32)),)
+mptest32: mptest
+endif
+ifneq ($(and $(call runs,pytest),$(call runs,bench-quick)),)
+bench-quick: pytest
+endif
+ifneq ($(and $(call runs,mptest32),$(call runs,bench-quick)),)
+bench-quick: mptest32
+endif
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
 
-# Every module that runs on the device must compile for MicroPython.
+# Every file of the device code must compile for MicroPython.
 mpycheck: setup
-	@set -e; n=0; for f in $$(find $(DEVICE_DIRS) -name '*.py'); do \
-	  $(MPYCROSS) -o /tmp/tally42-check.mpy $$f; n=$$((n+1)); done; \
-	  echo "mpy-cross: $$n modules compile"
+	@set -e; files=$$($(DEVICE_FILES)); n=0; for f in $$files; do \
+	  $(MPYCROSS) -o /tmp/tally42-check-$$$$.mpy $$f; n=$$((n+1)); done; \
+	  rm -f /tmp/tally42-check-$$$$.mpy; echo "mpy-cross: $$n files compile"
 
-# Firmware and boards against the MicroPython ESP32 stubs (pyright, basic mode).
+# The device code against the MicroPython ESP32 stubs: settings in pyproject.toml.
 typecheck: setup
-	@$(PY) -c "import json, sysconfig; sp = sysconfig.get_paths()['purelib']; \
-	  json.dump({'include': ['../firmware', '../boards'], 'exclude': ['../boards/manifest_*.py'], \
-	  'typeshedPath': sp, 'stubPath': sp, 'extraPaths': ['..'], 'pythonVersion': '3.11', \
-	  'typeCheckingMode': 'basic', 'reportMissingModuleSource': 'none', \
-	  'reportOptionalMemberAccess': 'none', 'reportOptionalSubscript': 'none', \
-	  'reportOptionalIterable': 'none', 'reportArgumentType': 'none'}, \
-	  open('$(VENV)/pyright.json', 'w'))"
-	$(VENV)/bin/pyright -p $(VENV)/pyright.json
+	@files=$$($(DEVICE_FILES)) && echo "pyright: the device code (pyproject.toml)" && \
+	$(VENV)/bin/pyright $$files
 
-pytest: setup
+# The full-journal and heap-budget tests run on the 32-bit build.
+pytest: setup mp32-if-possible
 	$(PY) -m pytest
 
 mptest: setup
@@ -62,17 +81,16 @@ mptest: setup
 mp32: setup
 	$(PY) tools/mp32.py $(MP32_FLAGS) stock frozen
 
-# Built before pytest, whose full-journal tests run on it; skipped (one line) where it
-# cannot be built, a failure under CI.
+# Built once for the targets that run on it; skipped (one line) where it cannot be
+# built, a failure under CI.
 mp32-if-possible: setup
 	@rc=0; $(PY) tools/mp32.py $(MP32_FLAGS) stock frozen > /dev/null || rc=$$?; \
 	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 
 # The engine and device suites again on the 32-bit build, then the sim end-to-end tests
 # on it (TALLY42_MICROPYTHON picks the interpreter the sim board runs on).
-mptest32: setup
-	@rc=0; $(PY) tools/mp32.py $(MP32_FLAGS) stock frozen > /dev/null || rc=$$?; \
-	if [ $$rc = 3 ]; then exit 0; elif [ $$rc != 0 ]; then exit $$rc; fi; \
+mptest32: setup mp32-if-possible
+	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, its suites skipped"; exit 0; fi; \
 	set -e; echo "32-bit MicroPython ($(MP32)):"; \
 	$(MP32) tests/mp_run.py tests/engine; \
 	$(MP32) tests/mp_run.py tests/mp; \
@@ -80,6 +98,10 @@ mptest32: setup
 
 bench: mp32
 	$(PY) bench/run.py
+
+# Every bench once with small counts: a broken bench fails the suite.
+bench-quick: setup mp32-if-possible
+	$(PY) bench/run.py --quick
 
 sim: setup
 	$(VENV)/bin/tally42 sim

@@ -2,4 +2,4 @@
 # ESP32 port with  make BOARD=ESP32_GENERIC FROZEN_MANIFEST=/path/to/project/manifest.py
 # (boards/manifest_<board>.py adds the board file and its main.py).
 include("$(PORT_DIR)/boards/manifest.py")
-include("manifest_firmware.py")
+include("boards")

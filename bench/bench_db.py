@@ -38,8 +38,9 @@ from host_tools.log import sittinglog as L  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
 HANDS = 20
-STORES = 100
-CONCURRENT = 200
+QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"     # bench/run.py --quick
+STORES = 3 if QUICK else 100
+CONCURRENT = 10 if QUICK else 200
 
 
 def twenty_hands(seed, sid):

@@ -1,13 +1,15 @@
 # Engine benchmarks: prints `name: value unit` lines. Run with CPython (it runs itself on
 # the MicroPython unix port too) or directly with micropython.
+# TALLY42_BENCH_QUICK=1 (bench/run.py --quick): a few sittings, to show that it runs.
 import gc
+import os
 import sys
-from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 sys.path.insert(0, ".")
 sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
+from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
 import frames  # noqa: E402 (tests/engine/frames.py)
 from engine_core import options as O  # noqa: E402
@@ -20,7 +22,7 @@ from engine_core.games import new_sitting  # noqa: E402
 from ginrand import RandomGinPlayer  # noqa: E402
 
 MICRO = sys.implementation.name == "micropython"
-SITTINGS = 60
+SITTINGS = 4 if os.getenv("TALLY42_BENCH_QUICK") == "1" else 60
 
 if MICRO:
     import time
@@ -167,7 +169,6 @@ def main():
         per_hand, header = bytes_per_hand(r, c)
         print("codec.bytes_per_hand.mean.%s: %.2f bytes" % (name, per_hand))
         print("codec.header_bytes.%s: %d bytes" % (name, header))
-    import os
     import subprocess
     mp = os.path.join(".venv", "bin", "micropython")
     if os.path.exists(mp):

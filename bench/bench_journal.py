@@ -6,6 +6,7 @@ import sys
 
 sys.path.insert(0, ".")
 sys.path.insert(0, "tests/engine")
+import os  # noqa: E402
 from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
@@ -18,7 +19,8 @@ from firmware.journal.reader import JournalReader  # noqa: E402
 from boards.simflash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
-SITTINGS = 300  # measured, after a warm-up that fills the partition once
+# measured, after a warm-up that fills the partition once (bench/run.py --quick: 10)
+SITTINGS = 10 if os.getenv("TALLY42_BENCH_QUICK") == "1" else 300
 BLOCKS = 8  # a 32 KB partition: the log wraps round it
 SYNC_EVERY = 3  # the player syncs after every third sitting
 

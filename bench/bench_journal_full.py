@@ -59,6 +59,22 @@ def capacity():
         return n
 
 
+def full_journal_sync(micropython, form):
+    """The lowest free heap at each step of a sync of a new sitting on a full journal
+    (tests/fulljournal.py), and the sittings then on flash. The heap budget's test
+    (tests/test_heap_budget.py) reads it too."""
+    tmp = tempfile.mkdtemp(prefix="tally42-full-")
+    try:
+        run = F.Run(tmp, micropython, form)
+        (rc, out), (drc, dout) = run.sync()
+    finally:
+        shutil.rmtree(tmp)
+    if rc != 0 or drc != 0:
+        sys.stderr.write("%s\n%s\n" % (out, dout))
+        raise SystemExit("bench_journal_full: the sync failed (%s)" % form)
+    return F.Run.lows(dout), run.held
+
+
 def main():
     print("journal.sittings_capacity: %d sittings (%d hands each, 64 KB)"
           % (capacity(), HANDS))
@@ -67,19 +83,13 @@ def main():
         forms.insert(0, ("stock_32", mp32.path("stock"), "files"))
     else:
         print("bench_journal_full: no 32-bit MicroPython (make mp32)", file=sys.stderr)
+    if os.environ.get("TALLY42_BENCH_QUICK") == "1":
+        # bench/run.py --quick: the 64-bit port's form (tests/test_heap_budget.py: stock_32).
+        forms = forms[-1:]
     for suffix, mp, form in forms:
-        tmp = tempfile.mkdtemp(prefix="tally42-full-")
-        try:
-            run = F.Run(tmp, mp, form)
-            (rc, out), (drc, dout) = run.sync()
-        finally:
-            shutil.rmtree(tmp)
-        if rc != 0 or drc != 0:
-            sys.stderr.write("%s\n%s\n" % (out, dout))
-            raise SystemExit("bench_journal_full: the sync failed (%s)" % suffix)
-        lows = F.Run.lows(dout)
+        lows, held = full_journal_sync(mp, form)
         print("firmware.heap_free_min_bytes.full_journal_sync.%s: %d bytes (%d sittings "
-              "on flash)" % (suffix, lows["sync"], run.held))
+              "on flash)" % (suffix, lows["sync"], held))
         for step in ("boot", "hand", "history"):
             print("firmware.heap_free_min_bytes.full_journal_sync.%s.%s: %d bytes"
                   % (suffix, step, lows[step]))

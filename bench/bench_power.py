@@ -8,6 +8,7 @@
 #   power.hours_per_1000mAh.playing.devkit   playing, with a DevKit's AMS1117 regulator
 #   power.ma.playing / power.ma.idle          the average currents
 #   power.awake_share.playing         the share of the time the CPU was awake
+import os
 import sys
 
 sys.path.insert(0, ".")
@@ -59,8 +60,12 @@ def measure(presses, end):
     return charge / total, (fast + slow) / total, lp
 
 
+# bench/run.py --quick: 2 hands, and an hour idle.
+QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
+
+
 def main():
-    presses, end = playing(20)
+    presses, end = playing(2 if QUICK else 20)
     ma, awake, lp = measure(presses, end)
     hours = 1000 / (ma + REGULATOR)
     print("power.hours_per_1000mAh.playing: %.0f h" % hours)
@@ -68,7 +73,7 @@ def main():
     print("power.ma.playing: %.2f mA" % (ma + REGULATOR))
     print("power.awake_share.playing: %.1f %%" % (awake * 100))
     print("power.presses.playing: %d of %d taken" % (lp.keys, len(presses)))
-    ma, awake, lp = measure(script(("ok",), 100), START_MS + 24 * 3600 * 1000)
+    ma, awake, lp = measure(script(("ok",), 100), START_MS + (1 if QUICK else 24) * 3600 * 1000)
     print("power.hours_per_1000mAh.idle: %.0f h" % (1000 / (ma + REGULATOR)))
     print("power.ma.idle: %.3f mA" % (ma + REGULATOR))
 

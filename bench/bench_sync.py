@@ -25,7 +25,7 @@ from host_tools.link import sync as Y  # noqa: E402
 from host_tools.link.transport import SerialLink  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
-SITTINGS = 100
+SITTINGS = 5 if os.environ.get("TALLY42_BENCH_QUICK") == "1" else 100     # bench/run.py --quick: 5
 BAUD_BYTES_PER_S = 115200 / 10     # 8 data bits, a start and a stop bit
 
 

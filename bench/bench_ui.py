@@ -32,7 +32,9 @@ sys.path.insert(0, ROOT)
 from host_tools.sim import build as simbuild  # noqa: E402
 
 HANDS = 50
-SITTINGS = 4        # the corpus of ui.presses_per_hand.sitting_mean (about 45 hands)
+# The corpus of ui.presses_per_hand.sitting_mean (about 45 hands; bench/run.py --quick: 1)
+QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"
+SITTINGS = 1 if QUICK else 4
 SEED = 7
 
 
@@ -115,9 +117,25 @@ step("App.boot")
 """
 
 
-def heap(out, flash, form="romfs", micropython=None):
+def prepare():
+    """The sim's build with the probes (bench/mp_*.py) compiled in; returns its folder."""
+    out = simbuild.build()
+    for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
+        subprocess.run([simbuild.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
+                        os.path.join(ROOT, "bench", name + ".py")], check=True)
+    simbuild.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    return out
+
+
+def sitting(out, flash):
+    """A sitting of HANDS hands in a new flash image at `flash`."""
+    probe(out, ["make", flash, HANDS], "2M")
+
+
+def heap(out, flash, form="romfs", micropython=None, steps=True):
     # In a process of its own, started as the sim starts (boards/sim.py's main), with
-    # nothing else loaded: the firmware's heap after boot, the score on screen.
+    # nothing else loaded: the firmware's heap after boot, the score on screen. The heap
+    # budget's test (tests/test_heap_budget.py) reads these figures too.
     simbuild.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
     r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapmain.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
@@ -130,10 +148,12 @@ def heap(out, flash, form="romfs", micropython=None):
     pools = dict(kv.split("=") for kv in got["qstr"].split(": ", 1)[1].split(", "))
     got["names"] = pools["n_qstr"]
     got["name_table"] = int(pools["n_total_bytes"]) - int(pools["n_str_data_bytes"])
-    simbuild.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
-    r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapsteps.py", form, micropython),
-                       cwd=out, capture_output=True, text=True, check=True)
-    got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
+    got["steps"] = []
+    if steps:
+        simbuild.write_script(out, "heapsteps.py", HEAP_STEPS % (STEPS, flash), form)
+        r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapsteps.py", form, micropython),
+                           cwd=out, capture_output=True, text=True, check=True)
+        got["steps"] = [line.split(" ") for line in r.stdout.split("\n") if line]
     shutil.copyfile(flash, flash + ".board")
     simbuild.write_script(out, "heapboard.py", HEAP_BOARD % (flash + ".board"), form)
     r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapboard.py", form, micropython),
@@ -184,16 +204,14 @@ def print_heap(suffix, mem):
 
 
 def main():
-    out = simbuild.build()
-    for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
-        subprocess.run([simbuild.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
-                        os.path.join(ROOT, "bench", name + ".py")], check=True)
-    simbuild.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
+    out = prepare()
     tmp = tempfile.mkdtemp(prefix="tally42-bench-")
     try:
         flash = os.path.join(tmp, "flash.bin")
-        probe(out, ["make", flash, HANDS], "2M")
-        mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in builds()]
+        sitting(out, flash)
+        # --quick: the 64-bit port's form only (tests/test_heap_budget.py boots the others).
+        forms = builds()[:1] if QUICK else builds()
+        mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in forms]
         got = probe(out, ["measure", flash], simbuild.HEAP)
         # The search keeps every screen state it has seen: a PC's heap, not the device's.
         got.update(probe(out, ["presses", SITTINGS, SEED], "16M"))

@@ -45,11 +45,12 @@ def test_build_compiles_every_device_module(tmp_path, board):
     assert "boards/device.mpy" in files     # what every ESP32 board file imports
     assert "boards/sim.mpy" not in files
     assert not any(f.startswith("host_tools") for f in files)
-    # The shared codes go with the modules that import them; the sim's NOR flash stays.
+    # The sim's NOR flash stays on the PC; the manifests are the build's, not modules.
+    for host_only in ("boards/simflash.mpy", "engine_core/manifest.mpy", "firmware/manifest.mpy"):
+        assert host_only not in files
     for shared in ("engine_core/codes.mpy", "engine_core/variants.mpy", "firmware/codes.mpy",
                    "engine_core/gin/sitting.mpy"):
         assert shared in files
-    assert "boards/simflash.mpy" not in files
     assert "engine_core/rules.mpy" in files
     for f in files:
         assert (tmp_path / f).stat().st_size > 0
@@ -228,18 +229,19 @@ def test_the_coreink_gets_a_boot_py_that_sets_its_power_latch_first(tmp_path):
 
 
 @pytest.mark.parametrize("board", deploy.BOARDS)
-def test_frozen_manifests_carry_the_main_py_deploy_writes(board):
+def test_frozen_manifests_carry_the_main_py_deploy_writes(board, tmp_path, monkeypatch):
     import os
     manifest = open(os.path.join(deploy.ROOT, "boards", "manifest_%s.py" % board)).read()
-    assert 'module("main.py", base_path="main/%s")' % board in manifest
-    main = open(os.path.join(deploy.ROOT, "boards", "main", board, "main.py")).read()
-    assert main == deploy.MAIN_PY.format(board=board)
-    boot = os.path.join(deploy.ROOT, "boards", "main", board, "boot.py")
-    if board in deploy.BOOT_PY:
-        assert open(boot).read() == deploy.BOOT_PY[board]
-        assert 'module("boot.py", base_path="main/%s")' % board in manifest
-    else:
-        assert not os.path.exists(boot)
+    assert 'include("manifest.py", board="%s")' % board in manifest
+    monkeypatch.setattr(deploy, "device_sources", lambda board: [])     # the scripts only
+    files = deploy.build(board, str(tmp_path))
+    folder = os.path.join(deploy.ROOT, "boards", "main", board)
+    for name in ("main.py", "boot.py"):
+        if os.path.exists(os.path.join(folder, name)):
+            assert name in files
+            assert (tmp_path / name).read_text() == open(os.path.join(folder, name)).read()
+        else:
+            assert name not in files
 
 
 def test_each_module_is_compiled_under_its_own_name_as_the_sim_does(tmp_path, monkeypatch):

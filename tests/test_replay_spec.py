@@ -2,15 +2,20 @@
 
 Sources: docs of the sitting log and replay report (`docs/event-log.md`, its
 "Fine points" numbered 1..16) and `docs/rules.md` sections 1 to 4. Every expectation below
-is derived from those texts, not from the implementation. Each test runs the CLI as a
-subprocess on a small log written to tmp_path:
+is derived from those texts, not from the implementation. Each test runs the CLI on a
+small log written to tmp_path:
 
     python -m host_tools replay LOG --json      (cwd = repository root)
+
+in this process (its main(), stdout and stderr captured); a few run it as a process, for
+the entry point and its exit codes.
 
 Accepted logs: exit 0, one JSON object on stdout.
 Refused logs: exit 2, nothing on stdout, stderr exactly one line `LOG:LINE: reason`.
 """
 
+import contextlib
+import io
 import json
 import re
 import subprocess
@@ -18,6 +23,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from host_tools import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = Path(__file__).resolve().parent / "logs"
@@ -97,7 +104,26 @@ def write_log(tmp_path, lines, name="s.jsonl"):
     return path
 
 
+class Ran:
+    """What the command did, as subprocess.run tells it."""
+
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
 def run_cli(path):
+    """`tally42 replay PATH --json`, run in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = cli.main(["replay", str(path), "--json"])
+        except SystemExit as e:     # argparse's exits
+            rc = e.code if isinstance(e.code, int) else 1
+    return Ran(rc, out.getvalue(), err.getvalue())
+
+
+def run_process(path):
+    """The same as a process: the entry point and its exit code."""
     return subprocess.run(
         [sys.executable, "-m", "host_tools", "replay", str(path), "--json"],
         cwd=str(ROOT), capture_output=True, text=True, timeout=60,
@@ -1515,7 +1541,7 @@ def test_header_fields_copied_moon(tmp_path):
 
 def test_sample_marks_sitting(tmp_path):
     path = LOGS / "spec_marks_sitting.jsonl"
-    proc = run_cli(path)
+    proc = run_process(path)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["id"] == "spec-sample-1"

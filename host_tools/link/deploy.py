@@ -1,8 +1,9 @@
 """What `tally42 deploy` does: compile the device modules with mpy-cross and copy them, the
-board file and a two-line main.py to a board with mpremote; optionally give the board a
-partition table with the journal's own flash partition. With --romfs the modules go
-into the board's romfs partition as one ROMFS image instead (firmware built with
-MICROPY_VFS_ROM): their bytecode then runs from flash, as the sim measures it."""
+board file and its main.py (boards/manifest.py names them all) to a board with mpremote;
+optionally give the board a partition table with the journal's own flash partition.
+With --romfs the modules go into the board's romfs partition as one ROMFS image instead
+(firmware built with MICROPY_VFS_ROM): their bytecode then runs from flash, as the sim
+measures it."""
 import hashlib
 import os
 import shutil
@@ -10,39 +11,22 @@ import struct
 import subprocess
 import sys
 
-from host_tools.link import boardcheck, romfs
+from host_tools.link import boardcheck, manifests, romfs
 
 # The repository, three folders up from this file.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEVICE_PACKAGES = ("engine_core", "firmware")
-BOARDS = ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink")
-# Modules the device never needs: none since the sim's flash left firmware/ (boards/simflash.py).
-HOST_ONLY = ()
+BOARDS = tuple(manifests.boards())
 
 
 class DeployError(Exception):
     """A deploy that cannot go on: a message to act on."""
 
 
-MAIN_PY = """# Tally 42 on the {board} board: tally42 deploy writes it, frozen builds carry it
-# (boards/main/). All of the boot, opening the board included, runs inside the
-# firmware's crash handler (firmware/start.py).
-from firmware import start
-start.main("{board}")
-"""
-MAIN_ROMFS_PY = """# Tally 42 on the {board} board, its modules in the romfs partition (tally42 deploy --romfs).
+# With --romfs, main.py puts the romfs partition first on the module path.
+ROMFS_PATH = """# Its modules are in the romfs partition (tally42 deploy --romfs).
 import sys
 sys.path.insert(0, "/rom")
-from firmware import start
-start.main("{board}")
 """
-# Boards whose boot.py must act before any import (docs/hardware.md).
-BOOT_PY = {"m5stack_coreink": """# M5Stack CoreInk (tally42 deploy writes it, frozen builds carry it): on battery the
-# board stays on only while its power latch, GPIO12, is high. Set here, before any
-# import can take time or fail.
-from machine import Pin
-Pin(12, Pin.OUT, value=1)
-"""}
 ROMFS_NAME = "tally42.romfs"
 # Modules copied by an earlier deploy without --romfs, removed so the image's are used.
 REMOVE_COPIES = """import os
@@ -71,21 +55,16 @@ def tool(name):
 
 
 def device_sources(board):
-    """(source path, device path) of every module the board runs, main.py excluded."""
-    out = []
-    for pkg in DEVICE_PACKAGES:
-        for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, pkg)):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for name in sorted(filenames):
-                if not name.endswith(".py"):
-                    continue
-                src = os.path.join(dirpath, name)
-                rel = os.path.relpath(src, ROOT).replace(os.sep, "/")
-                if rel not in HOST_ONLY:
-                    out.append((src, rel))
-    for name in ("__init__.py", "device.py", board + ".py"):
-        out.append((os.path.join(ROOT, "boards", name), "boards/" + name))
-    return out
+    """(source path, device path) of every module the board runs, its scripts excluded:
+    the device code as boards/manifest.py names it (host_tools/link/manifests.py)."""
+    return [(src, rel) for src, rel in manifests.device_files(board)
+            if rel not in manifests.SCRIPTS]
+
+
+def scripts(board):
+    """(source path, device path) of the board's scripts, boards/main/BOARD/*.py."""
+    return [(src, rel) for src, rel in manifests.device_files(board)
+            if rel in manifests.SCRIPTS]
 
 
 def build(board, out_dir, rom=False):
@@ -106,12 +85,16 @@ def build(board, out_dir, rom=False):
         if proc.returncode:
             raise DeployError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))
         written.append(rel[:-3] + ".mpy")
-    with open(os.path.join(out_dir, "main.py"), "w") as f:
-        f.write((MAIN_ROMFS_PY if rom else MAIN_PY).format(board=board))
-    boot = ["boot.py"] if board in BOOT_PY else []
-    if boot:
-        with open(os.path.join(out_dir, "boot.py"), "w") as f:
-            f.write(BOOT_PY[board])
+    boot = []
+    for src, rel in scripts(board):
+        with open(src) as f:
+            text = f.read()
+        if rom and rel == "main.py":
+            text = ROMFS_PATH + text
+        with open(os.path.join(out_dir, rel), "w") as f:
+            f.write(text)
+        if rel != "main.py":
+            boot.append(rel)
     if rom:
         romfs.write(os.path.join(out_dir, ROMFS_NAME), out_dir)
         return [ROMFS_NAME, "main.py"] + boot
