@@ -1,0 +1,4 @@
+# The firmware frozen into MicroPython's qemu port (MPS2-AN385, tools/qemu.py), with the
+# board file of that emulated microcontroller.
+include("../manifest_firmware.py")
+module("boards/qemu_mps2.py", base_path="..")
