@@ -5,6 +5,8 @@
 #   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1] [FORCE=1]
 #   make mp32    the 32-bit MicroPython unix port (stock and firmware-frozen), the
 #                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
+#   make qemu    MicroPython's bare-metal qemu port (MPS2-AN385) with the firmware frozen
+#                in; `make test` builds it when it can (docs/qemu.md)
 
 PYTHON ?= python3
 VENV := .venv
@@ -18,6 +20,7 @@ MP32 := build/mp32/micropython-stock
 MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 DEVICE_DIRS := engine_core firmware boards
 
+.PHONY: qemu qemu-if-possible
 .PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible mpycheck bench sim deploy clean
 
 setup: $(STAMP)
@@ -28,7 +31,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-test: setup lint typecheck mpycheck mp32-if-possible pytest mptest mptest32
+test: setup lint typecheck mpycheck mp32-if-possible qemu-if-possible pytest mptest mptest32
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
@@ -77,6 +80,14 @@ mptest32: setup
 	$(MP32) tests/mp_run.py tests/engine; \
 	$(MP32) tests/mp_run.py tests/mp; \
 	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) $(PY) -m pytest -m mp32 tests
+
+# The qemu port (tools/qemu.py, cached in build/qemu); tests/test_qemu.py runs on it.
+qemu: setup
+	$(PY) tools/qemu.py $(MP32_FLAGS)
+
+qemu-if-possible: setup
+	@rc=0; $(PY) tools/qemu.py $(MP32_FLAGS) > /dev/null || rc=$$?; \
+	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 
 bench: mp32
 	$(PY) bench/run.py

@@ -256,3 +256,90 @@ class Machine:
             except OSError:
                 pass
         shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+# ---- tally42 sim --qemu ----
+
+def run_sim(script=None, flash=None, hold=False, screens=None, text=False, stdout=None,
+            stdin=None, stderr=None):
+    """`tally42 sim --qemu`: the scorer on the bare-metal board, its panel drawn in the
+    terminal (or saved as PNGs), the keys or a script as its buttons, its REPL UART the
+    serial port for tally42 sync (named on stderr, and under the panel). The flash file is
+    the sim's (64 KB, the same journal), loaded into the board's RAM and saved on exit."""
+    import sys
+    stdout = stdout or sys.stdout
+    stdin = stdin or sys.stdin
+    stderr = stderr or sys.stderr
+    codes = sim.read_script(script) if script else []
+    flash = os.path.abspath(flash or sim.default_flash())
+    try:
+        sim.check_flash(flash)
+    except sim.SimError as e:
+        raise QemuError(str(e))
+    os.makedirs(os.path.dirname(flash), exist_ok=True)
+    if screens:
+        os.makedirs(screens, exist_ok=True)
+    firmware = elf()
+    headless = bool(script)
+    keyboard = None if headless and not hold else sim.Terminal(sim.WIDTH, sim.HEIGHT, stdout)
+    drawn = keyboard if keyboard is not None and stdout.isatty() else None
+    with Machine(firmware, flash=flash) as m:
+        line = "serial: %s" % m.repl
+        stderr.write(line + "\n")
+        stderr.flush()
+        count = [0]
+
+        def frame(f):
+            full, name, words, data = f
+            count[0] += 1
+            if screens:
+                path = os.path.join(screens, "%04d-%s.png" % (count[0], name or "screen"))
+                with open(path, "wb") as fh:
+                    fh.write(sim.png_1bit(sim.WIDTH, sim.HEIGHT, data))
+            if drawn is not None:
+                drawn.draw(full, name, words, data, count[0])
+                # the serial port stays in sight under the panel
+                stdout.write("\r\n%s  (tally42 sync --port %s)\x1b[K" % (line, m.repl))
+                stdout.flush()
+        m.on_frame = frame
+        if drawn is not None:
+            drawn.open()
+        elif keyboard is not None:
+            keyboard.raw(stdin)
+        try:
+            m.start_scorer()
+            m.press(codes)
+            if keyboard is None:
+                m.wait_idle()
+            else:
+                _keys(m, keyboard, stdin, hold)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            if drawn is not None:
+                drawn.close()
+            elif keyboard is not None:
+                keyboard.restore()
+    if text and m.frames:
+        stdout.write("\n".join(sim.braille(m.frames[-1][3], sim.WIDTH, sim.HEIGHT)) + "\n")
+    return 0
+
+
+def _keys(m, keyboard, stdin, hold):
+    # The terminal's keys to the button UART until q (or the end of standard input).
+    fd = stdin.fileno()
+    while m.proc.poll() is None:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if not ready:
+            continue
+        data = os.read(fd, 64)
+        if not data:
+            if hold:
+                while m.proc.poll() is None:    # no more keys: run on until interrupted
+                    time.sleep(0.5)
+            return
+        pressed = keyboard.keys(data)
+        if sim.QUIT in pressed:
+            m.press(pressed[:pressed.index(sim.QUIT)])
+            return
+        m.press(pressed)

@@ -119,7 +119,7 @@ print("micropython: %%d passed, %%d failed" %% (counts[0], counts[1]))
 _COUNTS = re.compile(r"micropython: (\d+) passed, (\d+) failed")
 
 
-def run_suite(machine, folder, leave_out=(), timeout=300):
+def run_suite(machine, folder, leave_out=(), timeout=120, log=None):
     """(passed, failed, output of the failures) of the test modules of folder on the
     board, but those named in leave_out."""
     passed = failed = 0
@@ -133,6 +133,8 @@ def run_suite(machine, folder, leave_out=(), timeout=300):
         except Q.QemuError as e:
             out = str(e)
         out = out.split("-- the suite --", 1)[-1]
+        if log is not None:
+            log(name, out)
         m = _COUNTS.search(out)
         if m:
             passed += int(m.group(1))

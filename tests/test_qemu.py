@@ -1,0 +1,168 @@
+"""The firmware on a bare-metal MicroPython: MicroPython's qemu port on an emulated
+Cortex-M3 (MPS2-AN385), built by `make qemu` with the firmware frozen in, driven over its
+UARTs (host_tools/qemu.py, boards/qemu_mps2.py). The engine and device suites through the
+raw REPL; a sitting scored by presses on the button UART, then `tally42 devices` and
+`tally42 sync` over the REPL UART, which the scorer shares with the REPL; mpremote
+breaking in; garbage on the line; deploy's board probe. Skipped (one line) where the
+build or QEMU is missing, a failure under CI."""
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import qemurig as R  # noqa: E402
+
+from host_tools import qemu as Q  # noqa: E402
+
+ROOT = R.ROOT
+TALLY = [sys.executable, "-m", "host_tools"]
+PREV, NEXT, OK, BACK, MENU, LONG = 1, 2, 3, 4, 5, 0x10
+# The emulator gets a share of a busy PC: its clock and its answers can be seconds late.
+SLOW = ["--timeout", "10"]
+
+# Device tests that need what this board has not: a writable file system (/tmp files,
+# the settings file), the sim board's stdin keys, or more heap than 110 KB in one piece.
+LEAVE_OUT = ()
+
+
+def _script_keys():
+    # tests/test_sync_sim.py's sitting: setup with the defaults (42, marks to 7), then
+    # seven hands of one bid of 30 and three passes, made on even hands and set on odd
+    # ones: team 1 (E and W) takes every mark, 7-0.
+    keys = [OK]
+    for h in range(7):
+        keys += [NEXT, LONG | OK, OK] + ([OK] if h % 2 == 0 else [NEXT, OK])
+    return keys
+
+
+def _run(*args, timeout=120):
+    return subprocess.run(TALLY + list(args), cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory):
+    """One QEMU for the module: the suites' ROMFS image mapped, the journal's RAM kept in
+    a file when it stops."""
+    elf = R.firmware()
+    flash = str(tmp_path_factory.mktemp("qemu") / "flash.bin")
+    with Q.Machine(elf, flash=flash, rom=R.suite_rom()) as m:
+        yield m
+
+
+@pytest.fixture(scope="module")
+def scored(machine, tmp_path_factory):
+    """The sitting of _script_keys() scored on the board by presses on its button UART,
+    then synced: (the sync's stdout, the database)."""
+    machine.start_scorer()
+    machine.press(_script_keys())
+    machine.wait_idle()
+    assert machine.frames and machine.frames[-1][1] == "over", [f[:2] for f in machine.frames]
+    db = str(tmp_path_factory.mktemp("qemudb") / "t.db")
+    out = _run("sync", "--port", machine.repl, "--db", db, "--wait", "60", *SLOW)
+    assert out.returncode == 0, out.stderr
+    return out.stdout, db
+
+
+def test_engine_suite_on_the_bare_metal_build(machine):
+    passed, failed, report = R.run_suite(machine, "tests/engine")
+    assert failed == 0 and passed > 100, report
+
+
+def test_device_suite_on_the_bare_metal_build(machine):
+    passed, failed, report = R.run_suite(machine, "tests/mp", LEAVE_OUT)
+    assert failed == 0 and passed > 100, report
+
+
+def test_the_panel_is_busy_while_it_refreshes(machine):
+    out = machine.exec(
+        "from boards import qemu_mps2 as b\n"
+        "from time import ticks_ms, ticks_diff\n"
+        "p = b.Panel(b.Uart(0x40006000))\n"
+        "p.show(True)\n"
+        "t = ticks_ms()\n"
+        "busy = not p.ready()\n"
+        "p.wait_until_ready(5000)\n"
+        "print(busy, ticks_diff(ticks_ms(), t) >= 2000, p.refreshes, p.fulls)\n", soft_reset=True)
+    assert out.split() == ["True", "True", "1", "1"], out
+
+
+def test_a_sitting_scored_by_presses_syncs_and_replays_as_on_the_sim(machine, scored, tmp_path):
+    out, db = scored
+    m = re.search(r"stored sitting (T42-QEMU-[0-9A-F]{8}) ", out)
+    assert m, out
+    log = tmp_path / "s.jsonl"
+    exp = _run("export", "--db", db, "--sitting", m.group(1), "--format", "jsonl",
+               "--out", str(log))
+    assert exp.returncode == 0, exp.stderr
+    report = _run("replay", str(log), "--json")
+    assert report.returncode == 0, report.stderr
+    r = json.loads(report.stdout)
+    # tests/test_sync_sim.py's sitting on the sim scores the same
+    assert r["score"] == [0, 7] and r["over"] and r["winner"] == 1
+    assert len(r["hands"]) == 7
+
+
+def test_devices_finds_the_scorer_on_the_repl_uart(machine, scored):
+    out = _run("devices", "--port", machine.repl, *SLOW)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "T42-QEMU" in out.stdout and "0 sittings to sync" in out.stdout, out.stdout
+
+
+def test_garbage_on_the_line_leaves_the_scorer_scoring_and_syncing(machine, scored, tmp_path):
+    import serial
+    link = serial.serial_for_url(machine.repl, timeout=0.2)
+    link.write(b"\x00\xff\x03garbage\r\n#T42 not a request\n" + bytes(range(256)))
+    link.flush()
+    link.read(4096)     # whatever error frames it answered with
+    link.close()
+    before = len(machine.frames)
+    machine.press([LONG | OK])      # game over: OK held starts a new sitting's setup
+    machine.wait_idle()
+    assert len(machine.frames) > before and machine.frames[-1][1] == "setup", \
+        [f[:2] for f in machine.frames[before:]]
+    out = _run("sync", "--port", machine.repl, "--db", str(tmp_path / "t.db"),
+               "--wait", "60", *SLOW)
+    assert out.returncode == 0, out.stderr
+
+
+def test_mpremote_breaks_in_and_the_scorer_comes_back_with_its_sitting(machine, scored):
+    # mpremote's way in (CR Ctrl-C, then CR Ctrl-A) stops the scorer; a command runs on
+    # the REPL; started again, the scorer resumes from the journal in RAM.
+    out = subprocess.run([sys.executable, "-m", "mpremote", "connect", machine.repl,
+                          "exec", "import sys; print(sys.platform, sys.maxsize)"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "qemu 2147483647" in out.stdout, out.stdout
+    listed = machine.exec("from firmware.journal import Journal\n"
+                          "from firmware import journalread\n"
+                          "from boards import qemu_mps2 as b\n"
+                          "j = Journal(b.RamFlash())\n"
+                          "j.mount()\n"
+                          "print(len(journalread.sittings(j)))\n", soft_reset=True)
+    assert int(listed.split()[-1]) >= 1, listed
+    before = len(machine.frames)
+    machine.start_scorer()
+    machine.wait_idle()
+    assert machine.frames[before][1] == "setup", [f[:2] for f in machine.frames[before:]]
+    out = _run("devices", "--port", machine.repl, *SLOW)
+    assert out.returncode == 0 and "T42-QEMU" in out.stdout, out.stdout + out.stderr
+
+
+def test_deploys_board_probe_reads_the_bare_metal_board(machine):
+    # What tally42 deploy asks a board before it writes anything (host_tools/
+    # board_probe.py through mpremote exec): the version, that the firmware is frozen
+    # in, no file system copies, no ESP32 partitions.
+    from host_tools import deploy
+    found = deploy.probe(machine.repl)
+    assert found.version[:2] == (1, 29) and "mps2-an385" in found.machine, found.machine
+    assert found.frozen and not found.files and not found.parts
+    # A deploy for an ESP32 board stops at the probe: this is no ESP32.
+    out = _run("deploy", "--port", machine.repl, "--board", "esp32_epd29", timeout=180)
+    assert out.returncode != 0 and "not an ESP32" in out.stderr, out.stdout + out.stderr
