@@ -83,10 +83,10 @@ mptest32: setup
 
 # The qemu port (tools/qemu.py, cached in build/qemu); tests/test_qemu.py runs on it.
 qemu: setup
-	$(PY) tools/qemu.py $(MP32_FLAGS)
+	$(PY) tools/qemu.py $(MP32_FLAGS) frozen tests
 
 qemu-if-possible: setup
-	@rc=0; $(PY) tools/qemu.py $(MP32_FLAGS) > /dev/null || rc=$$?; \
+	@rc=0; $(PY) tools/qemu.py $(MP32_FLAGS) frozen tests > /dev/null || rc=$$?; \
 	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 
 bench: mp32

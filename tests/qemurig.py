@@ -19,13 +19,16 @@ from host_tools import qemu as Q  # noqa: E402
 OUT = os.path.join(build.OUT, "tests-rom")
 # What the suites import, compiled with the port's own mpy-cross into the image.
 TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/mp")
-FILES = ("tests/fakes.py", "bench/mp_ui_search.py",
-         "bench/mp_board_fakes.py", "host_tools/board_probe.py")
+FILES = ("tests/fakes.py", "bench/mp_ui_search.py", "bench/mp_board_fakes.py")
+# Kept as source: mp_run.py (its functions are run without its main()), the board probe
+# (tests/mp/test_probe_board.py reads it as text, as tally42 deploy sends it).
+SOURCES = ("tests/mp_run.py", "host_tools/board_probe.py")
 
 
-def firmware():
-    """firmware.elf, or a skip (a failure under CI) saying why it is not there."""
-    path = build.path()
+def firmware(form="frozen"):
+    """The firmware of `form` (tools/qemu.py), or a skip (a failure under CI) saying why
+    it is not there."""
+    path = build.path(form)
     if path is None:
         why = "no qemu port build (make qemu; needs gcc-arm-none-eabi, " \
               "libnewlib-arm-none-eabi, qemu-system-arm)"
@@ -65,10 +68,13 @@ def suite_rom():
             assert r.returncode == 0, r.stderr
         files.append(src[:-3] + ".mpy")
     paths = [os.path.join(OUT, "mpy", f) for f in files]
-    files.append("tests/mp_run.py")    # as source: its functions without its main()
-    paths.append(os.path.join(ROOT, "tests", "mp_run.py"))
-    if os.path.exists(rom) and all(os.path.getmtime(p) <= os.path.getmtime(rom)
-                                   for p in paths):
+    for src in SOURCES:
+        files.append(src)
+        paths.append(os.path.join(ROOT, src))
+    listed = rom + ".list"      # what the image holds: made again when that changes
+    same = os.path.exists(listed) and open(listed).read() == "\n".join(files)
+    if same and os.path.exists(rom) and all(os.path.getmtime(p) <= os.path.getmtime(rom)
+                                            for p in paths):
         return rom
     tree = {}
     for f in files:
@@ -95,13 +101,15 @@ def suite_rom():
     with open(rom + ".tmp", "wb") as fh:
         fh.write(w.finalise())
     os.replace(rom + ".tmp", rom)
+    with open(listed, "w") as fh:
+        fh.write("\n".join(files))
     return rom
 
 
 # Run on the board from the raw REPL, one test module at a time after a soft reset (as
 # run-tests.py does with a target): the port mounts its ROMFS partition at /rom, which
 # goes first on the path (the suites import boards.sim, which the frozen boards package
-# lacks); tests/mp_run.py's own function runs the module.
+# lacks); tests/mp_run.py's own function runs the module, its tests but those left out.
 RUN = """import sys, os, gc
 os.chdir("/rom")
 sys.path[:] = ["/rom/tests", "/rom"]
@@ -113,7 +121,13 @@ del src
 gc.collect()
 counts = [0, 0]
 print("-- the suite --")
-run["_run_module"](%r, counts)
+path = %r
+name = path.rpartition("/")[2][:-3]
+sys.path.insert(0, path.rpartition("/")[0])
+mod = __import__(name)
+for f in %r:
+    delattr(mod, f)
+run["_run_module"](path, counts)
 print("micropython: %%d passed, %%d failed" %% (counts[0], counts[1]))
 """
 _COUNTS = re.compile(r"micropython: (\d+) passed, (\d+) failed")
@@ -121,14 +135,15 @@ _COUNTS = re.compile(r"micropython: (\d+) passed, (\d+) failed")
 
 def run_suite(machine, folder, leave_out=(), timeout=120, log=None):
     """(passed, failed, output of the failures) of the test modules of folder on the
-    board, but those named in leave_out."""
+    board. leave_out: "module" or "module.test_function" names not to run."""
     passed = failed = 0
     report = []
     for name in sorted(os.listdir(os.path.join(ROOT, folder))):
         if not (name.startswith("test_") and name.endswith(".py")) or name[:-3] in leave_out:
             continue
+        skip = [t.split(".")[1] for t in leave_out if t.split(".")[0] == name[:-3] and "." in t]
         try:
-            out = machine.exec(RUN % (folder + "/" + name), timeout=timeout,
+            out = machine.exec(RUN % (folder + "/" + name, skip), timeout=timeout,
                                soft_reset=True)
         except Q.QemuError as e:
             out = str(e)
