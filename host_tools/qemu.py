@@ -168,6 +168,17 @@ class Machine:
                 raise QemuError("the panel did not settle in %d s" % timeout)
             time.sleep(0.1)
 
+    def wait_for(self, screen, timeout=120.0):
+        """Wait until the panel shows `screen` (a frame's name) and has been quiet for a
+        second since."""
+        deadline = time.monotonic() + timeout
+        while not (self.frames and self.frames[-1][1] == screen
+                   and time.monotonic() - self.last_frame_at >= 1.0):
+            if time.monotonic() > deadline:
+                raise QemuError("the panel did not show %s in %d s (it shows %s)" % (
+                    screen, timeout, self.frames[-1][1] if self.frames else "nothing"))
+            time.sleep(0.1)
+
     # ---- the REPL ----
 
     def transport(self):
