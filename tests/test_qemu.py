@@ -191,3 +191,25 @@ def test_deploys_board_probe_reads_the_bare_metal_board(machine):
     # A deploy for an ESP32 board stops at the probe: this is no ESP32.
     out = _run("deploy", "--port", machine.repl, "--board", "esp32_epd29", timeout=180)
     assert out.returncode != 0 and "not an ESP32" in out.stderr, out.stdout + out.stderr
+
+
+def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
+    R.firmware()
+    script = tmp_path / "hand.txt"
+    script.write_text("ok\nnext\nlong ok\nok\nok\n")    # setup, then a hand: 30, made
+    flash = tmp_path / "f.bin"
+    out = _run("sim", "--qemu", "--script", str(script), "--flash", str(flash), "--text",
+               timeout=180)
+    assert out.returncode == 0, out.stderr
+    assert re.match(r"serial: /dev/pts/\d+$", out.stderr.splitlines()[0]), out.stderr
+    assert flash.stat().st_size == 64 * 1024
+    log = _run("export", "--from-image", str(flash), "--sitting", "1")
+    assert log.returncode == 0, log.stderr
+    assert '{"type": "bid", "bid": 30}' in log.stdout and '"made"' in log.stdout, log.stdout
+    # Again on the same file: the sitting resumes from it and takes a second hand.
+    script.write_text("next\nlong ok\nok\nok\n")
+    again = _run("sim", "--qemu", "--script", str(script), "--flash", str(flash),
+                 timeout=180)
+    assert again.returncode == 0, again.stderr
+    log = _run("export", "--from-image", str(flash), "--sitting", "1")
+    assert log.stdout.count('{"type": "bid", "bid": 30}') == 2, log.stdout
