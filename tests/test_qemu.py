@@ -23,7 +23,7 @@ ROOT = R.ROOT
 TALLY = [sys.executable, "-m", "host_tools"]
 PREV, NEXT, OK, BACK, MENU, LONG = 1, 2, 3, 4, 5, 0x10
 # The emulator gets a share of a busy PC: its clock and its answers can be seconds late.
-SLOW = ["--timeout", "10"]
+SLOW = ["--timeout", "30"]
 
 # Device tests left out on this board, and why. mptest and mptest32 run them all on the
 # unix port.
