@@ -7,6 +7,8 @@
 #   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1] [FORCE=1]
 #   make mp32    the 32-bit MicroPython unix port (stock and firmware-frozen), the
 #                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
+#   make qemu    MicroPython's bare-metal qemu port (MPS2-AN385) with the firmware frozen
+#                in; `make test` builds it when it can (docs/qemu.md)
 
 PYTHON ?= python3
 VENV := .venv
@@ -21,7 +23,7 @@ MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 # The device code: every file the manifests name (host_tools/link/manifests.py).
 DEVICE_FILES = $(PY) -m host_tools.link.manifests --all
 
-.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -69,7 +71,7 @@ typecheck: setup
 	$(VENV)/bin/pyright $$files
 
 # The full-journal and heap-budget tests run on the 32-bit build.
-pytest: setup mp32-if-possible
+pytest: setup mp32-if-possible qemu-if-possible
 	$(PY) -m pytest
 
 mptest: setup
@@ -95,6 +97,14 @@ mptest32: setup mp32-if-possible
 	$(MP32) tests/mp_run.py tests/engine; \
 	$(MP32) tests/mp_run.py tests/mp; \
 	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) $(PY) -m pytest -m mp32 tests
+
+# The qemu port (tools/qemu.py, cached in build/qemu); tests/test_qemu.py runs on it.
+qemu: setup mp32
+	$(PY) tools/qemu.py $(MP32_FLAGS) frozen tests
+
+qemu-if-possible: setup mp32-if-possible
+	@rc=0; $(PY) tools/qemu.py $(MP32_FLAGS) frozen tests > /dev/null || rc=$$?; \
+	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 
 bench: mp32
 	$(PY) bench/run.py

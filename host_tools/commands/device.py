@@ -12,6 +12,13 @@ from host_tools.sim.build import SimError
 
 
 def cmd_sim(args):
+    if args.qemu:
+        from host_tools.sim import qemu
+        try:
+            return qemu.run_sim(script=args.script, flash=args.flash, hold=args.hold,
+                                screens=args.screens, text=args.text)
+        except qemu.QemuError as e:
+            raise CommandError(str(e))
     try:
         return sim.run(script=args.script, screens=args.screens, flash=args.flash,
                        hold=args.hold, panel=args.panel, text=args.text,
@@ -40,6 +47,8 @@ def sim_parser(sub, name):
     p.add_argument("--chip-id", metavar="HEX",
                    help="the sim's chip id, 6 hex digits: the scorer's device id is then "
                         "T42-HEX (default T42-SIM); tells several sims apart")
+    p.add_argument("--qemu", action="store_true",
+                   help="on the bare-metal MicroPython instead (make qemu; docs/qemu.md)")
     return p
 
 

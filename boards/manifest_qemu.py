@@ -1,0 +1,3 @@
+# The firmware frozen into MicroPython's qemu port (MPS2-AN385, tools/qemu.py), with the
+# board file of that emulated microcontroller.
+include("manifest.py", board="qemu_mps2")
