@@ -106,11 +106,11 @@ qemu-if-possible: setup mp32-if-possible
 	@rc=0; $(PY) tools/qemu.py $(MP32_FLAGS) frozen tests > /dev/null || rc=$$?; \
 	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 
-bench: mp32
+bench: mp32 qemu-if-possible
 	$(PY) bench/run.py
 
 # Every bench once with small counts: a broken bench fails the suite.
-bench-quick: setup mp32-if-possible
+bench-quick: setup mp32-if-possible qemu-if-possible
 	$(PY) bench/run.py --quick
 
 sim: setup

@@ -139,6 +139,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="tally42-qemu-bench-")
     used, free = heap_after_boot(elf, tmp)
     print("firmware.heap_after_boot_bytes.qemu_frozen: %d bytes (%d free)" % (used, free))
+    if os.environ.get("TALLY42_BENCH_QUICK") == "1":
+        return      # bench/run.py --quick: the boot shows that it runs
     low, held = full_journal_sync(elf, tmp)
     print("firmware.heap_free_min_bytes.full_journal_sync.qemu_frozen: %d bytes (%d "
           "sittings on flash)" % (low, held))

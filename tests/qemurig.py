@@ -23,7 +23,7 @@ FILES = ("tests/fakes.py", "bench/mp_ui_search.py", "bench/mp_board_fakes.py",
          "bench/bench_engine.py")
 # Kept as source: mp_run.py (its functions are run without its main()), the board probe
 # (tests/mp/test_probe_board.py reads it as text, as tally42 deploy sends it).
-SOURCES = ("tests/mp_run.py", "host_tools/board_probe.py")
+SOURCES = ("tests/mp_run.py", "host_tools/link/board_probe.py")
 
 
 def firmware(form="frozen"):
