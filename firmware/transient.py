@@ -8,7 +8,9 @@ BOOT = ("engine_core.header", "engine_core.games", "firmware.journal.reader")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
 SESSION = ("firmware.session", "firmware.sync", "firmware.syncjournal", "engine_core.wire",
            "engine_core.header", "engine_core.options", "firmware.journal.reader")
-# The check of a line that looked like a hello and was not one (firmware/link.py).
+# The USB line's hello gate (firmware/link.py), once it has decided.
+HELLO = ("firmware.hello",)
+# The check of a line that looked like a hello and was not one (firmware/hello.py).
 HELLO_CHECK = ("engine_core.wire",)
 # The refusal messages, loaded when a refusal is shown, gone once it is drawn.
 REFUSAL = ("engine_core.messages",)
