@@ -7,7 +7,8 @@ import sys
 BOOT = ("engine_core.header", "engine_core.games", "firmware.journal.reader")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
 SESSION = ("firmware.session", "firmware.sync", "firmware.syncjournal", "engine_core.wire",
-           "engine_core.header", "engine_core.options", "firmware.journal.reader")
+           "engine_core.header", "engine_core.options", "engine_core.optionnames",
+           "firmware.journal.reader")
 # The USB line's hello gate (firmware/link.py), once it has decided.
 HELLO = ("firmware.hello",)
 # The check of a line that looked like a hello and was not one (firmware/hello.py).
@@ -21,7 +22,7 @@ SHARED = ("firmware.ui.walk", "firmware.ui.draw", "firmware.fonts")
 SCREENS = "firmware.ui."
 WITH_SCREEN = {
     "setup": ("engine_core.options", "engine_core.gin.options", "engine_core.optioncheck",
-              "engine_core.header"),
+              "engine_core.optionnames", "engine_core.header"),
     "history": ("engine_core.games", "firmware.journal.reader"),
 }
 
