@@ -178,7 +178,8 @@ class Link:
         self.close()
         gc.collect()
         if pending:
-            refusal = app.pushed(app.scorer.update_setup(pending, None))
+            from firmware import nextsetup
+            refusal = app.pushed(nextsetup.update(app.scorer, pending, None))
             transient.unload(transient.SESSION)     # the option checks
             if refusal:
                 app.banner = "settings from the PC: " + refusal

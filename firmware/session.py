@@ -5,6 +5,7 @@
 # the session ends.
 import gc
 
+from firmware import nextsetup
 from firmware.sync import SyncEndpoint
 from firmware.syncport import PrefixPort
 
@@ -35,7 +36,7 @@ class Session:
                 return "2 team names, not %d" % len(names)
             scorer.teams = (names[0][:8], names[1][:8])
             return None
-        return self.app.pushed(scorer.set_names(tuple(n[:12] for n in names)))
+        return self.app.pushed(nextsetup.set_names(scorer, tuple(n[:12] for n in names)))
 
     def set_settings(self, pairs):
         """House options for the next sitting set up (and the tracker switch). They are
@@ -64,7 +65,7 @@ class Session:
                 return "round and table from 1 to 255"
             if not event or len(event.encode()) > 32:
                 return "an event name of 1 to 32 bytes"
-        return self.app.pushed(self.app.scorer.update_setup(None, None, assign))
+        return self.app.pushed(nextsetup.update(self.app.scorer, None, None, assign))
 
 
 def _value(text):

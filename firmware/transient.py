@@ -3,12 +3,12 @@
 # stays. The heap they give back counts on a stock flash, whose modules load into RAM.
 import sys
 
-# The boot's replay of the open sitting (firmware/scorer.py resume), a sitting's start.
-BOOT = ("engine_core.header", "engine_core.games", "firmware.journal.reader")
+# The boot's replay of the open sitting (firmware/resume.py), a sitting's start.
+BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
-SESSION = ("firmware.session", "firmware.sync", "firmware.syncjournal", "engine_core.wire",
-           "engine_core.header", "engine_core.options", "engine_core.optionnames",
-           "firmware.journal.reader")
+SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.syncjournal",
+           "engine_core.wire", "engine_core.header", "engine_core.options",
+           "engine_core.optionnames", "firmware.journal.reader")
 # The USB line's hello gate (firmware/link.py), once it has decided.
 HELLO = ("firmware.hello",)
 # The check of a line that looked like a hello and was not one (firmware/hello.py).
