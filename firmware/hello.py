@@ -110,18 +110,3 @@ def _checked(buf, n):
     if not good:
         transient.unload(transient.HELLO_CHECK)
     return good
-
-
-def _checked(buf, n):
-    # The request's own check (engine_core.wire), loaded for a whole candidate line and
-    # unloaded again unless a sync follows (which uses it).
-    from engine_core import wire
-    r = wire.RequestReader()
-    i = 0
-    good = False
-    while i < n:
-        good = r.feed(buf[i]) == wire.GOOD
-        i += 1
-    if not good:
-        transient.unload(transient.HELLO_CHECK)
-    return good
