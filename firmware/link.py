@@ -75,7 +75,7 @@ class Link:
         self._session = None
         self._port = None           # the line as the endpoint reads it
         self._gate = None           # the hello gate, while bytes on the line are read
-        self._back = HOME           # the screen on show when the session opened
+        self.back = HOME            # the screen on show when the session opened
 
     def attach(self, port):
         """Read the line through `port` (a firmware.syncport port)."""
@@ -98,7 +98,7 @@ class Link:
             # modules are out of the heap meanwhile); the outcome is drawn at the end.
             self.status = self.sync.status
             if not busy:
-                self._end()
+                self._session.end(self)
                 self.app.render()
         except MemoryError:
             self._failed()
@@ -148,7 +148,7 @@ class Link:
         # the endpoint, handed the bytes already read.
         app = self.app
         scorer = app.scorer
-        self._back = app.screen
+        self.back = app.screen
         self.status = "connected"
         if scorer.journal.open_sitting() is not None and (
                 app.safe or (scorer.s is not None and scorer.s.over())):
@@ -167,29 +167,6 @@ class Link:
         self._session = Session(app)
         self.sync = self._session.open(self._port, line, n, FIRMWARE, no_kbd,
                                        self.to_repl)
-
-    def _end(self):
-        # The endpoint out of the heap, the house options pushed by the PC checked and
-        # kept, the outcome's screen next.
-        app = self.app
-        served = self.sync.requests
-        self.status = "done, %d sent to the PC" % self.sync.acked if served else "idle"
-        pending = self._session.pending
-        self.close()
-        gc.collect()
-        if pending:
-            from firmware import nextsetup
-            refusal = app.pushed(nextsetup.update(app.scorer, pending, None))
-            transient.unload(transient.SESSION)     # the option checks
-            if refusal:
-                app.banner = "settings from the PC: " + refusal
-        if served or self._back == SYNC:
-            app.go(SYNC)        # the outcome stays on show until OK or BACK
-        elif app.scorer.s is None:
-            app.go(SETUP)
-        else:
-            app.go(self._back)
-        app.full = True
 
     def _failed(self):
         # No room for the endpoint or a reply: close the session (which gives Ctrl-C

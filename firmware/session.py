@@ -5,7 +5,8 @@
 # the session ends.
 import gc
 
-from firmware import nextsetup
+from firmware import nextsetup, transient
+from firmware.codes import SETUP, SYNC
 from firmware.sync import SyncEndpoint
 from firmware.syncport import PrefixPort
 
@@ -25,6 +26,28 @@ class Session:
             clock=scorer.clock.set, names=self.set_names, settings=self.set_settings,
             assign=self.set_assign, now=scorer.clock.unix, kbd_intr=kbd_intr,
             interrupt=interrupt)
+
+    def end(self, link):
+        """The PC's session is over (`link.sync` is done): the endpoint out of the heap,
+        the house options pushed by the PC checked and kept, the outcome's screen next."""
+        app = self.app
+        served = link.sync.requests
+        link.status = "done, %d sent to the PC" % link.sync.acked if served else "idle"
+        pending = self.pending
+        link.close()
+        gc.collect()
+        if pending:
+            refusal = app.pushed(nextsetup.update(app.scorer, pending, None))
+            transient.unload(transient.SESSION)     # the option checks
+            if refusal:
+                app.banner = "settings from the PC: " + refusal
+        if served or link.back == SYNC:
+            app.go(SYNC)        # the outcome stays on show until OK or BACK
+        elif app.scorer.s is None:
+            app.go(SETUP)
+        else:
+            app.go(link.back)
+        app.full = True
 
     def set_names(self, kind, names):
         """Players ("p"): for the sitting on the table (on screen) and every new one;
