@@ -3,7 +3,7 @@
 # boot (the firmware from the ROMFS image, a 110K heap, 64-bit unix port: about twice an
 # ESP32's object sizes).
 #   firmware.heap_bytes.main_loop    gc.mem_alloc() after gc.collect(), with the Loop,
-#                                    its Power and the USB line's HelloGate made
+#                                    its Power and the USB line attached
 import os
 import sys
 import tempfile
@@ -24,7 +24,7 @@ gc.collect()
 before = gc.mem_alloc()
 from firmware import start, loop, power
 lp = loop.Loop(b, a, power.Power(b, 10))
-a.link.attach(None)    # the gate on the line
+a.link.attach(None)    # the line (its gate loads when bytes arrive)
 gc.collect()
 print("main_loop", gc.mem_alloc() - before)
 """

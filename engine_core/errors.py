@@ -1,5 +1,5 @@
 # Refusal codes of both families (the messages are in messages.py and gin/messages.py,
-# loaded on a refusal).
+# loaded on a refusal). The gin pads' own codes follow these, in gin/errors.py.
 from engine_core.compat import const
 
 OK = const(0)
@@ -42,17 +42,3 @@ E_NO_PLAY = const(36)
 E_UNDO = const(37)
 E_FULL = const(38)
 E_DOUBLES = const(39)
-
-# The gin pads' refusals (gin/messages.py explains them).
-E_GIN_TURNUP_FIRST = const(40)
-E_GIN_TURNUP_TAKEN = const(41)
-E_GIN_NO_TURNUP = const(42)
-E_GIN_NO_KNOCK = const(43)
-E_GIN_KNOCK_ZERO = const(44)
-E_GIN_KNOCK_LIMIT = const(45)
-E_GIN_TOTAL = const(46)
-E_GIN_BONUS_OFF = const(47)
-E_GIN_BONUS_MANY = const(48)
-E_GIN_TOTALS = const(49)
-E_GIN_CONTRACT = const(50)
-E_GIN_RANK = const(51)

@@ -2,9 +2,10 @@
 # message for anything wrong. Runs once when a sitting starts (it may allocate).
 from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, TOP_NUMBER
 
-from engine_core.rules import (NAMES, Rules, index, SCORING_NAMES, ALL_PASS_NAMES,  # noqa: F401
-                                MADE_SCORES_NAMES, NELLO_DOUBLES_NAMES, APPLIES, OPTIONS,
-                                SPECIAL, to_dict, value)
+from engine_core.rules import NAMES, Rules, index
+from engine_core.optionnames import (SCORING_NAMES, ALL_PASS_NAMES,  # noqa: F401
+                                     MADE_SCORES_NAMES, NELLO_DOUBLES_NAMES, APPLIES, OPTIONS,
+                                     SPECIAL, to_dict, value)
 from engine_core.optioncheck import OptionError, whole, choice, flag, show
 
 

@@ -53,7 +53,8 @@ class App:
         elif sid is None:
             self.go(SETUP)
         else:
-            refused = scorer.resume(sid)
+            from firmware.resume import resume
+            refused = resume(scorer, sid)
             self.follow()
             if refused:
                 self.banner = "%d saved events refused: sync, the PC has them" % refused

@@ -1,20 +1,11 @@
 # The USB line to the PC, and the clock the PC sets. While no sync is open, a HelloGate
-# watches the line: only a complete hello request whose CRC checks
-# (docs/sync-protocol.md) opens a session (firmware/session.py), which serves the PC until
-# it is done; every other byte is dropped, so that a terminal opened on the port, line
-# noise or a floating RX pin changes nothing on the table. The session's modules leave
-# the heap when it ends (firmware/transient.py SESSION).
-#
-# Keyboard interrupt is off while the scorer runs (the main loop sees the 0x03 bytes).
-# A lone Ctrl-C is dropped; the REPL tools' way in is honoured: mpremote sends CR Ctrl-C,
-# then at once CR Ctrl-A (raw REPL). Seeing CR Ctrl-C, the gate stops reading; if more
-# bytes are waiting within CALL_MS, it answers REPL and leaves them to the REPL.
-#
-#   gate = HelloGate(bytearray(64))
-#   what = gate.poll(port, ticks_ms())   # NONE, HELLO (gate.buf[:gate.n]) or REPL
+# (firmware/hello.py) watches the line, loaded when bytes arrive and unloaded once it has
+# decided: only a hello with a good CRC opens a session (firmware/session.py), which
+# serves the PC until it is done. The session's modules leave the heap when it ends
+# (firmware/transient.py SESSION).
 import gc
 import time
-from time import ticks_diff, ticks_ms
+from time import ticks_ms
 
 from micropython import const
 
@@ -23,97 +14,7 @@ from firmware.codes import HOME, SETUP, SYNC
 
 FIRMWARE = "0.1.0"
 
-NONE = const(0)         # HelloGate.poll's answers
-HELLO = const(1)
-REPL = const(2)
-
-CALL_MS = const(300)
-_START = const(0x7E)    # "~" begins every request
-_END = const(0x0A)
-_HELLO = const(0x48)    # "H", the command letter after "~", session and sequence
-_CMD_AT = const(7)
-_MIN = const(18)        # "~", session, seq, command, "*", CRC, "\n"
-_CR = const(0x0D)
-_CTRL_C = const(3)
-
 EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
-
-
-class HelloGate:
-    """What on the line may open a session."""
-
-    def __init__(self, buf):
-        self.buf = buf          # the line so far; a hello fits (the host's is 21 bytes)
-        self.n = 0              # bytes of a checked hello in buf, once poll said HELLO
-        self._at = -1           # bytes of the line so far; -1: waiting for "~"
-        self._prev = 0
-        self._one = bytearray(1)
-        self._called = False    # CR Ctrl-C seen
-        self._called_at = 0
-        self.dropped = 0        # bytes that opened nothing
-
-    def poll(self, port, now):
-        if self._called:
-            if port.pending():
-                self._called = False
-                return REPL
-            if ticks_diff(now, self._called_at) < CALL_MS:
-                return NONE
-            self._called = False    # a lone Ctrl-C: ignored
-        one = self._one
-        while port.readinto(one):
-            c = one[0]
-            if c == _CTRL_C and self._prev == _CR:
-                self._called = True
-                self._called_at = now
-                self._prev = 0
-                self._at = -1
-                return NONE
-            self._prev = c
-            if self._feed(c):
-                return HELLO
-        return NONE
-
-    def _feed(self, c):
-        buf = self.buf
-        if c == _START:
-            buf[0] = c
-            self._at = 1
-            return False
-        at = self._at
-        if at < 0:
-            self.dropped += 1
-            return False
-        if at >= len(buf) or (c != _END and not 0x20 <= c <= 0x7E):
-            self.dropped += at + 1
-            self._at = -1
-            return False
-        buf[at] = c
-        at += 1
-        self._at = at
-        if c != _END:
-            return False
-        self._at = -1
-        if at >= _MIN and buf[_CMD_AT] == _HELLO and _checked(buf, at):
-            self.n = at
-            return True
-        self.dropped += at
-        return False
-
-
-def _checked(buf, n):
-    # The request's own check (engine_core.wire), loaded for a whole candidate line and
-    # unloaded again unless a sync follows (which uses it).
-    from engine_core import wire
-    r = wire.RequestReader()
-    i = 0
-    good = False
-    while i < n:
-        good = r.feed(buf[i]) == wire.GOOD
-        i += 1
-    if not good:
-        transient.unload(transient.HELLO_CHECK)
-    return good
 
 
 class Clock:
@@ -173,14 +74,13 @@ class Link:
         self.to_repl = no_kbd       # the REPL tools asked in (a device: to the REPL)
         self._session = None
         self._port = None           # the line as the endpoint reads it
-        self._gate = None           # what on the line may open a session
-        self._hello = bytearray(64)     # a session's hello, before the endpoint loads
-        self._back = HOME           # the screen on show when the session opened
+        self._gate = None           # the hello gate, while bytes on the line are read
+        self.back = HOME            # the screen on show when the session opened
 
     def attach(self, port):
-        """Read the line through `port` (a firmware.syncport port), a gate on it."""
+        """Read the line through `port` (a firmware.syncport port)."""
         self._port = port
-        self._gate = HelloGate(self._hello)
+        self._gate = None
 
     def poll(self):
         """Called from the main loop between buttons. A hello on the line brings in the
@@ -191,19 +91,14 @@ class Link:
                 if self.line is None:
                     return False
                 self._open()
-            if self.sync is None:
-                what = self._gate.poll(self._port, ticks_ms())
-                if what == REPL:
-                    self.to_repl()
-                if what != HELLO:
-                    return False
-                self._begin(self._gate.n)
+            if self.sync is None and not self._watch():
+                return False
             busy = self.sync.poll()
             # The panel keeps the sync screen drawn when the session opened (the screens'
             # modules are out of the heap meanwhile); the outcome is drawn at the end.
             self.status = self.sync.status
             if not busy:
-                self._end()
+                self._session.end(self)
                 self.app.render()
         except MemoryError:
             self._failed()
@@ -216,6 +111,27 @@ class Link:
         self._session = None
         transient.unload(transient.SESSION)
 
+    def _watch(self):
+        # The hello gate on the line, loaded when bytes arrive and unloaded once it has
+        # decided: True when it read a hello (the session is then open).
+        if self._gate is None and not self._port.pending():
+            return False
+        from firmware import hello
+        if self._gate is None:
+            self._gate = hello.HelloGate(bytearray(64))
+        gate = self._gate
+        what = gate.poll(self._port, ticks_ms())
+        if what == hello.REPL:
+            self.to_repl()
+        if what != hello.HELLO and gate.busy():
+            return False
+        self._gate = None
+        transient.unload(transient.HELLO)
+        if what != hello.HELLO:
+            return False
+        self._begin(gate.buf, gate.n)
+        return True
+
     def _open(self):
         from firmware import syncport
         path = getattr(self.line, "path", None)
@@ -227,12 +143,12 @@ class Link:
             self.to_repl = _to_repl
             self.attach(syncport.StreamPort(self.line.rx, self.line.tx))
 
-    def _begin(self, n):
+    def _begin(self, line, n):
         # The sync screen first, so that the other screens' modules leave the heap, then
         # the endpoint, handed the bytes already read.
         app = self.app
         scorer = app.scorer
-        self._back = app.screen
+        self.back = app.screen
         self.status = "connected"
         if scorer.journal.open_sitting() is not None and (
                 app.safe or (scorer.s is not None and scorer.s.over())):
@@ -249,30 +165,8 @@ class Link:
         # Keyboard interrupt stays off (_open); a Ctrl-C in the session is the REPL
         # tools' (to_repl).
         self._session = Session(app)
-        self.sync = self._session.open(self._port, self._hello, n, FIRMWARE, no_kbd,
+        self.sync = self._session.open(self._port, line, n, FIRMWARE, no_kbd,
                                        self.to_repl)
-
-    def _end(self):
-        # The endpoint out of the heap, the house options pushed by the PC checked and
-        # kept, the outcome's screen next.
-        app = self.app
-        served = self.sync.requests
-        self.status = "done, %d sent to the PC" % self.sync.acked if served else "idle"
-        pending = self._session.pending
-        self.close()
-        gc.collect()
-        if pending:
-            refusal = app.pushed(app.scorer.update_setup(pending, None))
-            transient.unload(transient.SESSION)     # the option checks
-            if refusal:
-                app.banner = "settings from the PC: " + refusal
-        if served or self._back == SYNC:
-            app.go(SYNC)        # the outcome stays on show until OK or BACK
-        elif app.scorer.s is None:
-            app.go(SETUP)
-        else:
-            app.go(self._back)
-        app.full = True
 
     def _failed(self):
         # No room for the endpoint or a reply: close the session (which gives Ctrl-C

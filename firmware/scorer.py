@@ -1,13 +1,13 @@
 # The sitting on the table and its journal. The event path take(): the engine checks an
 # event, the journal puts it on flash, then the sitting applies it, so that no screen
-# shows an event as taken before it is on flash. Also the sitting's resume from flash at
-# boot, a sitting's start, the names it is played by, and the next sitting's setup (the
-# settings file, what the PC pushes).
+# shows an event as taken before it is on flash. Also a sitting's start and the settings
+# file. The sitting's resume at boot is firmware/resume.py's, what the PC sets for the
+# next sitting firmware/nextsetup.py's.
 from micropython import const
 
 from engine_core.codes import BIDDING, MAX_EVENT_BYTES, OVER
 from engine_core.variants import SEATS, TEAMS
-from firmware import settings, transient
+from firmware import settings
 from firmware.journal import Journal, JournalError
 
 TEAM_NAMES = ("Us", "Them")
@@ -18,9 +18,6 @@ SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"),
 REFUSED = const(0)
 TAKEN = const(1)
 ENDED = const(2)        # taken, and it ended a hand (or the sitting)
-
-_HEADER_MAX = const(255)
-_END_ITEM = const(5)    # the journal's END record as next_event gives it
 
 
 class Scorer:
@@ -93,41 +90,11 @@ class Scorer:
             return self.teams[side]
         return self.names[side]
 
-    # ---- boot, resume and a sitting's start ----
+    # ---- boot and a sitting's start ----
     def mount(self):
         """The settings read, the journal mounted: the open sitting's id, or None."""
         self.last_setup, self.tracker = settings.load(self.settings_path)
         return self.journal.mount()
-
-    def resume(self, sid):
-        """Replay the sitting `sid` from the journal at the exact state; returns how many
-        of its events the engine refused (the PC gets them all with the next sync)."""
-        from engine_core import header
-        from firmware.journal.reader import JournalReader
-        r = JournalReader(self.journal)
-        buf = bytearray(_HEADER_MAX)
-        cur = r.cursor(sid)
-        n = r.next_event(cur, buf)
-        try:
-            head = bytes(buf[:n])
-            rules, dealer, names = header.decode_header(head)
-            assign = header.header_assignment(head)
-        except ValueError as e:
-            raise JournalError("the open sitting cannot be resumed (%s): hold a button "
-                               "at power-on for safe mode, then sync" % e)
-        self.start(rules, dealer, names, assign)
-        s = self.s
-        refused = 0
-        while True:
-            n = r.next_event(cur, buf)
-            if n < 0:
-                break
-            if n == _END_ITEM:
-                continue        # an END record (when the game ended), not an event
-            if s.apply(s.codec.decode_at(buf, 0)):
-                refused += 1
-        transient.unload(transient.BOOT)
-        return refused
 
     def start(self, rules, dealer, names=None, assign=None):
         """A new sitting of `rules` (`names`: seat names, `assign`: its table assignment),
@@ -157,59 +124,6 @@ class Scorer:
     # ---- the next sitting's setup ----
     def save_settings(self):
         settings.save(self.settings_path, self.last_setup, self.tracker)
-
-    def set_names(self, names):
-        """Player names for the sitting on the table and every new one: None, or why they
-        are refused. A sitting played out keeps the names it was played by."""
-        s = self.s
-        if s is None or s.over():
-            return self.update_setup(None, names)
-        if len(names) != s.seats:
-            return "%d player names for %d seats" % (len(names), s.seats)
-        self.names = names
-        if s.row[TEAMS]:
-            self.teams = (pair(names, 0), pair(names, 1))
-        return self.update_setup(None, names)
-
-    def update_setup(self, changes, names, assign=0):
-        """The next sitting's setup with `changes` (house options), `names` (players) and
-        `assign` (a new table assignment, None for none; 0 keeps the one set up): None, or
-        why the options are refused (then nothing changes)."""
-        from engine_core import header
-        if changes:
-            from engine_core import options as O
-            errors = (O.OptionError, ValueError)
-        else:
-            errors = ValueError
-        try:
-            if self.last_setup:
-                rules, dealer, old = header.decode_header(self.last_setup)
-            else:
-                from engine_core.rules import Rules
-                rules, dealer, old = Rules(0), 0, None     # plain 42
-            if changes:
-                variant = changes.pop("variant", rules.name)
-                merged = rules.to_dict() if variant == rules.name else {}
-                merged.update(changes)
-                if "scoring" in changes and "target" not in changes:
-                    merged.pop("target", None)
-                if merged.get("scoring") == "points":
-                    for key in O.SPECIAL:
-                        merged.pop(key, None)
-                rules = O.resolve(variant, merged)
-            if names is None or len(names) != rules.row[SEATS]:
-                names = old
-            if assign == 0:
-                try:
-                    assign = (header.header_assignment(self.last_setup) if self.last_setup
-                              else None)
-                except ValueError:
-                    assign = None
-            self.last_setup = header.encode_header(rules, dealer, names, 0, 0, 0, assign)
-        except errors as e:
-            return str(e)
-        self.save_settings()
-        return None
 
 
 def pair(names, team):

@@ -5,6 +5,8 @@
 # the session ends.
 import gc
 
+from firmware import nextsetup, transient
+from firmware.codes import SETUP, SYNC
 from firmware.sync import SyncEndpoint
 from firmware.syncport import PrefixPort
 
@@ -25,6 +27,28 @@ class Session:
             assign=self.set_assign, now=scorer.clock.unix, kbd_intr=kbd_intr,
             interrupt=interrupt)
 
+    def end(self, link):
+        """The PC's session is over (`link.sync` is done): the endpoint out of the heap,
+        the house options pushed by the PC checked and kept, the outcome's screen next."""
+        app = self.app
+        served = link.sync.requests
+        link.status = "done, %d sent to the PC" % link.sync.acked if served else "idle"
+        pending = self.pending
+        link.close()
+        gc.collect()
+        if pending:
+            refusal = app.pushed(nextsetup.update(app.scorer, pending, None))
+            transient.unload(transient.SESSION)     # the option checks
+            if refusal:
+                app.banner = "settings from the PC: " + refusal
+        if served or link.back == SYNC:
+            app.go(SYNC)        # the outcome stays on show until OK or BACK
+        elif app.scorer.s is None:
+            app.go(SETUP)
+        else:
+            app.go(link.back)
+        app.full = True
+
     def set_names(self, kind, names):
         """Players ("p"): for the sitting on the table (on screen) and every new one;
         teams ("t"): on screen. The names a sitting starts with are in its header on
@@ -35,7 +59,7 @@ class Session:
                 return "2 team names, not %d" % len(names)
             scorer.teams = (names[0][:8], names[1][:8])
             return None
-        return self.app.pushed(scorer.set_names(tuple(n[:12] for n in names)))
+        return self.app.pushed(nextsetup.set_names(scorer, tuple(n[:12] for n in names)))
 
     def set_settings(self, pairs):
         """House options for the next sitting set up (and the tracker switch). They are
@@ -64,7 +88,7 @@ class Session:
                 return "round and table from 1 to 255"
             if not event or len(event.encode()) > 32:
                 return "an event name of 1 to 32 bytes"
-        return self.app.pushed(self.app.scorer.update_setup(None, None, assign))
+        return self.app.pushed(nextsetup.update(self.app.scorer, None, None, assign))
 
 
 def _value(text):

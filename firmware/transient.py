@@ -3,12 +3,15 @@
 # stays. The heap they give back counts on a stock flash, whose modules load into RAM.
 import sys
 
-# The boot's replay of the open sitting (firmware/scorer.py resume), a sitting's start.
-BOOT = ("engine_core.header", "engine_core.games", "firmware.journal.reader")
+# The boot's replay of the open sitting (firmware/resume.py), a sitting's start.
+BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
-SESSION = ("firmware.session", "firmware.sync", "firmware.syncjournal", "engine_core.wire",
-           "engine_core.header", "engine_core.options", "firmware.journal.reader")
-# The check of a line that looked like a hello and was not one (firmware/link.py).
+SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.syncjournal",
+           "engine_core.wire", "engine_core.header", "engine_core.options",
+           "engine_core.optionnames", "firmware.journal.reader")
+# The USB line's hello gate (firmware/link.py), once it has decided.
+HELLO = ("firmware.hello",)
+# The check of a line that looked like a hello and was not one (firmware/hello.py).
 HELLO_CHECK = ("engine_core.wire",)
 # The refusal messages, loaded when a refusal is shown, gone once it is drawn.
 REFUSAL = ("engine_core.messages",)
@@ -19,7 +22,7 @@ SHARED = ("firmware.ui.walk", "firmware.ui.draw", "firmware.fonts")
 SCREENS = "firmware.ui."
 WITH_SCREEN = {
     "setup": ("engine_core.options", "engine_core.gin.options", "engine_core.optioncheck",
-              "engine_core.header"),
+              "engine_core.optionnames", "engine_core.header"),
     "history": ("engine_core.games", "firmware.journal.reader"),
 }
 

@@ -1,6 +1,7 @@
 # The short messages that explain the gin engine's refusals. Loaded only when a refusal
 # is shown (it allocates), and unloaded again on the device.
 from engine_core import errors as E
+from engine_core.gin import errors as GE
 from engine_core.gin import codec as Gc
 from engine_core.gin import rules as G
 from engine_core.gin.codec import EV_GIN, EV_KNOCK
@@ -18,34 +19,34 @@ def explain(s, err, ev):
         return "nothing to undo"
     if err == E.E_FULL:
         return "the sitting's history is full"
-    if err == E.E_GIN_TURNUP_FIRST:
+    if err == GE.E_GIN_TURNUP_FIRST:
         return "key in the turn-up card first: it starts the hand"
-    if err == E.E_GIN_TURNUP_TAKEN:
+    if err == GE.E_GIN_TURNUP_TAKEN:
         return "this hand's turn-up card is already keyed in (%s)" % rank_name(s.turnup_rank())
-    if err == E.E_GIN_NO_TURNUP:
+    if err == GE.E_GIN_NO_TURNUP:
         return "%s has no turn-up card" % name
-    if err == E.E_GIN_NO_KNOCK:
+    if err == GE.E_GIN_NO_KNOCK:
         return "there is no knocking in %s: a hand ends in gin or a draw-out" % name
-    if err == E.E_GIN_KNOCK_ZERO:
+    if err == GE.E_GIN_KNOCK_ZERO:
         return "a knock with 0 unmelded is a gin: key in gin"
-    if err == E.E_GIN_KNOCK_LIMIT:
+    if err == GE.E_GIN_KNOCK_LIMIT:
         return "knock with %d is over the limit: the turn-up %s allows %d at most" % (
             Gc.knocker_total(arg), rank_name(s.turnup_rank()), s.limit())
-    if err == E.E_GIN_TOTAL:
+    if err == GE.E_GIN_TOTAL:
         return total_over(_total_over(s, kind, arg, top), top)
-    if err == E.E_GIN_BONUS_OFF:
+    if err == GE.E_GIN_BONUS_OFF:
         if s.rules.variant == G.SEQUENCE:
             return "bonus cards need the bonus option"
         return "bonus cards are for Sequence Gin with the bonus option"
-    if err == E.E_GIN_BONUS_MANY:
+    if err == GE.E_GIN_BONUS_MANY:
         return "a hand holds 10 cards: at most 10 bonus cards"
-    if err == E.E_GIN_TOTALS:
+    if err == GE.E_GIN_TOTALS:
         if s.row[G.TURNUP]:
             return "nobody scores a draw-out in %s: it takes no totals" % name
         return "a draw-out in %s needs both seats' unmelded totals" % name
-    if err == E.E_GIN_CONTRACT:
+    if err == GE.E_GIN_CONTRACT:
         return "the contract meld is Skarney Gin's: %s has none" % name
-    if err == E.E_GIN_RANK:
+    if err == GE.E_GIN_RANK:
         return "not a card rank (A, 2 to 10, J, Q, K)"
     return "not a gin event"
 

@@ -13,11 +13,11 @@ from engine_core.gin.codec import (EV_TURNUP, EV_GIN, EV_KNOCK, EV_DRAWOUT,  # n
                                     gin_opponent, gin_no_contract, gin_bonus, knocker_total,
                                     knock_opponent, knock_bonus, drawout_total)
 from engine_core.codes import OVER
-from engine_core.errors import (OK, E_OVER, E_BAD_EVENT, E_GIN_TURNUP_FIRST,  # noqa: F401
-                                E_GIN_TURNUP_TAKEN, E_GIN_NO_TURNUP, E_GIN_NO_KNOCK,
-                                E_GIN_KNOCK_ZERO, E_GIN_KNOCK_LIMIT, E_GIN_TOTAL,
-                                E_GIN_BONUS_OFF, E_GIN_BONUS_MANY, E_GIN_TOTALS, E_GIN_CONTRACT,
-                                E_GIN_RANK)
+from engine_core.errors import OK, E_OVER, E_BAD_EVENT  # noqa: F401
+from engine_core.gin.errors import (E_GIN_TURNUP_FIRST, E_GIN_TURNUP_TAKEN,  # noqa: F401
+                                    E_GIN_NO_TURNUP, E_GIN_NO_KNOCK, E_GIN_KNOCK_ZERO,
+                                    E_GIN_KNOCK_LIMIT, E_GIN_TOTAL, E_GIN_BONUS_OFF,
+                                    E_GIN_BONUS_MANY, E_GIN_TOTALS, E_GIN_CONTRACT, E_GIN_RANK)
 from engine_core.history import History, DEALER, HANDS, ENDED, WINNER
 
 # Phases: OVER (codes.py) as in the 42 family, then the gin pads' own.

@@ -7,7 +7,7 @@ import micropython
 from apphelp import boot, flash, pc_sets, press, pushed, same_state, text
 from engine_core.header import decode_header, header_assignment
 from engine_core import codes as C
-from firmware import transient
+from firmware import nextsetup, transient
 from firmware.journal.reader import JournalReader
 from engine_core.codes import PLAY
 from firmware.codes import HOME, SETUP
@@ -33,7 +33,7 @@ def _setup_assign(a):
 
 def _update_setup(a, changes, names):
     # What the sync session's end does with the settings pushed (firmware/link.py).
-    return a.pushed(a.scorer.update_setup(changes, names))
+    return a.pushed(nextsetup.update(a.scorer, changes, names))
 
 
 EPOCH = 1704067200      # the scorer's clock counts from 2024-01-01T00:00Z
