@@ -22,7 +22,8 @@ from engine_core.games import new_sitting  # noqa: E402
 from ginrand import RandomGinPlayer  # noqa: E402
 
 MICRO = sys.implementation.name == "micropython"
-SITTINGS = 4 if os.getenv("TALLY42_BENCH_QUICK") == "1" else 60
+# A bare-metal port (bench/bench_qemu.py) has no environment: the full count there.
+SITTINGS = 4 if getattr(os, "getenv", lambda k: None)("TALLY42_BENCH_QUICK") == "1" else 60
 
 if MICRO:
     import time

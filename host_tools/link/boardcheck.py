@@ -126,9 +126,9 @@ def _check_copies(found, deployed, rom, plan):
                           + (", ..." if len(plan.remove) > 4 else "") + ")")
                          if plan.remove else ""))
     # A stock MicroPython loads the modules' bytecode and names into RAM.
-    plan.notes.append("memory: a stock MicroPython runs the modules from RAM: about 46 KB "
+    plan.notes.append("memory: a stock MicroPython runs the modules from RAM: about 31 KB "
                       "of heap stays free after boot (a build with the board's modules "
-                      "frozen in leaves about 88 KB; docs/device.md, \"Memory\")")
+                      "frozen in leaves about 83 KB; docs/device.md, \"Memory\")")
 
 
 REMOVE_FILES = """import os
