@@ -71,7 +71,8 @@ def check_compiler():
             raise Missing("gcc cannot make 32-bit programs (apt-get install gcc-multilib)")
 
 
-def run(cmd, log):
+def run(cmd, log, what="32-bit MicroPython"):
+    """Run one build step, its output appended to `log`; on failure, exit with its tail."""
     with open(log, "a") as f:
         f.write("$ %s\n" % " ".join(cmd))
         f.flush()
@@ -79,7 +80,16 @@ def run(cmd, log):
     if r.returncode:
         with open(log) as f:
             tail = f.read()[-3000:]
-        raise SystemExit("%s\n32-bit MicroPython: the build failed (log: %s)" % (tail, log))
+        raise SystemExit("%s\n%s: the build failed (log: %s)" % (tail, what, log))
+
+
+def install(built, dest):
+    """Copy the program a build made to `dest` when it is newer (atomically); its path."""
+    if not os.path.exists(dest) or os.path.getmtime(dest) < os.path.getmtime(built):
+        tmp = dest + ".tmp"
+        subprocess.run(["cp", built, tmp], check=True)
+        os.replace(tmp, dest)
+    return dest
 
 
 def build(form):
@@ -95,13 +105,8 @@ def build(form):
     build_dir = os.path.join(OUT, "build-" + form)
     run(make + ["-C", os.path.join(tree, "ports", "unix"), "BUILD=" + build_dir,
                 "FROZEN_MANIFEST=" + MANIFESTS[form]] + MAKE_FLAGS, log)
-    prog = os.path.join(OUT, "micropython-" + form)
-    built = os.path.join(build_dir, "micropython")
-    if not os.path.exists(prog) or os.path.getmtime(prog) < os.path.getmtime(built):
-        tmp = prog + ".tmp"
-        subprocess.run(["cp", built, tmp], check=True)
-        os.replace(tmp, prog)
-    return prog
+    return install(os.path.join(build_dir, "micropython"),
+                   os.path.join(OUT, "micropython-" + form))
 
 
 def path(form):
@@ -110,19 +115,25 @@ def path(form):
     return prog if os.path.exists(prog) else None
 
 
-def main(argv):
+def cli(argv, tool, what, forms, build):
+    """A build script's main: the forms named in argv (else the first of `forms`) built
+    and their paths printed; a missing tool is one line and SKIPPED (1 with --ci)."""
     ci = "--ci" in argv
-    forms = [a for a in argv if a != "--ci"] or ["stock"]
-    for form in forms:
-        if form not in MANIFESTS:
-            raise SystemExit("mp32: unknown form %s (stock, frozen)" % form)
+    asked = [a for a in argv if a != "--ci"] or [forms[0]]
+    for form in asked:
+        if form not in forms:
+            raise SystemExit("%s: unknown form %s (%s)" % (tool, form, ", ".join(forms)))
     try:
-        for form in forms:
+        for form in asked:
             print(build(form))
     except Missing as e:
-        print("32-bit MicroPython: not built: %s" % e, file=sys.stderr)
+        print("%s: not built: %s" % (what, e), file=sys.stderr)
         return 1 if ci else SKIPPED
     return 0
+
+
+def main(argv):
+    return cli(argv, "mp32", "32-bit MicroPython", tuple(MANIFESTS), build)
 
 
 if __name__ == "__main__":

@@ -58,17 +58,6 @@ def check_tools():
         raise Missing("no %s (apt-get install qemu-system-arm)" % QEMU)
 
 
-def run(cmd, log):
-    with open(log, "a") as f:
-        f.write("$ %s\n" % " ".join(cmd))
-        f.flush()
-        r = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT)
-    if r.returncode:
-        with open(log) as f:
-            tail = f.read()[-3000:]
-        raise SystemExit("%s\nqemu port: the build failed (log: %s)" % (tail, log))
-
-
 def mpy_cross():
     """The mpy-cross of the tree the port was built from (its .mpy version)."""
     return os.path.join(mp32.source(), "mpy-cross", "build", "mpy-cross")
@@ -82,20 +71,14 @@ def build(form="frozen"):
     log = os.path.join(OUT, "build-%s.log" % form)
     open(log, "w").close()
     make = ["make", "-s", "-j", mp32.jobs()]
-    run(make + ["-C", os.path.join(tree, "mpy-cross")], log)
+    mp32.run(make + ["-C", os.path.join(tree, "mpy-cross")], log, "qemu port")
     # make does not see flags change: a build folder for each set of them
     flags = "%d %s %s" % (HEAPS[form], CFLAGS, BOARD)
     build_dir = os.path.join(OUT, "build-%08x" % (zlib.crc32(flags.encode()) & 0xFFFFFFFF))
-    run(make + ["-C", os.path.join(tree, "ports", "qemu"), "BOARD=" + BOARD,
+    mp32.run(make + ["-C", os.path.join(tree, "ports", "qemu"), "BOARD=" + BOARD,
                 "BUILD=" + build_dir, "MICROPY_HEAP_SIZE=%d" % HEAPS[form], "CFLAGS_EXTRA=" + CFLAGS,
-                "FROZEN_MANIFEST=" + MANIFEST], log)
-    elf = os.path.join(OUT, ELF[form])
-    built = os.path.join(build_dir, "firmware.elf")
-    if not os.path.exists(elf) or os.path.getmtime(elf) < os.path.getmtime(built):
-        tmp = elf + ".tmp"
-        subprocess.run(["cp", built, tmp], check=True)
-        os.replace(tmp, elf)
-    return elf
+                "FROZEN_MANIFEST=" + MANIFEST], log, "qemu port")
+    return mp32.install(os.path.join(build_dir, "firmware.elf"), os.path.join(OUT, ELF[form]))
 
 
 def path(form="frozen"):
@@ -106,18 +89,7 @@ def path(form="frozen"):
 
 
 def main(argv):
-    ci = "--ci" in argv
-    forms = [a for a in argv if a != "--ci"] or ["frozen"]
-    for form in forms:
-        if form not in HEAPS:
-            raise SystemExit("qemu: unknown form %s (frozen, tests)" % form)
-    try:
-        for form in forms:
-            print(build(form))
-    except Missing as e:
-        print("qemu port: not built: %s" % e, file=sys.stderr)
-        return 1 if ci else SKIPPED
-    return 0
+    return mp32.cli(argv, "qemu", "qemu port", tuple(HEAPS), build)
 
 
 if __name__ == "__main__":
