@@ -163,8 +163,7 @@ def test_mpremote_breaks_in_and_the_scorer_comes_back_with_its_sitting(machine, 
     assert listed.strip().endswith("[True, False]"), listed    # synced; open
     before = len(machine.frames)
     machine.start_scorer()
-    machine.wait_for(screen)
-    assert len(machine.frames) > before
+    machine.wait_for(screen, since=before)     # drawn anew by the restarted scorer
     out = _run("devices", "--port", machine.repl, *SLOW)
     assert out.returncode == 0 and "T42-QEMU" in out.stdout, out.stdout + out.stderr
 
@@ -178,8 +177,7 @@ def test_garbage_on_the_line_leaves_the_scorer_scoring_and_syncing(machine, scor
     link.close()
     before = len(machine.frames)
     machine.press([NEXT])           # the scorer still takes presses
-    machine.wait_idle()
-    assert len(machine.frames) > before
+    machine.wait_idle(since=before)     # QemuError if no frame comes
     out = _run("sync", "--port", machine.repl, "--db", str(tmp_path / "t.db"),
                "--wait", "60", *SLOW)
     assert out.returncode == 0, out.stderr

@@ -159,20 +159,22 @@ class Machine:
         """Press buttons: firmware.buttons codes (LONG or-ed in), in order."""
         os.write(self._keys, bytes(codes))
 
-    def wait_idle(self, quiet=4.0, timeout=120.0):
+    def wait_idle(self, quiet=4.0, timeout=120.0, since=None):
         """Wait until the panel has sent nothing for `quiet` seconds (a full refresh's
-        busy time and more): the presses are taken and the last screen drawn."""
+        busy time and more): the presses are taken and the last screen drawn. With
+        `since` (a count of frames), first wait for a frame after those."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() - self.last_frame_at < quiet:
+        while (since is not None and len(self.frames) <= since
+               or time.monotonic() - self.last_frame_at < quiet):
             if time.monotonic() > deadline:
                 raise QemuError("the panel did not settle in %d s" % timeout)
             time.sleep(0.1)
 
-    def wait_for(self, screen, timeout=120.0):
-        """Wait until the panel shows `screen` (a frame's name) and has been quiet for a
-        second since."""
+    def wait_for(self, screen, timeout=120.0, since=0):
+        """Wait until the panel shows `screen` (a frame's name) in a frame after the
+        first `since` ones, and has been quiet for a second since."""
         deadline = time.monotonic() + timeout
-        while not (self.frames and self.frames[-1][1] == screen
+        while not (len(self.frames) > since and self.frames[-1][1] == screen
                    and time.monotonic() - self.last_frame_at >= 1.0):
             if time.monotonic() > deadline:
                 raise QemuError("the panel did not show %s in %d s (it shows %s)" % (
