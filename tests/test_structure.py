@@ -95,6 +95,20 @@ def test_no_import_circle():
     assert not found, "import circles: %s" % "; ".join(" <-> ".join(c) for c in found)
 
 
+# Which packages each may import (docs/architecture.md): engine_core runs everywhere and
+# imports none of the others; nothing on the device imports the PC's host_tools.
+MAY_IMPORT = {"engine_core": {"engine_core"},
+              "firmware": {"firmware", "engine_core"},
+              "boards": {"boards", "firmware", "engine_core"},
+              "host_tools": set(PACKAGES)}
+
+
+def test_imports_go_one_way():
+    wrong = sorted("%s imports %s" % (m, d) for m, deps in graph().items() for d in deps
+                   if d.split(".")[0] not in MAY_IMPORT[m.split(".")[0]])
+    assert not wrong, wrong
+
+
 def test_a_package_importing_its_own_module_is_no_circle_but_two_modules_are():
     # The checker itself: a package's __init__ importing one of its modules that
     # imports back is the circle Python leaves half-built.
