@@ -6,9 +6,11 @@ connection (a SQLite file or a PostgreSQL database); each request reads one snap
 ends it, so sittings stored meanwhile by `tally42 sync` on any PC show up."""
 import http.server
 import json
+import queue
 import socketserver
 import sqlite3
 import threading
+import time
 
 from host_tools.events import event as EV
 from host_tools.events import standings as ST
@@ -134,46 +136,105 @@ poll();setInterval(poll,POLL_MS);
 
 
 class Reader:
-    """The server's read-only connection, opened at the first request and shared by the
-    request threads in turn. A request's reads are one transaction (on PostgreSQL a
-    REPEATABLE READ snapshot, host_tools/store/dbpg.py), ended when it is answered: the figures
-    of one page add up, and the next request sees what was stored meanwhile. A connection
-    that fails (a server restarted, a file replaced) is dropped and opened again."""
+    """The server's reads, done by one thread that owns the read-only connection (a
+    sqlite3 connection belongs to the thread that opened it; one PostgreSQL connection
+    does one thing at a time). Request threads hand it their work and wait.
+
+    A read that many requests ask for at once (every screen in the room polls the same
+    /state.json) is done once: an answer computed after a request arrived is as new as
+    that request needs, so the requests queued behind one computation all take its
+    answer. A request's reads are one transaction (on PostgreSQL a REPEATABLE READ
+    snapshot, host_tools/store/dbpg.py), ended when it is answered: the figures of one
+    page add up, and the next request sees what was stored meanwhile. A connection that
+    fails (a server restarted, a file replaced) is dropped and opened again."""
 
     def __init__(self, db_path):
         self.db_path = db_path
-        self.lock = threading.Lock()
         self.database = None
+        self._jobs = queue.Queue()
+        self._answers = {}      # key -> (monotonic time its read began, answer)
+        self._thread = None
+        self._start = threading.Lock()
 
-    def read(self, work):
-        """work(database) in one read transaction; DbError when the database cannot be read."""
-        with self.lock:
-            if self.database is None:
-                self.database = D.open_db(self.db_path, readonly=True)
-            database = self.database
-            conn = database.conn
-            try:
-                if isinstance(conn, sqlite3.Connection):
-                    conn.execute("BEGIN")       # PostgreSQL's reader begins by itself
-                result = work(database)
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
-                return result
-            except sqlite3.Error as e:
-                self.close()
-                raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
-                raise
+    def read(self, work, key=None):
+        """work(database) in one read transaction on the reading thread; its result, or
+        the DbError or EventError it raised. key: requests with the same key may share
+        an answer computed after they arrived."""
+        job = _Job(work, key)
+        with self._start:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+        job.done.wait()
+        if job.error is not None:
+            raise job.error
+        return job.result
 
-    def close(self):
+    def _serve(self):
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                self._close()
+                return
+            have = self._answers.get(job.key) if job.key is not None else None
+            if have is not None and have[0] >= job.asked:
+                job.result = have[1]
+            else:
+                began = time.monotonic()
+                try:
+                    job.result = self._read(job.work)
+                    if job.key is not None:
+                        self._answers[job.key] = (began, job.result)
+                except Exception as e:      # raised again in the request's own thread
+                    job.error = e
+            job.done.set()
+
+    def _read(self, work):
+        if self.database is None:
+            self.database = D.open_db(self.db_path, readonly=True)
+        database = self.database
+        conn = database.conn
+        try:
+            if isinstance(conn, sqlite3.Connection):
+                conn.execute("BEGIN")       # PostgreSQL's reader begins by itself
+            result = work(database)
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+            return result
+        except sqlite3.Error as e:
+            self._close()
+            raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+            raise
+
+    def _close(self):
         if self.database is not None:
             try:
                 self.database.close()
             except sqlite3.Error:
                 pass        # a connection already broken: nothing to give back
             self.database = None
+
+    def close(self):
+        """Stop the reading thread (its connection closed); waits for it."""
+        with self._start:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join(10)
+
+
+class _Job:
+    def __init__(self, work, key):
+        self.work = work
+        self.key = key
+        self.asked = time.monotonic()
+        self.done = threading.Event()
+        self.result = None
+        self.error = None
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -186,14 +247,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._send(200, "text/html; charset=utf-8", PAGE.encode("utf-8"))
         elif path == "/state.json":
             try:
-                body = json.dumps(self.reader.read(lambda d: state_json(d, self.event)),
-                                  ensure_ascii=False)
+                body = self.reader.read(self._state_body, key="state")
             except (D.DbError, EV.EventError) as e:
                 self._send(503, "application/json", json.dumps({"error": str(e)}).encode())
                 return
-            self._send(200, "application/json; charset=utf-8", body.encode("utf-8"))
+            self._send(200, "application/json; charset=utf-8", body)
         else:
             self._send(404, "text/plain; charset=utf-8", b"not found\n")
+
+    def _state_body(self, database):
+        return json.dumps(state_json(database, self.event), ensure_ascii=False).encode("utf-8")
 
     def _send(self, code, kind, body):
         self.send_response(code)
@@ -215,8 +278,7 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     def server_close(self):
         super().server_close()
         if self.reader is not None:
-            with self.reader.lock:
-                self.reader.close()
+            self.reader.close()
 
 
 def make_server(db_path, event, host="0.0.0.0", port=8042):

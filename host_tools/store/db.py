@@ -130,7 +130,16 @@ def _m4_events(conn):
         conn.execute(statement)
 
 
-MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events]
+def _m5_club_nights(conn):
+    # What a club night adds to an event: each scorer's table for the night, substitutes,
+    # and the live progress of the sittings being played (host_tools/events/).
+    from host_tools.events import event as EV
+    from host_tools.events import live
+    for statement in EV.NIGHT_SCHEMA + live.SCHEMA:
+        conn.execute(statement)
+
+
+MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events, _m5_club_nights]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
