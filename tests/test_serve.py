@@ -170,7 +170,7 @@ def test_the_page_in_chromium_updates_without_a_reload(served, tmp_path):
         with D.open_db(path) as database:
             database.store(partial_42(seats, 5, "r2t1"))
         browser.wait_for("document.querySelector('#tables-table tr:nth-child(2)')"
-                         ".cells[4].textContent == '5'")
+                         ".cells[4].textContent == 'playing, hand 6'")
         assert browser.eval("window.notReloaded") is True
         # A table finishes: the standings move.
         with D.open_db(path) as database:

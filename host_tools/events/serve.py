@@ -13,11 +13,11 @@ import threading
 import time
 
 from host_tools.events import event as EV
+from host_tools.events import live as LV
+from host_tools.events.page import PAGE
 from host_tools.events import standings as ST
 from host_tools.events import state as ES
 from host_tools.store import db as D
-
-POLL_MS = 2000
 
 
 def state_json(database, name):
@@ -28,7 +28,9 @@ def state_json(database, name):
     open_rounds = [t.round for t in ev.tables
                    if ES.table_status(ev, t, state) in ("ready", "playing")]
     current = min(open_rounds) if open_rounds else ev.rounds
+    progress = LV.read(database, ev)
     tables = []
+    seated = {}         # player -> table number, in the round shown
     for t in ev.tables:
         status = ES.table_status(ev, t, state)
         if ev.bracket is not None:
@@ -40,17 +42,35 @@ def state_json(database, name):
         games = state["results"].get((t.round, t.table), [])
         live = games[-1] if games else None
         wa, wb, _ = ES.match_outcome(ev, games)
+        now = progress.get((t.round, t.table))
+        if status == "done" or (live is not None and now is not None and (
+                now.sitting != live.sitting or now.hands <= live.hands)):
+            now = None      # the stored sitting says more than the scorer's last word
+        if a is not None and b is not None:
+            for p in ev.seats(a, b, t.round):
+                seated[p] = t.table
         tables.append({
             "round": t.round, "table": t.table, "status": status,
             "a": ev.side_name(a), "b": ev.side_name(b),
             "label": ev.bracket.label(t.match) if t.match is not None else None,
-            "score": live.score if live else None,
-            "hands": live.hands if live else 0,
+            "score": now.score if now else live.score if live else None,
+            "hands": now.hands if now else live.hands if live else 0,
+            "live": now.text if now else None,
             "games": [wa, wb] if ev.best_of > 1 else None,
         })
+    byes = []
+    if ev.bracket is None:
+        rounds = {r: resting for r, _, resting in ES.schedule_rounds(ev)}
+        byes = rounds.get(current, [])
+        for e, name in enumerate(ev.entrants):
+            if name in byes:
+                for p in ev.side_players([e], current):
+                    seated.setdefault(p, None)
+    find = [{"player": p, "table": seated[p]} for p in sorted(seated, key=str.casefold)]
     out = {"event": ev.name, "format": ev.format, "variant": ev.variant,
            "units": ev.units, "round": current, "rounds": ev.rounds,
-           "standings": [r.as_dict() for r in rows], "tables": tables, "bracket": None}
+           "standings": [r.as_dict() for r in rows], "tables": tables, "byes": byes,
+           "find": find, "bracket": None}
     if ev.bracket is not None:
         br = state["bracket"]
         matches = []
@@ -70,69 +90,6 @@ def state_json(database, name):
         out["bracket"] = {"matches": matches,
                           "champion": None if champ is None else ev.entrants[champ]}
     return out
-
-
-PAGE = """<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Tally 42</title>
-<style>
-body{font-family:sans-serif;margin:1em 2em;background:#fafafa;color:#222}
-h1{margin:.2em 0}h2{margin:.8em 0 .3em}
-table{border-collapse:collapse;margin-bottom:1em;background:#fff}
-td,th{border:1px solid #bbb;padding:.3em .8em;text-align:left}
-th{background:#e8e8e8}td.n{text-align:right}
-.cols{display:flex;flex-wrap:wrap;gap:2em}
-.status{color:#666;font-size:90%}#updated{color:#888;font-size:80%}
-.champion{font-size:130%;font-weight:bold;color:#063}
-</style></head><body>
-<h1 id="title">Tally 42</h1>
-<div id="updated"></div>
-<div class="cols">
-<div><h2>Standings</h2><div id="standings"></div></div>
-<div><h2 id="tables-title">Tables</h2><div id="tables"></div></div>
-</div>
-<div id="bracket-box" style="display:none"><h2>Bracket</h2><div id="champion"
- class="champion"></div><div id="bracket"></div></div>
-<script>
-"use strict";
-function esc(s){return String(s).replace(/[&<>"]/g,function(c){
-  return {"&":"&amp;","<":"&lt;",">":"&gt;","\\"":"&quot;"}[c];});}
-function table(head, rows, id){
-  var h="<table id=\\""+id+"\\"><tr>"+head.map(function(x){return "<th>"+esc(x)+"</th>";})
-    .join("")+"</tr>";
-  rows.forEach(function(r){h+="<tr>"+r.map(function(x){
-    return "<td"+(typeof x==="number"?" class=\\"n\\"":"")+">"+esc(x)+"</td>";}).join("")
-    +"</tr>";});
-  return h+"</table>";}
-function draw(s){
-  document.getElementById("title").textContent=s.event;
-  var u=s.units.charAt(0).toUpperCase()+s.units.slice(1);
-  document.getElementById("standings").innerHTML=table(
-    ["#","Name","P","W","L",u,"Against","Diff"],
-    s.standings.map(function(r){return [r.rank,r.name,r.played,r.won,r.lost,r["for"],
-      r.against,(r.diff>0?"+":"")+r.diff];}),"standings-table");
-  document.getElementById("tables-title").textContent=s.bracket?"Matches now":
-    "Round "+s.round+" of "+s.rounds;
-  document.getElementById("tables").innerHTML=table(
-    ["Table","Side A","Side B","Score","Hands",""],
-    s.tables.map(function(t){return [s.bracket?t.label:t.table,t.a,t.b,
-      t.score?t.score[0]+" - "+t.score[1]:"",t.hands,
-      t.status+(t.games?" (games "+t.games[0]+"-"+t.games[1]+")":"")];}),"tables-table");
-  var box=document.getElementById("bracket-box");
-  if(s.bracket){box.style.display="";
-    document.getElementById("champion").textContent=s.bracket.champion?
-      "Champion: "+s.bracket.champion:"";
-    document.getElementById("bracket").innerHTML=table(["Round","Match","Side A","Side B",
-      "Games","Winner"],s.bracket.matches.map(function(m){return [m.round,m.label,
-      m.a||"?",m.b||"?",m.wins[0]+"-"+m.wins[1],m.winner||""];}),"bracket-table");}
-  document.getElementById("updated").textContent="updated "+
-    new Date().toLocaleTimeString();}
-function poll(){fetch("state.json",{cache:"no-store"}).then(function(r){return r.json();})
-  .then(draw).catch(function(){document.getElementById("updated").textContent=
-  "waiting for the PC...";});}
-poll();setInterval(poll,POLL_MS);
-</script></body></html>
-""".replace("POLL_MS", str(POLL_MS))
 
 
 class Reader:
