@@ -99,3 +99,31 @@ def clear(database, event, round_no, table_no):
 def _now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
+
+
+def record_log(database, lines, device=None):
+    """Record the progress of a sitting given as its log lines so far (what a sync
+    fetches of the scorer's open sitting). Returns (event, round, table, Live) when
+    recorded; None when the sitting is of no event's table in this database, is not
+    that table's, or does not replay."""
+    from host_tools.log.lines import LogError, dump_log, seat_names
+    from host_tools.log.sittinglog import replay, report
+    from host_tools.events.event import EventError
+    try:
+        rp = replay(dump_log(lines).encode("utf-8"))
+    except LogError:
+        return None
+    x = rp.header.extra
+    if not x.get("event") or x.get("round") is None or x.get("table") is None:
+        return None
+    r = report(rp)
+    if r["over"]:
+        return None         # a finished sitting is stored as such, not as progress
+    try:
+        if not record(database, x["event"], x["round"], x["table"], x.get("id", "?"),
+                      seat_names(rp.header), r["score"], len(r["hands"]), device):
+            return None
+    except EventError:
+        return None
+    return x["event"], x["round"], x["table"], read(database, x["event"])[(x["round"],
+                                                                            x["table"])]
