@@ -103,7 +103,15 @@ class Reader:
     answer. A request's reads are one transaction (on PostgreSQL a REPEATABLE READ
     snapshot, host_tools/store/dbpg.py), ended when it is answered: the figures of one
     page add up, and the next request sees what was stored meanwhile. A connection that
-    fails (a server restarted, a file replaced) is dropped and opened again."""
+    fails (a server restarted, a file replaced) is dropped and opened again.
+
+    A SQLite file is locked for the instant a writer (a sync) commits. The reader does
+    not wait for it: it answers with the last answer it has (at most BUSY_STALE seconds
+    old), so a room's screens never queue behind a commit; with no such answer it
+    tries again, up to BUSY_WAIT seconds."""
+
+    BUSY_STALE = 5.0
+    BUSY_WAIT = 10.0
 
     def __init__(self, db_path):
         self.db_path = db_path
@@ -138,18 +146,36 @@ class Reader:
             if have is not None and have[0] >= job.asked:
                 job.result = have[1]
             else:
-                began = time.monotonic()
-                try:
-                    job.result = self._read(job.work)
-                    if job.key is not None:
-                        self._answers[job.key] = (began, job.result)
-                except Exception as e:      # raised again in the request's own thread
-                    job.error = e
+                self._answer(job, have)
             job.done.set()
+
+    def _answer(self, job, have):
+        deadline = time.monotonic() + self.BUSY_WAIT
+        while True:
+            began = time.monotonic()
+            try:
+                job.result = self._read(job.work)
+                if job.key is not None:
+                    self._answers[job.key] = (began, job.result)
+                return
+            except _Busy as e:
+                if have is not None and began - have[0] < self.BUSY_STALE:
+                    job.result = have[1]
+                    return
+                if began > deadline:
+                    job.error = D.DbError("%s: cannot read the database: %s" % (
+                        self.database.path, e))
+                    return
+                time.sleep(0.005)
+            except Exception as e:      # raised again in the request's own thread
+                job.error = e
+                return
 
     def _read(self, work):
         if self.database is None:
             self.database = D.open_db(self.db_path, readonly=True)
+            if isinstance(self.database.conn, sqlite3.Connection):
+                self.database.conn.execute("PRAGMA busy_timeout = 0")   # see the class
         database = self.database
         conn = database.conn
         try:
@@ -159,6 +185,13 @@ class Reader:
             if conn.in_transaction:
                 conn.execute("COMMIT")
             return result
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise _Busy(str(e))
+            self._close()
+            raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
         except sqlite3.Error as e:
             self._close()
             raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
@@ -184,6 +217,10 @@ class Reader:
             thread.join(10)
 
 
+class _Busy(Exception):
+    """The SQLite file is locked by a writer's commit this instant."""
+
+
 class _Job:
     def __init__(self, work, key):
         self.work = work
@@ -197,6 +234,8 @@ class _Job:
 class Handler(http.server.BaseHTTPRequestHandler):
     reader = None
     event = None
+    # The body goes out right after the headers, not held back for their ACK.
+    disable_nagle_algorithm = True
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
@@ -230,6 +269,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # Connections waiting to be accepted: a room's screens and phones polling at once
+    # (socketserver's 5 makes the rest wait a second for the kernel to try again).
+    request_queue_size = 128
     reader = None
 
     def server_close(self):
