@@ -274,8 +274,8 @@ def prepare(name, fmt, variant, options=None, teams=None, players=None, rounds=N
             if len(members) != size:
                 raise EventError("team %s: %s plays %d a side, not %d" % (
                     printable(team), variant, size, len(members)))
-        tnames = [t for t, _ in entrants]
-        dup = sorted({t for t in tnames if tnames.count(t) > 1})
+        tnames = [t.casefold() for t, _ in entrants]
+        dup = sorted({t for t, _ in entrants if tnames.count(t.casefold()) > 1})
         if dup:
             raise EventError("team %s is on the roster twice" % printable(dup[0]))
     if len(entrants) > 256:
@@ -283,9 +283,13 @@ def prepare(name, fmt, variant, options=None, teams=None, players=None, rounds=N
     everyone = [p for _, members in entrants for p in members]
     for p in everyone:
         _check_name(p, "player", MAX_PLAYER_NAME)
-    dup = sorted({p for p in everyone if everyone.count(p) > 1})
+    # "bob" and "Bob" are one player typed twice, not two players.
+    folded = [p.casefold() for p in everyone]
+    dup = sorted({p for p in everyone if folded.count(p.casefold()) > 1})
     if dup:
-        raise EventError("player %s is on the roster twice" % printable(dup[0]))
+        raise EventError("player %s is on the roster twice%s" % (printable(dup[0]), "" if
+                         everyone.count(dup[0]) > 1 else " (names are told apart without "
+                         "regard to capitals)"))
     rows, nrounds = _plan(fmt, len(entrants), rounds, seed)
     return {"name": name, "format": fmt, "rules": rules, "best_of": best_of,
             "rounds": nrounds, "seed": seed, "entrants": entrants, "rows": rows}

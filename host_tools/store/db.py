@@ -380,6 +380,9 @@ class Database:
             facts = Facts(rp)
             self._insert(facts, facts.log, row["source"], row["device"], row["imported_at"],
                          _now())
+            # A sitting slotted in an event stays its table's result under its new id.
+            self.conn.execute("UPDATE event_results SET sitting_id = ? WHERE sitting_id = ?",
+                              (new_id, sitting_id))
         self._change(sitting_id, renamed)
 
     def _change(self, sitting_id, then):
