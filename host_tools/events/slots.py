@@ -170,17 +170,15 @@ def _first_match(open_tables):
 
 
 def _at_home(database, ev, device_id, open_tables):
-    # The scorer's table number for the night, claimed at its first table: the first
-    # number of the current round that no scorer holds. Then its number's first open
-    # table that no other scorer was handed.
+    # The scorer's table number for the night, claimed at its first table: the number
+    # of the first open table (the current round's first) that no scorer holds. Then
+    # its number's first open table that no other scorer was handed.
     conn = database.conn
     home = scorer_table(database, ev.name, device_id)
     if home is None:
         held = {r["table_no"] for r in conn.execute(
             "SELECT table_no FROM event_scorers WHERE event = ?", (ev.name,))}
-        current = min(t.round for t in open_tables)
-        free = [t.table for t in open_tables if t.round == current and t.device is None
-                and t.table not in held]
+        free = [t.table for t in open_tables if t.device is None and t.table not in held]
         if not free:
             return None
         home = free[0]
