@@ -421,6 +421,10 @@ def cmd_sync(args):
 def _progress(client, database):
     # The scorer's open sitting, when it is at an event's table: its progress for the
     # page (never a result). A firmware that sends only finished sittings sends none.
+    # Asked only where there are events: a sync of a database without any costs no
+    # more than it did.
+    if not EV.names(database):
+        return None
     try:
         lines = open_sitting(client)
     except Y.DeviceError:
