@@ -108,7 +108,13 @@ class Reader:
     A SQLite file is locked for the instant a writer (a sync) commits. The reader does
     not wait for it: it answers with the last answer it has (at most BUSY_STALE seconds
     old), so a room's screens never queue behind a commit; with no such answer it
-    tries again, up to BUSY_WAIT seconds."""
+    tries again, up to BUSY_WAIT seconds.
+
+    A SQLite file also says when it last changed without a read: the file change
+    counter in its header (bytes 24-27, advanced by every commit in its rollback journal
+    mode, https://www.sqlite.org/fileformat.html). While it stands where it stood when
+    the last answer was read, that answer is still the state, and a request takes it at
+    once, on its own thread."""
 
     BUSY_STALE = 5.0
     BUSY_WAIT = 10.0
@@ -117,7 +123,8 @@ class Reader:
         self.db_path = db_path
         self.database = None
         self._jobs = queue.Queue()
-        self._answers = {}      # key -> (monotonic time its read began, answer)
+        self._answers = {}      # key -> (monotonic time its read began, answer, version)
+        self._file = None if D.is_url(db_path) else db_path
         self._thread = None
         self._start = threading.Lock()
 
@@ -125,6 +132,10 @@ class Reader:
         """work(database) in one read transaction on the reading thread; its result, or
         the DbError or EventError it raised. key: requests with the same key may share
         an answer computed after they arrived."""
+        if key is not None:
+            have = self._answers.get(key)
+            if have is not None and have[2] is not None and have[2] == self.version():
+                return have[1]
         job = _Job(work, key)
         with self._start:
             if self._thread is None:
@@ -149,14 +160,27 @@ class Reader:
                 self._answer(job, have)
             job.done.set()
 
+    def version(self):
+        """The SQLite file's change counter, or None (PostgreSQL, or a file not read)."""
+        if self._file is None:
+            return None
+        try:
+            with open(self._file, "rb") as f:
+                head = f.read(28)
+        except OSError:
+            return None
+        return head[24:28] if len(head) == 28 and head.startswith(b"SQLite format 3") \
+            else None
+
     def _answer(self, job, have):
         deadline = time.monotonic() + self.BUSY_WAIT
         while True:
             began = time.monotonic()
+            version = self.version()        # before the read: a commit meanwhile shows
             try:
                 job.result = self._read(job.work)
                 if job.key is not None:
-                    self._answers[job.key] = (began, job.result)
+                    self._answers[job.key] = (began, job.result, version)
                 return
             except _Busy as e:
                 if have is not None and began - have[0] < self.BUSY_STALE:
