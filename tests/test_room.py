@@ -150,6 +150,11 @@ def test_the_page_keeps_its_last_good_state_when_the_pc_fails(night, monkeypatch
         def down(database, name):
             raise D.DbError("the database is gone")
         monkeypatch.setattr(SV, "state_json", down)
+        # Something stored: the page must read again, and that read fails.
+        t = ev.table(1, 3)
+        with D.open_db(path) as database:
+            assert LV.record(database, ev.name, 1, 3, "T42-0000A3-1",
+                             ev.seats(t.side_a, t.side_b), [4, 2], 6)
         browser.wait_for("document.getElementById('updated').className == 'stale'")
         assert browser.eval("document.getElementById('title').textContent") == "Tuesday club"
         assert browser.eval("document.getElementById('standings').innerHTML") == before

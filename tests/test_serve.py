@@ -219,3 +219,35 @@ def test_the_bracket_in_chromium_names_the_champion(tmp_path):
             browser.close()
         server.shutdown()
         server.server_close()
+
+
+def test_the_reader_reads_again_only_after_a_commit_and_never_waits_on_one(tmp_path):
+    import sqlite3
+    path = str(tmp_path / "r.db")
+    ev, seats = _night(path)
+    reader = SV.Reader(path)
+    calls = []
+
+    def work(database):
+        database.conn.execute("SELECT COUNT(*) FROM sittings").fetchone()
+        calls.append(1)
+        return len(calls)
+    try:
+        assert reader.read(work, "k") == 1
+        assert reader.read(work, "k") == 1         # the file stands: no read
+        with D.open_db(path) as database:
+            database.store(partial_42(seats, 4, "r2t1"))
+        assert reader.read(work, "k") == 2         # a commit: read again
+        with D.open_db(path) as database:
+            database.store(partial_42(seats, 5, "r2t1"))
+        # A writer holding the file this instant: the last answer, not a wait.
+        lock = sqlite3.connect(path, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            assert reader.read(work, "k") == 2
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        assert reader.read(work, "k") == 3
+    finally:
+        reader.close()
