@@ -251,3 +251,20 @@ def test_the_reader_reads_again_only_after_a_commit_and_never_waits_on_one(tmp_p
         assert reader.read(work, "k") == 3
     finally:
         reader.close()
+
+
+def test_forty_requests_at_once_all_answered(served):
+    # A room's screens polling at the same instant: every one gets the state (one
+    # sqlite3 connection shared by request threads answered 19 of 40 with 503).
+    import concurrent.futures
+    path, ev, seats, url = served
+
+    def get(_):
+        try:
+            with urllib.request.urlopen(url + "state.json", timeout=30) as r:
+                return r.status, json.loads(r.read())["event"]
+        except urllib.error.HTTPError as e:
+            return e.code, None
+    with concurrent.futures.ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(get, range(40)))
+    assert answers == [(200, "Tuesday club")] * 40

@@ -7,7 +7,6 @@ ends it, so sittings stored meanwhile by `tally42 sync` on any PC show up."""
 import http.server
 import json
 import queue
-import socketserver
 import sqlite3
 import threading
 import time
@@ -260,6 +259,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     event = None
     # The body goes out right after the headers, not held back for their ACK.
     disable_nagle_algorithm = True
+    # A connection that says nothing frees its worker after this many seconds.
+    timeout = 10
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
@@ -290,16 +291,44 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass        # a page polled every 2 s would fill the terminal
 
 
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
+class Server(http.server.HTTPServer):
+    """Requests answered by a pool of WORKERS threads, started once (a thread a request
+    costs more than the answer does, when every screen in the room asks at once)."""
     allow_reuse_address = True
     # Connections waiting to be accepted: a room's screens and phones polling at once
     # (socketserver's 5 makes the rest wait a second for the kernel to try again).
     request_queue_size = 128
+    WORKERS = 8
     reader = None
+
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
+        self._requests = queue.Queue()
+        self._workers = [threading.Thread(target=self._work, daemon=True)
+                         for _ in range(self.WORKERS)]
+        for w in self._workers:
+            w.start()
+
+    def process_request(self, request, client_address):
+        self._requests.put((request, client_address))
+
+    def _work(self):
+        while True:
+            item = self._requests.get()
+            if item is None:
+                return
+            request, client_address = item
+            try:
+                self.finish_request(request, client_address)
+            except Exception:       # said on stderr, as socketserver's threads do
+                self.handle_error(request, client_address)
+            finally:
+                self.shutdown_request(request)
 
     def server_close(self):
         super().server_close()
+        for _ in self._workers:
+            self._requests.put(None)
         if self.reader is not None:
             self.reader.close()
 
