@@ -36,8 +36,8 @@ EVENT = "Bench night"
 
 # The writer: stores sittings of the event's tables, hand by hand, and slots each one,
 # PAUSE seconds apart, until it is stopped (another process, as a desk's `tally42 sync`
-# is; a room's scorers sync far less often than 20 times a second).
-PAUSE = 0.05
+# is; a room's scorers sync far less often than a store every 10 ms).
+PAUSE = 0.01
 WRITER = r"""
 import sys
 import time
