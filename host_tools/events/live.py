@@ -7,7 +7,11 @@ other link to a scorer (a radio, say) records the same way.
     live.record(database, "Tuesday", 2, 3, "T42-0000A1-04B8DA66",
                 players=["Ann", "Cy", "Bob", "Di"], score=[3, 2], hands=4)
         -> True: table 3 of round 2 now reads "playing 3-2, hand 5" (side A first)
-    live.read(database, ev)  -> {(round, table): Live}
+    live.record_log(database, lines, device="T42-0000A1")
+        -> the same from the sitting's log lines so far (as log.device.from_device makes
+           them: its `#tally42` line names the event, round and table): (event, round,
+           table, Live), or None when it is no table's
+    live.read(database, ev)  -> {(round, table): Live}; Live.text, .score, .hands
     live.clear(database, "Tuesday", 2, 3)
 
 record() takes the sitting as its log has it: players by seat, the score of seat 1's
