@@ -164,3 +164,33 @@ def test_the_page_keeps_its_last_good_state_when_the_pc_fails(night, monkeypatch
         browser.wait_for("document.getElementById('updated').className == ''")
     finally:
         browser.close()
+
+
+def test_a_big_night_takes_turns_and_stays_readable(tmp_path):
+    # Thirty teams: the standings, the tables and sixty players do not fit one screen at
+    # a readable size, so the panes take turns, one at a time, each at full size.
+    teams = [("Team %d" % i, ["P%da" % i, "P%db" % i]) for i in range(30)]
+    path = str(tmp_path / "big.db")
+    with D.open_db(path) as database:
+        ev = EV.create(database, "Big night", "round-robin", "42", {}, teams=teams)
+    server = SV.make_server(path, ev.name, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    browser = _browser(1920, 1080)
+    try:
+        browser.open("about:blank")
+        browser.send("Emulation.setDeviceMetricsOverride", {
+            "width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+        browser.send("Page.navigate", {"url": "http://127.0.0.1:%d/" %
+                                       server.server_address[1]})
+        browser.wait_for("document.querySelectorAll('#standings-table tr').length == 31")
+        assert browser.eval("document.body.classList.contains('turns')") is True
+        shown = browser.eval("Array.from(document.querySelectorAll('main section'))"
+                             ".filter(s => getComputedStyle(s).display != 'none')"
+                             ".map(s => s.id)")
+        assert shown == ["standings-pane"]
+        least, height, what = browser.eval(_SMALLEST)
+        assert least >= height / 40 - 0.01, (least, what)
+    finally:
+        browser.close()
+        server.shutdown()
+        server.server_close()
