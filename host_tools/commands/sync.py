@@ -383,9 +383,11 @@ def cmd_sync(args):
         if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
         report = Report(info)
+        playing = _progress(client, database)
+        if playing is not None and args.event is not None:
+            assignment_for = _not_playing(assignment_for, playing)
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
-        playing = _progress(client, database)
         client.bye()
     except Y.SyncError as e:
         progress.end()
@@ -435,6 +437,16 @@ def _progress(client, database):
         return LV.record_log(database, lines, client.info.device_id)
     except (EV.EventError, D.DbError):
         return None
+
+
+def _not_playing(assignment_for, playing):
+    # The table the scorer is playing is not pushed to it again mid-game.
+    def next_table(device_id):
+        a = assignment_for(device_id)
+        if a is not None and (a["event"], a["round"], a["table"]) == tuple(playing[:3]):
+            return None
+        return a
+    return next_table
 
 
 def _optional(step, what, refusals):
