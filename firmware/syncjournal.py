@@ -174,9 +174,10 @@ class SyncJournal:
         self._off0[n] = off
         return True
 
-    def _check_items(self, n):
+    def _check_items(self, n, open_ok=False):
         # Every id named must be a finished sitting in the journal (an offset within it):
-        # 0 or an error code. A range is a run of consecutive sittings, walked from its
+        # 0 or an error code. open_ok: the sitting being played may be fetched too (the
+        # PC shows its progress), never acknowledged. A range is a run of consecutive sittings, walked from its
         # first: the work is bounded by the journal, whatever range a request names.
         w = self._w
         w.reset()       # the journal may have changed since the last request
@@ -188,7 +189,7 @@ class SyncJournal:
                 while True:
                     if not found:
                         return self._fail(E_NOT_FOUND, sid, b"no such sitting")
-                    if not w.finished:
+                    if not (w.finished or open_ok):
                         return self._fail(E_OPEN, sid, b"sitting not finished")
                     if sid == self._first[i] and self._off0[i] > w.length:
                         return self._fail(E_BAD_ARGS, sid, b"offset past the end")
@@ -212,7 +213,7 @@ class SyncJournal:
         n = self._items_at(buf, e, end, True)
         if n <= 0:
             return self._fail(E_BAD_ARGS, 0, b"fetch: items")
-        err = self._check_items(n)
+        err = self._check_items(n, True)
         if err:
             return err
         self._items = n

@@ -33,20 +33,25 @@ def _run(*args):
                           timeout=120)
 
 
-def _keys(marks):
-    """The buttons that play a game of 42 to marks (side A, side B), dealt first by seat
-    1: each hand one bid of 30 by the first bidder (the rest pass), then made or set so
-    that the mark goes to the side the script says. Enter is OK, Tab OK held, the right
-    arrow NEXT."""
+def _hands(marks):
+    """The buttons of each hand of a game of 42 to marks (side A, side B), dealt first by
+    seat 1: one bid of 30 by the first bidder (the rest pass), then made or set so that
+    the mark goes to the side the script says. Enter is OK, Tab OK held, the right arrow
+    NEXT."""
     a, b = marks
     winner = 0 if a == 7 else 1
     order = [1 - winner] * min(a, b) + [winner] * 7
-    keys = b"\r"                            # the setup: start
+    hands = []
     for h, side in enumerate(order):
         bidder = (h + 1) % 2                # dealer h % 4 (seat 1 first): the next seat bids
-        keys += b"\x1b[C\t\r"               # 30, the rest pass; trump
-        keys += b"\r" if side == bidder else b"\x1b[C\r"    # made, or set
-    return keys
+        hands.append(b"\x1b[C\t\r"             # 30, the rest pass; trump
+                     + (b"\r" if side == bidder else b"\x1b[C\r"))    # made, or set
+    return hands
+
+
+def _keys(marks):
+    """The buttons of a whole game, from the setup screen (OK starts it)."""
+    return b"\r" + b"".join(_hands(marks))
 
 
 class Sim:
@@ -174,38 +179,62 @@ def test_a_club_night_of_four_sim_scorers_runs_two_rounds_into_the_standings(tmp
     sims = [Sim(tmp_path, 1)]           # the first builds the firmware image, if it must
     sims += _each([2, 3, 4], lambda n: Sim(tmp_path, n))
     tables = {}                         # (round, table): (team A, team B)
+    syncs = 0
     try:
+        # Each scorer synced once: its table for the night, round 1's players.
+        def push(sim):
+            since = sim.mark()
+            out = _run("sync", "--port", sim.port, "--db", db, "--event", EVENT)
+            assert out.returncode == 0, out.stdout + out.stderr
+            # The scorer takes what was pushed once the session has closed.
+            sim.wait_for(rb"status: done", since)
+            m = PUSHED.search(out.stdout)
+            assert m, out.stdout
+            return int(m.group(1)), int(m.group(2)), m.group(3, 4, 5, 6)
+        pushed = _each(sims, push)
+        syncs += len(sims)
+        assert sorted((r, t) for r, t, _ in pushed) == [(1, t) for t in (1, 2, 3, 4)]
+        for sim, (r, t, players) in zip(sims, pushed):
+            sim.table = t
+            sim.pushed = players
         for rnd in (1, 2):
-            # Each scorer synced: its table pushed (round 2: once round 1 is all in).
-            def push(sim):
-                since = sim.mark()
-                out = _run("sync", "--port", sim.port, "--db", db, "--event", EVENT)
-                assert out.returncode == 0, out.stdout + out.stderr
-                # The scorer takes what was pushed once the session has closed.
-                sim.wait_for(rb"status: done", since)
-                m = PUSHED.search(out.stdout)
-                assert m, out.stdout
-                return int(m.group(1)), int(m.group(2)), m.group(3, 4, 5, 6)
-            pushed = _each(sims, push)
-            assert sorted((r, t) for r, t, _ in pushed) == [(rnd, t) for t in (1, 2, 3, 4)]
-            for sim, (r, t, (a1, a2, b1, b2)) in zip(sims, pushed):
+            for sim in sims:
+                a1, a2, b1, b2 = sim.pushed
                 a, b = TEAM_OF[a1], TEAM_OF[b1]
                 assert TEAM_OF[a2] == a and TEAM_OF[b2] == b and a != b
-                tables[(r, t)] = (a, b)
-                sim.table = t
+                tables[(rnd, sim.table)] = (a, b)
                 # On the scorer: the table, the round and the players, then played out.
                 since = sim.mark()
                 sim.keys(b"\r" if rnd == 1 else b"\r\t")    # round 2: from the last game
-                sim.wait_for(rb"Table %d +Round %d" % (t, r), since)
+                sim.wait_for(rb"Table %d +Round %d" % (sim.table, rnd), since)
                 sim.wait_for(("%s\\+%s v %s\\+%s, %s deals first" % (
                     a1, a2, b1, b2, a1)).encode(), since)
             # The teams meet as a round robin pairs them: nobody twice in a round.
             teams = [x for t in (1, 2, 3, 4) for x in tables[(rnd, t)]]
             assert sorted(teams) == sorted(t for t, _ in TEAMS)
+            if rnd == 1:
+                # A sync in the middle of a game: its progress is shown, not stored.
+                sim = sims[0]
+                since = sim.mark()
+                sim.keys(b"\r" + b"".join(_hands(RESULTS[(1, sim.table)])[:2]))
+                time.sleep(3)
+                out = _run("sync", "--port", sim.port, "--db", db, "--event", EVENT)
+                assert out.returncode == 0, out.stdout + out.stderr
+                assert re.search(r"^live: Club night round 1 table %d: playing \d-\d, hand "
+                                 r"[23]$" % sim.table, out.stdout, re.M), out.stdout
+                assert "slotted" not in out.stdout and "pushed" not in out.stdout
+                sim.wait_for(rb"status: done", since)
+                sim.keys(b"\r")      # back to the score screen
+                sim.played = 2
+            # Each scorer's game, then one sync: its result slotted and, at once, its
+            # table of the next round pushed (the scorer stays at its table).
 
             def play(sim):
                 since = sim.mark()
-                sim.keys(_keys(RESULTS[(rnd, sim.table)]))
+                skip = getattr(sim, "played", 0)
+                sim.played = 0
+                hands = _hands(RESULTS[(rnd, sim.table)])
+                sim.keys((b"" if skip else b"\r") + b"".join(hands[skip:]))
                 sim.wait_for(rb"game over", since, 60)
                 out = _run("sync", "--port", sim.port, "--db", db, "--event", EVENT)
                 assert out.returncode == 0, out.stdout + out.stderr
@@ -213,15 +242,19 @@ def test_a_club_night_of_four_sim_scorers_runs_two_rounds_into_the_standings(tmp
                 assert re.search(r"slotted: sitting %s-[0-9A-F]{8} as the result of Club "
                                  r"night round %d table %d \(%d-%d\)" % (
                                      sim.device, rnd, sim.table, a, b), out.stdout), out.stdout
+                m = PUSHED.search(out.stdout)
+                assert m and (int(m.group(1)), int(m.group(2))) == (rnd + 1, sim.table), \
+                    out.stdout
+                sim.pushed = m.group(3, 4, 5, 6)
+                sim.wait_for(rb"status: done", since)
                 return out.stdout
             _each(sims, play)
-        # Round 3 goes out to the next scorer that syncs.
-        out = _run("sync", "--port", sims[0].port, "--db", db, "--event", EVENT)
-        assert out.returncode == 0 and "pushed: Club night round 3 table " in out.stdout, \
-            out.stdout + out.stderr
+            syncs += len(sims)
     finally:
         errs = [s.stop() for s in sims]
     assert not any("Traceback" in e for e in errs), errs
+    # One sync a table a round, after each scorer's first (the live one aside).
+    assert syncs == len(sims) + 2 * len(sims)
 
     want = _expected_standings(tables)
     csv = _run("event", "standings", EVENT, "--db", db, "--format", "csv")

@@ -69,7 +69,7 @@ def test_rows_by_name_and_by_index():
 # ---- on the server ----
 
 OUR_TABLES = {"sittings", "seats", "hands", "events", "event_entrants", "event_tables",
-              "event_results"}
+              "event_results", "event_scorers", "event_substitutes", "event_live"}
 
 
 def test_a_new_database_gets_the_schema_and_our_marks(pg_url):

@@ -170,7 +170,7 @@ def test_the_page_in_chromium_updates_without_a_reload(served, tmp_path):
         with D.open_db(path) as database:
             database.store(partial_42(seats, 5, "r2t1"))
         browser.wait_for("document.querySelector('#tables-table tr:nth-child(2)')"
-                         ".cells[4].textContent == '5'")
+                         ".cells[4].textContent == 'playing, hand 6'")
         assert browser.eval("window.notReloaded") is True
         # A table finishes: the standings move.
         with D.open_db(path) as database:
@@ -219,3 +219,52 @@ def test_the_bracket_in_chromium_names_the_champion(tmp_path):
             browser.close()
         server.shutdown()
         server.server_close()
+
+
+def test_the_reader_reads_again_only_after_a_commit_and_never_waits_on_one(tmp_path):
+    import sqlite3
+    path = str(tmp_path / "r.db")
+    ev, seats = _night(path)
+    reader = SV.Reader(path)
+    calls = []
+
+    def work(database):
+        database.conn.execute("SELECT COUNT(*) FROM sittings").fetchone()
+        calls.append(1)
+        return len(calls)
+    try:
+        assert reader.read(work, "k") == 1
+        assert reader.read(work, "k") == 1         # the file stands: no read
+        with D.open_db(path) as database:
+            database.store(partial_42(seats, 4, "r2t1"))
+        assert reader.read(work, "k") == 2         # a commit: read again
+        with D.open_db(path) as database:
+            database.store(partial_42(seats, 5, "r2t1"))
+        # A writer holding the file this instant: the last answer, not a wait.
+        lock = sqlite3.connect(path, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            assert reader.read(work, "k") == 2
+        finally:
+            lock.execute("ROLLBACK")
+            lock.close()
+        assert reader.read(work, "k") == 3
+    finally:
+        reader.close()
+
+
+def test_forty_requests_at_once_all_answered(served):
+    # A room's screens polling at the same instant: every one gets the state (one
+    # sqlite3 connection shared by request threads answered 19 of 40 with 503).
+    import concurrent.futures
+    path, ev, seats, url = served
+
+    def get(_):
+        try:
+            with urllib.request.urlopen(url + "state.json", timeout=30) as r:
+                return r.status, json.loads(r.read())["event"]
+        except urllib.error.HTTPError as e:
+            return e.code, None
+    with concurrent.futures.ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(get, range(40)))
+    assert answers == [(200, "Tuesday club")] * 40

@@ -135,9 +135,19 @@ def _help(editing, key=None):
     return "<> choose  OK change  BACK leave"
 
 
+def _title(fb, assign):
+    # At an event's table its name heads the screen (what is left beside `Table 3 ·
+    # Round 2`): a table pushed by another event's desk shows at once.
+    if not assign:
+        return "New sitting"
+    n = len("Table %d" % assign[2]) + 3 + len("Round %d" % assign[1])
+    room = D.cols(fb) - n - 1 if n + 12 <= D.cols(fb) else D.cols(fb)
+    return assign[0][:room]
+
+
 def draw(app, fb):
-    fb.text("New sitting", 0, 0, BLACK)
     assign = setup_assign(app)
+    fb.text(_title(fb, assign), 0, 0, BLACK)
     note = "choices: as last game" if app.scorer.last_setup else "choices: plain 42"
     if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)

@@ -37,8 +37,9 @@ def sim_parser(sub, name):
                         "'long ' before one; # comments), then exit")
     p.add_argument("--screens", metavar="DIR", help="save every display refresh as a PNG")
     p.add_argument("--flash", metavar="FILE",
-                   help="the flash image (default: tally42/sim-flash.bin in the user's "
-                        "data directory)")
+                   help="the flash image (default: tally42/sim-flash-CHIPID.bin in the "
+                        "user's data directory, one for each --chip-id; sim-flash.bin "
+                        "without one); one sim at a time on a file")
     p.add_argument("--hold", action="store_true",
                    help="after the script, keep running on the keyboard")
     p.add_argument("--panel", metavar="WxH", help="panel size (default 296x128)")

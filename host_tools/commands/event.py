@@ -1,12 +1,14 @@
 """The event subcommands of `tally42`: `event create|list|show|result|slot|standings|
-delete|next` and `serve` (the standings page for the room)."""
+delete|next|release|cards|add-team|substitute` and `serve` (the page for the room)."""
 import argparse
 import functools
 import sys
 
 from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
                                         read_log, write_stdout)
+from host_tools.events import cards as CA
 from host_tools.events import event as EV
+from host_tools.events import late as LT
 from host_tools.events import schedule as SC
 from host_tools.events import serve as SV
 from host_tools.events import slots as SL
@@ -43,12 +45,12 @@ def _write(args, text):
 
 # ---- the roster ----
 
-def _team(text):
+def _team(text, where="--team %s"):
     name, colon, members = text.partition(":")
     players = [p.strip() for p in members.split(",")]
     if not colon or not name.strip() or not all(players):
-        raise CommandError("--team %s: give NAME: PLAYER, PLAYER (a colon after the team's "
-                           "name, commas between its players)" % text)
+        raise CommandError("%s: give NAME: PLAYER, PLAYER (a colon after the team's "
+                           "name, commas between its players)" % (where % text))
     return name.strip(), players
 
 
@@ -58,22 +60,37 @@ def _roster(args):
     for text in args.players or ():
         players += [p.strip() for p in text.split(",")]
     if args.roster:
-        try:
-            with open(args.roster, encoding="utf-8") as f:
-                lines = [ln.strip() for ln in f]
-        except (OSError, UnicodeDecodeError) as e:
-            raise CommandError("%s: cannot read the roster: %s" % (
-                args.roster, getattr(e, "strerror", None) or e))
-        for ln in lines:
-            if not ln or ln.startswith("#"):
-                continue
-            if ":" in ln:
-                teams.append(_team(ln))
+        read = read_roster(args.roster)
+        if any(colon for _, _, colon in read) and not all(colon for _, _, colon in read):
+            n, ln, _ = next(r for r in read if not r[2])
+            raise CommandError("%s line %d: %s has no colon: a roster of teams gives each "
+                               "line as NAME: PLAYER, PLAYER" % (args.roster, n, ln))
+        for n, ln, colon in read:
+            if colon:
+                teams.append(_team(ln, "%s line %d: %%s" % (args.roster, n)))
             else:
                 players.append(ln)
     if players and not all(players):
         raise CommandError("--players: an empty name (names are separated by commas)")
     return teams, players
+
+
+def read_roster(path):
+    """[(line number, text, has a colon)] of a roster file: `#` starts a comment (on a
+    line of its own or after a name), blank lines are skipped, a UTF-8 byte order mark
+    (what some editors put first) is not part of the first name."""
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise CommandError("%s: cannot read the roster: %s" % (
+            path, getattr(e, "strerror", None) or e))
+    out = []
+    for n, ln in enumerate(lines, 1):
+        ln = ln.split("#", 1)[0].strip()
+        if ln:
+            out.append((n, ln, ":" in ln))
+    return out
 
 
 @refused
@@ -168,6 +185,9 @@ def cmd_standings(args):
         text = ST.text(ev, rows, title)
         if args.head_to_head:
             text += "\n" + ST.head_to_head_text(rows)
+        if args.players:
+            text += "\nPlayers (each game to whoever played it)\n" + ST.players_text(
+                ST.players(ev, state))
         _write(args, text)
     return 0
 
@@ -269,10 +289,64 @@ def cmd_serve(args):
     return 0
 
 
+@refused
+def cmd_release(args):
+    if (args.device is None) == (args.table is None):
+        raise CommandError("release: give --device or --table (the scorer, or its table)")
+    with open_db(args) as database:
+        done = SL.release(database, args.name, args.device, args.table)
+    for device, table in done:
+        print("released scorer %s%s: the next scorer synced may take %s" % (
+            device, " from table %d" % table if table is not None else "",
+            "its table" if table is not None else "the tables it was handed"))
+    return 0
+
+
+@refused
+def cmd_cards(args):
+    with open_db(args, readonly=True) as database:
+        ev = EV.load(database, args.name)
+        state = ES.event_state(ev, database)
+    if args.round is not None and not 1 <= args.round <= ev.rounds:
+        raise CommandError("%s has no round %d (rounds 1 to %d)" % (ev.name, args.round,
+                                                                    ev.rounds))
+    page, count = CA.html_cards(ev, state, args.round)
+    if not count:
+        raise CommandError("%s: no table to play%s (a decided table gets no card)" % (
+            ev.name, " in round %d" % args.round if args.round else ""))
+    _write(args, page)
+    if args.out:
+        sys.stderr.write("%d score card%s\n" % (count, "" if count == 1 else "s"))
+    return 0
+
+
+@refused
+def cmd_add_team(args):
+    name, players = _team(args.team)
+    with open_db(args) as database:
+        ev, first = LT.add_team(database, args.name, name, players)
+    if first > ev.rounds:
+        print("added %s to %s: every pair has met already" % (name, ev.name))
+        return 0
+    print("added %s to %s: rounds %d to %d seated afresh (%d rounds in all, the "
+          "results so far kept)" % (name, ev.name, first, ev.rounds, ev.rounds))
+    return 0
+
+
+@refused
+def cmd_substitute(args):
+    with open_db(args) as database:
+        LT.substitute(database, args.name, args.out_player, args.in_player, args.round)
+    print("%s plays for %s from round %d of %s" % (args.in_player, args.out_player,
+                                                   args.round, args.name))
+    return 0
+
+
 # `tally42 event ACTION`: each action's handler.
 ACTIONS = {"create": cmd_create, "list": cmd_list, "show": cmd_show,
            "standings": cmd_standings, "result": cmd_result, "slot": cmd_slot,
-           "delete": cmd_delete, "next": cmd_next}
+           "delete": cmd_delete, "next": cmd_next, "release": cmd_release,
+           "cards": cmd_cards, "add-team": cmd_add_team, "substitute": cmd_substitute}
 
 
 def cmd_event(args):
@@ -361,6 +435,8 @@ def event_parser(sub, name):
     p.add_argument("--format", choices=("text", "csv", "html"), default="text")
     p.add_argument("--head-to-head", action="store_true",
                    help="also the grid of results between each two (text and HTML)")
+    p.add_argument("--players", action="store_true",
+                   help="also each player's own games won and lost (text)")
     p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
     add_db(p)
 
@@ -384,6 +460,38 @@ def event_parser(sub, name):
     p = acts.add_parser("next", help="the table a scorer gets next (what sync pushes)")
     p.add_argument("name", nargs="?", help="the event (default: any open event)")
     p.add_argument("--device", required=True, help="the scorer's device id")
+    add_db(p)
+
+    p = acts.add_parser("release", help="free a scorer's table (a scorer gone home, or "
+                                        "swapped for another)")
+    p.add_argument("name")
+    p.add_argument("--device", help="the scorer's device id")
+    p.add_argument("--table", type=_TABLE, help="or the table it keeps")
+    add_db(p)
+
+    p = acts.add_parser("cards", help="score cards to print for tables without a scorer "
+                                      "(HTML, one a table a round)")
+    p.add_argument("name")
+    p.add_argument("--round", type=_ROUND, help="only this round (default: every table "
+                                                "not decided yet)")
+    p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
+    add_db(p)
+
+    p = acts.add_parser("add-team", help="a team that arrived late joins a round robin "
+                                         "(the rounds under way are kept)")
+    p.add_argument("name")
+    p.add_argument("team", metavar="\"NAME: A, B\"", help="the team and its players")
+    add_db(p)
+
+    p = acts.add_parser("substitute", help="a player replaced from a round on (each game "
+                                           "credited to whoever played it)")
+    p.add_argument("name")
+    p.add_argument("--out", dest="out_player", required=True, metavar="PLAYER",
+                   help="the player who leaves")
+    p.add_argument("--in", dest="in_player", required=True, metavar="PLAYER",
+                   help="the player who comes in")
+    p.add_argument("--round", type=_ROUND, required=True,
+                   help="the first round the substitute plays")
     add_db(p)
     return top
 

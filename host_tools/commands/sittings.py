@@ -5,6 +5,7 @@ import os
 import sys
 
 from host_tools.commands import event as EC
+from host_tools.events import slots as SL
 from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
                                         read_file, read_log, write_stdout)
 from host_tools.log import sittinglog as L
@@ -218,12 +219,16 @@ def stats_parser(sub, name):
 def cmd_sittings(args):
     with open_db(args, readonly=True) as database:
         rows = database.sittings()
+        slotted = SL.slots(database)
     if args.json:
         for r in rows:
             d = dict(r)
             for key in ("options", "players", "score", "games"):
                 d[key] = None if d[key] is None else json.loads(d[key])
             d["over"] = bool(d["over"])
+            slot = slotted.get(r["id"])
+            d["slot"] = None if slot is None else {"event": slot[0], "round": slot[1],
+                                                   "table": slot[2]}
             sys.stdout.write(json_line(d))
         return 0
     if not rows:
@@ -236,7 +241,7 @@ def cmd_sittings(args):
         state = "over" if r["over"] else "in progress"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
         out.append([r["id"], r["variant"], _when(r["started"]), _ended(r), r["hands"],
-                    score, state, source, _event(r), players])  # the table escapes controls
+                    score, state, source, _event(r, slotted.get(r["id"])), players])  # the table escapes controls
     sys.stdout.write(T.table(["id", "variant", "started", "ended", "hands", "score", "state",
                               "source", "event", "players"], out))
     return 0
@@ -251,8 +256,11 @@ def _ended(r):
     return ended
 
 
-def _event(r):
-    # "Club night R2 T3": the event's name, round and table.
+def _event(r, slot):
+    # "Club night R2 T3": the event, round and table the sitting is the result of; one
+    # that only its log names (played there, not slotted) says so.
+    if slot is not None:
+        return "%s R%d T%d" % slot
     if not r["event"] and r["round"] is None and r["table_no"] is None:
         return ""
     parts = [r["event"] or ""]
@@ -260,7 +268,7 @@ def _event(r):
         parts.append("R%d" % r["round"])
     if r["table_no"] is not None:
         parts.append("T%d" % r["table_no"])
-    return " ".join(p for p in parts if p)
+    return " ".join(p for p in parts if p) + " (not slotted)"
 
 
 def _when(started):
@@ -285,11 +293,17 @@ def sittings_parser(sub, name):
 def cmd_delete(args):
     with open_db(args, create=False) as database:
         for sid in args.ids:
+            slot = SL.slot_of(database, sid)
             try:
                 database.delete(sid)
             except D.DbError as e:
                 raise CommandError(str(e))
             sys.stdout.write("deleted sitting %s\n" % printable(sid))
+            if slot is not None:
+                # Its table is open again: the night must not stall on it unsaid.
+                sys.stdout.write("%s round %d table %d has no result now: it takes one "
+                                 "again (`tally42 event slot`, `event result`, or its "
+                                 "scorer's next sync)\n" % slot)
     return 0
 
 
@@ -313,8 +327,11 @@ def cmd_rename(args):
         except LogError as e:
             raise CommandError("sitting %s: its stored log is refused now (line %d: %s)"
                                % (printable(args.id), e.line, e.message))
+        slot = SL.slot_of(database, args.new_id)
     sys.stdout.write("renamed sitting %s to %s\n" % (printable(args.id),
                                                       printable(args.new_id)))
+    if slot is not None:
+        sys.stdout.write("it is still the result of %s round %d table %d\n" % slot)
     return 0
 
 

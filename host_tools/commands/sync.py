@@ -13,7 +13,8 @@ from host_tools.events import event as EV
 from host_tools.events import slots as SL
 from host_tools.link import client as Y
 from host_tools.link.assignment import check_assignment, setting_value
-from host_tools.link.sync import Refused, Report, sync
+from host_tools.events import live as LV
+from host_tools.link.sync import Refused, Report, open_sitting, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.log.text import name_problem
 from host_tools.store import db as D
@@ -213,9 +214,11 @@ def _next_table(database, event, refusals, said):
             refusals.append("no table pushed: %s" % e)
             return None
         if a is None:
-            said.append("nothing to push: %s has no open table for scorer %s (the tables "
-                        "of its current round are taken or decided: sync it again once the "
-                        "round is in)" % (event, device_id))
+            home = SL.scorer_table(database, event, device_id)
+            said.append("nothing to push: %s has no open table for scorer %s (%s)" % (
+                event, device_id, "its table %d is decided in every round" % home
+                if home is not None else "every table of the round has its scorer; "
+                "`tally42 event release` frees one"))
         return a
     return assignment_for
 
@@ -278,8 +281,9 @@ class _Slotter:
     event once stored (host_tools.events.slots.slot_sitting): what was slotted, and what was
     refused (the sitting stays stored, the sync goes on)."""
 
-    def __init__(self, database):
+    def __init__(self, database, only=None):
         self.database = database
+        self.only = only        # sync --event: the event this desk runs
         self.slotted = []       # lines for stdout
         self.notes = []
         self.refused = []       # messages for stderr; the exit status is then 2
@@ -294,6 +298,11 @@ class _Slotter:
             return
         name, rnd, table = row["event"], row["round"], row["table_no"]
         where = "%s round %s table %s" % (name, rnd, table)
+        if self.only is not None and name != self.only:
+            self.refused.append("sitting %s was played at %s, not in %s: not slotted (it "
+                                "stays stored; `tally42 event slot` puts it in by hand)"
+                                % (sitting_id, where, self.only))
+            return
         try:
             ev = self._events.get(name)
             if ev is None:
@@ -352,7 +361,7 @@ def cmd_sync(args):
         except D.DbError as e:
             link.close()
             raise CommandError(str(e))
-    slotter = _Slotter(database)
+    slotter = _Slotter(database, args.event)
     progress = _Progress(sys.stderr)
     report = None
     refusals = []       # what the scorer would not take: said at the end, exit 2
@@ -374,6 +383,9 @@ def cmd_sync(args):
         if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
         report = Report(info)
+        playing = _progress(client, database)
+        if playing is not None and args.event is not None:
+            assignment_for = _not_playing(assignment_for, playing)
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
@@ -397,12 +409,44 @@ def cmd_sync(args):
             "" if a["variant"] == "42" else " (%s)" % a["variant"]))
     for line in slotter.nothing:
         print(line)
+    if playing is not None:
+        print("live: %s round %d table %d: %s" % (playing[0], playing[1], playing[2],
+                                                   playing[3].text))
     refusals += slotter.refused
     if report.assign_refused:
         refusals.append(report.assign_refused)
     for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
     return 2 if refusals or report.refused else 0
+
+
+def _progress(client, database):
+    # The scorer's open sitting, when it is at an event's table: its progress for the
+    # page (never a result). A firmware that sends only finished sittings sends none.
+    # Asked only where there are events: a sync of a database without any costs no
+    # more than it did.
+    if not EV.names(database):
+        return None
+    try:
+        lines = open_sitting(client)
+    except Y.DeviceError:
+        return None
+    if lines is None:
+        return None
+    try:
+        return LV.record_log(database, lines, client.info.device_id)
+    except (EV.EventError, D.DbError):
+        return None
+
+
+def _not_playing(assignment_for, playing):
+    # The table the scorer is playing is not pushed to it again mid-game.
+    def next_table(device_id):
+        a = assignment_for(device_id)
+        if a is not None and (a["event"], a["round"], a["table"]) == tuple(playing[:3]):
+            return None
+        return a
+    return next_table
 
 
 def _optional(step, what, refusals):

@@ -62,6 +62,26 @@ SCHEMA = (
     )""",
 )
 
+# A club night's additions (migration 5): the table each scorer keeps for the night, and
+# the players who came in for another from some round on.
+NIGHT_SCHEMA = (
+    """CREATE TABLE event_scorers (
+        event TEXT NOT NULL REFERENCES events(name) ON DELETE CASCADE,
+        device TEXT NOT NULL,
+        table_no INTEGER NOT NULL,      -- the physical table it stays at, round after round
+        PRIMARY KEY (event, device),
+        UNIQUE (event, table_no)
+    )""",
+    """CREATE TABLE event_substitutes (
+        event TEXT NOT NULL REFERENCES events(name) ON DELETE CASCADE,
+        entrant INTEGER NOT NULL,       -- the team (or a progressive's player) played for
+        from_round INTEGER NOT NULL,    -- plays from this round on
+        out_name TEXT NOT NULL,
+        in_name TEXT NOT NULL,
+        PRIMARY KEY (event, entrant, from_round, out_name)
+    )""",
+)
+
 
 class EventError(Exception):
     """An event the tool cannot make or use: a message the organiser can act on."""
@@ -113,7 +133,7 @@ def _check_name(name, what, most):
 class Event:
     """An event as stored: its game, roster and tables."""
 
-    def __init__(self, row, entrants, tables):
+    def __init__(self, row, entrants, tables, substitutes=()):
         self.name = row["name"]
         self.format = row["format"]
         self.variant = row["variant"]
@@ -123,6 +143,8 @@ class Event:
         self.entrants = [e["name"] for e in entrants]
         self.members = [json.loads(e["players"]) for e in entrants]
         self.tables = tables        # [Table], by round and table number
+        # [(entrant, from round, player out, player in)], by round: who came in for whom
+        self.substitutes = sorted(substitutes, key=lambda s: s[1])
         self._by_place = None
         self.rules = O.resolve(self.variant, self.options)
         self.units = ("games" if self.variant == "partnership-moon"
@@ -141,17 +163,28 @@ class Event:
             return t
         raise EventError("%s has no table %d in round %d" % (self.name, table_no, round_no))
 
-    def side_players(self, side):
-        """Names of the players on a side (a list of entrant numbers)."""
-        return [p for e in side for p in self.members[e]]
+    def side_players(self, side, round_no=None):
+        """Names of the players on a side (a list of entrant numbers) in a round: a
+        substitute in place of the player they came in for, from their round on (round
+        None: the roster as made)."""
+        return [self.player_at(e, p, round_no) for e in side for p in self.members[e]]
+
+    def player_at(self, entrant, player, round_no):
+        """Who plays for `player` of an entrant in a round."""
+        if round_no is not None:
+            for e, first, out, came in self.substitutes:
+                if e == entrant and out == player and first <= round_no:
+                    player = came
+        return player
 
     def side_name(self, side):
         if side is None:
             return "?"
         return " & ".join(self.entrants[e] for e in side)
 
-    def seats(self, side_a, side_b):
-        return SC.seats_of(self.side_players(side_a), self.side_players(side_b))
+    def seats(self, side_a, side_b, round_no=None):
+        return SC.seats_of(self.side_players(side_a, round_no),
+                           self.side_players(side_b, round_no))
 
 
 class Table:
@@ -241,8 +274,8 @@ def prepare(name, fmt, variant, options=None, teams=None, players=None, rounds=N
             if len(members) != size:
                 raise EventError("team %s: %s plays %d a side, not %d" % (
                     printable(team), variant, size, len(members)))
-        tnames = [t for t, _ in entrants]
-        dup = sorted({t for t in tnames if tnames.count(t) > 1})
+        tnames = [t.casefold() for t, _ in entrants]
+        dup = sorted({t for t, _ in entrants if tnames.count(t.casefold()) > 1})
         if dup:
             raise EventError("team %s is on the roster twice" % printable(dup[0]))
     if len(entrants) > 256:
@@ -250,9 +283,13 @@ def prepare(name, fmt, variant, options=None, teams=None, players=None, rounds=N
     everyone = [p for _, members in entrants for p in members]
     for p in everyone:
         _check_name(p, "player", MAX_PLAYER_NAME)
-    dup = sorted({p for p in everyone if everyone.count(p) > 1})
+    # "bob" and "Bob" are one player typed twice, not two players.
+    folded = [p.casefold() for p in everyone]
+    dup = sorted({p for p in everyone if folded.count(p.casefold()) > 1})
     if dup:
-        raise EventError("player %s is on the roster twice" % printable(dup[0]))
+        raise EventError("player %s is on the roster twice%s" % (printable(dup[0]), "" if
+                         everyone.count(dup[0]) > 1 else " (names are told apart without "
+                         "regard to capitals)"))
     rows, nrounds = _plan(fmt, len(entrants), rounds, seed)
     return {"name": name, "format": fmt, "rules": rules, "best_of": best_of,
             "rounds": nrounds, "seed": seed, "entrants": entrants, "rows": rows}
@@ -343,14 +380,17 @@ def load(database, name):
                             (name,)).fetchall()
     tables = [Table(r) for r in conn.execute(
         "SELECT * FROM event_tables WHERE event = ? ORDER BY round, table_no", (name,))]
-    return Event(row, entrants, tables)
+    subs = [(r["entrant"], r["from_round"], r["out_name"], r["in_name"]) for r in conn.execute(
+        "SELECT * FROM event_substitutes WHERE event = ?", (name,))]
+    return Event(row, entrants, tables, subs)
 
 
 def delete(database, name):
     """Remove an event, its tables and its results (the sittings stay stored)."""
     with Transaction(database, "delete event %s" % printable(name)):
         load(database, name)
-        for table in ("event_results", "event_tables", "event_entrants", "events"):
+        for table in ("event_live", "event_results", "event_scorers", "event_substitutes",
+                      "event_tables", "event_entrants", "events"):
             database.conn.execute("DELETE FROM %s WHERE %s = ?" % (
                 table, "name" if table == "events" else "event"), (name,))
 

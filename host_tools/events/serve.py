@@ -6,16 +6,17 @@ connection (a SQLite file or a PostgreSQL database); each request reads one snap
 ends it, so sittings stored meanwhile by `tally42 sync` on any PC show up."""
 import http.server
 import json
-import socketserver
+import queue
 import sqlite3
 import threading
+import time
 
 from host_tools.events import event as EV
+from host_tools.events import live as LV
+from host_tools.events.page import PAGE
 from host_tools.events import standings as ST
 from host_tools.events import state as ES
 from host_tools.store import db as D
-
-POLL_MS = 2000
 
 
 def state_json(database, name):
@@ -26,7 +27,9 @@ def state_json(database, name):
     open_rounds = [t.round for t in ev.tables
                    if ES.table_status(ev, t, state) in ("ready", "playing")]
     current = min(open_rounds) if open_rounds else ev.rounds
+    progress = LV.read(database, ev)
     tables = []
+    seated = {}         # player -> table number, in the round shown
     for t in ev.tables:
         status = ES.table_status(ev, t, state)
         if ev.bracket is not None:
@@ -38,17 +41,35 @@ def state_json(database, name):
         games = state["results"].get((t.round, t.table), [])
         live = games[-1] if games else None
         wa, wb, _ = ES.match_outcome(ev, games)
+        now = progress.get((t.round, t.table))
+        if status == "done" or (live is not None and now is not None and (
+                now.sitting != live.sitting or now.hands <= live.hands)):
+            now = None      # the stored sitting says more than the scorer's last word
+        if a is not None and b is not None:
+            for p in ev.seats(a, b, t.round):
+                seated[p] = t.table
         tables.append({
             "round": t.round, "table": t.table, "status": status,
             "a": ev.side_name(a), "b": ev.side_name(b),
             "label": ev.bracket.label(t.match) if t.match is not None else None,
-            "score": live.score if live else None,
-            "hands": live.hands if live else 0,
+            "score": now.score if now else live.score if live else None,
+            "hands": now.hands if now else live.hands if live else 0,
+            "live": now.text if now else None,
             "games": [wa, wb] if ev.best_of > 1 else None,
         })
+    byes = []
+    if ev.bracket is None:
+        rounds = {r: resting for r, _, resting in ES.schedule_rounds(ev)}
+        byes = rounds.get(current, [])
+        for e, name in enumerate(ev.entrants):
+            if name in byes:
+                for p in ev.side_players([e], current):
+                    seated.setdefault(p, None)
+    find = [{"player": p, "table": seated[p]} for p in sorted(seated, key=str.casefold)]
     out = {"event": ev.name, "format": ev.format, "variant": ev.variant,
            "units": ev.units, "round": current, "rounds": ev.rounds,
-           "standings": [r.as_dict() for r in rows], "tables": tables, "bracket": None}
+           "standings": [r.as_dict() for r in rows], "tables": tables, "byes": byes,
+           "find": find, "bracket": None}
     if ev.bracket is not None:
         br = state["bracket"]
         matches = []
@@ -70,104 +91,139 @@ def state_json(database, name):
     return out
 
 
-PAGE = """<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>Tally 42</title>
-<style>
-body{font-family:sans-serif;margin:1em 2em;background:#fafafa;color:#222}
-h1{margin:.2em 0}h2{margin:.8em 0 .3em}
-table{border-collapse:collapse;margin-bottom:1em;background:#fff}
-td,th{border:1px solid #bbb;padding:.3em .8em;text-align:left}
-th{background:#e8e8e8}td.n{text-align:right}
-.cols{display:flex;flex-wrap:wrap;gap:2em}
-.status{color:#666;font-size:90%}#updated{color:#888;font-size:80%}
-.champion{font-size:130%;font-weight:bold;color:#063}
-</style></head><body>
-<h1 id="title">Tally 42</h1>
-<div id="updated"></div>
-<div class="cols">
-<div><h2>Standings</h2><div id="standings"></div></div>
-<div><h2 id="tables-title">Tables</h2><div id="tables"></div></div>
-</div>
-<div id="bracket-box" style="display:none"><h2>Bracket</h2><div id="champion"
- class="champion"></div><div id="bracket"></div></div>
-<script>
-"use strict";
-function esc(s){return String(s).replace(/[&<>"]/g,function(c){
-  return {"&":"&amp;","<":"&lt;",">":"&gt;","\\"":"&quot;"}[c];});}
-function table(head, rows, id){
-  var h="<table id=\\""+id+"\\"><tr>"+head.map(function(x){return "<th>"+esc(x)+"</th>";})
-    .join("")+"</tr>";
-  rows.forEach(function(r){h+="<tr>"+r.map(function(x){
-    return "<td"+(typeof x==="number"?" class=\\"n\\"":"")+">"+esc(x)+"</td>";}).join("")
-    +"</tr>";});
-  return h+"</table>";}
-function draw(s){
-  document.getElementById("title").textContent=s.event;
-  var u=s.units.charAt(0).toUpperCase()+s.units.slice(1);
-  document.getElementById("standings").innerHTML=table(
-    ["#","Name","P","W","L",u,"Against","Diff"],
-    s.standings.map(function(r){return [r.rank,r.name,r.played,r.won,r.lost,r["for"],
-      r.against,(r.diff>0?"+":"")+r.diff];}),"standings-table");
-  document.getElementById("tables-title").textContent=s.bracket?"Matches now":
-    "Round "+s.round+" of "+s.rounds;
-  document.getElementById("tables").innerHTML=table(
-    ["Table","Side A","Side B","Score","Hands",""],
-    s.tables.map(function(t){return [s.bracket?t.label:t.table,t.a,t.b,
-      t.score?t.score[0]+" - "+t.score[1]:"",t.hands,
-      t.status+(t.games?" (games "+t.games[0]+"-"+t.games[1]+")":"")];}),"tables-table");
-  var box=document.getElementById("bracket-box");
-  if(s.bracket){box.style.display="";
-    document.getElementById("champion").textContent=s.bracket.champion?
-      "Champion: "+s.bracket.champion:"";
-    document.getElementById("bracket").innerHTML=table(["Round","Match","Side A","Side B",
-      "Games","Winner"],s.bracket.matches.map(function(m){return [m.round,m.label,
-      m.a||"?",m.b||"?",m.wins[0]+"-"+m.wins[1],m.winner||""];}),"bracket-table");}
-  document.getElementById("updated").textContent="updated "+
-    new Date().toLocaleTimeString();}
-function poll(){fetch("state.json",{cache:"no-store"}).then(function(r){return r.json();})
-  .then(draw).catch(function(){document.getElementById("updated").textContent=
-  "waiting for the PC...";});}
-poll();setInterval(poll,POLL_MS);
-</script></body></html>
-""".replace("POLL_MS", str(POLL_MS))
-
-
 class Reader:
-    """The server's read-only connection, opened at the first request and shared by the
-    request threads in turn. A request's reads are one transaction (on PostgreSQL a
-    REPEATABLE READ snapshot, host_tools/store/dbpg.py), ended when it is answered: the figures
-    of one page add up, and the next request sees what was stored meanwhile. A connection
-    that fails (a server restarted, a file replaced) is dropped and opened again."""
+    """The server's reads, done by one thread that owns the read-only connection (a
+    sqlite3 connection belongs to the thread that opened it; one PostgreSQL connection
+    does one thing at a time). Request threads hand it their work and wait.
+
+    A read that many requests ask for at once (every screen in the room polls the same
+    /state.json) is done once: an answer computed after a request arrived is as new as
+    that request needs, so the requests queued behind one computation all take its
+    answer. A request's reads are one transaction (on PostgreSQL a REPEATABLE READ
+    snapshot, host_tools/store/dbpg.py), ended when it is answered: the figures of one
+    page add up, and the next request sees what was stored meanwhile. A connection that
+    fails (a server restarted, a file replaced) is dropped and opened again.
+
+    A SQLite file is locked for the instant a writer (a sync) commits. The reader does
+    not wait for it: it answers with the last answer it has (at most BUSY_STALE seconds
+    old), so a room's screens never queue behind a commit; with no such answer it
+    tries again, up to BUSY_WAIT seconds.
+
+    A SQLite file also says when it last changed without a read: the file change
+    counter in its header (bytes 24-27, advanced by every commit in its rollback journal
+    mode, https://www.sqlite.org/fileformat.html). While it stands where it stood when
+    the last answer was read, that answer is still the state, and a request takes it at
+    once, on its own thread."""
+
+    BUSY_STALE = 5.0
+    BUSY_WAIT = 10.0
 
     def __init__(self, db_path):
         self.db_path = db_path
-        self.lock = threading.Lock()
         self.database = None
+        self._jobs = queue.Queue()
+        self._answers = {}      # key -> (monotonic time its read began, answer, version)
+        self._file = None if D.is_url(db_path) else db_path
+        self._thread = None
+        self._start = threading.Lock()
 
-    def read(self, work):
-        """work(database) in one read transaction; DbError when the database cannot be read."""
-        with self.lock:
-            if self.database is None:
-                self.database = D.open_db(self.db_path, readonly=True)
-            database = self.database
-            conn = database.conn
+    def read(self, work, key=None):
+        """work(database) in one read transaction on the reading thread; its result, or
+        the DbError or EventError it raised. key: requests with the same key may share
+        an answer computed after they arrived."""
+        if key is not None:
+            have = self._answers.get(key)
+            if have is not None and have[2] is not None and have[2] == self.version():
+                return have[1]
+        job = _Job(work, key)
+        with self._start:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+        job.done.wait()
+        if job.error is not None:
+            raise job.error
+        return job.result
+
+    def _serve(self):
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                self._close()
+                return
+            have = self._answers.get(job.key) if job.key is not None else None
+            if have is not None and have[0] >= job.asked:
+                job.result = have[1]
+            else:
+                self._answer(job, have)
+            job.done.set()
+
+    def version(self):
+        """The SQLite file's change counter, or None (PostgreSQL, or a file not read)."""
+        if self._file is None:
+            return None
+        try:
+            with open(self._file, "rb") as f:
+                head = f.read(28)
+        except OSError:
+            return None
+        return head[24:28] if len(head) == 28 and head.startswith(b"SQLite format 3") \
+            else None
+
+    def _answer(self, job, have):
+        deadline = time.monotonic() + self.BUSY_WAIT
+        while True:
+            began = time.monotonic()
+            version = self.version()        # before the read: a commit meanwhile shows
             try:
-                if isinstance(conn, sqlite3.Connection):
-                    conn.execute("BEGIN")       # PostgreSQL's reader begins by itself
-                result = work(database)
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
-                return result
-            except sqlite3.Error as e:
-                self.close()
-                raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
-                raise
+                job.result = self._read(job.work)
+                if job.key is not None:
+                    self._answers[job.key] = (began, job.result, version)
+                return
+            except _Busy as e:
+                if have is not None and began - have[0] < self.BUSY_STALE:
+                    job.result = have[1]
+                    return
+                if began > deadline:
+                    job.error = D.DbError("%s: cannot read the database: %s" % (
+                        self.database.path, e))
+                    return
+                time.sleep(0.005)
+            except Exception as e:      # raised again in the request's own thread
+                job.error = e
+                return
 
-    def close(self):
+    def _read(self, work):
+        if self.database is None:
+            self.database = D.open_db(self.db_path, readonly=True)
+            if isinstance(self.database.conn, sqlite3.Connection):
+                self.database.conn.execute("PRAGMA busy_timeout = 0")   # see the class
+        database = self.database
+        conn = database.conn
+        try:
+            if isinstance(conn, sqlite3.Connection):
+                conn.execute("BEGIN")       # PostgreSQL's reader begins by itself
+            result = work(database)
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+            return result
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise _Busy(str(e))
+            self._close()
+            raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
+        except sqlite3.Error as e:
+            self._close()
+            raise D.DbError("%s: cannot read the database: %s" % (database.path, e))
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+            raise
+
+    def _close(self):
         if self.database is not None:
             try:
                 self.database.close()
@@ -175,10 +231,36 @@ class Reader:
                 pass        # a connection already broken: nothing to give back
             self.database = None
 
+    def close(self):
+        """Stop the reading thread (its connection closed); waits for it."""
+        with self._start:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._jobs.put(None)
+            thread.join(10)
+
+
+class _Busy(Exception):
+    """The SQLite file is locked by a writer's commit this instant."""
+
+
+class _Job:
+    def __init__(self, work, key):
+        self.work = work
+        self.key = key
+        self.asked = time.monotonic()
+        self.done = threading.Event()
+        self.result = None
+        self.error = None
+
 
 class Handler(http.server.BaseHTTPRequestHandler):
     reader = None
     event = None
+    # The body goes out right after the headers, not held back for their ACK.
+    disable_nagle_algorithm = True
+    # A connection that says nothing frees its worker after this many seconds.
+    timeout = 10
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
@@ -186,14 +268,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._send(200, "text/html; charset=utf-8", PAGE.encode("utf-8"))
         elif path == "/state.json":
             try:
-                body = json.dumps(self.reader.read(lambda d: state_json(d, self.event)),
-                                  ensure_ascii=False)
+                body = self.reader.read(self._state_body, key="state")
             except (D.DbError, EV.EventError) as e:
                 self._send(503, "application/json", json.dumps({"error": str(e)}).encode())
                 return
-            self._send(200, "application/json; charset=utf-8", body.encode("utf-8"))
+            self._send(200, "application/json; charset=utf-8", body)
         else:
             self._send(404, "text/plain; charset=utf-8", b"not found\n")
+
+    def _state_body(self, database):
+        return json.dumps(state_json(database, self.event), ensure_ascii=False).encode("utf-8")
 
     def _send(self, code, kind, body):
         self.send_response(code)
@@ -207,16 +291,46 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass        # a page polled every 2 s would fill the terminal
 
 
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
+class Server(http.server.HTTPServer):
+    """Requests answered by a pool of WORKERS threads, started once (a thread a request
+    costs more than the answer does, when every screen in the room asks at once)."""
     allow_reuse_address = True
+    # Connections waiting to be accepted: a room's screens and phones polling at once
+    # (socketserver's 5 makes the rest wait a second for the kernel to try again).
+    request_queue_size = 128
+    WORKERS = 8
     reader = None
+
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
+        self._requests = queue.Queue()
+        self._workers = [threading.Thread(target=self._work, daemon=True)
+                         for _ in range(self.WORKERS)]
+        for w in self._workers:
+            w.start()
+
+    def process_request(self, request, client_address):
+        self._requests.put((request, client_address))
+
+    def _work(self):
+        while True:
+            item = self._requests.get()
+            if item is None:
+                return
+            request, client_address = item
+            try:
+                self.finish_request(request, client_address)
+            except Exception:       # said on stderr, as socketserver's threads do
+                self.handle_error(request, client_address)
+            finally:
+                self.shutdown_request(request)
 
     def server_close(self):
         super().server_close()
+        for _ in self._workers:
+            self._requests.put(None)
         if self.reader is not None:
-            with self.reader.lock:
-                self.reader.close()
+            self.reader.close()
 
 
 def make_server(db_path, event, host="0.0.0.0", port=8042):

@@ -3,6 +3,7 @@ table a scorer plays next, handed out by sync. Each is one write transaction, so
 doing either at once never clash."""
 import json
 
+from host_tools.events import live
 from host_tools.events.event import EventError, load, names, Transaction
 from host_tools.events.state import event_state, flipped, sides_of, table_status
 from host_tools.log.text import printable
@@ -50,7 +51,7 @@ def _slot(database, sitting_id, ev, round_no, table_no):
             where, {"waiting": "waiting for an earlier match", "not needed": "not needed",
                     "done": "decided"}[status]))
     a, b = sides_of(ev, table, state)
-    seats = ev.seats(a, b)
+    seats = ev.seats(a, b, round_no)
     if flipped(ev, row["players"], seats) is None:
         raise EventError("sitting %s was played by %s; %s seats %s" % (
             sitting_id, ", ".join(json.loads(row["players"])), where, ", ".join(seats)))
@@ -66,15 +67,74 @@ def _slot(database, sitting_id, ev, round_no, table_no):
     conn.execute("INSERT INTO event_results (event, round, table_no, game, sitting_id) "
                  "VALUES (?, ?, ?, ?, ?)",
                  (ev.name, round_no, table_no, (n or 0) + 1, sitting_id))
+    live.clear(database, ev.name, round_no, table_no)     # the result says it now
     return "slotted"
+
+
+def slot_of(database, sitting_id):
+    """(event, round, table) a stored or deleted sitting is the result of, or None."""
+    row = database.conn.execute("SELECT event, round, table_no FROM event_results WHERE "
+                                "sitting_id = ?", (sitting_id,)).fetchone()
+    return None if row is None else (row["event"], row["round"], row["table_no"])
+
+
+def slots(database):
+    """{sitting id: (event, round, table)} of every slotted sitting."""
+    return {r["sitting_id"]: (r["event"], r["round"], r["table_no"]) for r in
+            database.conn.execute("SELECT sitting_id, event, round, table_no FROM "
+                                  "event_results")}
+
+
+def scorer_table(database, event, device_id):
+    """The table number a scorer keeps in an event, or None before its first."""
+    row = database.conn.execute("SELECT table_no FROM event_scorers WHERE event = ? AND "
+                                "device = ?", (event, device_id)).fetchone()
+    return None if row is None else row["table_no"]
+
+
+def release(database, event, device_id=None, table_no=None):
+    """Free a scorer's table for the night (by the scorer, or by the table's number):
+    the table number goes back to the pool, and the tables handed to it and not decided
+    yet go to whichever scorer asks next. Returns [(device, its table number or None)]
+    released; EventError when there is nothing to release."""
+    with Transaction(database, "release a table of %s" % printable(event)):
+        ev = load(database, event)
+        conn = database.conn
+        held = conn.execute("SELECT device, table_no FROM event_scorers WHERE event = ?",
+                            (ev.name,)).fetchall()
+        state = event_state(ev, database)
+        pushed = [(t.device, t.table) for t in ev.tables if t.device is not None and
+                  table_status(ev, t, state) in ("ready", "playing")]
+        mine = sorted({(r["device"], r["table_no"]) for r in held} | set(pushed))
+        mine = [(d, t) for d, t in mine if (device_id is None or d == device_id) and
+                (table_no is None or t == table_no)]
+        if not mine:
+            raise EventError("%s: no table is held by %s" % (
+                ev.name, "scorer %s" % printable(device_id) if device_id else
+                "a scorer at table %d" % table_no))
+        released = []
+        for d in sorted({d for d, _ in mine}):
+            conn.execute("DELETE FROM event_scorers WHERE event = ? AND device = ?",
+                         (ev.name, d))
+            for t in ev.tables:
+                if t.device == d and table_status(ev, t, state) in ("ready", "playing"):
+                    conn.execute("UPDATE event_tables SET device = NULL WHERE event = ? AND "
+                                 "round = ? AND table_no = ?", (ev.name, t.round, t.table))
+            released.append((d, next((r["table_no"] for r in held if r["device"] == d),
+                                     None)))
+        return released
 
 
 def next_assignment(database, device_id, event=None):
     """The table a scorer should play next, as the sync pushes it: {"event", "round",
     "table", "players": [names by seat], "variant", "options"}, or None when there is
-    nothing to play. A table already pushed to this scorer and not decided comes first;
-    else the first open table of the event's current round is claimed for it. In one
-    write transaction: PCs handing out tables at once never hand out the same one."""
+    nothing to play. A table already pushed to this scorer and not decided comes first.
+    In a round robin or a progressive a scorer keeps one physical table for the night
+    (the first free number of the current round, claimed at its first table) and the
+    teams move: it gets its number's next open table, which is the next round's as soon
+    as its own table is decided, whatever the other tables are doing. A bracket's
+    matches go to whichever scorer asks, as soon as both teams are known. In one write
+    transaction: PCs handing out tables at once never hand out the same one."""
     with Transaction(database, "hand out a table to %s" % printable(device_id)):
         return _next_assignment(database, device_id, event)
 
@@ -88,13 +148,9 @@ def _next_assignment(database, device_id, event):
                        if table_status(ev, t, state) in ("ready", "playing")]
         mine = [t for t in open_tables if t.device == device_id]
         if not mine and open_tables:
-            # A bracket's matches go out as soon as both teams are known; a round
-            # robin's or a progressive's round only when the one before is decided.
-            current = min(t.round for t in open_tables)
-            free = [t for t in open_tables if t.device is None and (
-                ev.bracket is not None or t.round == current)]
-            if free:
-                t = free[0]
+            t = (_first_match(open_tables) if ev.bracket is not None else
+                 _at_home(database, ev, device_id, open_tables))
+            if t is not None:
                 database.conn.execute(
                     "UPDATE event_tables SET device = ? WHERE event = ? AND round = ? "
                     "AND table_no = ?", (device_id, ev.name, t.round, t.table))
@@ -103,6 +159,32 @@ def _next_assignment(database, device_id, event):
             t = mine[0]
             a, b = sides_of(ev, t, state)
             return {"event": ev.name, "round": t.round, "table": t.table,
-                    "players": ev.seats(a, b), "variant": ev.variant,
+                    "players": ev.seats(a, b, t.round), "variant": ev.variant,
                     "options": dict(ev.options)}
+    return None
+
+
+def _first_match(open_tables):
+    free = [t for t in open_tables if t.device is None]
+    return free[0] if free else None
+
+
+def _at_home(database, ev, device_id, open_tables):
+    # The scorer's table number for the night, claimed at its first table: the number
+    # of the first open table (the current round's first) that no scorer holds. Then
+    # its number's first open table that no other scorer was handed.
+    conn = database.conn
+    home = scorer_table(database, ev.name, device_id)
+    if home is None:
+        held = {r["table_no"] for r in conn.execute(
+            "SELECT table_no FROM event_scorers WHERE event = ?", (ev.name,))}
+        free = [t.table for t in open_tables if t.device is None and t.table not in held]
+        if not free:
+            return None
+        home = free[0]
+        conn.execute("INSERT INTO event_scorers (event, device, table_no) VALUES (?, ?, ?)",
+                     (ev.name, device_id, home))
+    for t in open_tables:
+        if t.table == home and t.device is None:
+            return t
     return None

@@ -186,3 +186,36 @@ def head_to_head_html(rows):
     body = "\n".join("<tr><th>%s</th>%s</tr>" % (html.escape(r.name), "".join(
         "<td>%s</td>" % html.escape(c) for c in grid[i])) for i, r in enumerate(rows))
     return "<h2>Head to head</h2>\n<table class=\"h2h\">%s\n%s</table>" % (head, body)
+
+
+def players(event, state):
+    """Each player's own record, game by game as they sat: [(name, team, played, won,
+    lost)] by games won, then name. A substitute is credited with the games they played,
+    the player they came in for with the others."""
+    rec = {}
+    for t in event.tables:
+        if ES.table_status(event, t, state) != "done":
+            continue
+        a, b = ES.sides_of(event, t, state)
+        games = state["results"].get((t.round, t.table), [])
+        winner = ES.match_outcome(event, games)[2]
+        if winner is None:
+            continue
+        for side, won in ((a, winner == 0), (b, winner == 1)):
+            for e in side:
+                for p in event.members[e]:
+                    name = event.player_at(e, p, t.round)
+                    r = rec.setdefault(name, [name, event.entrants[e], 0, 0, 0])
+                    r[2] += 1
+                    r[3] += won
+                    r[4] += not won
+    return sorted((tuple(r) for r in rec.values()), key=lambda r: (-r[3], r[2], r[0]))
+
+
+def players_text(rows):
+    head = ("Player", "Team", "P", "W", "L")
+    body = [(r[0], r[1], str(r[2]), str(r[3]), str(r[4])) for r in rows]
+    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
+    return "\n".join("  ".join(c.ljust(widths[i]) if i < 2 else c.rjust(widths[i])
+                               for i, c in enumerate(line)).rstrip()
+                     for line in [head] + body) + "\n"

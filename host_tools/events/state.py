@@ -74,7 +74,7 @@ def _read_results(event, database, only=None):
             _RESULTS + " AND r.round = ? AND r.table_no = ? ORDER BY r.game",
             (event.name,) + tuple(only)).fetchall()
         t = event.table(*only)
-        seats = event.seats(t.side_a, t.side_b)
+        seats = event.seats(t.side_a, t.side_b, t.round)
         return {only: [_game(r, seats, event) for r in rows]}, {}
     rows = database.conn.execute(_RESULTS + " ORDER BY r.round, r.table_no, r.game",
                                  (event.name,)).fetchall()
@@ -85,7 +85,7 @@ def _read_results(event, database, only=None):
     if event.bracket is None:
         for t in event.tables:
             rs = by_table.get((t.round, t.table), ())
-            seats = event.seats(t.side_a, t.side_b)
+            seats = event.seats(t.side_a, t.side_b, t.round)
             res[(t.round, t.table)] = [_game(r, seats, event) for r in rs]
         return res, {}
     # A bracket: play order, each match's teams known once the earlier ones are decided.
@@ -101,7 +101,7 @@ def _read_results(event, database, only=None):
         if a is None or b is None:
             res[(t.round, t.table)] = []
             continue
-        games = [_game(r, event.seats([a], [b]), event) for r in rs]
+        games = [_game(r, event.seats([a], [b], t.round), event) for r in rs]
         res[(t.round, t.table)] = games
         w = match_outcome(event, games)[2]
         if w is not None:
@@ -160,7 +160,7 @@ def schedule_rounds(event, state=None):
                 if state and table_status(event, t, state) == "not needed":
                     continue
                 row = (t.table, "%s: %s" % (label, event.side_name(a)), event.side_name(b),
-                       event.seats(a, b) if a and b else None)
+                       event.seats(a, b, t.round) if a and b else None)
                 games = state["results"].get((t.round, t.table), []) if state else []
                 w = state["bracket"]["winner"].get(t.match) if state else None
                 if games or w is not None:
@@ -171,7 +171,7 @@ def schedule_rounds(event, state=None):
                 continue
             seated.update(t.side_a + t.side_b)
             row = (t.table, event.side_name(t.side_a), event.side_name(t.side_b),
-                   event.seats(t.side_a, t.side_b))
+                   event.seats(t.side_a, t.side_b, t.round))
             games = state["results"].get((t.round, t.table), []) if state else []
             if games:
                 g = games[-1]

@@ -45,8 +45,10 @@ def stale(path, root, packages=PACKAGES):
 
 
 def write(path, root, packages=PACKAGES):
-    """Write the image of root's packages to path (through a temporary file)."""
-    with open(path + ".tmp", "wb") as f:
+    """Write the image of root's packages to path (through a temporary file of this
+    process's own, so that builds running at once never write into one)."""
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "wb") as f:
         f.write(image(root, packages))
-    os.replace(path + ".tmp", path)
+    os.replace(tmp, path)
     return path

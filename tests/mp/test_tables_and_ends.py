@@ -133,6 +133,7 @@ def test_a_table_assignment_pushed_by_the_pc_goes_into_the_next_sittings_header(
     a.render()
     t = text(a)
     assert "Table 3" in t and "Round 2" in t
+    assert t.splitlines()[0].startswith("Club night")   # the event's name heads it
     assert "Ann+Cy v Bob+Di, Ann deals first" in t
     press(a, "ok")                  # start
     sid = a.scorer.journal.open_sitting()

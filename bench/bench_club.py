@@ -1,0 +1,198 @@
+# Club night benchmark. Prints
+#   event.serve_errors.sqlite        answers to GET /state.json that were not 200, out
+#       of 500 requests sent 50 at a time to `tally42 serve` (its own process) on a
+#       SQLite file, while another process stores sittings into it and slots them
+#   event.serve_p95_ms.sqlite        the 95th percentile of those requests' times, from
+#       sending to the whole answer read
+#   event.syncs_per_table_round      a scripted club night of sim scorers (`tally42 sim
+#       --hold`, each its own process) run by `tally42 sync --event`: every sync after
+#       each scorer's first (which gives it its table for the night), divided by the
+#       tables decided; 1.0 when the sync that brings a table's result also hands the
+#       scorer its next table
+# --quick (TALLY42_BENCH_QUICK=1): 50 requests 10 at a time, and 2 scorers for a round.
+import concurrent.futures
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+from eventlogs import partial_42, sitting_42  # noqa: E402
+from host_tools.events import event as EV  # noqa: E402
+from host_tools.events import slots as SL  # noqa: E402
+from host_tools.store import db as D  # noqa: E402
+
+QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"
+REQUESTS, AT_ONCE = (50, 10) if QUICK else (500, 50)
+TEAMS = [("Team %d" % i, ["P%da" % i, "P%db" % i]) for i in range(8)]
+EVENT = "Bench night"
+
+# The writer: stores sittings of the event's tables, hand by hand, and slots each one,
+# PAUSE seconds apart, until it is stopped (another process, as a desk's `tally42 sync`
+# is; a room's scorers sync far less often than a store every 10 ms).
+PAUSE = 0.01
+WRITER = r"""
+import sys
+import time
+sys.path[:0] = [%(root)r, %(tests)r]
+from eventlogs import partial_42, sitting_42
+from host_tools.events import event as EV, slots as SL
+from host_tools.store import db as D
+n = 0
+with D.open_db(%(db)r) as database:
+    ev = EV.load(database, %(event)r)
+    while True:
+        for t in ev.tables:
+            if t.round < 2:
+                continue
+            seats = ev.seats(t.side_a, t.side_b, t.round)
+            sid = "w-%%d-%%d" %% (t.round, t.table)
+            n += 1
+            database.store(partial_42(seats, 1 + n %% 5, sid))
+            SL.slot_sitting(database, sid, ev, t.round, t.table)
+            print(n, flush=True)
+            time.sleep(%(pause)r)
+"""
+
+
+def _night(db):
+    with D.open_db(db) as database:
+        ev = EV.create(database, EVENT, "round-robin", "42", {}, teams=TEAMS)
+        for t in ev.tables:
+            if t.round == 1:
+                sid = "r1-%d" % t.table
+                database.store(sitting_42(ev.seats(t.side_a, t.side_b), t.table % 2, 3, sid))
+                SL.slot_sitting(database, sid, ev, 1, t.table)
+        t = ev.table(2, 1)
+        database.store(partial_42(ev.seats(t.side_a, t.side_b), 2, "r2-1"))
+
+
+def _get(address):
+    # One request on a connection of its own, as each screen in the room makes it; the
+    # client kept lean (a socket, the status line read) so that what is timed is the
+    # server's answer, not the client's parsing.
+    t0 = time.perf_counter()
+    try:
+        with socket.create_connection(address, timeout=30) as s:
+            s.sendall(b"GET /state.json HTTP/1.0\r\nHost: bench\r\n\r\n")
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        code = int(head.split(b" ", 2)[1]) if body else 0
+    except (OSError, ValueError, IndexError):
+        code = 0
+    return code, time.perf_counter() - t0
+
+
+def serve_figures():
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "club.db")
+        _night(db)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "host_tools", "serve", EVENT, "--db", db, "--host",
+             "127.0.0.1", "--port", "0"], cwd=ROOT, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER % {"root": ROOT, "tests": os.path.join(ROOT, "tests"),
+                                              "db": db, "event": EVENT, "pause": PAUSE}],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            line = server.stdout.readline()
+            url = urllib.parse.urlsplit(line.split(" on ", 1)[1].split(" ", 1)[0])
+            address = (url.hostname, url.port)
+            writer.stdout.readline()        # storing has begun
+            with concurrent.futures.ThreadPoolExecutor(AT_ONCE) as pool:
+                answers = list(pool.map(_get, [address] * REQUESTS))
+            running = writer.poll() is None
+        finally:
+            outs = [proc.communicate(timeout=30) if proc.terminate() is None else None
+                    for proc in (writer, server)]
+        if not running:
+            raise SystemExit("the writer stopped: %s" % outs[0][1])
+        stored = len(outs[0][0].split())
+        errors = sum(1 for code, _ in answers if code != 200)
+        times = sorted(t for _, t in answers)
+        p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+        print("event.serve_errors.sqlite: %d of %d requests (%d at a time, while %d more "
+              "sittings were stored)" % (errors, REQUESTS, AT_ONCE, stored))
+        print("event.serve_p95_ms.sqlite: %.1f ms" % (p95 * 1000))
+
+
+def syncs_figure():
+    import test_club_night as N
+    with tempfile.TemporaryDirectory() as tmp:
+        from pathlib import Path
+        tmp_path = Path(tmp)
+        db = str(tmp_path / "night.db")
+        scorers = 2 if QUICK else 4
+        rounds = 1 if QUICK else 3
+        teams = N.TEAMS[:2 * scorers]
+        made = N._run("event", "create", N.EVENT, "--db", db, "--format", "round-robin",
+                      *["--team=%s: %s" % (t, ", ".join(ps)) for t, ps in teams])
+        if made.returncode:
+            raise SystemExit(made.stderr)
+        sims = [N.Sim(tmp_path, 1)]
+        sims += N._each(list(range(2, scorers + 1)), lambda n: N.Sim(tmp_path, n))
+        syncs = 0
+        decided = 0
+        try:
+            for sim in sims:
+                out = N._run("sync", "--port", sim.port, "--db", db, "--event", N.EVENT)
+                sim.pushed = N.PUSHED.search(out.stdout)
+                sim.wait_for(rb"status: done", 0)
+            for rnd in range(1, rounds + 1):
+                def play(sim):
+                    m = sim.pushed
+                    table = (int(m.group(1)), int(m.group(2)))
+                    assert table[0] == rnd, table
+                    since = sim.mark()
+                    sim.keys(b"\r" if rnd == 1 else b"\r\t")
+                    sim.wait_for(rb"deals first", since)
+                    since = sim.mark()
+                    sim.keys(N._keys((7, 3)))
+                    sim.wait_for(rb"game over", since, 60)
+                    n = 0
+                    while True:         # synced until its result is in
+                        since = sim.mark()
+                        res = N._run("sync", "--port", sim.port, "--db", db, "--event",
+                                     N.EVENT)
+                        n += 1
+                        sim.wait_for(rb"status: done", since)
+                        if "slotted:" in res.stdout:
+                            break
+                    while rnd < rounds and not N.PUSHED.search(res.stdout):
+                        time.sleep(0.5)     # the next table is out once the round is in
+                        since = sim.mark()
+                        res = N._run("sync", "--port", sim.port, "--db", db, "--event",
+                                     N.EVENT)
+                        n += 1
+                        sim.wait_for(rb"status: done", since)
+                    sim.pushed = N.PUSHED.search(res.stdout)
+                    return n
+                syncs += sum(N._each(sims, play))
+                decided += len(sims)
+        finally:
+            for sim in sims:
+                sim.stop()
+        print("event.syncs_per_table_round: %.2f syncs (%d syncs for %d tables decided)"
+              % (syncs / decided, syncs, decided))
+
+
+def main():
+    serve_figures()
+    syncs_figure()
+
+
+if __name__ == "__main__":
+    main()
