@@ -1,7 +1,8 @@
 """The room view of `tally42 serve` in headless Chromium: readable across a room at
-1920x1080 and 3840x2160 (the smallest text 1/40 of the screen's height), every column
-within a phone's 390 px, "find your table" and the byes shown, live progress shown and
-the last good state kept when the PC does not answer."""
+1920x1080 and 3840x2160 (the smallest text 1/40 of the screen's height), a night too big
+for the screen paged with no row cut or lost, every column within a phone's 390 px,
+"find your table" and the byes shown, live progress shown and the last good state kept
+when the PC does not answer."""
 import os
 import threading
 
@@ -11,6 +12,7 @@ import chromium
 from eventlogs import sitting_42
 from host_tools.events import event as EV
 from host_tools.events import live as LV
+from host_tools.events import page as PG
 from host_tools.events import serve as SV
 from host_tools.events import slots as SL
 from host_tools.store import db as D
@@ -52,14 +54,16 @@ def _browser(width, height):
     return chromium.Chromium(binary, width, height)
 
 
-def _open(width, height, url):
+def _open(width, height, url, rows=8, script=None):
     browser = _browser(width, height)
     browser.open("about:blank")
+    if script:
+        browser.send("Page.addScriptToEvaluateOnNewDocument", {"source": script})
     browser.send("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1,
         "mobile": width < height})
     browser.send("Page.navigate", {"url": url})
-    browser.wait_for("document.querySelectorAll('#standings-table tr').length == 8")
+    browser.wait_for("document.querySelectorAll('#standings-table tr').length == %d" % rows)
     return browser
 
 
@@ -166,31 +170,169 @@ def test_the_page_keeps_its_last_good_state_when_the_pc_fails(night, monkeypatch
         browser.close()
 
 
-def test_a_big_night_takes_turns_and_stays_readable(tmp_path):
-    # Thirty teams: the standings, the tables and sixty players do not fit one screen at
-    # a readable size, so the panes take turns, one at a time, each at full size.
-    teams = [("Team %d" % i, ["P%da" % i, "P%db" % i]) for i in range(30)]
+# Thirty teams: fifteen tables a round and sixty players.
+BIG = [("Team %d" % i, ["P%da" % i, "P%db" % i]) for i in range(30)]
+
+
+def _serve(tmp_path, name, fmt, **people):
     path = str(tmp_path / "big.db")
     with D.open_db(path) as database:
-        ev = EV.create(database, "Big night", "round-robin", "42", {}, teams=teams)
+        ev = EV.create(database, name, fmt, "42", {}, **people)
     server = SV.make_server(path, ev.name, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    browser = _browser(1920, 1080)
-    try:
-        browser.open("about:blank")
-        browser.send("Emulation.setDeviceMetricsOverride", {
-            "width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
-        browser.send("Page.navigate", {"url": "http://127.0.0.1:%d/" %
-                                       server.server_address[1]})
-        browser.wait_for("document.querySelectorAll('#standings-table tr').length == 31")
-        assert browser.eval("document.body.classList.contains('turns')") is True
-        shown = browser.eval("Array.from(document.querySelectorAll('main section'))"
-                             ".filter(s => getComputedStyle(s).display != 'none')"
-                             ".map(s => s.id)")
-        assert shown == ["standings-pane"]
-        least, height, what = browser.eval(_SMALLEST)
+    return server, (path, ev, "http://127.0.0.1:%d/" % server.server_address[1])
+
+
+@pytest.fixture
+def big_night(tmp_path):
+    server, night = _serve(tmp_path, "Big night", "round-robin", teams=BIG)
+    yield night
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def crowd(tmp_path):
+    # A progressive of 120 players: thirty tables, and every pane too tall for a screen.
+    players = ["Player %d" % i for i in range(120)]
+    server, night = _serve(tmp_path, "Crowd", "progressive", players=players, rounds=2)
+    yield night
+    server.shutdown()
+    server.server_close()
+
+
+# What the screen shows now: the panes shown with their page marks, and every row shown
+# (a table's row or a player of "find your table") with its cells and where it lies.
+_SCREEN = """(function(){
+  var shown=Array.from(document.querySelectorAll("main section")).filter(function(s){
+    return getComputedStyle(s).display!="none";});
+  var rows=[];
+  shown.forEach(function(s){s.querySelectorAll("tr,#find>div").forEach(function(r){
+    if(!r.getClientRects().length)return;var b=r.getBoundingClientRect();
+    rows.push({pane:s.id,head:!!r.querySelector("th"),
+      cells:Array.from(r.children).map(function(c){return c.textContent;}),
+      top:b.top,bottom:b.bottom,right:b.right});});});
+  return {panes:shown.map(function(s){return s.id;}),
+    marks:shown.map(function(s){var m=s.querySelector(".mark");return m&&m.textContent;}),
+    rows:rows,height:innerHeight,width:innerWidth,
+    scroll:document.documentElement.scrollHeight};})()"""
+
+
+def _walk(browser, steps):
+    """Every screen the room sees as the page turns: {(pane, mark): rows}, each screen
+    checked whole (no row cut or below the bottom, nothing scrolled, type readable)."""
+    seen = {}
+    for _ in range(steps):
+        screen = browser.eval(_SCREEN)
+        height, width = screen["height"], screen["width"]
+        assert screen["scroll"] <= height, screen["scroll"]
+        assert len(screen["panes"]) == 1, screen["panes"]
+        for row in screen["rows"]:
+            assert 0 <= row["top"] and row["bottom"] <= height, row
+            assert row["right"] <= width, row
+        least, _, what = browser.eval(_SMALLEST)
         assert least >= height / 40 - 0.01, (least, what)
+        seen[(screen["panes"][0], screen["marks"][0])] = screen["rows"]
+        browser.eval("turnPage()")
+    return seen
+
+
+def _pages(seen, pane):
+    marks = sorted(m for p, m in seen if p == pane)
+    if marks == [""]:
+        return 1
+    n = len(marks)
+    assert sorted(marks) == sorted("%d/%d" % (k, n) for k in range(1, n + 1)), marks
+    return n
+
+
+def _body(seen, pane):
+    return [r["cells"] for (p, _), rows in seen.items() if p == pane
+            for r in rows if not r["head"]]
+
+
+@pytest.mark.parametrize("night,size,steps", [
+    ("big_night", (1920, 1080), 16), ("big_night", (3840, 2160), 16),
+    ("crowd", (1920, 1080), 40)])
+def test_a_big_night_pages_every_pane_that_does_not_fit(request, night, size, steps,
+                                                        tmp_path):
+    # Thirty teams do not fit one screen at a readable size: the panes take turns, and
+    # the standings page themselves (and with 120 players, every pane does). Every team,
+    # table and player is on exactly one page, every page whole on the screen.
+    path, ev, url = request.getfixturevalue(night)
+    browser = _open(size[0], size[1], url, rows=len(ev.entrants) + 1)
+    try:
+        assert browser.eval("document.body.classList.contains('turns')") is True
+        seen = _walk(browser, steps)
+        assert {p for p, _ in seen} == {"standings-pane", "tables-pane", "find-pane"}
+        pages = [_pages(seen, p) for p in ("standings-pane", "tables-pane", "find-pane")]
+        assert pages[0] >= 2 and steps >= 2 * sum(pages), pages
+        if night == "crowd":
+            assert pages[1] >= 2 and pages[2] >= 2, pages
+        for (pane, mark), rows in seen.items():
+            if pane != "find-pane":         # every page has the table's head row
+                assert rows and rows[0]["head"], (pane, mark)
+        standings = _body(seen, "standings-pane")
+        assert sorted(r[1] for r in standings) == sorted(ev.entrants)
+        tables = _body(seen, "tables-pane")
+        assert sorted(int(r[0]) for r in tables) == sorted(
+            t.table for t in ev.tables if t.round == 1)
+        players = _body(seen, "find-pane")
+        assert sorted(r[0] for r in players) == sorted(p for ps in ev.members for p in ps)
+        shots = os.environ.get("TALLY42_SCREENS") or str(tmp_path)
+        while browser.eval("document.querySelector('#standings-pane .mark').textContent")\
+                != "1/%d" % pages[0]:
+            browser.eval("turnPage()")
+        browser.screenshot(os.path.join(shots, "room-%s-%dx%d.png" % (night, *size)))
     finally:
         browser.close()
-        server.shutdown()
-        server.server_close()
+
+
+def test_the_pages_turn_on_the_timer_and_a_sync_keeps_the_page(big_night):
+    path, ev, url = big_night
+    # The page's turn timer, run fast; the poll keeps its own pace.
+    fast = ("(function(){var set=window.setInterval;window.setInterval=function(f,ms){"
+            "return set(f,ms===%d?300:ms);};})()" % PG.TURN_MS)
+    browser = _open(1920, 1080, url, rows=31, script=fast)
+    try:
+        mark = "document.querySelector('#standings-pane .mark').textContent"
+        shown = "document.querySelector('section.shown').id"
+        assert browser.wait_for(mark + ".startsWith('2/')")
+        browser.wait_for(shown + " == 'tables-pane'")
+        browser.wait_for(shown + " == 'find-pane'")
+        browser.wait_for(mark + ".startsWith('1/')")
+    finally:
+        browser.close()
+    # A scorer's sync redraws the page: the screen stays on the page it was showing.
+    browser = _open(1920, 1080, url, rows=31)
+    try:
+        browser.eval("turnPage()")
+        assert browser.eval(mark).startswith("2/")
+        t = ev.table(1, 1)
+        with D.open_db(path) as database:
+            assert LV.record(database, ev.name, 1, 1, "T42-0000B1-1",
+                             ev.seats(t.side_a, t.side_b), [2, 1], 3)
+        browser.wait_for("document.getElementById('tables-table').textContent"
+                         ".includes('playing 2-1')")
+        assert browser.eval(mark).startswith("2/")
+        assert browser.eval(shown) == "standings-pane"
+    finally:
+        browser.close()
+
+
+def test_a_big_night_on_a_phone_scrolls_whole(big_night):
+    path, ev, url = big_night
+    browser = _open(390, 844, url, rows=31)
+    try:
+        worst, scroll, width = browser.eval(_CUT)
+        assert width == 390 and worst <= width and scroll <= width, (worst, scroll)
+        assert browser.eval("document.body.classList.contains('turns')") is False
+        assert browser.eval("document.querySelectorAll('.off').length") == 0
+        screen = browser.eval(_SCREEN)
+        assert screen["scroll"] > screen["height"]      # it scrolls, nothing paged
+        assert set(screen["marks"]) == {""}
+        names = [r["cells"][1] for r in screen["rows"]
+                 if r["pane"] == "standings-pane" and not r["head"]]
+        assert sorted(names) == sorted(name for name, _ in BIG)
+    finally:
+        browser.close()

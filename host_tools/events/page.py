@@ -6,11 +6,13 @@ screen's height on a landscape screen, so the smallest text is that at any resol
 (27 px at 1920x1080, 54 px at 3840x2160). On a portrait screen (a phone) the root size
 follows the width instead and the panes stack, every column within the width. The panes
 sit side by side; when they do not fit the screen's height they take turns, one at a
-time. The page polls /state.json and redraws in place; an answer that fails (or is not
+time, and a pane still taller than the screen pages itself: its rows (a team, a table, a
+player) go on pages that each fit whole, marked "1/3", turned on the same timer. The
+page polls /state.json and redraws in place; an answer that fails (or is not
 the state) leaves the last good state on the screen, marked as waiting for the PC."""
 
 POLL_MS = 2000
-TURN_MS = 12000         # how long each pane shows when they take turns
+TURN_MS = 12000         # how long each pane, or page of one, shows when they take turns
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -23,7 +25,9 @@ html{font-size:2.5vh}
 body{margin:0;padding:.4rem .8rem;font:1rem/1.25 system-ui,sans-serif;background:#101418;
  color:#f2f2f2}
 header{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 1.2rem}
-h1{font-size:1.7rem;margin:0}h2{font-size:1.25rem;margin:.3rem 0}
+h1{font-size:1.7rem;margin:0}
+h2{font-size:1.25rem;margin:.3rem 0;display:flex;justify-content:space-between;gap:1rem}
+.mark{color:#9fd3ff;font-weight:400;white-space:nowrap}
 #round{font-size:1.25rem;color:#9fd3ff}#updated{font-size:1rem;color:#aaa}
 #updated.stale{color:#ffb347}
 main{display:grid;grid-template-columns:minmax(0,1.1fr) minmax(0,1.3fr) minmax(0,.9fr);
@@ -42,22 +46,27 @@ tr.live td{color:#ffe08a}
 .champion{font-size:1.4rem;font-weight:bold;color:#8fe39a}
 body.turns main{grid-template-columns:minmax(0,1fr)}
 body.turns section{display:none}body.turns section.shown{display:block}
+body.turns #find{columns:3}.off{display:none!important}
 @media (max-aspect-ratio:1/1){main{grid-template-columns:minmax(0,1fr)}
  body.turns section{display:block}#find{columns:1}td.s{white-space:normal}}
 </style></head><body>
 <header><h1 id="title">Tally 42</h1><span id="round"></span><span id="updated"></span>
 </header>
 <main>
-<section id="standings-pane"><h2>Standings</h2><div id="standings"></div>
+<section id="standings-pane"><h2>Standings<span class="mark"></span></h2>
+<div id="standings"></div>
 <div id="bracket-box" style="display:none"><div id="champion" class="champion"></div>
 <div id="bracket"></div></div></section>
-<section id="tables-pane"><h2 id="tables-title">Tables</h2><div id="tables"></div>
+<section id="tables-pane">
+<h2><span id="tables-title">Tables</span><span class="mark"></span></h2>
+<div id="tables"></div>
 <div id="byes" class="bye"></div></section>
-<section id="find-pane"><h2>Find your table</h2><div id="find"></div></section>
+<section id="find-pane"><h2>Find your table<span class="mark"></span></h2>
+<div id="find"></div></section>
 </main>
 <script>
 "use strict";
-var good=null,turn=0;
+var good=null,drawn="",paged={},at={pane:null,page:0};
 function esc(s){return String(s).replace(/[&<>"]/g,function(c){
   return {"&":"&amp;","<":"&lt;",">":"&gt;","\\"":"&quot;"}[c];});}
 function table(head,rows,id,kinds,cls){
@@ -109,27 +118,92 @@ function draw(s){
       m.a||"?",m.b||"?",m.wins[0]+"-"+m.wins[1],m.winner||""];}),"bracket-table",
       ["n","","","","n",""]);}
   fit();}
+function panes(){
+  return Array.from(document.querySelectorAll("main section")).filter(function(p){
+    return p.style.display!=="none";});}
+function tall(){return document.documentElement.scrollHeight>innerHeight+1;}
 function fit(){
-  // Side by side when it all fits the screen's height, else the panes take turns.
-  var body=document.body;body.classList.remove("turns");
-  if(innerWidth>innerHeight&&document.documentElement.scrollHeight>innerHeight+1){
-    body.classList.add("turns");show();}}
+  // Side by side when it all fits the screen's height, else the panes take turns, and a
+  // pane too tall on its own is cut into pages. A phone (portrait) scrolls instead.
+  var body=document.body,hint=paged;body.classList.remove("turns");paged={};
+  document.querySelectorAll(".off").forEach(function(e){e.classList.remove("off");});
+  document.querySelectorAll(".mark").forEach(function(m){m.textContent="";});
+  if(innerWidth<=innerHeight||!tall())return;
+  body.classList.add("turns");
+  var all=panes();
+  all.forEach(function(p){
+    all.forEach(function(q){q.classList.toggle("shown",q===p);});
+    paged[p.id]=paginate(p,hint[p.id]||[]);});
+  show();}
+function blocks(p){
+  // What a page keeps whole: a table's rows (its head row shows on every page), a player
+  // of "find your table", a line of text.
+  return Array.from(p.querySelectorAll("tr:not(:first-child),#find>div,.bye,.champion"));}
+function heads(p){
+  // A table shows, head row and all, only on the pages that hold one of its rows.
+  p.querySelectorAll("table").forEach(function(t){var rows=Array.from(t.rows).slice(1);
+    t.classList.toggle("off",rows.length>0&&rows.every(function(r){
+      return r.classList.contains("off");}));});}
+function fits(p,all,s,e){
+  // Whether the screen holds blocks s to e-1 of the pane: laid out and measured, so
+  // wrapped names and the columns of "find your table" take the room they take.
+  all.forEach(function(b,i){b.classList.toggle("off",i<s||i>=e);});heads(p);
+  return !tall();}
+function span(p,all,s,guess){
+  // How many blocks from s the screen holds (one at least, however tall). From a guess
+  // out, step doubling, then halving between: a right guess costs two layouts.
+  var n=all.length-s,lo=1,hi=n+1,k=Math.max(1,Math.min(guess,n)),step=1;
+  if(fits(p,all,s,s+k)){lo=k;
+    while(lo+step<hi){if(!fits(p,all,s,s+lo+step)){hi=lo+step;break;}lo+=step;step*=2;}}
+  else{hi=k;
+    while(hi-step>lo){if(fits(p,all,s,s+hi-step)){lo=hi-step;break;}hi-=step;step*=2;}}
+  while(hi-lo>1){var m=(lo+hi)>>1;if(fits(p,all,s,s+m))lo=m;else hi=m;}
+  return lo;}
+function paginate(p,hint){
+  // Pages as [first, end) of the pane's blocks, each as many as the screen holds. The
+  // guesses: the last draw's page (a redraw mostly keeps them), else the page before,
+  // else all. The mark is measured at its widest.
+  var all=blocks(p),pages=[],s=0,mark=p.querySelector(".mark");
+  mark.textContent="88/88";
+  do{var h=hint[pages.length],last=pages[pages.length-1],
+      e=s+span(p,all,s,h?h[1]-h[0]:last?last[1]-last[0]:all.length);
+    pages.push([s,e]);s=e;}while(s<all.length);
+  mark.textContent="";
+  return pages;}
 function show(){
-  var panes=Array.from(document.querySelectorAll("main section")).filter(function(p){
-    return p.style.display!=="none";});
-  panes.forEach(function(p,i){p.classList.toggle("shown",i===turn%panes.length);});}
-function stamp(ok){var u=document.getElementById("updated");
+  // The pane and page `at` names, or the nearest still there after a redraw.
+  var all=panes(),i=all.findIndex(function(p){return p.id===at.pane;});
+  if(!all.length)return;
+  if(i<0){i=0;at.page=0;}
+  var p=all[i],pages=paged[p.id],keep;
+  at.pane=p.id;at.page=Math.min(at.page,pages.length-1);keep=pages[at.page];
+  all.forEach(function(q){q.classList.toggle("shown",q===p);});
+  blocks(p).forEach(function(b,j){b.classList.toggle("off",j<keep[0]||j>=keep[1]);});
+  heads(p);
+  p.querySelector(".mark").textContent=pages.length>1?(at.page+1)+"/"+pages.length:"";}
+function turnPage(){
+  // The pane's next page, or the next pane's first.
+  var all=panes(),i=all.findIndex(function(p){return p.id===at.pane;});
+  if(!all.length)return;
+  if(i>=0&&at.page+1<paged[all[i].id].length)at.page++;
+  else{at.pane=all[(i+1)%all.length].id;at.page=0;}
+  show();}
+function stamp(ok){var u=document.getElementById("updated"),
+  high=document.querySelector("header").offsetHeight;
   u.className=ok?"":"stale";
   u.textContent=ok?"updated "+new Date().toLocaleTimeString():
-    (good?"waiting for the PC (last update "+good+")":"waiting for the PC...");}
+    (good?"waiting for the PC (last update "+good+")":"waiting for the PC...");
+  // A longer line can wrap the header, and the pages were measured below the old one.
+  if(document.querySelector("header").offsetHeight!==high)fit();}
 function poll(){fetch("state.json",{cache:"no-store"}).then(function(r){
     if(!r.ok)throw new Error("HTTP "+r.status);return r.json();})
-  .then(function(s){if(!usable(s))throw new Error("not the state");draw(s);
+  .then(function(s){if(!usable(s))throw new Error("not the state");
+    // The same state again leaves the screen, and the page it is on, as it is.
+    var text=JSON.stringify(s);if(text!==drawn){draw(s);drawn=text;}
     good=new Date().toLocaleTimeString();stamp(true);})
   .catch(function(){stamp(false);});}
 poll();setInterval(poll,POLL_MS);
-setInterval(function(){if(document.body.classList.contains("turns")){turn++;show();}},
-  TURN_MS);
+setInterval(function(){if(document.body.classList.contains("turns"))turnPage();},TURN_MS);
 addEventListener("resize",fit);
 </script></body></html>
 """.replace("POLL_MS", str(POLL_MS)).replace("TURN_MS", str(TURN_MS))
