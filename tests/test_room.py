@@ -201,6 +201,15 @@ def crowd(tmp_path):
     server.server_close()
 
 
+@pytest.fixture
+def cup(tmp_path):
+    # Thirty teams in a double-elimination bracket: the bracket joins the standings pane.
+    server, night = _serve(tmp_path, "Cup", "double-elimination", teams=BIG)
+    yield night
+    server.shutdown()
+    server.server_close()
+
+
 # What the screen shows now: the panes shown with their page marks, and every row shown
 # (a table's row or a player of "find your table") with its cells and where it lies.
 _SCREEN = """(function(){
@@ -253,13 +262,16 @@ def _body(seen, pane):
 
 @pytest.mark.parametrize("night,size,steps", [
     ("big_night", (1920, 1080), 16), ("big_night", (3840, 2160), 16),
-    ("crowd", (1920, 1080), 40)])
+    ("crowd", (1920, 1080), 40), ("cup", (1920, 1080), 20)])
 def test_a_big_night_pages_every_pane_that_does_not_fit(request, night, size, steps,
                                                         tmp_path):
     # Thirty teams do not fit one screen at a readable size: the panes take turns, and
     # the standings page themselves (and with 120 players, every pane does). Every team,
-    # table and player is on exactly one page, every page whole on the screen.
+    # table, match and player is on exactly one page, every page whole on the screen.
     path, ev, url = request.getfixturevalue(night)
+    with D.open_db(path) as database:
+        state = SV.state_json(database, ev.name)
+    matches = [m["label"] for m in state["bracket"]["matches"]] if state["bracket"] else []
     browser = _open(size[0], size[1], url, rows=len(ev.entrants) + 1)
     try:
         assert browser.eval("document.body.classList.contains('turns')") is True
@@ -272,13 +284,16 @@ def test_a_big_night_pages_every_pane_that_does_not_fit(request, night, size, st
         for (pane, mark), rows in seen.items():
             if pane != "find-pane":         # every page has the table's head row
                 assert rows and rows[0]["head"], (pane, mark)
-        standings = _body(seen, "standings-pane")
-        assert sorted(r[1] for r in standings) == sorted(ev.entrants)
-        tables = _body(seen, "tables-pane")
-        assert sorted(int(r[0]) for r in tables) == sorted(
-            t.table for t in ev.tables if t.round == 1)
-        players = _body(seen, "find-pane")
-        assert sorted(r[0] for r in players) == sorted(p for ps in ev.members for p in ps)
+        standings = _body(seen, "standings-pane")   # and the bracket's matches
+        assert sorted(r[1] for r in standings) == sorted(ev.entrants + matches)
+        tables = [r[0] for r in _body(seen, "tables-pane")]
+        assert sorted(tables) == sorted(str(t["label"] or t["table"]) for t in state["tables"])
+        players = sorted(r[0] for r in _body(seen, "find-pane"))
+        assert players == sorted(f["player"] for f in state["find"])
+        if night != "cup":
+            assert sorted(map(int, tables)) == sorted(
+                t.table for t in ev.tables if t.round == 1)
+            assert players == sorted(p for ps in ev.members for p in ps)
         shots = os.environ.get("TALLY42_SCREENS") or str(tmp_path)
         while browser.eval("document.querySelector('#standings-pane .mark').textContent")\
                 != "1/%d" % pages[0]:
