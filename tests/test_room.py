@@ -351,3 +351,31 @@ def test_a_big_night_on_a_phone_scrolls_whole(big_night):
         assert sorted(names) == sorted(name for name, _ in BIG)
     finally:
         browser.close()
+
+
+def test_a_longer_header_turns_the_pages_again(tmp_path, monkeypatch):
+    # "waiting for the PC (last update ...)" wraps this header to a second line: the
+    # pages, measured below one line, are measured again, none pushed off the bottom.
+    server, (path, ev, url) = _serve(tmp_path, "The Tuesday Night Forty-Two Club",
+                                     "round-robin", teams=BIG)
+    browser = _open(1152, 768, url, rows=31)
+    try:
+        high = "document.querySelector('header').offsetHeight"
+        one = browser.eval(high)
+        browser.eval("turnPage()")
+        assert browser.eval(_SCREEN)["marks"][0].startswith("2/")
+
+        def down(database, name):
+            raise D.DbError("the database is gone")
+        monkeypatch.setattr(SV, "state_json", down)
+        t = ev.table(1, 1)
+        with D.open_db(path) as database:
+            assert LV.record(database, ev.name, 1, 1, "T42-0000C1-1",
+                             ev.seats(t.side_a, t.side_b), [1, 0], 1)
+        browser.wait_for("document.getElementById('updated').className == 'stale'")
+        assert browser.eval(high) > one
+        _walk(browser, 8)
+    finally:
+        browser.close()
+        server.shutdown()
+        server.server_close()
