@@ -48,9 +48,9 @@ class SearchApp(A.App):
         return True
 
 
-def make_app(display, rules, dealer=0):
+def make_app(display, rules, dealer=0, cls=None):
     from boards.simflash import NorFlash
-    a = SearchApp(display, NorFlash(2, 4096))
+    a = (cls or SearchApp)(display, NorFlash(2, 4096))
     a.scorer.journal = FakeJournal(NorFlash(2, 4096))
     a.scorer.journal.mount()
     from engine_core.header import encode_header

@@ -29,6 +29,7 @@ class App:
         self.edit = False           # setup: a value being changed
         self.fields = bytearray(12)  # Moon tricks by seat; a gin hand being keyed in
         self.banner = None          # a refusal, shown until the next press
+        self.note = None            # a hand saved by a held key, shown until the next press
         self.full = True            # the next show is a full refresh
         self.draft = None           # setup: the Rules being edited, and the first dealer
         self.draft_dealer = 0
@@ -168,6 +169,7 @@ class App:
         """Handle one logical button without drawing: the main loop draws once the panel
         is idle, for every press taken meanwhile (firmware/loop.py)."""
         self.banner = None
+        self.note = None
         if key & LONG and key & 0xF != PREV and key & 0xF != NEXT and not (
                 key & 0xF == OK and self._entered and hasattr(self.module(), "HOLD_OK")):
             key &= 0xF      # the arrows have a long meaning, OK where a screen says so

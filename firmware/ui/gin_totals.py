@@ -1,7 +1,8 @@
 # The totals of a gin hand: the opponent's unmelded total after a knock or a gin (the
 # number that scores), then Sequence Gin's bonus cards or Skarney Gin's contract meld; or
 # both totals of a Skarney draw-out. Arrows step 1, held arrows 10; the opponent's total
-# starts at 25, the middle of its usual range; the verdict follows the number.
+# starts at 25, the middle of its usual range (after an undone hand, at what it was);
+# the verdict follows the number.
 from micropython import const
 
 from engine_core.gin import rules as G
@@ -15,7 +16,7 @@ _BONUS0 = const(2)
 _BONUS1 = const(3)
 _CONTRACT = const(4)
 _START = const(25)
-HELP = "<> 1  hold 10  OK next  BACK back"
+HELP = "<> 1  hold <>: 10  OK next\nBACK back  M menu"
 
 
 def _questions(app):
@@ -53,6 +54,11 @@ def _prev(q, i):
 def enter(app):
     f = app.fields
     f[GD.STEP] = _first(app, _questions(app))
+    if f[GD.KEEP] & 2:
+        # An undone hand: its totals, as keyed in before, to change or take again.
+        f[GD.KEEP] = 0
+        app.cur = GD.first_total(app)
+        return
     f[GD.B0] = 0
     f[GD.B1] = 0
     f[GD.CONTRACT] = 1
