@@ -1,7 +1,7 @@
 # Home of a gin pad: both totals big enough to read across the table, who deals and the
 # game target. Before a hand the arrows pick its turn-up card (the knock limit), OK held
 # takes it as a spade where spades double. During the hand the arrows walk one list of
-# every way it can end: the first player's gin and knocks up to the limit, the dealer's,
+# every way it can end: the first player's knocks up to the limit and gin, the dealer's,
 # then the draw-out; a held arrow jumps to the other player. The cursors start where the
 # answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the
 # knock limit of the player who played first (the dealer's opponent). BACK undoes, and
@@ -80,50 +80,53 @@ def _fit(n, long, short):
 
 
 def _top(s, g):
-    # The highest knock of group g (0 the first player, 1 the dealer, 2 the draw-out).
+    # The last place in group g (0 the first player, 1 the dealer, 2 the draw-out): the
+    # places are the knocks 1 up to the limit, then gin.
     return s.limit() if g < 2 and s.row[G.KNOCK] else 0
 
 
 def _at(app):
-    # The cursor's group: 0 the first player, 1 the dealer, 2 the draw-out.
+    # The cursor's group and its place in it.
+    s = app.scorer.s
     f = app.fields
     if f[GD.MODE]:
-        return 2
-    return 0 if f[GD.SEAT] == 1 - app.scorer.s.dealer() else 1
+        return 2, 0
+    g = 0 if f[GD.SEAT] == 1 - s.dealer() else 1
+    k = f[GD.K]
+    return g, (_top(s, g) if k == 0 else k - 1)
 
 
-def _set(app, g, k):
+def _set(app, g, p):
     s = app.scorer.s
     f = app.fields
     first = 1 - s.dealer()
     f[GD.MODE] = 1 if g == 2 else 0
     f[GD.SEAT] = first if g == 0 else 1 - first
-    f[GD.K] = k
+    f[GD.K] = 0 if p >= _top(s, g) else p + 1
 
 
 def _move(app, d):
-    # One step along the list: a player's gin, then knocks 1 up to the limit, then the
-    # next group (the dealer's, the draw-out), wrapping.
+    # One step along the list, wrapping: past a player's gin, the next group.
     s = app.scorer.s
-    g = _at(app)
-    k = app.fields[GD.K] + d
-    if k > _top(s, g):
+    g, p = _at(app)
+    p += d
+    if p > _top(s, g):
         g = (g + 1) % 3
-        k = 0
-    elif k < 0:
+        p = 0
+    elif p < 0:
         g = (g + 2) % 3
-        k = _top(s, g)
-    _set(app, g, k)
+        p = _top(s, g)
+    _set(app, g, p)
 
 
 def _group(app, d):
-    # A held arrow: the same ending for the other player (the draw-out after the dealer).
+    # A held arrow: the same place for the other player (the draw-out after the dealer).
     s = app.scorer.s
-    g = (_at(app) + d) % 3
-    k = app.fields[GD.K]
-    if _at(app) == 2:
-        k = s.limit() if s.row[G.KNOCK] else 0
-    _set(app, g, k if k <= _top(s, g) else _top(s, g))
+    g, p = _at(app)
+    if g == 2:
+        p = s.limit() - 1 if s.row[G.KNOCK] else 0
+    g = (g + d) % 3
+    _set(app, g, p if p <= _top(s, g) else _top(s, g))
 
 
 def press(app, key):
