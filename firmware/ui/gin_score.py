@@ -1,8 +1,10 @@
 # Home of a gin pad: both totals big enough to read across the table, who deals and the
 # game target. Before a hand the arrows pick its turn-up card (the knock limit), OK held
-# takes it as a spade where spades double. During the hand the arrows walk one list of
-# every way it can end: the first player's knocks up to the limit and gin, the dealer's,
-# then the draw-out; a held arrow jumps to the other player. The cursors start where the
+# takes it as a spade where spades double. During the hand the screen asks how it ended,
+# the player first (a held arrow: the first player, the dealer, the draw-out, in turn),
+# then the arrows round that player's knocks 1 up to the limit and gin (gin comes after
+# the limit, so that a small knock is a few presses the other way); where a player can
+# only go gin, the arrows change the player. The cursors start where the
 # answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the
 # knock limit of the player who played first (the dealer's opponent). BACK undoes, and
 # what was undone is where the cursor starts again.
@@ -38,7 +40,7 @@ def _help(app):
         if s.rules.spade_doubles:
             return "<> card  hold <>: 4 a step  OK take\nhold OK: a spade  BACK undo  M menu"
         return "<> card  hold <>: 4 a step  OK take\nBACK undo  M menu"
-    return "<> how it ended  hold <>: player\nOK  BACK undo  M menu"
+    return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
 
 
 def draw(app, fb):
@@ -106,17 +108,14 @@ def _set(app, g, p):
 
 
 def _move(app, d):
-    # One step along the list, wrapping: past a player's gin, the next group.
+    # One step round the player's endings.
     s = app.scorer.s
     g, p = _at(app)
-    p += d
-    if p > _top(s, g):
-        g = (g + 1) % 3
-        p = 0
-    elif p < 0:
-        g = (g + 2) % 3
-        p = _top(s, g)
-    _set(app, g, p)
+    top = _top(s, g)
+    if top == 0:
+        _group(app, d)
+        return
+    _set(app, g, (p + d) % (top + 1))
 
 
 def _group(app, d):

@@ -1,8 +1,9 @@
 # The totals of a gin hand: the opponent's unmelded total after a knock or a gin (the
 # number that scores), then Sequence Gin's bonus cards or Skarney Gin's contract meld; or
 # both totals of a Skarney draw-out. Arrows step 1, held arrows 10; the opponent's total
-# starts at 25, the middle of its usual range (after an undone hand, at what it was);
-# the verdict follows the number.
+# starts in the middle of its usual range: 25 after a knock, 35 after a gin (nothing is
+# laid off on a gin), 50 for the cards left in hand in Skarney Gin; after an undone hand,
+# at what it was. The verdict follows the number.
 from micropython import const
 
 from engine_core.gin import rules as G
@@ -62,7 +63,15 @@ def enter(app):
     f[GD.B0] = 0
     f[GD.B1] = 0
     f[GD.CONTRACT] = 1
-    app.cur = _START
+    app.cur = _start(app)
+
+
+def _start(app):
+    # Where the opponent's total starts: the middle of its usual range.
+    f = app.fields
+    if f[GD.MODE] or f[GD.K]:
+        return _START
+    return _START + 10 if app.scorer.s.row[G.TURNUP] else _START + 25
 
 
 def _max(app, step):

@@ -45,11 +45,13 @@ def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     assert a.scorer.s.score(0) == 25 and a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
     press(a, "ok", "next")                     # turn-up 10: P1 first; past 10 comes gin
     assert "< P1 gin >" in text(a)
-    press(a, "next")                           # the same list goes on to the dealer
+    press(a, "next")                           # and round again: a small knock is near
+    assert "< P1 knocks 1 >" in text(a)
+    press(a, "long next")                      # held: the dealer
     assert "< P2 knocks 1 >" in text(a)
-    press(a, "prev", "ok")
+    press(a, "long prev", "prev", "ok")
     assert "P1 gin" in text(a)
-    press(a, "ok")                                       # P2 has 25
+    press(a, "long prev", "ok")                # P2 has 25 (a gin starts at 35)
     assert a.scorer.s.score(0) == 70
     press(a, "ok", "long prev")                          # a draw-out: nobody scores
     assert "< draw-out >" in text(a)
@@ -133,8 +135,9 @@ def test_history_lists_each_hand_with_its_totals():
 def test_skarney_gin_to_game_over_then_a_new_game():
     a = gin_sitting("skarney-gin")
     assert "< P2 gin >" in text(a)
-    press(a, "ok")                                      # S gin: N's cards in hand
-    press(a, "long next", "long next", "long next", "long next", "long next")    # 75
+    press(a, "ok")                                      # P2 gin: P1's cards in hand
+    assert a.cur == 50                                  # the middle of their usual range
+    press(a, "long next", "long next", "next", "next", "next", "next", "next")    # 75
     press(a, "ok")                                      # the contract meld: yes
     assert "gin: P2 +95" in text(a)
     press(a, "ok")
@@ -142,7 +145,7 @@ def test_skarney_gin_to_game_over_then_a_new_game():
     press(a, "long next", "long next", "ok", "ok", "ok")   # a draw-out 25-25
     assert a.scorer.s.hands() == 2 and a.scorer.s.score(0) == 0
     press(a, "ok", "long next", "long next", "long next", "long next", "long next",
-          "long next", "long next", "long next", "ok", "prev", "ok")   # S gin, 105, no meld
+          "next", "next", "next", "next", "next", "ok", "prev", "ok")   # P2 gin, 105, no meld
     assert a.scorer.s.over() and a.scorer.s.winner() == 1 and a.screen == OVER_SCREEN
     assert a.scorer.s.score(1) == 95 + 105 + 40
     press(a, "back", "ok")                              # undo reopens the game
