@@ -11,7 +11,7 @@
 # its glyph (`hold >: +5`, `hold OK: set`).
 from engine_core import codes as C
 from engine_core import options as O
-from firmware.codes import (BACK, CONFIRM, HISTORY, HOME, LONG, MENU, MENU_SCREEN, NEXT, OK,
+from firmware.codes import (BACK, HISTORY, HOME, LONG, MENU, MENU_SCREEN, NEXT, OK,
                             PREV, SETUP, SYNC)
 
 KEYS = (OK, NEXT, PREV, BACK, MENU, LONG | OK, LONG | NEXT, LONG | PREV, LONG | BACK,
