@@ -65,7 +65,7 @@ def snapshot(a):
     s = a.scorer.s
     sc = a.scorer
     return (a.k, a.screen, a.cur, a.top, a.edit, sc.hand_mode, sc.tracker, bytes(a.fields),
-            array("h", s.st), array("h", s._base), bytes(s.hist), s.hlen, s.dropped)
+            a.note, array("h", s.st), array("h", s._base), bytes(s.hist), s.hlen, s.dropped)
 
 
 def _copy(dst, src):
@@ -79,7 +79,7 @@ def _copy(dst, src):
 def restore(a, snap):
     sc = a.scorer
     (a.k, a.screen, a.cur, a.top, a.edit, sc.hand_mode, sc.tracker, fields,
-     st, base, hist, hlen, dropped) = snap
+     a.note, st, base, hist, hlen, dropped) = snap
     s = sc.s
     _copy(a.fields, fields)
     _copy(s.st, st)
@@ -95,9 +95,10 @@ def restore(a, snap):
 
 
 def _key(snap):
-    # A screen state: the events taken, the screen, its cursor and fields (the sitting
-    # follows from the events taken).
-    return snap[:8]
+    # A screen state: the events taken, the screen, its cursor and fields, the note of a
+    # hand just saved (BACK then undoes it at once; the sitting follows from the events
+    # taken).
+    return snap[:9]
 
 
 def fewest(a, want, limit=40000, dead=None):

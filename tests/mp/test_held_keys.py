@@ -85,6 +85,20 @@ def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
     assert s.phase() == TRUMP and a.screen == CONTRACT
 
 
+def test_back_right_after_a_held_save_undoes_it_at_once():
+    # The score says `hand 1 saved, BACK undoes`: the next press, BACK, does just that;
+    # once the note is gone, BACK asks first as for any finished hand.
+    a = boot()
+    press(a, "ok", "next", "long ok", "long ok")    # E 30, the rest pass, sixes made
+    s = a.scorer.s
+    assert s.hands() == 1 and "BACK undoes" in text(a).replace("\n", " ")
+    press(a, "back")
+    assert s.hands() == 0 and a.screen == RESULT and same_state(s, on_flash(a))
+    press(a, "long ok")                             # set, held: saved and said
+    press(a, "next", "back")
+    assert s.hands() == 1 and a.screen == CONFIRM
+
+
 def test_ok_held_on_trump_in_a_points_game_only_names_it():
     a = boot()
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
