@@ -316,9 +316,9 @@ def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, cap
         assert len(box) == 32 and {len(line) for line in box} == {width}
         # Under the picture, the words a player reads on it, line by line.
         after = lines[lines.index("\u2514" + "\u2500" * (width - 2) + "\u2518") + 1:]
-        assert after[:5] == ["  hand 1  N deals  Us 0-0 Them", "  no bid yet",
+        assert after[:5] == ["  hand 1  N deals  Us 0-0 Them", "  bids: E pass",
                              "  S bids  <  30  >", "  < pass   31 >",
-                             "  <> bid  hold <42/84 >+5"], after
+                             "  <> bid  hold >: +5  hold <: 42/84"], after
 
 
 def test_words_lines_join_texts_level_with_each_other():
