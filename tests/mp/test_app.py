@@ -371,6 +371,18 @@ def test_history_lists_each_hand_with_the_sides_of_its_score():
     assert a.screen == HOME
 
 
+def test_history_marks_a_forced_bid_and_a_hand_corrected_by_an_undo():
+    a = boot()
+    press(a, "ok", "long ok")           # start; E, S and W pass: N must bid
+    press(a, "ok", "long ok")           # N 30, sixes, made
+    press(a, "next", "long ok", "long ok", "back", "next", "ok")   # S 30 made, undone: set
+    press(a, "menu", "next", "ok")
+    t = text(a).split("\n")
+    assert " 1 N 30 sixes made, forced" in t, t
+    assert " 2 S 30 sixes set, corrected" in t, t
+    assert not [line for line in t if line.startswith(" 1") and "corrected" in line]
+
+
 def test_menu_sync_screen_shows_the_journal():
     a = boot()
     press(a, "ok", "menu", "next", "next", "next", "ok")
