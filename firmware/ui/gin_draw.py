@@ -106,7 +106,7 @@ def scores(app, fb, top, bottom):
 def history_line(app, s, k, ev, rank=0):
     """A finished hand in one line, as said at the table: `3 K Bob knocks 6: Bob +17`,
     `4 5 Bob knocks 5: Ann undercuts +27`, `5 Q Ann gin: Ann +45` (hand, turn-up card,
-    who went out and how, who scored)."""
+    who went out and how, who scored), and the running hand points when they fit."""
     names = app.scorer.names
     end = s.last(Gn.LAST_END)
     arg = ev & 0xFFFFFF
@@ -126,4 +126,7 @@ def history_line(app, s, k, ev, rank=0):
     else:
         how = "%s knocks %d: %s" % (who, Gn.knocker_total(arg), won)
     up = G.RANK_NAMES[(rank & 15) - 1] if rank & 15 else ""
-    return "%2d %-2s %s" % (k, up, how)
+    line = "%2d %-2s %s" % (k, up, how)
+    # The running hand points at the right, where the panel has room for them.
+    sc = "%d-%d" % (s.hand_points(0), s.hand_points(1))
+    return (line, sc) if len(line) + len(sc) + 1 <= app.fb.width // 8 else line

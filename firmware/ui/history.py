@@ -103,8 +103,7 @@ def _sides(app):
 def draw(app, fb):
     n = app.scorer.s.hands()
     fb.text("History: %d hand%s" % (n, "" if n == 1 else "s"), 0, 0, BLACK)
-    if not app.scorer.gin:
-        D.right(fb, _sides(app), 0)
+    D.right(fb, _sides(app), 0)
     fb.hline(0, LINE, fb.width, BLACK)
     y = 14
     lines = app.lines or ()
@@ -113,7 +112,8 @@ def draw(app, fb):
             D.right(fb, t[1], y)
             fb.text(t[0][:D.cols(fb) - len(t[1]) - 1], 0, y, BLACK)
         elif t:
-            fb.text(t[:D.cols(fb)], 0, y, BLACK)    # a gin pad's line (gin_draw)
+            fb.text(t[:D.cols(fb)], 0, y, BLACK)    # a gin pad's line with no room
+                                                    # for the points (gin_draw)
         y += LINE
     if not n:
         fb.text("no hand finished yet", 0, y - len(lines) * LINE, BLACK)

@@ -36,9 +36,9 @@ def find(s, code):
 
 def bid_press(app, key):
     """A bid's keys (their footer: help_text): the arrows through the legal bids (▶
-    held: 5 up, pass counting as the lowest bid, so that 30 and pass both give 35; ◀ held: the mark bids, 42 then
-    84); OK takes the bid under the cursor, OK held takes it and passes for the seats
-    after it. False for any other key."""
+    held: 5 up, pass counting as the lowest bid, so that 30 and pass both give 35; ◀
+    held: the mark bids, 42 then 84); OK takes the bid under the cursor, OK held takes
+    it and passes for the seats after it. False for any other key."""
     s = app.scorer.s
     if key == NEXT or key == PREV:
         app.cur = step(s, app.cur, 1 if key == NEXT else -1)

@@ -128,8 +128,24 @@ def test_history_lists_each_hand_with_its_totals():
     assert a.screen == HISTORY
     t = text(a)
     assert " 1 8  P2 knocks 6: P2 +23" in t and " 2 10 P1 knocks 10: P1 +25" in t
+    assert "P1-P2" in t.split("\n") and "25-23" in t.split("\n")    # the running points
     press(a, "ok")
     assert a.screen == HOME
+
+
+def test_history_says_who_scored_an_undercut_and_shows_a_king_as_itself():
+    # The trap: "N kn 3 v 2" said neither undercut nor who scored, and a king showed as 10.
+    a = gin_sitting()
+    press(a, "next", "next", "next", "ok")              # the turn-up: a king
+    press(a, "prev", "prev", "prev", "prev", "prev", "prev", "ok")    # P2 knocks 4
+    press(a, "long prev", "long prev", "ok")            # P1 left with 5: no undercut
+    press(a, "ok", "prev", "prev", "prev", "prev", "prev", "prev", "ok")   # P1 knocks 4
+    press(a, "long prev", "long prev", "prev", "prev", "ok")    # P2 left with 3: undercut
+    assert a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
+    press(a, "menu", "next", "ok")
+    t = text(a)
+    assert " 1 K  P2 knocks 4: P2 +" in t, t
+    assert " 2 10 P1 knocks 4: P2 undercuts +" in t, t
 
 
 def test_skarney_gin_to_game_over_then_a_new_game():
