@@ -6,7 +6,7 @@
 #                                    each hand's fewest presses found by a search over
 #                                    the screens
 #   ui.presses_per_hand.gin_typical  Oklahoma Gin: turn-up 8, a knock with 6 against 23
-#   ui.presses_per_hand.gin_sitting_mean  a sitting of each gin game (mp_ui_search.py
+#   ui.presses_per_hand.gin_sitting_mean  two sittings of each gin game (mp_ui_search.py
 #                                    gin_hand_events), each hand's fewest presses found
 #                                    by the same search
 #   ui.presses.setup_gin             from the score of a 42 sitting to the first turn-up
@@ -44,8 +44,8 @@ HANDS = 50
 QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"
 SITTINGS = 1 if QUICK else 4
 SEED = 7
-# The gin corpus (ui.presses_per_hand.gin_sitting_mean): a sitting of each gin game,
-# played out (0); --quick: its first hand of each.
+# The gin corpus (ui.presses_per_hand.gin_sitting_mean): two sittings of each gin game,
+# played out (0); --quick: the first hand of one of each.
 GIN_HANDS = 1 if QUICK else 0
 
 
@@ -239,9 +239,10 @@ def main():
           "at most %s)" % (int(got["corpus_presses"]) / int(got["corpus_hands"]),
                            got["corpus_hands"], SITTINGS, got["corpus_most"]))
     print("ui.presses_per_hand.gin_typical: %s presses" % got["presses_gin_typical"])
-    print("ui.presses_per_hand.gin_sitting_mean: %.2f presses (%s hands in a sitting of "
+    print("ui.presses_per_hand.gin_sitting_mean: %.2f presses (%s hands in %d sittings of "
           "each gin game, at most %s)" % (int(got["gin_presses"]) / int(got["gin_hands"]),
-                                          got["gin_hands"], got["gin_most"]))
+                                          got["gin_hands"], 1 if GIN_HANDS else 2,
+                                          got["gin_most"]))
     print("ui.presses.setup_gin: %s presses" % got["setup_gin"])
     print("ui.hidden_actions: %s actions" % got["hidden_actions"])
     if int(got["hidden_screens_missed"]):

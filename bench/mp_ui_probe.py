@@ -3,8 +3,8 @@
 #   make FLASH HANDS    a sitting of HANDS hands on FLASH
 #   measure FLASH       boot on it; print the figures
 #   presses N SEED GIN  presses a hand (mp_ui_search.py): the typical hand, each trump,
-#                       N sittings of the corpus from SEED, a gin sitting of each game
-#                       (GIN hands of each at most, 0: whole sittings), the presses from
+#                       N sittings of the corpus from SEED, gin sittings of each game
+#                       (GIN hands of one each, 0: two whole sittings each), the presses from
 #                       a 42 sitting to a new gin pad; and the hidden actions
 #                       (mp_ui_hidden.py)
 # (arguments after the launcher's name: see bench_ui.py)
@@ -147,7 +147,8 @@ def presses(sittings, seed, gin_hands):
     print("corpus_hands", hands)
     print("corpus_presses", total)
     print("corpus_most", most)
-    hands, total, most = M.gin_corpus_mean(d, seed, hands=gin_hands or None)
+    hands, total, most = M.gin_corpus_mean(d, seed, hands=gin_hands or None,
+                                           sittings=1 if gin_hands else 2)
     print("gin_hands", hands)
     print("gin_presses", total)
     print("gin_most", most)

@@ -304,17 +304,18 @@ def _gin_dead(a, want):
 
 
 def gin_corpus_mean(display, seed, games=("oklahoma-gin", "sequence-gin", "skarney-gin"),
-                    hands=None):
-    """Presses a hand over one sitting of each gin game (the first dealer alternating),
-    each hand's presses found by fewest() from the score before its turn-up. Returns
-    (hands, presses, the largest of one hand)."""
+                    hands=None, sittings=1):
+    """Presses a hand over `sittings` sittings of each gin game (the first dealer
+    alternating), at most `hands` hands of each, each hand's presses found by fewest()
+    from the score before its turn-up. Returns (hands, presses, the largest of one
+    hand)."""
     from engine_core import options as O
     rnd = Rand(seed)
     n = 0
     total = 0
     most = 0
     k = 0
-    for game in games:
+    for game in games * sittings:
         a = make_app(display, O.resolve(game), k % 2)
         s = a.scorer.s
         while not s.over() and (hands is None or n < hands * (k + 1)):

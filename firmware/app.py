@@ -32,7 +32,8 @@ class App:
         self.note = None            # a hand saved by a held key, shown until the next press
         self._noted = False         # the note was on show when this press came
         self.full = True            # the next show is a full refresh
-        self.draft = None           # setup: the Rules being edited, and the first dealer
+        self.draft = None           # setup: the Rules being edited (before, the family the
+                                    # menu asked for: 0 or 1), and the first dealer
         self.draft_dealer = 0
         self.lines = None           # history: the lines on show
         self._mod = None            # the screen's module, once loaded

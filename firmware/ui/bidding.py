@@ -1,7 +1,8 @@
 # Bidding: the seat in turn picks among its legal bids only, the bids of the deal so far
 # on the line above. The cursor starts on pass whenever passing is legal (OK out of habit
-# never records a bid), else on the lowest bid (a forced dealer). ▶ held steps 5 up, ◀ held goes to the mark bids (42, 84); OK
-# held takes the bid and passes for the seats after it.
+# never records a bid), else on the lowest bid (a forced dealer). ▶ held steps 5 up, ◀
+# held goes to the mark bids (42, 84); OK held takes the bid and passes for the seats
+# after it (not offered to the dealer, who bids last). The footer is walk.help_text's.
 from engine_core.codes import GAME, MARKS, PASS, PLUNGE, SPLASH
 from engine_core.variants import MARK
 from firmware import fonts

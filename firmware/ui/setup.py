@@ -1,7 +1,9 @@
 # A new sitting: "start" first (the cursor's place, so the same game again is one press),
 # then the game (every variant), its scoring and target, the house options that apply
 # to that game and scoring (a special's marks only while it is on), and the first
-# dealer. It starts from the last sitting's choices, plain 42 on a new device.
+# dealer. It starts from the last sitting's choices, plain 42 on a new device; opened for
+# a family from the menu (a new 42 sitting, a new gin pad), from that family's last game,
+# or its first (plain 42, Oklahoma Gin) when the last was the other family's.
 from engine_core import header
 from engine_core import options as O
 from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
