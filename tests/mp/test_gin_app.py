@@ -37,6 +37,19 @@ def test_the_typical_oklahoma_hand_takes_at_most_10_presses():
     assert same_state(on_flash(a), a.scorer.s)
 
 
+def test_a_gin_pad_from_a_42_score_in_4_presses_with_its_own_words():
+    # The trap: 12 presses, Oklahoma Gin the eighth game, "marks" and seats N and S.
+    a = boot()
+    press(a, "ok")                                      # a 42 sitting
+    press(a, "menu", "prev", "ok")                      # the menu's last item: new gin pad
+    t = text(a)
+    assert a.screen == SETUP and "New gin pad" in t and "start: oklahoma-gin" in t
+    assert "marks" not in t and "lowest bid" not in t and "P1 deals first" in t
+    press(a, "ok")
+    assert a.scorer.s.rules.name == "oklahoma-gin" and a.screen == HOME
+    assert a.scorer.s.phase() == Gn.TURNUP and "P1 deals" in text(a)
+
+
 def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     a = gin_sitting()
     press(a, "ok")                                       # turn-up 10
