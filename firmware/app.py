@@ -29,8 +29,11 @@ class App:
         self.edit = False           # setup: a value being changed
         self.fields = bytearray(12)  # Moon tricks by seat; a gin hand being keyed in
         self.banner = None          # a refusal, shown until the next press
+        self.note = None            # a hand saved by a held key, shown until the next press
+        self._noted = False         # the note was on show when this press came
         self.full = True            # the next show is a full refresh
-        self.draft = None           # setup: the Rules being edited, and the first dealer
+        self.draft = None           # setup: the Rules being edited (before, the family the
+                                    # menu asked for: 0 or 1), and the first dealer
         self.draft_dealer = 0
         self.lines = None           # history: the lines on show
         self._mod = None            # the screen's module, once loaded
@@ -74,10 +77,11 @@ class App:
         return True
 
     def undo(self):
-        """BACK: take back the last event; a finished hand asks first."""
+        """BACK: take back the last event; a finished hand asks first, unless the press
+        before saved it and the screen says so (the note: `BACK undoes`)."""
         if self.scorer.s is None:
             return
-        if self.scorer.hand_closed():
+        if self.scorer.hand_closed() and not self._noted:
             self.go(CONFIRM)
             return
         self.really_undo()
@@ -168,6 +172,8 @@ class App:
         """Handle one logical button without drawing: the main loop draws once the panel
         is idle, for every press taken meanwhile (firmware/loop.py)."""
         self.banner = None
+        self._noted = self.note is not None
+        self.note = None
         if key & LONG and key & 0xF != PREV and key & 0xF != NEXT and not (
                 key & 0xF == OK and self._entered and hasattr(self.module(), "HOLD_OK")):
             key &= 0xF      # the arrows have a long meaning, OK where a screen says so

@@ -11,7 +11,7 @@ from firmware import settings
 from firmware.journal import Journal, JournalError
 
 TEAM_NAMES = ("Us", "Them")
-SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"),
+SEAT_NAMES = {2: ("P1", "P2"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"),
               6: ("1", "2", "3", "4", "5", "6")}
 
 # take()'s answers

@@ -24,6 +24,9 @@ WITH_SCREEN = {
     "setup": ("engine_core.options", "engine_core.gin.options", "engine_core.optioncheck",
               "engine_core.optionnames", "engine_core.header"),
     "history": ("engine_core.games", "firmware.journal.reader"),
+    # A hand saved by a held key says so (firmware/ui/confirm.py saved()).
+    "contract": ("firmware.ui.confirm",),
+    "result": ("firmware.ui.confirm",),
 }
 
 

@@ -116,8 +116,8 @@ def test_settings_persist_between_runs(tmp_path, capfd):
     setup = ["next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
     rc, _, err = _sim(capfd, "--script", _script(tmp_path, "a.txt", setup), "--flash", flash)
     assert rc == 0, err
-    # A game over is not needed to start another: menu, new sitting, start (same game).
-    again = ["menu", "prev", "ok", "ok"]
+    # A game over is not needed to start another: menu, new 42 sitting, start (same game).
+    again = ["menu", "prev", "prev", "ok", "ok"]
     rc, _, err = _sim(capfd, "--script", _script(tmp_path, "b.txt", again), "--flash", flash)
     assert rc == 0, err
     logs = image.read_image(str(flash))
@@ -191,10 +191,10 @@ def test_a_long_session_through_every_screen_fits_the_heap(tmp_path, capfd):
     for _ in range(5):
         lines += NEW_HAND_MADE + ["menu", "next", "ok", "ok"]   # a hand, then the history
     # A second sitting, for points (menu, new sitting), and 12 hands of it.
-    lines += ["menu", "prev", "ok", "next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
+    lines += ["menu", "prev", "prev", "ok", "next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
     for k in range(12):
         lines += ["next", "long ok", "ok"] + ["next"] * (k % 5) + ["ok"]
-    lines += ["menu", "next", "ok"] + ["prev"] * 12 + ["ok", "menu", "prev", "ok", "back"]
+    lines += ["menu", "next", "ok"] + ["prev"] * 12 + ["ok", "menu", "prev", "prev", "ok", "back"]
     flash = tmp_path / "long.bin"
     rc, out, err = _sim(capfd, "--script", _script(tmp_path, "long.txt", lines),
                         "--flash", flash)
@@ -316,9 +316,9 @@ def test_terminal_draws_full_size_when_wide_and_the_words_under_it(tmp_path, cap
         assert len(box) == 32 and {len(line) for line in box} == {width}
         # Under the picture, the words a player reads on it, line by line.
         after = lines[lines.index("\u2514" + "\u2500" * (width - 2) + "\u2518") + 1:]
-        assert after[:5] == ["  hand 1  N deals  Us 0-0 Them", "  no bid yet",
+        assert after[:5] == ["  hand 1  N deals  Us 0-0 Them", "  bids: E pass",
                              "  S bids  <  30  >", "  < pass   31 >",
-                             "  <> bid  hold <42/84 >+5"], after
+                             "  <> bid  hold >: +5  hold <: 42/84"], after
 
 
 def test_words_lines_join_texts_level_with_each_other():

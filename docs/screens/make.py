@@ -81,7 +81,7 @@ GIN_TOURS = [
         "ok", "ok", "ok", "long next", "long next", "long next", "long next", "long next",
         "long next", "long next", "long next", "ok", ("shot", "gin-refusal"),
         "back", "next", "ok", "long next", "long next", "long next", "long next",
-        "long next", "long next", "long next", "ok", ("shot", "gin-game-over"),
+        "long next", "long next", "ok", ("shot", "gin-game-over"),     # gin, 95 (35 on)
     ]),
     (None, [
         "next", "ok", "prev", "ok", "prev", "ok", ("shot", "gin-score-skarney"),

@@ -1,7 +1,8 @@
-# Bidding: the seat in turn picks among its legal bids only. The cursor starts on pass
-# whenever passing is legal (OK out of habit never records a bid), else on the lowest
-# bid (a forced dealer). ▶ held steps 5 up, ◀ held goes to the mark bids (42, 84); OK
-# held takes the bid and passes for the seats after it.
+# Bidding: the seat in turn picks among its legal bids only, the bids of the deal so far
+# on the line above. The cursor starts on pass whenever passing is legal (OK out of habit
+# never records a bid), else on the lowest bid (a forced dealer). ▶ held steps 5 up, ◀
+# held goes to the mark bids (42, 84); OK held takes the bid and passes for the seats
+# after it (not offered to the dealer, who bids last). The footer is walk.help_text's.
 from engine_core.codes import GAME, MARKS, PASS, PLUNGE, SPLASH
 from engine_core.variants import MARK
 from firmware import fonts
@@ -9,7 +10,6 @@ from firmware.codes import BACK, BLACK, DIGIT_H, LINE
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> bid  hold <%s >+5\nOK (hold: rest pass)  BACK undo"   # walk.held
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
@@ -18,14 +18,31 @@ def enter(app):
 
 
 def headline(app):
-    """The line over the choice: the standing bid, or that none stands yet."""
+    """The line over the choice: the bids of this deal so far, `bids: E pass, S 30`, or
+    that none is made yet."""
     s = app.scorer.s
-    h = s.high_bid()
-    if h >= 0:
-        return "high bid: %s (%s)" % (D.bid_words(s, h), app.scorer.names[s.bidder()])
-    if s.check(walk.PASS_BID):
-        return "no bid yet: dealer must bid"
-    return "no bid yet"
+    forced = s.check(walk.PASS_BID)
+    # The seats after the dealer that have bid; their bids are the history's last events
+    # (an undo takes its event out of the history).
+    k = (s.seat() - s.dealer() - 1) % s.seats
+    if not k:
+        return "no bid yet"
+    if forced:
+        return "all passed: dealer must bid"
+    hist = s.hist
+    codec = s.codec
+    ends = []
+    pos = 0
+    while pos < s.hlen:
+        ends.append(pos)
+        pos += codec.length_at(hist, pos)
+    out = "bids:"
+    seat = s.dealer() + 1
+    for pos in ends[len(ends) - k:]:
+        out += " %s %s," % (app.scorer.names[seat % s.seats],
+                            D.bid_words(s, codec.decode_at(hist, pos) & 0xFFFFFF))
+        seat += 1
+    return out[:-1]
 
 
 def draw(app, fb):
@@ -33,16 +50,20 @@ def draw(app, fb):
     w = fb.width
     D.top(app, fb)
     y = LINE + 3
-    fb.text(headline(app), 0, y, BLACK)
+    line = headline(app)
+    fb.text(line[:D.cols(fb)], 0, y, BLACK)
     code = s.legal_at(app.cur)
+    marks = 0
     if code != PASS and s.row[MARK] and code >= MARKS and code < GAME:
-        D.right(fb, "%d marks" % (code - MARKS), y)
+        marks = code - MARKS
     elif code == PLUNGE or code == SPLASH:
-        D.right(fb, "%d marks" % (s.bid_value(code) // s.row[MARK]), y)
+        marks = s.bid_value(code) // s.row[MARK]
+    if marks and len(line) + 9 <= D.cols(fb):
+        D.right(fb, "%d marks" % marks, y)
     y += LINE + 4
     who = app.scorer.names[s.seat()] + " bids"
     big = 3 if fb.height >= 120 else 2
-    hp = HELP % walk.held(s)
+    hp = walk.help_text(s)
     bottom = D.help_top(fb, hp)
     if w >= 240:
         fonts.text(fb, who, 2, y + (DIGIT_H * big - 16) // 2, 2, BLACK)

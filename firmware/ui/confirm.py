@@ -2,10 +2,11 @@
 # over) would take back the result that closed the last hand: ask first.
 from engine_core.codes import (LAST_AWARD, LAST_BID, LAST_BIDDER, LAST_CONTRACT,
     LAST_DEALER, LAST_MADE, LAST_THROWN)
+from engine_core.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, OK
 from firmware.ui import draw as D
 
-HELP = "OK undo it  BACK keep it"
+HELP = "OK undo it  BACK keep it  M menu"
 
 
 def hand_words(app, s):
@@ -46,3 +47,19 @@ def press(app, key):
         app.really_undo()
     elif key == BACK:
         app.follow()
+
+
+def saved(app):
+    """What a hand saved by a held key gave, shown on the score until the next press:
+    `Them +1 mark: hand 4 saved, BACK undoes`."""
+    s = app.scorer.s
+    out = ""
+    i = 0
+    while i < s.sides:
+        a = s.last(LAST_AWARD + i)
+        if a:
+            out += "%s%s %+d" % (", " if out else "", app.scorer.side_name(i), a)
+        i += 1
+    if s.rules.scoring == MARKS:
+        out += " mark" if abs(s.last(LAST_AWARD) + s.last(LAST_AWARD + 1)) == 1 else " marks"
+    return "%s: hand %d saved, BACK undoes" % (out or "no score", s.hands())

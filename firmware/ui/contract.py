@@ -1,14 +1,16 @@
 # The contract: the bid winner (the partner after plunge or splash) names trump among
 # the legal names only. The cursor starts on the last hand's trump (and says so), else
-# sixes. In a marks game OK held names it and takes the hand as made (BACK undoes that).
+# on sixes (and says why). In a marks game OK held names it and takes the hand as made,
+# and the score says so until the next press (BACK undoes it).
 from engine_core.codes import DOUBLES, EV_MADE, EV_TRUMP, LAST_CONTRACT, LAST_THROWN
 from engine_core.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose (hold: 3 a step)\nOK name it  BACK undo"
-MADE = "<> choose (hold: 3)  BACK undo\nOK name it (hold: and made)"
+HELP = "<> choose  hold >: +3  hold <: -3\nOK name it  BACK undo  M menu"
+MADE = ("<> choose  hold >: +3  hold <: -3\nOK name it  hold OK: and made\n"
+        "BACK undo  M menu")
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
@@ -70,6 +72,8 @@ def draw(app, fb):
     fb.rect(x + at * 8 - 2, y - 2, k * 8 + 3, 12, BLACK)
     if app.cur == _last(s):
         D.center(fb, "the last hand's trump", y + LINE + 3)
+    elif not s.hands() and c == 6:
+        D.center(fb, "no trump yet: sixes, the top suit", y + LINE + 3)
     D.help(fb, MADE if _made(s) else HELP)
 
 
@@ -89,8 +93,9 @@ def press(app, key):
         app.cur = walk.step(s, app.cur, 3 if key == LONG | NEXT else -3)
     elif key == OK or key == LONG | OK:
         if app.take(EV_TRUMP << 24 | s.legal_at(app.cur)):
-            if key != OK and _made(s):
-                app.take(EV_MADE << 24 | 1)
+            if key != OK and _made(s) and app.take(EV_MADE << 24 | 1):
+                from firmware.ui import confirm     # unloaded with this screen
+                app.note = confirm.saved(app)
             app.follow()
     elif key == BACK:
         app.undo()

@@ -18,9 +18,9 @@ T0 = const(5)           # 2 slots: the first total keyed in (low, high byte)
 B0 = const(7)           # bonus cards by seat (Sequence Gin's bonus option)
 B1 = const(8)
 CONTRACT = const(9)     # Skarney Gin: 1 the opponent had laid down the contract meld
-KEEP = const(10)        # 1: coming back from the totals screen, keep the ending
-
-TURNUP_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10 J Q K")
+KEEP = const(10)        # 1: keep the ending on the score screen (back from the totals, or
+                        # an undone hand); 2: keep the totals keyed in (an undone hand)
+RANK = const(11)        # an undone turn-up card (rank | spade << 4), offered again; 0 none
 
 
 def ending_words(app):
@@ -103,21 +103,30 @@ def scores(app, fb, top, bottom):
     fb.vline(bw, top, h, BLACK)
 
 
-def history_line(app, s, k, ev):
-    """A finished hand in one line: `3  8 S kn 6 v 23  0-23` (hand, knock limit, ending
-    with its totals, the running hand points)."""
+def history_line(app, s, k, ev, rank=0):
+    """A finished hand in one line, as said at the table: `3 K Bob knocks 6: Bob +17`,
+    `4 5 Bob knocks 5: Ann undercuts +27`, `5 Q Ann gin: Ann +45` (hand, turn-up card,
+    who went out and how, who scored), and the running hand points when they fit."""
     names = app.scorer.names
     end = s.last(Gn.LAST_END)
     arg = ev & 0xFFFFFF
+    who = names[s.last(Gn.LAST_SEAT)][:5] if end != Gn.END_DRAWOUT else ""
+    w = s.last(Gn.LAST_WINNER)
+    won = "%s +%d" % (names[w][:5], s.last(Gn.LAST_POINTS)) if w >= 0 else "nobody scores"
     if end == Gn.END_DRAWOUT:
-        how = "draw-out"
+        how = "draw-out: " + won
         if ev >> 24 == EV_DRAWOUT and arg & 1:
-            how += " %d-%d" % (Gn.drawout_total(arg, 0), Gn.drawout_total(arg, 1))
+            how = "draw-out %d-%d: %s" % (Gn.drawout_total(arg, 0), Gn.drawout_total(arg, 1),
+                                          won)
     elif end == Gn.END_GIN:
-        how = "%s gin %d" % (names[s.last(Gn.LAST_SEAT)][:5], Gn.gin_opponent(arg))
+        how = "%s gin: %s" % (who, won)
+    elif end == Gn.END_UNDERCUT:
+        how = "%s knocks %d: %s undercuts +%d" % (who, Gn.knocker_total(arg),
+                                                  names[w][:5], s.last(Gn.LAST_POINTS))
     else:
-        how = "%s kn %d v %d" % (names[s.last(Gn.LAST_SEAT)][:5], Gn.knocker_total(arg),
-                                 Gn.knock_opponent(arg))
-    up = s.last(Gn.LAST_LIMIT)
-    return "%2d %s %s  %d-%d" % (k, ("%2d" % up) if up >= 0 else "", how,
-                                 s.hand_points(0), s.hand_points(1))
+        how = "%s knocks %d: %s" % (who, Gn.knocker_total(arg), won)
+    up = G.RANK_NAMES[(rank & 15) - 1] if rank & 15 else ""
+    line = "%2d %-2s %s" % (k, up, how)
+    # The running hand points at the right, where the panel has room for them.
+    sc = "%d-%d" % (s.hand_points(0), s.hand_points(1))
+    return (line, sc) if len(line) + len(sc) + 1 <= app.fb.width // 8 else line

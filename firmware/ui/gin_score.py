@@ -1,25 +1,33 @@
 # Home of a gin pad: both totals big enough to read across the table, who deals and the
-# game target. Before a hand the arrows pick its turn-up card (the knock limit); during it
-# they pick how it ended (a seat's knock with its total, its gin, or a draw-out), which OK
-# takes, or takes to the totals screen. The cursors start where the answer most often is:
-# the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the knock limit of the seat
-# who played first (the dealer's opponent).
+# game target. Before a hand the arrows pick its turn-up card (the knock limit), OK held
+# takes it as a spade where spades double. During the hand the screen asks how it ended,
+# the player first (a held arrow: the first player, the dealer, the draw-out, in turn),
+# then the arrows round that player's knocks 1 up to the limit and gin (gin comes after
+# the limit, so that a small knock is a few presses the other way); where a player can
+# only go gin, the arrows change the player. The cursors start where the
+# answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the
+# knock limit of the player who played first (the dealer's opponent). BACK undoes, and
+# what was undone is where the cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV, RESULT
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
 
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
+
 
 def enter(app):
     s = app.scorer.s
     f = app.fields
-    if f[GD.KEEP]:
-        f[GD.KEEP] = 0
+    if f[GD.KEEP] & 1:
+        f[GD.KEEP] &= ~1
         return
+    f[GD.KEEP] = 0
     if s.phase() == Gn.TURNUP:
-        app.cur = 10
-        f[GD.SPADE] = 0
+        app.cur = f[GD.RANK] & 15 or 10
+        f[GD.SPADE] = f[GD.RANK] >> 4
+        f[GD.RANK] = 0
     else:
         f[GD.MODE] = 0
         f[GD.SEAT] = 1 - s.dealer()
@@ -30,9 +38,9 @@ def _help(app):
     s = app.scorer.s
     if s.phase() == Gn.TURNUP:
         if s.rules.spade_doubles:
-            return "<> turn-up  hold: spade  OK take"
-        return "<> turn-up  OK take  M menu"
-    return "<> how it ended  OK  M menu"
+            return "<> card  hold <>: 4 a step  OK take\nhold OK: a spade  BACK undo  M menu"
+        return "<> card  hold <>: 4 a step  OK take\nBACK undo  M menu"
+    return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
 
 
 def draw(app, fb):
@@ -48,17 +56,19 @@ def draw(app, fb):
     dealer = app.scorer.names[s.dealer()]
     n = D.cols(fb)
     if s.phase() == Gn.TURNUP:
-        t = GD.TURNUP_WORDS[app.cur - 1]
+        t = G.RANK_NAMES[app.cur - 1]
         if app.fields[GD.SPADE]:
             t += " spade"
-        line = _fit(n, "turn-up < %s >  knock at %d" % (t, app.cur), "turn-up < %s >" % t)
+        knock = Gn.limit_of(app.cur)
+        line = _fit(n, "turn-up < %s >  knock at %d" % (t, knock), "turn-up < %s >" % t)
         info = "%s deals, game to %d" % (dealer, s.rules.target)
     else:
         line = "< %s >" % GD.ending_words(app)
         if s.row[G.TURNUP]:
-            info = _fit(n, "knock limit %d, %s dealt, to %d" % (s.limit(), dealer,
-                                                               s.rules.target),
-                        "limit %d, %s dealt, to %d" % (s.limit(), dealer, s.rules.target))
+            # The limit's reason: the turn-up, said where the knocks stop.
+            up = G.RANK_NAMES[s.turnup_rank() - 1]
+            info = _fit(n, "knock limit %d: the turn-up is %s" % (s.limit(), up),
+                        "limit %d: turn-up %s" % (s.limit(), up))
         else:
             info = "%s dealt, game to %d" % (dealer, s.rules.target)
     D.center(fb, line[:n], y)
@@ -71,50 +81,74 @@ def _fit(n, long, short):
     return long if len(long) <= n else short
 
 
-def _move(app, d):
-    # The ending cursor: within a seat, the knock total (0 is gin; Skarney Gin: gin only).
+def _top(s, g):
+    # The last place in group g (0 the first player, 1 the dealer, 2 the draw-out): the
+    # places are the knocks 1 up to the limit, then gin.
+    return s.limit() if g < 2 and s.row[G.KNOCK] else 0
+
+
+def _at(app):
+    # The cursor's group and its place in it.
     s = app.scorer.s
     f = app.fields
-    if f[GD.MODE] or not s.row[G.KNOCK]:
-        _group(app, d)
-        return
-    k = f[GD.K] + d
-    top = s.limit()
-    f[GD.K] = top if k < 0 else (0 if k > top else k)
+    if f[GD.MODE]:
+        return 2, 0
+    g = 0 if f[GD.SEAT] == 1 - s.dealer() else 1
+    k = f[GD.K]
+    return g, (_top(s, g) if k == 0 else k - 1)
 
 
-def _group(app, d):
-    # The next ending group: the first player, the dealer, the draw-out.
+def _set(app, g, p):
     s = app.scorer.s
     f = app.fields
     first = 1 - s.dealer()
-    g = 2 if f[GD.MODE] else (0 if f[GD.SEAT] == first else 1)
-    g = (g + d) % 3
     f[GD.MODE] = 1 if g == 2 else 0
     f[GD.SEAT] = first if g == 0 else 1 - first
-    f[GD.K] = s.limit() if s.row[G.KNOCK] else 0
+    f[GD.K] = 0 if p >= _top(s, g) else p + 1
+
+
+def _move(app, d):
+    # One step round the player's endings.
+    s = app.scorer.s
+    g, p = _at(app)
+    top = _top(s, g)
+    if top == 0:
+        _group(app, d)
+        return
+    _set(app, g, (p + d) % (top + 1))
+
+
+def _group(app, d):
+    # A held arrow: the same place for the other player (the draw-out after the dealer).
+    s = app.scorer.s
+    g, p = _at(app)
+    if g == 2:
+        p = s.limit() - 1 if s.row[G.KNOCK] else 0
+    g = (g + d) % 3
+    _set(app, g, p if p <= _top(s, g) else _top(s, g))
 
 
 def press(app, key):
     s = app.scorer.s
     f = app.fields
+    if key == LONG | OK and not (s.phase() == Gn.TURNUP and s.rules.spade_doubles):
+        key = OK    # held OK means a spade only where spades double
     if key == BACK:
+        if s.phase() == Gn.HAND and s.row[G.TURNUP]:
+            f[GD.RANK] = s.turnup_rank() | s.spade() << 4   # the undone card, offered again
         app.undo()
         return
     if s.phase() == Gn.TURNUP:
-        if key == PREV:
-            app.cur = 10 if app.cur == 1 else app.cur - 1
-        elif key == NEXT:
-            app.cur = 1 if app.cur == 10 else app.cur + 1
-        elif key & LONG and s.rules.spade_doubles:
-            f[GD.SPADE] ^= 1
-        elif key == OK:
-            if app.take(Gn.turnup(app.cur, f[GD.SPADE])):
+        if key & 0xF == PREV or key & 0xF == NEXT:
+            d = 4 if key & LONG else 1
+            app.cur = (app.cur - 1 + (d if key & 0xF == NEXT else -d)) % 13 + 1
+        elif key == OK or key == LONG | OK:
+            if app.take(Gn.turnup(app.cur, 1 if key != OK else f[GD.SPADE])):
                 app.follow()
         return
     if key == PREV or key == NEXT:
         _move(app, 1 if key == NEXT else -1)
-    elif key & LONG:
+    elif key & LONG and key & 0xF != OK:
         _group(app, 1 if key & 0xF == NEXT else -1)
     elif key == OK:
         if f[GD.MODE] and s.row[G.TURNUP]:

@@ -1,7 +1,9 @@
 # The totals of a gin hand: the opponent's unmelded total after a knock or a gin (the
 # number that scores), then Sequence Gin's bonus cards or Skarney Gin's contract meld; or
 # both totals of a Skarney draw-out. Arrows step 1, held arrows 10; the opponent's total
-# starts at 25, the middle of its usual range; the verdict follows the number.
+# starts in the middle of its usual range: 25 after a knock, 35 after a gin (nothing is
+# laid off on a gin), 50 for the cards left in hand in Skarney Gin; after an undone hand,
+# at what it was. The verdict follows the number.
 from micropython import const
 
 from engine_core.gin import rules as G
@@ -15,7 +17,7 @@ _BONUS0 = const(2)
 _BONUS1 = const(3)
 _CONTRACT = const(4)
 _START = const(25)
-HELP = "<> 1  hold 10  OK next  BACK back"
+HELP = "<> 1  hold <>: 10  OK next\nBACK back  M menu"
 
 
 def _questions(app):
@@ -53,10 +55,23 @@ def _prev(q, i):
 def enter(app):
     f = app.fields
     f[GD.STEP] = _first(app, _questions(app))
+    if f[GD.KEEP] & 2:
+        # An undone hand: its totals, as keyed in before, to change or take again.
+        f[GD.KEEP] = 0
+        app.cur = GD.first_total(app)
+        return
     f[GD.B0] = 0
     f[GD.B1] = 0
     f[GD.CONTRACT] = 1
-    app.cur = _START
+    app.cur = _start(app)
+
+
+def _start(app):
+    # Where the opponent's total starts: the middle of its usual range.
+    f = app.fields
+    if f[GD.MODE] or f[GD.K]:
+        return _START
+    return _START + 10 if app.scorer.s.row[G.TURNUP] else _START + 25
 
 
 def _max(app, step):

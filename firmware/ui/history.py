@@ -1,13 +1,14 @@
 # Hand history: one line a finished hand, the latest at the bottom, scrolled with the
-# arrows. Built by replaying the journal into a scratch sitting (allocates; only here).
-# The gin pads' lines are gin_draw.history_line's.
-from engine_core.codes import (LAST_BID, LAST_BIDDER, LAST_CONTRACT, LAST_DEALER,
-    LAST_MADE, LAST_THROWN)
+# arrows. Built by replaying the journal into a scratch sitting (allocates; only here),
+# which also tells a hand bid by a forced dealer and a hand corrected by an undo (the
+# journal keeps the undo). The gin pads' lines are gin_draw.history_line's.
+from engine_core.codes import (BIDDING, EV_BID, EV_UNDO, LAST_BID, LAST_BIDDER,
+    LAST_CONTRACT, LAST_DEALER, LAST_MADE, LAST_THROWN, PASS)
 from engine_core.games import new_sitting
 from firmware.codes import BACK, BLACK, LINE, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-HELP = "<> scroll  OK/BACK return"
+HELP = "<> scroll  OK/BACK return  M menu"
 
 
 def _rows(fb):
@@ -38,6 +39,9 @@ def collect(app, top, rows):
     cur = r.cursor(sid)
     buf = bytearray(256)
     r.next_event(cur, buf)      # the header
+    gin = app.scorer.gin
+    marks = 0       # 1 the hand's bid was a forced dealer's, 2 it was corrected by an undo
+    rank = 0        # a gin hand's turn-up card
     while True:
         n = r.next_event(cur, buf)
         if n < 0:
@@ -45,17 +49,29 @@ def collect(app, top, rows):
         if n == 5:
             continue            # an END record (when the game ended), not an event
         ev = s.codec.decode_at(buf, 0)
+        kind = ev >> 24
+        if kind == EV_UNDO:
+            marks |= 2
+        elif (not gin and kind == EV_BID and s.phase() == BIDDING and s.high_bid() < 0
+              and s.check(EV_BID << 24 | PASS)):
+            marks |= 1          # the dealer, everyone else having passed
         before = s.hands()
         s.apply(ev)
+        if gin and s.turnup_rank():
+            rank = s.turnup_rank() | s.spade() << 4
         k = s.hands()
-        if k > before and top < k <= top + rows:
-            lines[k - 1 - top] = line_of(app, s, k, ev)
+        if k > before:
+            if top < k <= top + rows:
+                lines[k - 1 - top] = (line_of(app, s, k, ev, rank) if gin
+                                      else line_of(app, s, k, ev, marks))
+            marks = 0
+            rank = 0
     return lines
 
 
-def line(app, s, k, ev=0):
+def line(app, s, k, ev=0, marks=0):
     """Hand k as (what was played, the score after it), the score in the order of the
-    header's `Us-Them`."""
+    header's `Us-Them`; marks: 1 the bid was a forced dealer's, 2 an undo corrected it."""
     if s.last(LAST_THROWN):
         out = "%2d %s dealt, all passed" % (k, app.scorer.names[s.last(LAST_DEALER)])
     else:
@@ -63,6 +79,10 @@ def line(app, s, k, ev=0):
                                    D.bid_words(s, s.last(LAST_BID)),
                                    D.contract_words(s.last(LAST_CONTRACT)),
                                    "made" if s.last(LAST_MADE) == 1 else "set")
+    if marks & 1:
+        out += ", forced"
+    if marks & 2:
+        out += ", corrected"
     sc = ""
     i = 0
     while i < s.sides:
@@ -83,8 +103,7 @@ def _sides(app):
 def draw(app, fb):
     n = app.scorer.s.hands()
     fb.text("History: %d hand%s" % (n, "" if n == 1 else "s"), 0, 0, BLACK)
-    if not app.scorer.gin:
-        D.right(fb, _sides(app), 0)
+    D.right(fb, _sides(app), 0)
     fb.hline(0, LINE, fb.width, BLACK)
     y = 14
     lines = app.lines or ()
@@ -93,7 +112,8 @@ def draw(app, fb):
             D.right(fb, t[1], y)
             fb.text(t[0][:D.cols(fb) - len(t[1]) - 1], 0, y, BLACK)
         elif t:
-            fb.text(t[:D.cols(fb)], 0, y, BLACK)    # a gin pad's line (gin_draw)
+            fb.text(t[:D.cols(fb)], 0, y, BLACK)    # a gin pad's line with no room
+                                                    # for the points (gin_draw)
         y += LINE
     if not n:
         fb.text("no hand finished yet", 0, y - len(lines) * LINE, BLACK)

@@ -1,10 +1,11 @@
-# The menu: short trips away from the score, and back.
+# The menu: short trips away from the score, and back. A new sitting is set up from
+# either family's list: the gin pads' is last, one press back from the top.
 from firmware.codes import BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SETUP, SYNC, WHITE
 from firmware.ui import draw as D
 
 HELP = "<> choose  OK open  M/BACK close"
 _ITEMS = ("back to the game", "hand history", "trick tracker", "sync with the PC",
-          "new sitting")
+          "new 42 sitting", "new gin pad")
 
 
 def draw(app, fb):
@@ -46,3 +47,4 @@ def press(app, key):
             app.go(SYNC)
         else:
             app.go(SETUP)
+            app.draft = i - 4       # the family asked for (firmware/ui/setup.py)

@@ -6,7 +6,7 @@ from firmware import fonts
 from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LONG, NEXT, OK, PREV, SETUP
 from firmware.ui import draw as D
 
-HELP = "hold OK: new sitting  BACK undo\n< > history  M menu"
+HELP = "hold OK: new sitting  BACK undo\n<> history  M menu"
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 

@@ -1,5 +1,5 @@
-# The result of a hand. Marks: made or set (the cursor on made; OK held: set), or track
-# the tricks.
+# The result of a hand. Marks: made or set (the cursor on made; OK held: set, which the
+# score then says until the next press), or track the tricks.
 # Points games: the points the bidders took, starting at the bid, the verdict updating as
 # the number moves. Moon: each seat's tricks, the last seat's being what is left.
 from engine_core.codes import EV_MADE, EV_POINTS, EV_TRICKS, GAME
@@ -47,10 +47,10 @@ def enter(app):
 
 def _help(mode):
     if mode == 2:
-        return "<> tricks  OK next seat  BACK undo"
+        return "<> tricks  hold >: +5  hold <: -5\nOK next seat  BACK undo  M menu"
     if mode == 1:
-        return "<> choose (hold: 5 a step)\nOK take it  BACK undo"
-    return "<> choose  BACK undo\nOK take it (hold: set)"
+        return "<> choose  hold >: +5  hold <: -5\nOK take it  BACK undo  M menu"
+    return "<> choose  OK take it\nhold OK: set  BACK undo  M menu"
 
 
 def draw(app, fb):
@@ -173,6 +173,8 @@ def press(app, key):
     elif key == LONG | OK:
         if mode == 0:
             if app.take(EV_MADE << 24 | 0):
+                from firmware.ui import confirm     # unloaded with this screen
+                app.note = confirm.saved(app)
                 app.follow()
             return
         key = OK

@@ -5,12 +5,12 @@
 from engine_core.codes import BIDDING, OVER
 from engine_core.variants import MARKS, TEAMS, TRICKS
 from firmware import fonts
-from firmware.codes import BACK, BID, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV
+from firmware.codes import (BACK, BID, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV,
+                            WHITE)
 from firmware.ui import draw as D
 from firmware.ui import walk
 
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
-_BIDS = "<> bid  hold <%s >+5  M menu\nOK (hold: rest pass)  BACK undo"   # walk.held
 
 
 def strokes(fb, n, x, y, h):
@@ -93,10 +93,10 @@ def enter(app):
 def _help(app):
     s = app.scorer.s
     if s.phase() == OVER:
-        return "OK game over  < history  M menu"
+        return "OK game over  <> history\nBACK undo  M menu"
     if _bidding(app):
-        return _BIDS % walk.held(s)
-    return "OK go on  < history  M menu"
+        return walk.help_text(s)
+    return "OK go on  <> history\nBACK undo  M menu"
 
 
 def draw(app, fb):
@@ -146,10 +146,11 @@ def draw(app, fb):
     y = bottom - info
     fb.hline(0, y - 2, w, BLACK)
     seats = s.seats
+    if app.note:
+        _note(fb, app.note, top + area // 2 - LINE)
     if bidding:
         _first_bid(app, fb, y)
         return
-        line = "game over: %s won" % app.scorer.side_name(s.winner())
     elif app.scorer.fresh_deal():
         line = "%s deals, %s bids first" % (app.scorer.names[s.dealer()],
                                              app.scorer.names[(s.dealer() + 1) % seats])
@@ -168,6 +169,20 @@ def draw(app, fb):
     D.help(fb, hp)
 
 
+def _note(fb, msg, y):
+    # A hand saved by a held key, boxed over the scores until the next press (a refusal's
+    # banner is inverted; this is not one).
+    lines = D.wrap(msg, D.cols(fb))
+    h = len(lines) * LINE + 6
+    fb.fill_rect(0, y, fb.width, h, WHITE)
+    fb.rect(0, y, fb.width, h, BLACK)
+    fb.rect(1, y + 1, fb.width - 2, h - 2, BLACK)
+    y += 4
+    for line in lines:
+        D.center(fb, line, y)
+        y += LINE
+
+
 def _first_bid(app, fb, y):
     # The first seat's bid in big type, and where the arrows lead when there is room.
     s = app.scorer.s
@@ -177,7 +192,7 @@ def _first_bid(app, fb, y):
     arrows = walk.around(s, app.cur, D.bid_words)
     if (len(t) * 2 + 1 + len(arrows)) * 8 <= fb.width:
         D.right(fb, arrows, y + 4)
-    D.help(fb, _BIDS % walk.held(s))
+    D.help(fb, walk.help_text(s))
 
 
 def press(app, key):

@@ -1,7 +1,9 @@
 # A new sitting: "start" first (the cursor's place, so the same game again is one press),
 # then the game (every variant), its scoring and target, the house options that apply
 # to that game and scoring (a special's marks only while it is on), and the first
-# dealer. It starts from the last sitting's choices, plain 42 on a new device.
+# dealer. It starts from the last sitting's choices, plain 42 on a new device; opened for
+# a family from the menu (a new 42 sitting, a new gin pad), from that family's last game,
+# or its first (plain 42, Oklahoma Gin) when the last was the other family's.
 from engine_core import header
 from engine_core import options as O
 from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
@@ -12,16 +14,20 @@ _BOOL = ("nello", "sevens", "plunge", "splash")
 
 
 def enter(app):
-    if app.draft is None:
+    family = app.draft
+    if family is None or family == 0 or family == 1:
+        # A family asked for from the menu (0 the 42 family, 1 the gin pads), else the
+        # last one set up: its last game, or its first game when the last was the other's.
         rules = None
         last = app.scorer.last_setup
+        dealer = 0
         if last:
             try:
                 rules, dealer, _ = header.decode_header(last)
             except ValueError:
                 rules = None
-        if rules is None:
-            rules = O.resolve("42")
+        if rules is None or (family is not None and rules.family != family):
+            rules = O.resolve("oklahoma-gin" if family == 1 else "42")
             dealer = 0
         app.draft = rules
         app.draft_dealer = dealer
@@ -127,28 +133,33 @@ def change(app, key, d):
         setattr(r, key, v)
 
 
-def _help(editing, key=None):
+def _help(editing, key=None, leave=True):
     if editing:
-        return "<> change (hold: 5 a step)  OK done"
-    if key == "start":
-        return "<> choose  OK start  BACK leave"
-    return "<> choose  OK change  BACK leave"
+        return "<> change  hold <>: 5 a step\nOK/BACK done"
+    out = "<> choose  OK start" if key == "start" else "<> choose  OK change"
+    return out + "  M/BACK leave" if leave else out
 
 
-def _title(fb, assign):
+def _title(fb, assign, gin):
     # At an event's table its name heads the screen (what is left beside `Table 3 ·
     # Round 2`): a table pushed by another event's desk shows at once.
     if not assign:
-        return "New sitting"
+        return "New gin pad" if gin else "New 42 sitting"
     n = len("Table %d" % assign[2]) + 3 + len("Round %d" % assign[1])
     room = D.cols(fb) - n - 1 if n + 12 <= D.cols(fb) else D.cols(fb)
     return assign[0][:room]
 
 
 def draw(app, fb):
+    gin = app.draft.family
     assign = setup_assign(app)
-    fb.text(_title(fb, assign), 0, 0, BLACK)
-    note = "choices: as last game" if app.scorer.last_setup else "choices: plain 42"
+    fb.text(_title(fb, assign, gin), 0, 0, BLACK)
+    note = "choices: as last game"
+    try:
+        if header.decode_header(app.scorer.last_setup)[0].family != gin:
+            note = "choices: the usual"
+    except (TypeError, ValueError):     # none set up yet, or not readable
+        note = "choices: the usual" if gin else "choices: plain 42"
     if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)
     fb.hline(0, LINE, fb.width, BLACK)
@@ -180,7 +191,7 @@ def draw(app, fb):
             fb.text(v, fb.width - len(v) * 8 - 4, y, c)
         y += LINE
         i += 1
-    hp = _help(app.edit, keys[app.cur])
+    hp = _help(app.edit, keys[app.cur], app.scorer.s is not None)
     fb.text(seats_line(app)[:D.cols(fb)], 0, D.help_top(fb, hp) - LINE + 1, BLACK)
     D.help(fb, hp)
 
@@ -220,7 +231,7 @@ def _label(key):
 
 def seat_name(seats, i):
     if seats == 2:
-        return "NS"[i]
+        return ("P1", "P2")[i]
     return ("NESW", "NEW", "123456")[0 if seats == 4 else (1 if seats == 3 else 2)][i]
 
 

@@ -4,7 +4,7 @@ from firmware.codes import BACK, BLACK, LINE, OK
 from firmware.journal import Walk
 from firmware.ui import draw as D
 
-HELP = "OK/BACK return"
+HELP = "OK/BACK return  M menu"
 
 
 def draw(app, fb):

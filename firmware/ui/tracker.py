@@ -9,7 +9,7 @@ from engine_core.variants import COUNT, MARKS, TEAMS, TOTAL, TRICKS_PER_HAND
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-HELP = "<> winner, count (hold: side)\nOK take  BACK undo"
+HELP = "<> winner, count  hold <>: side\nOK take  BACK undo  M menu"
 _COL = const(96)     # pixels a trick's entry takes: "11 Them 30" and a gap
 _CLOSE = -1
 _RESULT = -2

@@ -35,10 +35,10 @@ def find(s, code):
 
 
 def bid_press(app, key):
-    """A bid's keys: the arrows through the legal bids (▶ held: 5 up, pass counting as
-    the lowest bid, so that 30 and pass both give 35; ◀ held: the mark bids, 42 then
-    84); OK takes the bid under the cursor, OK held takes it and passes for the seats
-    after it. False for any other key."""
+    """A bid's keys (their footer: help_text): the arrows through the legal bids (▶
+    held: 5 up, pass counting as the lowest bid, so that 30 and pass both give 35; ◀
+    held: the mark bids, 42 then 84); OK takes the bid under the cursor, OK held takes
+    it and passes for the seats after it. False for any other key."""
     s = app.scorer.s
     if key == NEXT or key == PREV:
         app.cur = step(s, app.cur, 1 if key == NEXT else -1)
@@ -67,10 +67,15 @@ def bid_press(app, key):
     return True
 
 
-def held(s):
-    """What ◀ held leads to, for the footer: `42/84`."""
+def help_text(s):
+    """The footer of a bid: every key, the held ones in words. OK held passes for the
+    seats after the bidder, so the dealer (the last to bid) is not offered it."""
     m = s.row[MARK]
-    return "%d/%d" % (m, 2 * m) if m else str(s.row[TOP_NUMBER])
+    marks = "%d/%d" % (m, 2 * m) if m else str(s.row[TOP_NUMBER])
+    ok = "OK bid  BACK undo  M menu"
+    if s.seat() != s.dealer():
+        ok = "OK bid  hold OK: bid, rest pass\nBACK undo  M menu"
+    return "<> bid  hold >: +5  hold <: %s\n%s" % (marks, ok)
 
 
 def rest_pass(app):

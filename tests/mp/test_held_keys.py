@@ -16,7 +16,7 @@ def _code(a):
 def test_prev_held_jumps_to_42_then_84_then_back_to_pass():
     a = boot()
     press(a, "ok")                          # start: E bids on the score
-    assert a.screen == HOME and "<> bid  hold <42/84 >+5" in text(a)
+    assert a.screen == HOME and "<> bid  hold >: +5  hold <: 42/84" in text(a)
     press(a, "long prev")
     assert _code(a) == 42 and "E bids < 42 >" in text(a)
     press(a, "long prev")
@@ -33,7 +33,7 @@ def test_prev_held_on_the_bidding_screen_skips_a_mark_bid_already_passed():
     press(a, "ok", "long prev", "ok")       # E bids 42 (one hold away)
     s = a.scorer.s
     assert s.high_value() == 42 and a.screen == BID
-    assert "<> bid  hold <42/84 >+5" in text(a)
+    assert "<> bid  hold >: +5  hold <: 42/84" in text(a)
     press(a, "long prev")                   # 42 stands: 84 is the next mark bid
     assert _code(a) == M84
     press(a, "ok")
@@ -64,10 +64,15 @@ def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
     a = boot()
     press(a, "ok", "next", "long ok")       # E 30, the rest pass
     s = a.scorer.s
-    assert a.screen == CONTRACT and "OK name it (hold: and made)" in text(a)
+    assert a.screen == CONTRACT and "hold OK: and made" in text(a)
     press(a, "long ok")
     assert s.hands() == 1 and s.last(LAST_CONTRACT) == 6 and s.last(LAST_MADE) == 1
     assert s.score(1) == 1 and a.screen == HOME
+    # A hand saved with no review says so on the score until the next press.
+    assert "Them +1 mark: hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
+    press(a, "next")
+    assert "saved" not in text(a)
+    press(a, "prev")
     assert same_state(s, on_flash(a))
     # BACK takes the made back (after asking, as for any finished hand): the trump
     # stands and the result is asked for.
@@ -78,6 +83,20 @@ def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
     assert a.screen == RESULT and same_state(s, on_flash(a))
     press(a, "back")                        # and the trump: its screen again
     assert s.phase() == TRUMP and a.screen == CONTRACT
+
+
+def test_back_right_after_a_held_save_undoes_it_at_once():
+    # The score says `hand 1 saved, BACK undoes`: the next press, BACK, does just that;
+    # once the note is gone, BACK asks first as for any finished hand.
+    a = boot()
+    press(a, "ok", "next", "long ok", "long ok")    # E 30, the rest pass, sixes made
+    s = a.scorer.s
+    assert s.hands() == 1 and "BACK undoes" in text(a).replace("\n", " ")
+    press(a, "back")
+    assert s.hands() == 0 and a.screen == RESULT and same_state(s, on_flash(a))
+    press(a, "long ok")                             # set, held: saved and said
+    press(a, "next", "back")
+    assert s.hands() == 1 and a.screen == CONFIRM
 
 
 def test_ok_held_on_trump_in_a_points_game_only_names_it():
@@ -95,9 +114,10 @@ def test_ok_held_on_the_result_sets_the_hand():
     press(a, "ok", "next", "long ok", "ok")     # E 30, the rest pass, sixes
     s = a.scorer.s
     assert a.screen == RESULT and "made" in text(a)
-    assert "OK take it (hold: set)" in text(a)
+    assert "hold OK: set" in text(a)
     press(a, "long ok")                     # the cursor is on made: held, it is set
     assert s.hands() == 1 and s.last(LAST_MADE) == 0 and s.score(0) == 1
+    assert "Us +1 mark: hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
     assert a.screen == HOME and same_state(s, on_flash(a))
 
 

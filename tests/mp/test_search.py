@@ -1,11 +1,15 @@
 # The press search of bench/mp_ui_search.py (ui.presses_per_hand.*): the fewest presses
-# it finds are real paths through the screens. MicroPython only: run with tests/mp_run.py.
+# it finds are real paths through the screens. And the check of bench/mp_ui_hidden.py
+# (ui.hidden_actions): every action reachable from a screen is named on it, each screen
+# of both families in the states a table meets it in, each button short and held.
+# MicroPython only: run with tests/mp_run.py.
 import sys
 from engine_core.codes import LAST_BID, LAST_CONTRACT, LAST_MADE  # noqa: E402
-from firmware.codes import HOME  # noqa: E402
+from firmware.codes import BACK, HOME, LONG, MENU, NEXT, OK, PREV  # noqa: E402
 
 sys.path.insert(0, "bench")
 
+import mp_ui_hidden as H  # noqa: E402
 import mp_ui_search as M  # noqa: E402
 from boards.sim import SimDisplay  # noqa: E402
 from engine_core import codes as C  # noqa: E402
@@ -52,9 +56,9 @@ def test_forced_dealer_and_an_undone_result_are_found():
     a = _app()
     want = (PASS, PASS, PASS, C.event(C.EV_BID, 31), C.event(C.EV_TRUMP, 6), SET, UNDO,
             MADE)
-    # OK held (three passes), next, OK (31), OK (sixes), OK held (set), BACK (asks),
-    # OK (undone), OK (made).
-    assert M.fewest(a, want) == 8
+    # OK held (three passes), next, OK (31), OK (sixes), OK held (set), BACK (undone at
+    # once: the score says `hand 1 saved, BACK undoes`), OK (made).
+    assert M.fewest(a, want) == 7
     s = a.scorer.s
     assert s.hands() == 1 and s.score(0) == 1 and s.last(LAST_BID) == 31
 
@@ -80,3 +84,18 @@ def test_corpus_hands_are_legal_and_varied():
         k += 1
     assert s.hands() == 3
     assert C.EV_BID in kinds and C.EV_TRUMP in kinds and C.EV_MADE in kinds
+
+
+def test_the_check_reads_button_names_as_the_footers_write_them():
+    assert H.named("<> bid  OK/BACK return", NEXT) and H.named("OK/BACK return", BACK)
+    assert H.named("hold >: +5  hold <: 42/84", LONG | PREV)
+    assert not H.named("hold >: +5", NEXT) and not H.named("<> bid", LONG | NEXT)
+    assert not H.named("OK take it (hold: set)", LONG | OK)
+    assert H.named("M menu", MENU) and not H.named("Menu", MENU)
+
+
+def test_no_screen_hides_an_action():
+    hidden, met = H.check(SimDisplay(record=True))
+    assert [m for m in H.SCREENS if m not in met] == []
+    assert hidden == [], "\n".join("%s (%s): %s" % (label, m, H.key_name(k))
+                                   for label, m, k in hidden)

@@ -82,7 +82,7 @@ def test_a_sitting_abandoned_for_a_new_one_ends_when_it_was_left():
     press(a, "ok", *HAND)
     sid = a.scorer.journal.open_sitting()
     assert [len(i) for i in _items(a, sid)].count(5) == 0
-    press(a, "menu", "prev", "ok", "ok")     # set up and start another sitting
+    press(a, "menu", "prev", "prev", "ok", "ok")     # set up and start another sitting
     assert a.scorer.journal.open_sitting() != sid
     items = _items(a, sid)
     assert len(items[-1]) == 5 and 90000000 <= _end_time(items[-1]) < 90000000 + 60
