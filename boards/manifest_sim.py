@@ -4,4 +4,5 @@
 # file (bench/bench_ui.py).
 include("manifest.py", board="sim")
 module("boards/simflash.py", base_path="..", opt=3)
+module("boards/simmain.py", base_path="..", opt=3)
 module("boards/esp32_epd29.py", base_path="..")

@@ -90,7 +90,8 @@ def mark(step):
     if free < low.get(step, 1 << 29):
         low[step] = free
 flash, tty, name, hog = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-b = sim.Board(flash, serial=sim.SimSerial(tty, name))
+from boards.simmain import SimSerial
+b = sim.Board(flash, serial=SimSerial(tty, name))
 a = A.App(b.display, b.flash, b.settings_path, b.serial, %r)
 a.boot()
 a.render()

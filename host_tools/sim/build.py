@@ -50,8 +50,8 @@ FIRMWARE_BASE = gc.mem_alloc()
 FIRMWARE_FREE = gc.mem_free()
 """
 LAUNCHER = """try:
-    from boards import sim
-    sim.main(sys.argv[1:])
+    from boards import simmain
+    simmain.main(sys.argv[1:])
 except Exception as e:
     sys.print_exception(e, sys.stderr)
     sys.exit(1)
