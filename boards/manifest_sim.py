@@ -5,3 +5,4 @@
 include("manifest.py", board="sim")
 module("boards/simflash.py", base_path="..", opt=3)
 module("boards/esp32_epd29.py", base_path="..")
+module("boards/simradio.py", base_path="..", opt=3)

@@ -9,6 +9,7 @@
 #             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
 #   flash     the journal's NOR partition, kept in a file (--flash)
 #   serial    a pseudo-terminal (--link), the PC's end being --serial
+#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/simradio.py), with radio=AIR
 import framebuf
 import sys
 from micropython import const
@@ -182,6 +183,12 @@ class Keys:
         b = self._one[0]
         return QUIT if b == 0xFF else b
 
+    def stopped(self):
+        """The base station's check, without waiting: stdin closed, or a stop byte."""
+        if not self._poll.poll(0):
+            return False
+        return not self._in.readinto(self._one) or self._one[0] == 0xFF
+
 
 class SimSerial:
     """The firmware's end of the sim's USB serial line: a pseudo-terminal, opened raw
@@ -242,6 +249,7 @@ class Board:
         self.sleep_ms = sleep_ms
         self.deep_sleep = None
         self.restart = None
+        self.radio = None       # () -> (wlan, espnow): boards/simradio.py
 
     def close(self):
         if self.serial is not None:
@@ -260,9 +268,18 @@ class _FakeChip:
 
 
 def main(argv):
-    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX]`, as tally42 sim
-    runs it: frames to stdout, buttons from stdin, errors to stderr (exit status 1).
-    id=HEX: the chip id a fake machine module gives (the scorer is then T42-HEX)."""
+    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX] [radio=AIR]
+    [base]`, as tally42 sim runs it: frames to stdout, buttons from stdin, errors to
+    stderr (exit status 1). id=HEX: the chip id a fake machine module gives (the scorer is
+    then T42-HEX). radio=AIR: a radio on the air AIR (boards/simradio.py: a folder and
+    its faults). base: the base station instead of the scorer (firmware/radio/base.py)."""
+    base = bool(argv) and argv[-1] == "base"
+    if base:
+        argv = argv[:-1]
+    air = None
+    if argv and argv[-1].startswith("radio="):
+        air = argv[-1][6:]
+        argv = argv[:-1]
     if argv and argv[-1].startswith("id="):
         import binascii
         sys.modules["machine"] = _FakeChip(binascii.unhexlify(argv[-1][3:]))
@@ -271,7 +288,15 @@ def main(argv):
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
     board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
                   Keys(sys.stdin.buffer), serial, record=True)
+    if air is not None:
+        from boards import simradio
+        board.radio = simradio.maker(air, getattr(sys.modules.get("machine"), "uid", b"SIM"))
     try:
-        start.run(board)
+        if base:
+            from firmware.radio import base as B
+            board.stopped = board.buttons.stopped
+            B.run(board)
+        else:
+            start.run(board)
     finally:
         board.close()

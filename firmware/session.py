@@ -15,6 +15,7 @@ class Session:
     def __init__(self, app):
         self.app = app
         self.pending = None     # house options pushed by the PC, checked after the session
+        self.radio = False      # an event's radio key pushed: the sender starts again
 
     def open(self, port, hello, n, firmware, kbd_intr, interrupt):
         """The endpoint on `port`, the hello's first n bytes already read into `hello`."""
@@ -36,6 +37,9 @@ class Session:
         pending = self.pending
         link.close()
         gc.collect()
+        if self.radio:
+            from firmware.radio import join
+            join.start(app)
         if pending:
             refusal = app.pushed(nextsetup.update(app.scorer, pending, None))
             transient.unload(transient.SESSION)     # the option checks
@@ -70,6 +74,12 @@ class Session:
             if key == "tracker":
                 scorer.tracker = 1 if value in ("1", "true", "on", "yes") else 0
                 scorer.save_settings()
+            elif key == "radio":    # an event's radio key (firmware/radio/join.py)
+                from firmware.radio import join
+                refusal = join.save(join.path_of(scorer.settings_path), value)
+                if refusal:
+                    return refusal
+                self.radio = True
             else:
                 if self.pending is None:
                     self.pending = {}

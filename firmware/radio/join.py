@@ -1,0 +1,79 @@
+# A scorer joins an event's radio: the key the PC pushed at a sync (`radio` among the
+# settings, firmware/session.py) kept in a small file beside the settings, and the sender
+# started when there is one. Loaded at boot on a board with a radio and unloaded at once
+# when no key is kept, so a scorer outside an event carries none of the radio's code.
+import binascii
+
+from firmware import transient
+
+_MAGIC = b"T42R"
+# What join.start() leaves behind when there is no key.
+MODULES = ("firmware.radio.join", "firmware.radio")
+
+
+def path_of(settings_path):
+    return settings_path + ".radio" if settings_path else None
+
+
+def load(path):
+    """The event's key (16 bytes), or None: no file, or a damaged one."""
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if len(data) != 24 or data[:4] != _MAGIC:
+        return None
+    if binascii.crc32(data[:20]) & 0xFFFFFFFF != int.from_bytes(data[20:], "little"):
+        return None
+    return bytes(data[4:20])
+
+
+def save(path, text):
+    """Keep the key pushed as 32 hex digits ("off": forget it). None, or why refused."""
+    import os
+    if not path:
+        return "this scorer keeps no settings file"
+    if text == "off":
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return None
+    try:
+        key = binascii.unhexlify(text)
+    except ValueError:
+        key = b""
+    if len(key) != 16:
+        return "radio: a key of 32 hex digits"
+    out = bytearray(_MAGIC + key)
+    out.extend((binascii.crc32(out) & 0xFFFFFFFF).to_bytes(4, "little"))
+    with open(path + ".new", "wb") as f:
+        f.write(out)
+    try:
+        os.rename(path + ".new", path)
+    except OSError:
+        os.remove(path)
+        os.rename(path + ".new", path)
+    return None
+
+
+def start(app):
+    """Start the radio's sender on the app's board when a key is kept (app.radio), else
+    leave the radio's modules out of the heap."""
+    make = app.air
+    key = load(path_of(app.scorer.settings_path)) if make is not None else None
+    if app.radio is not None:
+        app.radio.stop()
+        app.radio = None
+    if key is None:
+        transient.unload(MODULES)
+        return None
+    from time import ticks_ms
+
+    from firmware.radio.air import Radio
+    from firmware.radio.sender import Sender
+    app.radio = Sender(app.scorer.journal, Radio(make), key, ticks_ms)
+    return app.radio

@@ -1,0 +1,216 @@
+"""An event's radio: its key, and the results that come over the air from the base
+station (host_tools/link/radio.py), checked, stored and slotted as they come, so that
+`tally42 serve` shows each table live ("playing 3-2, hand 5") and the standings so far.
+
+Each scorer's sittings arrive as their journal streams (firmware/radio/wire.py): a frame
+is taken only if its MAC is right under the event's key; its bytes must follow on from
+what is held (a gap is not taken: the acknowledge says where to go on from), and bytes
+held already are counted as duplicates and never stored twice. The sitting is stored
+under the id a USB sync gives it, so a sync later finds it stored (or stores the longer
+log): the radio's copy and the sync's are the same sitting. One scorer per table: a
+table pushed to one scorer (or first heard from one) refuses every other's sittings."""
+import json
+import os
+import time
+
+from engine_core.header import header_assignment
+from firmware.radio import wire as W
+from host_tools.events import event as EV
+from host_tools.events import slots as SL
+from host_tools.link.sync import stream_parts
+from host_tools.log.device import END_ITEM, device_sitting_id, from_device
+from host_tools.log.lines import LogError
+from host_tools.store import db as D
+
+_KEYS = ("CREATE TABLE IF NOT EXISTS event_radio (event TEXT PRIMARY KEY REFERENCES "
+         "events(name) ON DELETE CASCADE, radio_key TEXT NOT NULL)")
+
+
+def event_key(database, name):
+    """The event's radio key (16 bytes), made the first time it is asked for; pushed to
+    each scorer by `tally42 sync --event` (the setting radio=HEX)."""
+    conn = database.conn
+    conn.execute(_KEYS)
+    row = conn.execute("SELECT radio_key FROM event_radio WHERE event = ?",
+                       (name,)).fetchone()
+    if row is not None:
+        conn.commit()
+        return bytes.fromhex(row[0])
+    key = os.urandom(W.KEY_LEN)
+    conn.execute("INSERT INTO event_radio (event, radio_key) VALUES (?, ?)",
+                 (name, key.hex()))
+    conn.commit()
+    return key
+
+
+def device_of(address):
+    """A scorer's device id from its radio address: an ESP32's unique_id is its MAC, and
+    firmware/start.py names the scorer after its last 3 bytes."""
+    return "T42-%02X%02X%02X" % tuple(address[3:6])
+
+
+def complete(stream):
+    """The length of the stream's prefix made of whole items (the header first)."""
+    pos = 0
+    while pos < len(stream):
+        n = stream[pos]
+        if pos + 1 + n > len(stream) or (pos and not 1 <= n <= END_ITEM):
+            break
+        pos += 1 + n
+    return pos
+
+
+class Sitting:
+    """What is held of one scorer's sitting: its stream so far, and what it was stored as."""
+
+    def __init__(self):
+        self.stream = bytearray()
+        self.stored = 0         # stream bytes stored in the database
+        self.id = None
+        self.refused = None     # why the PC will not take it
+
+
+class Receiver:
+    """`Receiver(database, event name)`: take(address, frame) -> the acknowledge to send
+    (or None); live: {(round, table): what the page shows of it}."""
+
+    def __init__(self, database, name, key=None, clock=time.monotonic):
+        self.database = database
+        self.name = name
+        self.key = key or event_key(database, name)
+        self.tag = W.tag_of(self.key)
+        self.clock = clock
+        self.sittings = {}      # (address, journal number) -> Sitting
+        self.live = {}
+        self.frames = 0
+        self.accepted = 0       # frames that brought new bytes
+        self.duplicates = 0     # frames whose bytes were all held already
+        self.foreign = 0        # another event's, forged, or not the scorer's
+        self.refused = 0        # a table kept by another scorer, or not this event's
+        self.notes = []
+        self._buf = bytearray(W.MAX_FRAME)
+
+    def take(self, address, frame):
+        self.frames += 1
+        n = len(frame)
+        if n < W.HEAD + W.MAC_LEN or frame[0] != W.DATA or bytes(frame[1:5]) != self.tag:
+            self.foreign += 1
+            return None
+        if not W.sound(self.key, address, frame, n):
+            self.foreign += 1
+            return None
+        sid = W.get_u24(frame, 5)
+        offset = W.get_u24(frame, 8)
+        records = bytes(frame[W.HEAD:n - W.MAC_LEN])
+        s = self.sittings.setdefault((bytes(address), sid), Sitting())
+        if s.refused is None:
+            held = len(s.stream)
+            if offset > held:
+                pass            # a gap: the acknowledge says where to go on from
+            elif offset + len(records) <= held:
+                if s.stream[offset:offset + len(records)] == records:
+                    self.duplicates += 1
+                else:
+                    self.foreign += 1   # other bytes where the journal has some: not ours
+                    return None
+            else:
+                if s.stream[offset:] != records[:held - offset]:
+                    self.foreign += 1
+                    return None
+                s.stream.extend(records[held - offset:])
+                self.accepted += 1
+                self._store(address, sid, s)
+        return self._ack(address, sid, s, frame[11] & W.F_FINISHED)
+
+    def _ack(self, address, sid, s, finished):
+        b = self._buf
+        flags = W.F_REFUSED if s.refused else (
+            W.F_HELD if finished and s.stored == len(s.stream) else 0)
+        W.put_head(b, W.ACK, self.tag, sid, s.stored, flags)
+        n = W.seal(self.key, address, b, W.HEAD)
+        return bytes(b[:n])
+
+    def _store(self, address, sid, s):
+        end = complete(s.stream)
+        if end <= s.stored or end == 0:
+            return
+        device = device_of(address)
+        try:
+            header, events, ended = stream_parts(bytes(s.stream[:end]))
+            lines = from_device(header, events, {"id": device_sitting_id(device, sid, header)},
+                                ended)
+        except ValueError as e:
+            s.refused = "damaged (%s)" % e
+            self.refused += 1
+            return
+        assign = header_assignment(header)
+        if assign is None or assign[0] != self.name:
+            s.refused = "not played as a table of %s" % self.name
+            self.refused += 1
+            return
+        _, rnd, table = assign
+        keeper = self._keeper(rnd, table, device)
+        if keeper is not None:
+            s.refused = "round %s table %s is scored by %s" % (rnd, table, keeper)
+            self.refused += 1
+            self.notes.append("%s: %s" % (device, s.refused))
+            return
+        try:
+            st = self.database.store_lines(lines, source="sync", device=device)
+        except (LogError, D.DbError) as e:
+            s.refused = str(e)
+            self.refused += 1
+            return
+        s.stored = end
+        s.id = st.id
+        try:
+            SL.slot_sitting(self.database, st.id, self.name, rnd, table)
+        except EV.EventError as e:
+            self.notes.append(str(e))
+        self._show(rnd, table, device, st)
+
+    def _keeper(self, rnd, table, device):
+        # The scorer that keeps the table, if another: the one it was pushed to, else the
+        # first heard from at it (which then keeps it).
+        conn = self.database.conn
+        row = conn.execute("SELECT device FROM event_tables WHERE event = ? AND round = ? "
+                           "AND table_no = ?", (self.name, rnd, table)).fetchone()
+        if row is None:
+            return "no one: the event has no such table"
+        if row[0] is None:
+            with EV.Transaction(self.database, "keep a table for %s" % device):
+                conn.execute("UPDATE event_tables SET device = ? WHERE event = ? AND round = ? "
+                             "AND table_no = ? AND device IS NULL",
+                             (device, self.name, rnd, table))
+            return None
+        return None if row[0] == device else row[0]
+
+    def _show(self, rnd, table, device, st):
+        row = self.database.conn.execute(
+            "SELECT score, hands, over FROM sittings WHERE id = ?", (st.id,)).fetchone()
+        score = json.loads(row[0])
+        self.live[(rnd, table)] = {
+            "device": device, "sitting": st.id, "score": score[:2], "hands": row[1],
+            "over": bool(row[2]), "at": self.clock(),
+            "line": "%s %d-%d, hand %d" % ("over" if row[2] else "playing", score[0],
+                                          score[1], row[1] + (0 if row[2] else 1))}
+
+    def figures(self):
+        return {"frames": self.frames, "accepted": self.accepted,
+                "duplicates": self.duplicates, "foreign": self.foreign,
+                "refused": self.refused}
+
+
+def relay(station, receiver, stop, pause=0.01):
+    """Fetch from the base station and answer until stop() (a thread of `tally42 serve
+    --base`): each frame taken, its acknowledge sent back with the next fetch."""
+    acks = []
+    while not stop():
+        heard = station.exchange(acks)
+        acks = []
+        for address, frame in heard:
+            ack = receiver.take(address, frame)
+            if ack is not None:
+                acks.append((address, ack))
+        if not heard and not acks:
+            time.sleep(pause)
