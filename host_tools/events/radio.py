@@ -29,17 +29,16 @@ _KEYS = ("CREATE TABLE IF NOT EXISTS event_radio (event TEXT PRIMARY KEY REFEREN
 def event_key(database, name):
     """The event's radio key (16 bytes), made the first time it is asked for; pushed to
     each scorer by `tally42 sync --event` (the setting radio=HEX)."""
-    conn = database.conn
-    conn.execute(_KEYS)
-    row = conn.execute("SELECT radio_key FROM event_radio WHERE event = ?",
-                       (name,)).fetchone()
-    if row is not None:
-        conn.commit()
-        return bytes.fromhex(row[0])
-    key = os.urandom(W.KEY_LEN)
-    conn.execute("INSERT INTO event_radio (event, radio_key) VALUES (?, ?)",
-                 (name, key.hex()))
-    conn.commit()
+    with EV.Transaction(database, "make the radio key of %s" % name):
+        conn = database.conn
+        conn.execute(_KEYS)
+        row = conn.execute("SELECT radio_key FROM event_radio WHERE event = ?",
+                           (name,)).fetchone()
+        if row is not None:
+            return bytes.fromhex(row[0])
+        key = os.urandom(W.KEY_LEN)
+        conn.execute("INSERT INTO event_radio (event, radio_key) VALUES (?, ?)",
+                     (name, key.hex()))
     return key
 
 
@@ -214,3 +213,55 @@ def relay(station, receiver, stop, pause=0.01):
                 acks.append((address, ack))
         if not heard and not acks:
             time.sleep(pause)
+
+
+class Relay:
+    """`tally42 serve --base PORT`: a thread that fetches from the base station on PORT
+    and stores what the scorers send, with its own connection to the database at
+    db_path. start() opens the base (SyncError, LinkError when it cannot); stop() ends."""
+
+    def __init__(self, db_path, name, url):
+        self.db_path = db_path
+        self.name = name
+        self.url = url
+        self.receiver = None
+        self.error = None
+        self._stop = False
+        self._thread = None
+        self._station = None
+
+    def start(self):
+        import threading
+
+        from host_tools.link.radio import BaseStation
+        from host_tools.link.transport import SerialLink
+        link = SerialLink(self.url)
+        link.open()
+        self._station = BaseStation(link)
+        try:
+            self._station.open()
+        except Exception:
+            link.close()
+            raise
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self._station.info
+
+    def _run(self):
+        from host_tools.link.client import SyncError
+        database = D.open_db(self.db_path)
+        try:
+            self.receiver = Receiver(database, self.name)
+            relay(self._station, self.receiver, lambda: self._stop)
+        except SyncError as e:
+            self.error = str(e)
+        finally:
+            database.close()
+
+    def stop(self):
+        self._stop = True
+        if self._thread is not None:
+            self._thread.join(2)
+        if self._station is not None:
+            self._station.close()
+            self._station.client.link.close()

@@ -18,6 +18,11 @@ from host_tools.store import db as D
 POLL_MS = 2000
 
 
+def live_line(game):
+    """A table's game in progress as the room reads it: "playing 3-2, hand 5"."""
+    return "playing %d-%d, hand %d" % (game.score[0], game.score[1], game.hands + 1)
+
+
 def state_json(database, name):
     """What the page shows, as a dict (the body of /state.json)."""
     ev = EV.load(database, name)
@@ -45,10 +50,12 @@ def state_json(database, name):
             "score": live.score if live else None,
             "hands": live.hands if live else 0,
             "games": [wa, wb] if ev.best_of > 1 else None,
+            "live": live_line(live) if live and status == "playing" else None,
         })
     out = {"event": ev.name, "format": ev.format, "variant": ev.variant,
            "units": ev.units, "round": current, "rounds": ev.rounds,
-           "standings": [r.as_dict() for r in rows], "tables": tables, "bracket": None}
+           "standings": [r.as_dict() for r in rows], "tables": tables, "bracket": None,
+           "provisional": bool(open_rounds)}
     if ev.bracket is not None:
         br = state["bracket"]
         matches = []
@@ -86,7 +93,7 @@ th{background:#e8e8e8}td.n{text-align:right}
 <h1 id="title">Tally 42</h1>
 <div id="updated"></div>
 <div class="cols">
-<div><h2>Standings</h2><div id="standings"></div></div>
+<div><h2 id="standings-title">Standings</h2><div id="standings"></div></div>
 <div><h2 id="tables-title">Tables</h2><div id="tables"></div></div>
 </div>
 <div id="bracket-box" style="display:none"><h2>Bracket</h2><div id="champion"
@@ -109,13 +116,16 @@ function draw(s){
     ["#","Name","P","W","L",u,"Against","Diff"],
     s.standings.map(function(r){return [r.rank,r.name,r.played,r.won,r.lost,r["for"],
       r.against,(r.diff>0?"+":"")+r.diff];}),"standings-table");
+  document.getElementById("standings-title").textContent=s.provisional?
+    "Standings (provisional)":"Standings";
   document.getElementById("tables-title").textContent=s.bracket?"Matches now":
     "Round "+s.round+" of "+s.rounds;
   document.getElementById("tables").innerHTML=table(
     ["Table","Side A","Side B","Score","Hands",""],
     s.tables.map(function(t){return [s.bracket?t.label:t.table,t.a,t.b,
       t.score?t.score[0]+" - "+t.score[1]:"",t.hands,
-      t.status+(t.games?" (games "+t.games[0]+"-"+t.games[1]+")":"")];}),"tables-table");
+      (t.live||t.status)+(t.games?" (games "+t.games[0]+"-"+t.games[1]+")":"")];}),
+    "tables-table");
   var box=document.getElementById("bracket-box");
   if(s.bracket){box.style.display="";
     document.getElementById("champion").textContent=s.bracket.champion?

@@ -149,13 +149,67 @@ def panel_size(panel):
     return width, height
 
 
-def run(script=None, screens=None, flash=None, hold=False, panel=None, text=False,
-        heap=HEAP, stdout=None, stdin=None, chip_id=None):
-    """Run the sim; returns the firmware's exit status. chip_id: 6 hex digits, the
-    scorer's device id is then T42-<chip_id> (default T42-SIM)."""
+def radio_air(radio):
+    """The sim's --radio: FOLDER[,loss=P][,dup=P][,reorder=P][,delay=MS][,seed=N] (the
+    air boards/simradio.py carries frames on), checked here; SimError when it is not."""
+    folder, *faults = radio.split(",")
+    if not folder:
+        raise SimError("--radio: give a folder for the air (such as /tmp/air), then "
+                       "faults: /tmp/air,loss=0.3")
+    for f in faults:
+        k, _, v = f.partition("=")
+        try:
+            ok = (k in ("loss", "dup", "reorder") and 0 <= float(v) <= 1) or (
+                k in ("delay", "seed") and int(v) >= 0)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise SimError("--radio: %s is not a fault (loss=, dup=, reorder= from 0 to 1; "
+                           "delay= milliseconds; seed=)" % f)
+    return ",".join([os.path.abspath(folder)] + faults)
+
+
+def sim_args(flash, width, height, link, chip_id=None, radio=None, base=False):
+    """The board's arguments (boards/sim.py main)."""
+    return ([flash, width, height, link.name, link.path]
+            + (["id=" + chip_id.upper()] if chip_id else [])
+            + (["radio=" + radio_air(radio)] if radio else []) + (["base"] if base else []))
+
+
+def run_base(radio, chip_id=None, stdout=None, heap=HEAP):
+    """`tally42 sim --base`: the base station on the sim board, its serial port named on
+    stdout for `tally42 serve --base`, until interrupted; returns its exit status."""
+    stdout = stdout or sys.stdout
+    _check_chip(chip_id)
+    out = build()
+    link = PtyRelay()
+    stdout.write("base station: serial %s\n" % link.name)
+    stdout.flush()
+    flash = os.path.join(out, "base-flash.bin")
+    child = subprocess.Popen(command(out, sim_args(flash, WIDTH, HEIGHT, link, chip_id, radio,
+                                                   True), heap),
+                             cwd=out, stdin=subprocess.PIPE)
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        child.stdin.close()
+        return child.wait()
+    finally:
+        link.close()
+
+
+def _check_chip(chip_id):
     if chip_id is not None and not re.fullmatch(r"[0-9A-Fa-f]{6}", chip_id):
         raise SimError("--chip-id %s: 6 hex digits, such as 0000A1 (the scorer is then "
                        "T42-0000A1)" % chip_id)
+
+
+def run(script=None, screens=None, flash=None, hold=False, panel=None, text=False,
+        heap=HEAP, stdout=None, stdin=None, chip_id=None, radio=None):
+    """Run the sim; returns the firmware's exit status. chip_id: 6 hex digits, the
+    scorer's device id is then T42-<chip_id> (default T42-SIM). radio: the air its radio
+    is on (radio_air)."""
+    _check_chip(chip_id)
     stdout = stdout or sys.stdout
     stdin = stdin or sys.stdin
     width, height = panel_size(panel) if panel else (WIDTH, HEIGHT)
@@ -179,8 +233,8 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     if headless:
         stdout.write("serial: %s\n" % link.name)
         stdout.flush()
-    child = subprocess.Popen(command(out, [flash, width, height, link.name, link.path]
-                                     + (["id=" + chip_id.upper()] if chip_id else []), heap),
+    child = subprocess.Popen(command(out, sim_args(flash, width, height, link, chip_id,
+                                                   radio), heap),
                              cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         if term:
