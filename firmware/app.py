@@ -22,8 +22,9 @@ class App:
         self.clock = Clock(rtc)
         self.scorer = Scorer(flash, self.clock, settings_path)
         self.link = Link(self, line, device_id or "T42")
-        self.air = None             # the board's radio, if it has one (boards/)
+        self.air = None             # the board, when it has a radio (boards/)
         self.radio = None           # the radio's sender, in an event (firmware/radio/)
+        self.radio_busy = False     # it waits for the PC's acknowledge
         self.safe = False           # safe mode: no resume, the sync screen
         self.screen = HOME          # the screen on show, by name (firmware/codes.py)
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)
@@ -181,10 +182,12 @@ class App:
 
     def poll_link(self):
         """Called from the main loop between buttons: the USB line (firmware/link.py).
-        True while a sync session is open, or while the radio waits for the PC."""
+        True while a sync session is open. The radio's sender, in an event, is polled
+        too: radio_busy while it waits for the PC's acknowledge (the board stays awake)."""
         if self.link.poll():
             return True
-        return self.radio is not None and self.radio.poll()
+        self.radio_busy = self.radio is not None and self.radio.poll()
+        return False
 
     def rest(self):
         """Before a deep sleep: the score on the panel, which keeps it unpowered."""

@@ -50,7 +50,7 @@ def run(board):
                     or device_id(), getattr(board, "rtc", None))
         app.boot(safe)
         if getattr(board, "radio", None) is not None and not safe:
-            app.air = board.radio
+            app.air = board
             from firmware.radio import join
             join.start(app)     # the radio's code only for a scorer in an event
         app.render()

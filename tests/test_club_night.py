@@ -53,13 +53,13 @@ class Sim:
     """`tally42 sim --hold` with keys on stdin and its screen on a pseudo-terminal (what
     a player sees: the screen's words under the picture)."""
 
-    def __init__(self, tmp_path, n):
+    def __init__(self, tmp_path, n, extra=()):
         script = tmp_path / "keys.txt"
         script.write_text("# buttons come from the keys\n")
         master, slave = os.openpty()
         self.proc = subprocess.Popen(
             TALLY + ["sim", "--script", str(script), "--flash", str(tmp_path / ("s%d.bin" % n)),
-                     "--hold", "--chip-id", "0000A%d" % n],
+                     "--hold", "--chip-id", "0000A%d" % n] + list(extra),
             cwd=ROOT, stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.PIPE)
         os.close(slave)
         self.master = master

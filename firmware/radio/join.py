@@ -61,19 +61,17 @@ def save(path, text):
 
 
 def start(app):
-    """Start the radio's sender on the app's board when a key is kept (app.radio), else
-    leave the radio's modules out of the heap."""
-    make = app.air
-    key = load(path_of(app.scorer.settings_path)) if make is not None else None
+    """Start the radio's sender on the app's board (app.air) when a key is kept
+    (app.radio), else leave the radio's modules out of the heap."""
+    board = app.air
+    key = load(path_of(app.scorer.settings_path)) if board is not None else None
     if app.radio is not None:
         app.radio.stop()
         app.radio = None
     if key is None:
         transient.unload(MODULES)
         return None
-    from time import ticks_ms
-
     from firmware.radio.air import Radio
     from firmware.radio.sender import Sender
-    app.radio = Sender(app.scorer.journal, Radio(make), key, ticks_ms)
+    app.radio = Sender(app.scorer.journal, Radio(board.radio), key, board.ticks_ms)
     return app.radio

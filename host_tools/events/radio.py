@@ -191,8 +191,8 @@ class Receiver:
         self.live[(rnd, table)] = {
             "device": device, "sitting": st.id, "score": score[:2], "hands": row[1],
             "over": bool(row[2]), "at": self.clock(),
-            "line": "%s %d-%d, hand %d" % ("over" if row[2] else "playing", score[0],
-                                          score[1], row[1] + (0 if row[2] else 1))}
+            "line": ("over %d-%d after %d hands" if row[2] else "playing %d-%d, hand %d")
+            % (score[0], score[1], row[1] + (0 if row[2] else 1))}
 
     def figures(self):
         return {"frames": self.frames, "accepted": self.accepted,

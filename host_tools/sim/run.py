@@ -188,11 +188,10 @@ def run_base(radio, chip_id=None, stdout=None, heap=HEAP):
     flash = os.path.join(out, "base-flash.bin")
     child = subprocess.Popen(command(out, sim_args(flash, WIDTH, HEIGHT, link, chip_id, radio,
                                                    True), heap),
-                             cwd=out, stdin=subprocess.PIPE)
+                             cwd=out)     # stdin: it stops when ours closes
     try:
         return child.wait()
     except KeyboardInterrupt:
-        child.stdin.close()
         return child.wait()
     finally:
         link.close()
