@@ -63,8 +63,12 @@ class Scorer:
         self.table = None
 
     def keys(self, data):
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            raise SystemExit("bench_radio: scorer %s stopped: %s" % (
+                self.device, self.proc.stderr.read().decode(errors="replace")[-3000:]))
 
     def stop(self):
         try:

@@ -267,6 +267,15 @@ class _FakeChip:
         return self.uid
 
 
+def _radio(air, uid):
+    # The board's radio: boards/simradio.py, loaded when the radio is first turned on
+    # (on an ESP32, espnow is built in and costs the heap nothing until then).
+    def make():
+        from boards import simradio
+        return simradio.maker(air, uid)()
+    return make
+
+
 def main(argv):
     """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX] [radio=AIR]
     [base]`, as tally42 sim runs it: frames to stdout, buttons from stdin, errors to
@@ -289,8 +298,7 @@ def main(argv):
     board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
                   Keys(sys.stdin.buffer), serial, record=True)
     if air is not None:
-        from boards import simradio
-        board.radio = simradio.maker(air, getattr(sys.modules.get("machine"), "uid", b"SIM"))
+        board.radio = _radio(air, getattr(sys.modules.get("machine"), "uid", b"SIM"))
     try:
         if base:
             from firmware.radio import base as B

@@ -58,6 +58,9 @@ _ERRS = {12389: "ESP_ERR_ESPNOW_NOT_INIT", 12390: "ESP_ERR_ESPNOW_ARG",
          12395: "ESP_ERR_ESPNOW_EXIST", 12396: "ESP_ERR_ESPNOW_IF"}
 
 
+_SEEDED = []
+
+
 def _err(code):
     # check_esp_err(): OSError(-code, the error's name)
     return OSError(-code, _ERRS[code])
@@ -79,8 +82,9 @@ class Air:
         self.dup = dup
         self.reorder = reorder
         self.delay_ms = delay_ms
-        if seed is not None:
-            random.seed(seed)
+        if seed is not None and not _SEEDED:
+            random.seed(seed)       # once a process: a radio made again goes on from there
+            _SEEDED.append(seed)
         try:
             os.mkdir(folder)
         except OSError:

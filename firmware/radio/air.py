@@ -36,9 +36,13 @@ class Radio:
             self.peer(p)
 
     def off(self):
+        # ESP-NOW's receive ring goes with it (espnow_deinit), and the objects until the
+        # next on(): ESPNow() is a singleton on the chip, made again at no cost.
         self.espnow.active(False)
         self._wlan.active(False)
         self.active = False
+        self._wlan = None
+        self.espnow = None
 
     def peer(self, mac):
         """Register `mac` (kept across off and on)."""

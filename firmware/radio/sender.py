@@ -7,14 +7,13 @@
 # from where the PC's acknowledge says it holds it up to. At most WINDOW frames go out
 # past the acknowledged place; when no acknowledge moves it on within RESEND_MS, the
 # frames go again from there (go-back-N), read again from the journal: nothing is kept in
-# RAM but one frame's buffer and a few numbers. After a reboot the numbers start at 0 and
+# RAM but one frame's buffer and a few numbers (and, while nothing waits, not the buffer). After a reboot the numbers start at 0 and
 # the PC's first acknowledge says where it is. After GIVE_UP resends with no answer (out
 # of range, the base off) the radio goes off until the journal grows or the board wakes.
 from micropython import const
 from time import ticks_diff
 
 from firmware.journal import Walk
-from firmware.journal.reader import JournalReader
 from firmware.radio import wire
 
 WINDOW = const(3)           # frames past the acknowledged place
@@ -35,9 +34,9 @@ class Sender:
         self._key = bytes(key)
         self._tag = wire.tag_of(key)
         self._ticks = ticks_ms
-        self._reader = JournalReader(journal)
+        self._reader = None         # while sending: a JournalReader, one frame's buffer
+        self._frame = None
         self._walk = Walk()
-        self._frame = bytearray(wire.MAX_FRAME)
         self._base = None           # the base station's address, once it has answered
         self._sid = 0               # the sitting being sent, 0: look for one
         self._done = 0              # every sitting up to this one is held by the PC
@@ -124,6 +123,10 @@ class Sender:
         return False
 
     def _send(self, now):
+        if self._reader is None:
+            from firmware.journal.reader import JournalReader
+            self._reader = JournalReader(self._j)
+            self._frame = bytearray(wire.MAX_FRAME)
         f = self._frame
         wire.put_head(f, wire.DATA, self._tag, self._sid, self._sent,
                       wire.F_FINISHED if self._finished else 0)
@@ -179,9 +182,12 @@ class Sender:
             self._sent = held
 
     def _rest(self, now):
+        # Nothing waits: the radio off, and the reader and the frame out of the heap.
         r = self._radio
         if r.active:
             r.off()
             self.on_ms += ticks_diff(now, self._on_at)
+        self._reader = None
+        self._frame = None
         return False
 
