@@ -272,7 +272,12 @@ def _radio(air, uid):
     # (on an ESP32, espnow is built in and costs the heap nothing until then).
     def make():
         from boards import simradio
-        return simradio.maker(air, uid)()
+        got = simradio.maker(air, uid)()
+        # Out of sys.modules: the fake's code leaves the heap with the radio's objects
+        # when the radio goes off, as espnow, built in, costs a device nothing.
+        sys.modules.pop("boards.simradio", None)
+        delattr(sys.modules["boards"], "simradio")
+        return got
     return make
 
 

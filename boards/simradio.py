@@ -349,6 +349,8 @@ class ESPNow:
         # once due, where it is dropped if the ring has no room.
         while self._poll.poll(0):
             data = self._sock.recv(512)
+            if not self._wlan.active():
+                continue        # the radio is off: nothing is heard
             peer = bytes(data[:6])
             if data[6]:
                 lmk, msg = bytes(data[7:23]), bytes(data[23:])

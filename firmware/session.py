@@ -15,12 +15,14 @@ class Session:
     def __init__(self, app):
         self.app = app
         self.pending = None     # house options pushed by the PC, checked after the session
-        self.radio = False      # an event's radio key pushed: the sender starts again
 
     def open(self, port, hello, n, firmware, kbd_intr, interrupt):
         """The endpoint on `port`, the hello's first n bytes already read into `hello`."""
-        gc.collect()            # the endpoint's buffers want room in one piece
         app = self.app
+        if app.radio is not None:
+            from firmware.radio import join
+            join.stop(app)      # the radio gives the session its heap
+        gc.collect()            # the endpoint's buffers want room in one piece
         scorer = app.scorer
         return SyncEndpoint(
             PrefixPort(port, hello, n), scorer.journal, app.link.device_id, firmware,
@@ -37,9 +39,6 @@ class Session:
         pending = self.pending
         link.close()
         gc.collect()
-        if self.radio:
-            from firmware.radio import join
-            join.start(app)
         if pending:
             refusal = app.pushed(nextsetup.update(app.scorer, pending, None))
             transient.unload(transient.SESSION)     # the option checks
@@ -52,6 +51,9 @@ class Session:
         else:
             app.go(link.back)
         app.full = True
+        if app.air is not None:
+            from firmware.radio import join
+            join.start(app)     # with the key pushed now, or the one kept
 
     def set_names(self, kind, names):
         """Players ("p"): for the sitting on the table (on screen) and every new one;
@@ -79,7 +81,6 @@ class Session:
                 refusal = join.save(join.path_of(scorer.settings_path), value)
                 if refusal:
                     return refusal
-                self.radio = True
             else:
                 if self.pending is None:
                     self.pending = {}

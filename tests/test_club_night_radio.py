@@ -129,13 +129,17 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
 
         def closing(sim):
             out = _run("sync", "--port", sim.port, "--db", db)
-            assert out.returncode == 0, out.stdout + out.stderr
+            assert out.returncode == 0, (out.stdout + out.stderr, sim.proc.poll(),
+                                         sim.words(0)[-12:])
             assert "0 new, 0 updated, 1 already stored" in out.stdout, out.stdout
         _each(sims, closing)
         assert _rows(db) == before
         assert _standings(db) == _expected_standings(tables)
     finally:
         errs = [s.stop() for s in sims]
+        for e in errs:
+            if "Traceback" in e:
+                print(e)        # shown with the failure
         if serve is not None:
             serve.terminate()
             serve.wait(10)

@@ -24,22 +24,31 @@ class Radio:
         if self._wlan is None:
             self._wlan, self.espnow = self._make()
         self._wlan.active(True)
-        if rxbuf:
-            self.espnow.config(rxbuf=rxbuf)
-        self.espnow.active(True)
         self.mac = bytes(self._wlan.config("mac"))
         self.active = True
-        peers = self._peers
-        self._peers = []
-        self.peer(BROADCAST)
-        for p in peers:
-            self.peer(p)
+        if not self.espnow.active():
+            # ESP-NOW once, for good: its receive ring is made in the heap
+            # (espnow_init), so it is not made and dropped at every send.
+            if rxbuf:
+                self.espnow.config(rxbuf=rxbuf)
+            self.espnow.active(True)
+            peers = self._peers
+            self._peers = []
+            self.peer(BROADCAST)
+            for p in peers:
+                self.peer(p)
 
     def off(self):
-        # ESP-NOW's receive ring goes with it (espnow_deinit), and the objects until the
-        # next on(): ESPNow() is a singleton on the chip, made again at no cost.
-        self.espnow.active(False)
+        # The WLAN interface off is the radio off; ESP-NOW stays initialised (a send
+        # needs the interface on again: ESP_ERR_ESPNOW_IF).
         self._wlan.active(False)
+        self.active = False
+
+    def close(self):
+        """ESP-NOW off too (espnow_deinit: its ring and every peer go)."""
+        if self._wlan is not None:
+            self.espnow.active(False)
+            self._wlan.active(False)
         self.active = False
         self._wlan = None
         self.espnow = None

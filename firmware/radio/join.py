@@ -7,8 +7,6 @@ import binascii
 from firmware import transient
 
 _MAGIC = b"T42R"
-# What join.start() leaves behind when there is no key.
-MODULES = ("firmware.radio.join", "firmware.radio")
 
 
 def path_of(settings_path):
@@ -69,9 +67,41 @@ def start(app):
         app.radio.stop()
         app.radio = None
     if key is None:
-        transient.unload(MODULES)
+        transient.unload(transient.RADIO)
         return None
-    from firmware.radio.air import Radio
-    from firmware.radio.sender import Sender
-    app.radio = Sender(app.scorer.journal, Radio(board.radio), key, board.ticks_ms)
+    app.radio = Waiting(app, key)
     return app.radio
+
+
+class Waiting:
+    """The radio of a scorer in an event before its journal has grown: the sender (and
+    its heap) comes with the first record taken, so a sitting's start, which loads the
+    engine, is not squeezed by it."""
+
+    def __init__(self, app, key):
+        self.app = app
+        self.key = key
+        self._mark = app.scorer.journal.free_bytes()
+
+    def poll(self):
+        app = self.app
+        if app.scorer.journal.free_bytes() == self._mark:
+            return False
+        from firmware.radio.air import Radio
+        from firmware.radio.sender import Sender
+        board = app.air
+        app.radio = Sender(app.scorer.journal, Radio(board.radio), self.key, board.ticks_ms)
+        return app.radio.poll()
+
+    def stop(self):
+        pass
+
+
+def stop(app):
+    """A sync session opens: the radio off and its modules out of the heap (the session's
+    end starts it again, firmware/session.py)."""
+    if app.radio is not None:
+        app.radio.stop()
+    app.radio = None
+    app.radio_busy = False
+    transient.unload(transient.RADIO)

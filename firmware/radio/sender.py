@@ -7,7 +7,8 @@
 # from where the PC's acknowledge says it holds it up to. At most WINDOW frames go out
 # past the acknowledged place; when no acknowledge moves it on within RESEND_MS, the
 # frames go again from there (go-back-N), read again from the journal: nothing is kept in
-# RAM but one frame's buffer and a few numbers (and, while nothing waits, not the buffer). After a reboot the numbers start at 0 and
+# RAM but one frame's buffer and a few numbers, all made once (a scorer's heap is
+# fragmented by what comes and goes, and the radio adds as little to that as it can). After a reboot the numbers start at 0 and
 # the PC's first acknowledge says where it is. After GIVE_UP resends with no answer (out
 # of range, the base off) the radio goes off until the journal grows or the board wakes.
 from micropython import const
@@ -31,11 +32,13 @@ class Sender:
     def __init__(self, journal, radio, key, ticks_ms):
         self._j = journal
         self._radio = radio
-        self._key = bytes(key)
         self._tag = wire.tag_of(key)
         self._ticks = ticks_ms
-        self._reader = None         # while sending: a JournalReader, one frame's buffer
-        self._frame = None
+        from firmware.journal.reader import JournalReader
+        self._reader = JournalReader(journal)
+        self._frame = bytearray(wire.MAX_FRAME)
+        self._records = memoryview(self._frame)[wire.HEAD:wire.HEAD + wire.MAX_RECORDS]
+        self._mac = wire.Mac(key)
         self._walk = Walk()
         self._base = None           # the base station's address, once it has answered
         self._sid = 0               # the sitting being sent, 0: look for one
@@ -96,8 +99,9 @@ class Sender:
         return True
 
     def stop(self):
-        """The radio off (a new key, or none)."""
+        """The radio off, ESP-NOW too (a new key, none, or a sync session)."""
         self._rest(self._ticks())
+        self._radio.close()
 
     # ---- the journal's side ----
     def _pick(self):
@@ -123,22 +127,17 @@ class Sender:
         return False
 
     def _send(self, now):
-        if self._reader is None:
-            from firmware.journal.reader import JournalReader
-            self._reader = JournalReader(self._j)
-            self._frame = bytearray(wire.MAX_FRAME)
         f = self._frame
         wire.put_head(f, wire.DATA, self._tag, self._sid, self._sent,
                       wire.F_FINISHED if self._finished else 0)
-        n = self._reader.read(self._sid, self._sent,
-                              memoryview(f)[wire.HEAD:wire.HEAD + wire.MAX_RECORDS])
+        n = self._reader.read(self._sid, self._sent, self._records)
         if not n:
             return False
         r = self._radio
         if not r.active:
             r.on()
             self._on_at = now
-        n = wire.seal(self._key, r.mac, f, wire.HEAD + n)
+        n = self._mac.seal(r.mac, f, wire.HEAD + n)
         try:
             r.send(self._base or BROADCAST, memoryview(f)[:n])
         except OSError:
@@ -157,7 +156,7 @@ class Sender:
                 return
             if len(msg) != wire.ACK_LEN or msg[0] != wire.ACK or msg[1:5] != self._tag:
                 continue        # not for this event
-            if not wire.sound(self._key, r.mac, msg, len(msg)):
+            if not self._mac.sound(r.mac, msg, len(msg)):
                 continue        # forged, or for another scorer
             self._ack(peer, msg)
 
@@ -187,7 +186,5 @@ class Sender:
         if r.active:
             r.off()
             self.on_ms += ticks_diff(now, self._on_at)
-        self._reader = None
-        self._frame = None
         return False
 

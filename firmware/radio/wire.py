@@ -37,22 +37,47 @@ def tag_of(key):
     return hashlib.sha256(b"T42 radio" + bytes(key)).digest()[:4]
 
 
+class Mac:
+    """`Mac(key)`: the MAC of frames under one key, its pads made once. HMAC-SHA256
+    (RFC 2104), its first MAC_LEN bytes, over the scorer's radio address `peer` (the
+    sender's, or the acknowledge's addressee) and the frame."""
+
+    def __init__(self, key):
+        k = bytearray(_BLOCK)
+        k[:len(key)] = key
+        self._in = bytearray(_BLOCK)
+        self._out = bytearray(_BLOCK)
+        for i in range(_BLOCK):
+            self._in[i] = k[i] ^ 0x36
+            self._out[i] = k[i] ^ 0x5C
+
+    def of(self, peer, buf, n):
+        inner = hashlib.sha256(self._in)
+        inner.update(peer)
+        inner.update(memoryview(buf)[:n])
+        outer = hashlib.sha256(self._out)
+        outer.update(inner.digest())
+        return outer.digest()[:MAC_LEN]
+
+    def seal(self, peer, buf, n):
+        """Put the MAC after the frame's n bytes: the frame's whole length."""
+        buf[n:n + MAC_LEN] = self.of(peer, buf, n)
+        return n + MAC_LEN
+
+    def sound(self, peer, buf, n):
+        """True when the frame buf[:n] carries the right MAC for `peer`."""
+        if n < HEAD + MAC_LEN:
+            return False
+        want = self.of(peer, buf, n - MAC_LEN)
+        same = 0
+        for i in range(MAC_LEN):
+            same |= want[i] ^ buf[n - MAC_LEN + i]
+        return same == 0
+
+
 def mac(key, peer, buf, n):
-    """The MAC of frame bytes buf[:n] sent by or to the scorer whose radio address is
-    `peer`: HMAC-SHA256 (RFC 2104) under key, its first MAC_LEN bytes."""
-    k = bytearray(_BLOCK)
-    k[:len(key)] = key
-    pad = bytearray(_BLOCK)
-    for i in range(_BLOCK):
-        pad[i] = k[i] ^ 0x36
-    inner = hashlib.sha256(pad)
-    inner.update(peer)
-    inner.update(memoryview(buf)[:n])
-    for i in range(_BLOCK):
-        pad[i] = k[i] ^ 0x5C
-    outer = hashlib.sha256(pad)
-    outer.update(inner.digest())
-    return outer.digest()[:MAC_LEN]
+    """The MAC of frame bytes buf[:n] under key (Mac(key).of)."""
+    return Mac(key).of(peer, buf, n)
 
 
 def put_head(buf, kind, tag, sitting, offset, flags):
@@ -64,21 +89,13 @@ def put_head(buf, kind, tag, sitting, offset, flags):
 
 
 def seal(key, peer, buf, n):
-    """Put the MAC after the frame's n bytes: the frame's whole length."""
-    buf[n:n + MAC_LEN] = mac(key, peer, buf, n)
-    return n + MAC_LEN
+    """Mac(key).seal, for a frame now and then (the PC, the tests)."""
+    return Mac(key).seal(peer, buf, n)
 
 
 def sound(key, peer, buf, n):
-    """True when the frame buf[:n] carries the right MAC for `peer` under key."""
-    if n < HEAD + MAC_LEN:
-        return False
-    want = mac(key, peer, buf, n - MAC_LEN)
-    got = memoryview(buf)[n - MAC_LEN:n]
-    same = 0
-    for i in range(MAC_LEN):
-        same |= want[i] ^ got[i]
-    return same == 0
+    """Mac(key).sound, for a frame now and then."""
+    return Mac(key).sound(peer, buf, n)
 
 
 def put_u24(buf, pos, v):

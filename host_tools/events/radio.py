@@ -78,6 +78,7 @@ class Receiver:
         self.name = name
         self.key = key or event_key(database, name)
         self.tag = W.tag_of(self.key)
+        self.mac = W.Mac(self.key)
         self.clock = clock
         self.sittings = {}      # (address, journal number) -> Sitting
         self.live = {}
@@ -95,7 +96,7 @@ class Receiver:
         if n < W.HEAD + W.MAC_LEN or frame[0] != W.DATA or bytes(frame[1:5]) != self.tag:
             self.foreign += 1
             return None
-        if not W.sound(self.key, address, frame, n):
+        if not self.mac.sound(address, frame, n):
             self.foreign += 1
             return None
         sid = W.get_u24(frame, 5)
@@ -126,7 +127,7 @@ class Receiver:
         flags = W.F_REFUSED if s.refused else (
             W.F_HELD if finished and s.stored == len(s.stream) else 0)
         W.put_head(b, W.ACK, self.tag, sid, s.stored, flags)
-        n = W.seal(self.key, address, b, W.HEAD)
+        n = self.mac.seal(address, b, W.HEAD)
         return bytes(b[:n])
 
     def _store(self, address, sid, s):

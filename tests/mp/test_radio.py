@@ -209,7 +209,7 @@ def test_the_sender_gets_a_sitting_to_the_pc_through_loss_duplication_and_reorde
     assert bytes(pc.held[1]) == bytes(want[:n]), (len(pc.held[1]), n)
     assert s.resends > 0 and s.frames > 30
     assert not s._radio.active      # all held: the radio is off
-    base.off()
+    base.close()
 
 
 def test_the_sender_starts_again_after_a_reboot_from_what_the_pc_holds():
@@ -238,7 +238,7 @@ def test_the_sender_starts_again_after_a_reboot_from_what_the_pc_holds():
     want = bytearray(4096)
     n = JournalReader(j2).read(1, 0, want)
     assert bytes(pc.held[1]) == bytes(want[:n])
-    base.off()
+    base.close()
 
 
 def test_the_sender_ignores_an_acknowledge_forged_or_under_another_key():
@@ -262,5 +262,5 @@ def test_the_sender_ignores_an_acknowledge_forged_or_under_another_key():
     time.sleep_ms(5)
     s.poll()
     assert s._held == 0 and s.acks == 0
-    base.off()
+    base.close()
     s.stop()
