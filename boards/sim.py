@@ -230,7 +230,7 @@ class Board:
     flash: a file name, or a block device (a fresh RAM one when None)."""
 
     def __init__(self, flash=None, width=_WIDTH, height=_HEIGHT, out=None, keys=None,
-                 serial=None, record=False, settings=None, blocks=_FLASH_BLOCKS):
+                 serial=None, record=False, settings=None, blocks=_FLASH_BLOCKS, radio=None):
         from time import sleep_ms, ticks_ms
         self.name = "sim"
         self.display = SimDisplay(width, height, out, record)
@@ -249,7 +249,8 @@ class Board:
         self.sleep_ms = sleep_ms
         self.deep_sleep = None
         self.restart = None
-        self.radio = None       # () -> (wlan, espnow): boards/simradio.py
+        self.radio = radio      # () -> (wlan, espnow): boards/simradio.py
+        self.stopped = getattr(keys, "stopped", None)   # the base station's loop asks
 
     def close(self):
         if self.serial is not None:
@@ -300,14 +301,14 @@ def main(argv):
         argv = argv[:-1]
     from firmware import start
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
-    board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
-                  Keys(sys.stdin.buffer), serial, record=True)
+    radio = None
     if air is not None:
-        board.radio = _radio(air, getattr(sys.modules.get("machine"), "uid", b"SIM"))
+        radio = _radio(air, getattr(sys.modules.get("machine"), "uid", b"SIM"))
+    board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
+                  Keys(sys.stdin.buffer), serial, record=True, radio=radio)
     try:
         if base:
             from firmware.radio import base as B
-            board.stopped = board.buttons.stopped
             B.run(board)
         else:
             start.run(board)
