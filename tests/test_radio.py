@@ -91,7 +91,7 @@ def test_frames_in_any_order_with_losses_and_repeats_store_one_slotted_sitting(n
     slot = db.conn.execute("SELECT round, table_no FROM event_results WHERE sitting_id = ?",
                            (rows[0]["id"],)).fetchone()
     assert tuple(slot) == (1, 1)
-    assert rx.duplicates > 0 and rx.foreign == 0
+    assert rx.duplicates > 0 and rx.foreign == 0 and rx.refused == 0
     # The page shows the table decided; the standings count it.
     page = SV.state_json(db, EVENT)
     assert sum(r["played"] for r in page["standings"]) == 2
@@ -161,3 +161,34 @@ def test_the_event_key_is_made_once_and_kept(night):
     assert len(k) == 16 and RA.event_key(db, EVENT) == k
     rx = RA.Receiver(db, EVENT)
     assert rx.key == k
+
+
+@pytest.mark.parametrize("argv,says", [
+    (["sim", "--base"], "--base: give the air with --radio FOLDER"),
+    (["sim", "--radio", ",loss=0.3"], "--radio: give a folder for the air"),
+    (["sim", "--radio", "/tmp/air,loss=2"], "--radio: loss=2 is not a fault"),
+    (["sim", "--radio", "/tmp/air,wind=3"], "--radio: wind=3 is not a fault"),
+])
+def test_bad_radio_flags_are_refused_before_anything_runs(capsys, argv, says):
+    from clihelp import run
+    code, out, err = run(capsys, *argv)
+    assert code != 0 and says in err, (code, out, err)
+
+
+def test_serve_base_on_a_scorer_says_it_is_not_a_base_station(tmp_path, capsys):
+    from clihelp import run
+    db = str(tmp_path / "club.db")
+    with D.open_db(db) as d:
+        EV.create(d, EVENT, "round-robin", "42", teams=TEAMS)
+    image = str(tmp_path / "flash.img")
+    R.build_image(image, 1, 0, seed=2)
+    cable = R.Cable()
+    scorer = R.Scorer(image, cable, "--id", "T42-SIM001")
+    try:
+        code, out, err = run(capsys, "serve", EVENT, "--db", db, "--host", "127.0.0.1",
+                             "--port", "0", "--base", cable.host_path)
+    finally:
+        scorer.stop()
+        cable.close()
+    assert code != 0
+    assert "T42-SIM001" in err and "is a scorer, not a base station" in err, err

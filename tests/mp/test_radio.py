@@ -177,11 +177,15 @@ class _Pc:
             self.e.send(peer, a, False)
 
 
-def _radio_for(mac, faults):
+def _maker(mac, faults):
     def make():
         w = WLAN(mac)
         return w, ESPNow(Air(_AIR, **faults), w)
-    return Radio(make)
+    return make
+
+
+def _radio_for(mac, faults):
+    return Radio(_maker(mac, faults))
 
 
 def test_the_sender_gets_a_sitting_to_the_pc_through_loss_duplication_and_reordering():
@@ -264,3 +268,62 @@ def test_the_sender_ignores_an_acknowledge_forged_or_under_another_key():
     assert s._held == 0 and s.acks == 0
     base.close()
     s.stop()
+
+
+# ---- joining: the radio's code only for a scorer in an event ----
+
+class _Board:
+    def __init__(self, faults=None):
+        self.radio = _maker(b"\x02\x00\x00\x00\x00\x01", faults or {})
+        self.ticks_ms = time.ticks_ms
+
+
+def _app(path):
+    import sys
+    from boards.sim import Board
+    from firmware import app as A
+    from firmware.radio import join
+    b = Board(NorFlash(8, 4096))
+    a = A.App(b.display, b.flash, path)
+    a.boot()
+    a.air = _Board()
+    return a, join, sys
+
+
+def test_a_scorer_with_no_event_key_keeps_none_of_the_radios_code():
+    path = "/tmp/tally42-test-radio.settings"
+    try:
+        os.remove(path + ".radio")
+    except OSError:
+        pass
+    a, join, sys = _app(path)
+    assert join.start(a) is None and a.radio is None
+    for name in ("firmware.radio.join", "firmware.radio.sender", "firmware.radio.air",
+                 "firmware.radio"):
+        assert name not in sys.modules, name
+
+
+def test_a_kept_key_starts_the_sender_with_the_first_record_and_a_bad_key_is_refused():
+    path = "/tmp/tally42-test-radio.settings"
+    a, join, sys = _app(path)
+    assert join.save(join.path_of(path), "zz" * 16) == "radio: a key of 32 hex digits"
+    assert join.save(join.path_of(path), "ab" * 15) == "radio: a key of 32 hex digits"
+    assert join.save(join.path_of(path), "0f" * 16) is None
+    assert join.load(join.path_of(path)) == b"\x0f" * 16
+    from firmware import transient
+    transient.unload(transient.RADIO)   # as at boot (this module imported them)
+    w = join.start(a)
+    assert w is a.radio and "firmware.radio.sender" not in sys.modules
+    assert not w.poll()             # nothing taken yet: still waiting
+    a.scorer.journal.begin_sitting(b"H" * 8)
+    a.scorer.journal.append(b"\x01")
+    w.poll()
+    assert type(a.radio).__name__ == "Sender" and "firmware.radio.sender" in sys.modules
+    join.stop(a)
+    assert a.radio is None and "firmware.radio.sender" not in sys.modules
+    with open(join.path_of(path), "r+b") as f:     # a damaged key file: no key
+        f.seek(6)
+        f.write(b"\x00")
+    assert join.load(join.path_of(path)) is None
+    assert join.save(join.path_of(path), "off") is None
+    assert join.load(join.path_of(path)) is None
