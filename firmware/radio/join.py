@@ -74,14 +74,18 @@ def start(app):
 
 
 class Waiting:
-    """The radio of a scorer in an event before its journal has grown: the sender (and
+    """The radio of a scorer in an event with no sitting on the table: the sender (and
     its heap) comes with the first record taken, so a sitting's start, which loads the
-    engine, is not squeezed by it."""
+    engine, is not squeezed by it. With a sitting open and on the table (a boot that
+    resumed it, a session's end mid-game) it comes at the first poll, and sends what the
+    PC may not hold yet."""
 
     def __init__(self, app, key):
         self.app = app
         self.key = key
-        self._mark = app.scorer.journal.free_bytes()
+        j = app.scorer.journal
+        playing = j.open_sitting() is not None and app.scorer.s is not None
+        self._mark = -1 if playing else j.free_bytes()
 
     def poll(self):
         app = self.app

@@ -327,3 +327,21 @@ def test_a_kept_key_starts_the_sender_with_the_first_record_and_a_bad_key_is_ref
     assert join.load(join.path_of(path)) is None
     assert join.save(join.path_of(path), "off") is None
     assert join.load(join.path_of(path)) is None
+
+
+def test_a_scorer_booted_with_a_sitting_open_sends_at_once():
+    from engine_core import options as O
+    from engine_core.header import encode_header
+    from firmware import transient
+    path = "/tmp/tally42-test-radio.settings"
+    a, join, sys = _app(path)
+    assert join.save(join.path_of(path), "0f" * 16) is None
+    rules = O.resolve("42")
+    a.scorer.journal.begin_sitting(encode_header(rules, 0))
+    a.scorer.start(rules, 0)            # as the boot's resume leaves it
+    transient.unload(transient.RADIO)
+    w = join.start(a)
+    w.poll()
+    assert type(a.radio).__name__ == "Sender"
+    join.stop(a)
+    join.save(join.path_of(path), "off")
