@@ -30,8 +30,8 @@ from host_tools.events import radio as RA  # noqa: E402
 from host_tools.events import serve as SV  # noqa: E402
 from host_tools.link.radio import BaseStation  # noqa: E402
 from host_tools.link.transport import SerialLink  # noqa: E402
-from host_tools.sim.build import build, command  # noqa: E402
-from host_tools.sim.run import HEIGHT, WIDTH, PtyRelay, sim_args  # noqa: E402
+from host_tools.sim.build import build  # noqa: E402
+from host_tools.sim.run import HEIGHT, WIDTH, PtyRelay, sim_command  # noqa: E402
 from host_tools.sim.screen import LONG, NEXT, OK  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
@@ -56,8 +56,8 @@ class Scorer:
         self.device = "T42-" + self.chip
         self.link = PtyRelay()
         self.proc = subprocess.Popen(
-            command(out, sim_args(os.path.join(tmp, "s%d.bin" % n), WIDTH, HEIGHT, self.link,
-                                  self.chip, air)),
+            sim_command(out, os.path.join(tmp, "s%d.bin" % n), WIDTH, HEIGHT, self.link,
+                        self.chip, air),
             cwd=out, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE)
         self.table = None
@@ -142,8 +142,8 @@ def main():
                   teams=[("T%02d" % i, ["A%02d" % i, "B%02d" % i]) for i in range(2 * SCORERS)])
     out = build()
     base_link = PtyRelay()
-    base = subprocess.Popen(command(out, sim_args(os.path.join(tmp, "base.bin"), WIDTH, HEIGHT,
-                                                  base_link, "0000B0", air + faults, True)),
+    base = subprocess.Popen(sim_command(out, os.path.join(tmp, "base.bin"), WIDTH, HEIGHT,
+                                        base_link, "0000B0", air + faults, True),
                             cwd=out, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     scorers = [Scorer(out, tmp, n, air + faults) for n in range(SCORERS)]

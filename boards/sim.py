@@ -9,7 +9,8 @@
 #             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
 #   flash     the journal's NOR partition, kept in a file (--flash)
 #   serial    a pseudo-terminal (--link), the PC's end being --serial
-#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/simradio.py), with radio=AIR
+#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/simradio.py, whose main runs a
+#             sim with a radio, a scorer or a base station)
 import framebuf
 import sys
 from micropython import const
@@ -183,12 +184,6 @@ class Keys:
         b = self._one[0]
         return QUIT if b == 0xFF else b
 
-    def stopped(self):
-        """The base station's check, without waiting: stdin closed, or a stop byte."""
-        if not self._poll.poll(0):
-            return False
-        return not self._in.readinto(self._one) or self._one[0] == 0xFF
-
 
 class SimSerial:
     """The firmware's end of the sim's USB serial line: a pseudo-terminal, opened raw
@@ -250,7 +245,6 @@ class Board:
         self.deep_sleep = None
         self.restart = None
         self.radio = radio      # () -> (wlan, espnow): boards/simradio.py
-        self.stopped = getattr(keys, "stopped", None)   # the base station's loop asks
 
     def close(self):
         if self.serial is not None:
@@ -268,49 +262,19 @@ class _FakeChip:
         return self.uid
 
 
-def _radio(air, uid):
-    # The board's radio: boards/simradio.py, loaded when the radio is first turned on
-    # (on an ESP32, espnow is built in and costs the heap nothing until then).
-    def make():
-        from boards import simradio
-        got = simradio.maker(air, uid)()
-        # Out of sys.modules: the fake's code leaves the heap with the radio's objects
-        # when the radio goes off, as espnow, built in, costs a device nothing.
-        sys.modules.pop("boards.simradio", None)
-        delattr(sys.modules["boards"], "simradio")
-        return got
-    return make
-
-
 def main(argv):
-    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX] [radio=AIR]
-    [base]`, as tally42 sim runs it: frames to stdout, buttons from stdin, errors to
-    stderr (exit status 1). id=HEX: the chip id a fake machine module gives (the scorer is
-    then T42-HEX). radio=AIR: a radio on the air AIR (boards/simradio.py: a folder and
-    its faults). base: the base station instead of the scorer (firmware/radio/base.py)."""
-    base = bool(argv) and argv[-1] == "base"
-    if base:
-        argv = argv[:-1]
-    air = None
-    if argv and argv[-1].startswith("radio="):
-        air = argv[-1][6:]
-        argv = argv[:-1]
+    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX]`, as tally42 sim
+    runs it: frames to stdout, buttons from stdin, errors to stderr (exit status 1).
+    id=HEX: the chip id a fake machine module gives (the scorer is then T42-HEX)."""
     if argv and argv[-1].startswith("id="):
         import binascii
         sys.modules["machine"] = _FakeChip(binascii.unhexlify(argv[-1][3:]))
         argv = argv[:-1]
     from firmware import start
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
-    radio = None
-    if air is not None:
-        radio = _radio(air, getattr(sys.modules.get("machine"), "uid", b"SIM"))
     board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
-                  Keys(sys.stdin.buffer), serial, record=True, radio=radio)
+                  Keys(sys.stdin.buffer), serial, record=True)
     try:
-        if base:
-            from firmware.radio import base as B
-            B.run(board)
-        else:
-            start.run(board)
+        start.run(board)
     finally:
         board.close()

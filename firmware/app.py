@@ -189,6 +189,13 @@ class App:
         self.radio_busy = self.radio is not None and self.radio.poll()
         return False
 
+    def switch_radio(self, on):
+        """Start the radio's sender (a scorer in an event; firmware/radio/join.py) or stop
+        it (the USB line wants the heap)."""
+        if self.air is not None:
+            from firmware.radio import join
+            join.start(self) if on else join.stop(self)
+
     def rest(self):
         """Before a deep sleep: the score on the panel, which keeps it unpowered."""
         if self.scorer.s is not None and self.link.sync is None:

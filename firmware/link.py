@@ -117,8 +117,7 @@ class Link:
         if self._gate is None and not self._port.pending():
             return False
         if self._gate is None and self.app.radio is not None:
-            from firmware.radio import join
-            join.stop(self.app)     # the line may bring a session: the heap is its
+            self.app.switch_radio(False)    # the line may bring a session: the heap is its
         from firmware import hello
         if self._gate is None:
             self._gate = hello.HelloGate(bytearray(64))
@@ -131,9 +130,7 @@ class Link:
         self._gate = None
         transient.unload(transient.HELLO)
         if what != hello.HELLO:
-            if self.app.air is not None:
-                from firmware.radio import join
-                join.start(self.app)    # not a session: the radio again
+            self.app.switch_radio(True)     # not a session: the radio again
             return False
         self._begin(gate.buf, gate.n)
         return True

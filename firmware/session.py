@@ -19,9 +19,7 @@ class Session:
     def open(self, port, hello, n, firmware, kbd_intr, interrupt):
         """The endpoint on `port`, the hello's first n bytes already read into `hello`."""
         app = self.app
-        if app.radio is not None:
-            from firmware.radio import join
-            join.stop(app)      # the radio gives the session its heap
+        app.switch_radio(False)     # the radio gives the session its heap
         gc.collect()            # the endpoint's buffers want room in one piece
         scorer = app.scorer
         return SyncEndpoint(
@@ -51,9 +49,7 @@ class Session:
         else:
             app.go(link.back)
         app.full = True
-        if app.air is not None:
-            from firmware.radio import join
-            join.start(app)     # with the key pushed now, or the one kept
+        app.switch_radio(True)      # with the key pushed now, or the one kept
 
     def set_names(self, kind, names):
         """Players ("p"): for the sitting on the table (on screen) and every new one;

@@ -197,8 +197,11 @@ def run(board):
         port = syncport.StreamPort(line.rx, line.tx)
     base = Base(port, Radio(board.radio), getattr(board, "device_id", None)
                 or start.device_id())
-    stop = getattr(board, "stopped", None)
-    while stop is None or not stop():
+    keys = board.buttons
+    while True:
         if not base.poll():
+            # Idle: the board's buttons say when to stop (the sim's, once its stdin
+            # closes); a device's base runs until it is unplugged.
+            if keys is not None and keys.poll(board.ticks_ms()) < 0:
+                return base
             board.sleep_ms(1)
-    return base

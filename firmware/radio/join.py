@@ -109,3 +109,5 @@ def stop(app):
     app.radio = None
     app.radio_busy = False
     transient.unload(transient.RADIO)
+    import gc
+    gc.collect()        # what the session allocates next wants room in one piece

@@ -11,8 +11,10 @@
 # fragmented by what comes and goes, and the radio adds as little to that as it can). After a reboot the numbers start at 0 and
 # the PC's first acknowledge says where it is. After GIVE_UP resends with no answer (out
 # of range, the base off) the radio goes off until the journal grows or the board wakes.
-from micropython import const
+import gc
 from time import ticks_diff
+
+from micropython import const
 
 from firmware.journal import Walk
 from firmware.radio import wire
@@ -186,5 +188,8 @@ class Sender:
         if r.active:
             r.off()
             self.on_ms += ticks_diff(now, self._on_at)
+            # The frames' garbage (digests, views) goes now, before the screens load
+            # around it and leave it as holes.
+            gc.collect()
         return False
 

@@ -57,6 +57,10 @@ except Exception as e:
     sys.exit(1)
 """
 
+# A sim with a radio (tally42 sim --radio, --base): boards/simradio.py's main.
+RADIO_LAUNCHER = LAUNCHER.replace("from boards import sim\n    sim.main",
+                                  "from boards import simradio\n    simradio.main")
+
 
 class SimError(Exception):
     """The sim cannot start: a message to act on."""
@@ -122,6 +126,7 @@ def build(out=None):
                     os.remove(os.path.join(folder, name))
     write_rom(out)
     write_script(out, "simmain.py", LAUNCHER)
+    write_script(out, "radiomain.py", RADIO_LAUNCHER)
     return out
 
 

@@ -169,11 +169,13 @@ def radio_air(radio):
     return ",".join([os.path.abspath(folder)] + faults)
 
 
-def sim_args(flash, width, height, link, chip_id=None, radio=None, base=False):
-    """The board's arguments (boards/sim.py main)."""
-    return ([flash, width, height, link.name, link.path]
+def sim_command(out, flash, width, height, link, chip_id=None, radio=None, base=False,
+                heap=HEAP):
+    """The sim's command line: boards/sim.py's main, or with a radio boards/simradio.py's."""
+    args = ([flash, width, height, link.name, link.path]
             + (["id=" + chip_id.upper()] if chip_id else [])
             + (["radio=" + radio_air(radio)] if radio else []) + (["base"] if base else []))
+    return command(out, args, heap, script="radiomain.py" if radio else "simmain.py")
 
 
 def run_base(radio, chip_id=None, stdout=None, heap=HEAP):
@@ -186,8 +188,8 @@ def run_base(radio, chip_id=None, stdout=None, heap=HEAP):
     stdout.write("base station: serial %s\n" % link.name)
     stdout.flush()
     flash = os.path.join(out, "base-flash.bin")
-    child = subprocess.Popen(command(out, sim_args(flash, WIDTH, HEIGHT, link, chip_id, radio,
-                                                   True), heap),
+    child = subprocess.Popen(sim_command(out, flash, WIDTH, HEIGHT, link, chip_id, radio, True,
+                                         heap),
                              cwd=out)     # stdin: it stops when ours closes
     try:
         return child.wait()
@@ -232,8 +234,8 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     if headless:
         stdout.write("serial: %s\n" % link.name)
         stdout.flush()
-    child = subprocess.Popen(command(out, sim_args(flash, width, height, link, chip_id,
-                                                   radio), heap),
+    child = subprocess.Popen(sim_command(out, flash, width, height, link, chip_id, radio,
+                                         heap=heap),
                              cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         if term:
