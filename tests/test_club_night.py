@@ -67,7 +67,7 @@ class Sim:
         self.device = "T42-0000A%d" % n
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        m = self.wait_for(rb"serial: (/dev/\S+)", 0, 60)
+        m = self.wait_for(rb"serial: (/dev/\S+)\r?\n", 0, 60)    # the whole name
         self.port = m.group(1).decode()
 
     def _read(self):
