@@ -52,6 +52,7 @@ class Sender:
         self._at = 0                # ticks of the last frame sent
         self._tries = 0             # resends without the acknowledge moving on
         self._mark = -1             # the journal's free bytes when last looked at
+        self._none = False          # nothing to send at that mark: no walk till it moves
         self.frames = 0             # counters, for the power model and the tests
         self.resends = 0
         self.acks = 0
@@ -67,6 +68,7 @@ class Sender:
         if mark != self._mark:      # the journal grew: a record to send
             self._mark = mark
             self._tries = 0
+            self._none = False
             if not self._pick():
                 return self._rest(now)
         elif self._tries > GIVE_UP:
@@ -76,10 +78,10 @@ class Sender:
         if self._sid == 0 and not self._pick():
             return self._rest(now)
         if self._held >= self._length:
-            if self._finished:
+            if self._finished:      # all of it held: the next sitting, if any
                 self._done = self._sid
                 self._sid = 0
-                return self.poll_next(now)
+                return self._pick() or self._rest(now)
             return self._rest(now)
         if self._sent > self._held and ticks_diff(now, self._at) >= RESEND_MS:
             self._sent = self._held     # go back to what the PC holds
@@ -95,11 +97,6 @@ class Sender:
                 break
         return True
 
-    def poll_next(self, now):
-        if not self._pick():
-            return self._rest(now)
-        return True
-
     def stop(self):
         """The radio off, ESP-NOW too (a new key, none, or a sync session)."""
         self._rest(self._ticks())
@@ -109,6 +106,8 @@ class Sender:
     def _pick(self):
         # The oldest sitting not synced over USB and not all held by the PC, or the one
         # being sent, with its length: False when there is nothing to send.
+        if self._none:
+            return False
         j = self._j
         w = self._walk
         w.reset()
@@ -126,6 +125,7 @@ class Sender:
                 self._held = 0
                 self._sent = 0
                 return True
+        self._none = True
         return False
 
     def _send(self, now):

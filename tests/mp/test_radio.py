@@ -345,3 +345,35 @@ def test_a_scorer_booted_with_a_sitting_open_sends_at_once():
     assert type(a.radio).__name__ == "Sender"
     join.stop(a)
     join.save(join.path_of(path), "off")
+
+
+def test_an_idle_sender_does_not_walk_the_journal_at_every_poll():
+    _clean()
+    j = Journal(NorFlash(8, 4096))
+    j.mount()
+    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", {})
+    base.on(8192)
+    pc = _Pc(base.espnow)
+    s = Sender(j, _radio_for(b"\x02\x00\x00\x00\x00\x01", {}), KEY, time.ticks_ms)
+    j.begin_sitting(b"H" * 10)
+    j.append(b"\x01")
+    j.finish()
+    t0 = time.ticks_ms()
+    while s.poll() and time.ticks_diff(time.ticks_ms(), t0) < 3000:
+        pc.poll()
+        time.sleep_ms(1)
+    assert bytes(pc.held[1])[:1] == b"\x0a"     # the header's length came
+    walks = [0]
+    walk = j.walk
+
+    def counted(w):
+        walks[0] += 1
+        return walk(w)
+    j.walk = counted
+    for _ in range(50):
+        assert not s.poll()
+    assert walks[0] <= 1, walks
+    j.begin_sitting(b"H" * 10)  # the journal moves: looked at again, and sent
+    assert s.poll() and walks[0] >= 1
+    base.close()
+    s.stop()
