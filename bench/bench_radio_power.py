@@ -51,7 +51,6 @@ class TimedAir:
         self.due = []           # (ticks, peer, ack)
         self.starts = 0
         self.frames = 0
-        self.rng = random.Random(5) if hasattr(random, "Random") else random
         random.seed(5)
 
     def make(self):
@@ -59,15 +58,20 @@ class TimedAir:
 
         class Wlan:
             def active(self, on=None):
+                if on:
+                    air.starts += 1     # the radio on: the WLAN interface started
                 return True
 
             def config(self, name):
                 return b"\x02\x00\x00\x00\x00\x01"
 
         class EspNow:
+            on = False
+
             def active(self, on=None):
-                if on:
-                    air.starts += 1
+                if on is not None:
+                    self.on = on
+                return self.on
 
             def config(self, **kw):
                 pass
@@ -119,10 +123,11 @@ def main():
     app = A.App(b.display, b.flash, path)
     app.boot()
     app.air = b
-    sender = join.start(app)
+    join.start(app)             # the sender comes with the first record
     app.render()
     lp = Loop(b, app, Power(b, 10))
     lp.run()
+    sender = app.radio
     os.remove(join.path_of(path))
     total = b.clock.t - START_MS
     pw = lp.power

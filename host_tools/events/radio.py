@@ -11,6 +11,7 @@ log): the radio's copy and the sync's are the same sitting. One scorer per table
 table pushed to one scorer (or first heard from one) refuses every other's sittings."""
 import json
 import os
+import sys
 import time
 
 from engine_core.header import header_assignment
@@ -250,12 +251,16 @@ class Relay:
 
     def _run(self):
         from host_tools.link.client import SyncError
+        from host_tools.link.transport import LinkError
         database = D.open_db(self.db_path)
         try:
             self.receiver = Receiver(database, self.name)
             relay(self._station, self.receiver, lambda: self._stop)
-        except SyncError as e:
+        except (SyncError, LinkError) as e:
+            # The page goes on from what is stored; the desk is told the radio stopped.
             self.error = str(e)
+            sys.stderr.write("tally42: the base station on %s: %s (the page shows what "
+                             "is stored; start serve again for the radio)\n" % (self.url, e))
         finally:
             database.close()
 
