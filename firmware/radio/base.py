@@ -12,7 +12,8 @@
 #   B  goodbye
 #
 #   from firmware.radio import base
-#   base.run(board)     # a board with `radio` and `serial` (boards/)
+#   base.main("esp32_epd29")    # main.py on a device: any board file
+#   base.run(board)             # a board with `radio` and `serial` (boards/)
 from micropython import const
 
 from engine_core import wire
@@ -182,6 +183,13 @@ def _digit(c):
     if 0x61 <= c <= 0x66:
         return c - 0x57
     return -1
+
+
+def main(board_name):
+    """A device's main.py for a base station: `from firmware.radio import base;
+    base.main("esp32_epd29")` (any board file: only its USB line and radio are used)."""
+    wiring = __import__("boards." + board_name, None, None, ("open",))
+    return run(wiring.open())
 
 
 def run(board):
