@@ -393,8 +393,9 @@ class ESPNow:
             left = wait - time.ticks_diff(time.ticks_ms(), t0)
             if wait >= 0 and left <= 0:
                 return 0
-            self._poll.poll(min(left, 5) if wait >= 0 and self._flying else
-                            5 if self._flying else (left if wait >= 0 else -1))
+            # Wait for a datagram; a frame held in the air wakes us when it is due.
+            step = 5 if self._flying else 1000
+            self._poll.poll(min(step, left) if wait >= 0 else step)
         peer, msg = self._ring.pop(0)
         self._used -= _HDR + ADDR_LEN + len(msg)
         buf = data[1]
