@@ -6,17 +6,19 @@
 # The sittings not yet synced over USB are sent oldest first, each as its journal stream
 # from where the PC's acknowledge says it holds it up to. At most WINDOW frames go out
 # past the acknowledged place; when no acknowledge moves it on within RESEND_MS, the
-# frames go again from there (go-back-N), read again from the journal: nothing is kept in
-# RAM but one frame's buffer and a few numbers, all made once (a scorer's heap is
-# fragmented by what comes and goes, and the radio adds as little to that as it can). After a reboot the numbers start at 0 and
-# the PC's first acknowledge says where it is. After GIVE_UP resends with no answer (out
-# of range, the base off) the radio goes off until the journal grows or the board wakes.
+# frames go again from there (go-back-N), read again from the journal: nothing is kept
+# in RAM but one frame's buffer and a few numbers, all made once (a scorer's heap is
+# fragmented by what comes and goes, and the radio adds as little to that as it can).
+# After a reboot the numbers start at 0 and the PC's first acknowledge says where it is.
+# After GIVE_UP resends with no answer (out of range, the base off) the radio goes off
+# until the journal grows, or the board is awake AGAIN_MS later.
 import gc
 from time import ticks_diff
 
 from micropython import const
 
 from firmware.journal import Walk
+from firmware.journal.reader import JournalReader
 from firmware.radio import wire
 
 WINDOW = const(3)           # frames past the acknowledged place
@@ -27,16 +29,15 @@ BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 
 
 class Sender:
-    """`Sender(journal, radio, key)`: radio is the board's (boards/): on(), off() and,
-    while on, an ESPNow and its own address (`radio.espnow`, `radio.mac`). poll(now)
-    from the main loop: True while frames wait for an acknowledge."""
+    """`Sender(journal, radio, key, ticks_ms)`: radio a firmware.radio.air.Radio, key
+    the event's (16 bytes). poll() from the main loop: True while frames wait for the
+    PC's acknowledge; stop() turns the radio off for good."""
 
     def __init__(self, journal, radio, key, ticks_ms):
         self._j = journal
         self._radio = radio
         self._tag = wire.tag_of(key)
         self._ticks = ticks_ms
-        from firmware.journal.reader import JournalReader
         self._reader = JournalReader(journal)
         self._frame = bytearray(wire.MAX_FRAME)
         self._records = memoryview(self._frame)[wire.HEAD:wire.HEAD + wire.MAX_RECORDS]
