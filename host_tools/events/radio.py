@@ -150,17 +150,20 @@ class Receiver:
             self.refused += 1
             return
         _, rnd, table = assign
-        keeper = self._keeper(rnd, table, device)
-        if keeper is not None:
-            s.refused = "round %s table %s is scored by %s" % (rnd, table, keeper)
-            self.refused += 1
-            self.notes.append("%s: %s" % (device, s.refused))
-            return
         try:
-            st = self.database.store_lines(lines, source="sync", device=device)
-        except (LogError, D.DbError) as e:
-            s.refused = str(e)
+            refusal = self._keeper(rnd, table, device)
+            if refusal is None:
+                st = self.database.store_lines(lines, source="sync", device=device)
+        except (LogError, D.Conflict) as e:
+            refusal = str(e)        # it does not replay, or its id holds another log
+        except (D.DbError, EV.EventError) as e:
+            # The database busy or gone for now: not held, so the scorer sends it again.
+            self.notes.append("%s: not stored yet: %s" % (device, e))
+            return
+        if refusal is not None:
+            s.refused = refusal
             self.refused += 1
+            self.notes.append("%s: %s" % (device, refusal))
             return
         s.stored = end
         s.id = st.id
@@ -171,20 +174,21 @@ class Receiver:
         self._show(rnd, table, device, st)
 
     def _keeper(self, rnd, table, device):
-        # The scorer that keeps the table, if another: the one it was pushed to, else the
-        # first heard from at it (which then keeps it).
-        conn = self.database.conn
-        row = conn.execute("SELECT device FROM event_tables WHERE event = ? AND round = ? "
-                           "AND table_no = ?", (self.name, rnd, table)).fetchone()
-        if row is None:
-            return "no one: the event has no such table"
-        if row[0] is None:
-            with EV.Transaction(self.database, "keep a table for %s" % device):
-                conn.execute("UPDATE event_tables SET device = ? WHERE event = ? AND round = ? "
-                             "AND table_no = ? AND device IS NULL",
-                             (device, self.name, rnd, table))
-            return None
-        return None if row[0] == device else row[0]
+        # None when `device` keeps the table (it was pushed to it, or it is the first
+        # heard from at it and now keeps it), else why its sittings there are refused.
+        # One write transaction: two PCs relaying at once give the table to one scorer.
+        where = "round %s table %s" % (rnd, table)
+        with EV.Transaction(self.database, "keep %s for %s" % (where, device)):
+            conn = self.database.conn
+            row = conn.execute("SELECT device FROM event_tables WHERE event = ? AND "
+                               "round = ? AND table_no = ?", (self.name, rnd, table)).fetchone()
+            if row is None:
+                return "%s has no %s" % (self.name, where)
+            if row[0] is None:
+                conn.execute("UPDATE event_tables SET device = ? WHERE event = ? AND "
+                             "round = ? AND table_no = ?", (device, self.name, rnd, table))
+                return None
+        return None if row[0] == device else "%s is scored by %s" % (where, row[0])
 
     def _show(self, rnd, table, device, st):
         row = self.database.conn.execute(
