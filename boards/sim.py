@@ -9,8 +9,8 @@
 #             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
 #   flash     the journal's NOR partition, kept in a file (--flash)
 #   serial    a pseudo-terminal (--link), the PC's end being --serial
-#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/simradio.py, whose main runs a
-#             sim with a radio, a scorer or a base station)
+#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/simradio.py; boards/simair.py runs
+#             a sim with a radio, a scorer or a base station)
 import framebuf
 import sys
 from micropython import const

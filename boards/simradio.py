@@ -444,34 +444,3 @@ def maker(air, uid):
         return w, ESPNow(Air.parse(air), w)
     return make
 
-
-def main(argv):
-    """`micropython radiomain.py FLASH WIDTH HEIGHT SERIAL LINK [id=HEX] radio=AIR [base]`
-    (tally42 sim --radio, --base): boards/sim.py's main with a radio on the air AIR, and
-    with `base` the base station (firmware/radio/base.py) instead of the scorer."""
-    import sys
-
-    from boards import sim
-    base = argv[-1] == "base"
-    if base:
-        argv = argv[:-1]
-    air = argv[-1][6:]
-    argv = argv[:-1]
-    uid = b"SIM"
-    if argv[-1].startswith("id="):
-        import binascii
-        uid = binascii.unhexlify(argv[-1][3:])
-        sys.modules["machine"] = sim._FakeChip(uid)
-        argv = argv[:-1]
-    board = sim.Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
-                      sim.Keys(sys.stdin.buffer, 0 if base else 20),
-                      sim.SimSerial(argv[4], argv[3]), record=True, radio=maker(air, uid))
-    try:
-        if base:
-            from firmware.radio import base as B
-            B.run(board)
-        else:
-            from firmware import start
-            start.run(board)
-    finally:
-        board.close()

@@ -57,9 +57,9 @@ except Exception as e:
     sys.exit(1)
 """
 
-# A sim with a radio (tally42 sim --radio, --base): boards/simradio.py's main.
+# A sim with a radio (tally42 sim --radio, --base): boards/simair.py's main.
 RADIO_LAUNCHER = LAUNCHER.replace("from boards import sim\n    sim.main",
-                                  "from boards import simradio\n    simradio.main")
+                                  "from boards import simair\n    simair.main")
 
 
 class SimError(Exception):

@@ -171,7 +171,7 @@ def radio_air(radio):
 
 def sim_command(out, flash, width, height, link, chip_id=None, radio=None, base=False,
                 heap=HEAP):
-    """The sim's command line: boards/sim.py's main, or with a radio boards/simradio.py's."""
+    """The sim's command line: boards/sim.py's main, or with a radio boards/simair.py's."""
     args = ([flash, width, height, link.name, link.path]
             + (["id=" + chip_id.upper()] if chip_id else [])
             + (["radio=" + radio_air(radio)] if radio else []) + (["base"] if base else []))
