@@ -7,6 +7,7 @@ have told the PC. The standings are checked after each round, the served page sh
 table live while it plays, and the closing USB sync of every scorer stores nothing new:
 the radio's copy and the sync's are one."""
 import json
+import os
 import re
 import subprocess
 import time
@@ -83,7 +84,8 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
                 # The scorer's one USB contact before the end: its table and the key.
                 since = sim.mark()
                 out = _run("sync", "--port", sim.port, "--db", db, "--event", EVENT)
-                assert out.returncode == 0, out.stdout + out.stderr
+                assert out.returncode == 0, (out.stdout + out.stderr, sim.proc.poll(),
+                                             os.path.exists(sim.port), sim.words(0)[:8])
                 assert "settings sent to the scorer: radio key" in out.stdout, out.stdout
                 assert "nothing new on the scorer" in out.stdout, out.stdout
                 sim.wait_for(rb"status: done", since, 90)
