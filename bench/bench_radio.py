@@ -36,6 +36,12 @@ from host_tools.sim.screen import LONG, NEXT, OK  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
 QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
+# The sims on the 32-bit MicroPython when it is built (make mp32): the ESP32's object
+# sizes, so its heap (tools/mp32.py).
+_MP32 = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build",
+                     "mp32", "micropython-stock")
+if os.path.exists(_MP32) and "TALLY42_MICROPYTHON" not in os.environ:
+    os.environ["TALLY42_MICROPYTHON"] = _MP32
 SCORERS = 2 if QUICK else 16
 HANDS = 3 if QUICK else 8
 LOSS = 0.3

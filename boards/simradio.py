@@ -35,6 +35,7 @@
 # between two radios that do not both hold the other as a peer with the same key, or
 # both without one, is dropped as the chip drops a frame it cannot decrypt. A broadcast
 # frame is never encrypted (ESP-IDF: encryption is per unicast peer).
+import gc
 import os
 import random
 import select
@@ -53,6 +54,8 @@ _HDR = const(8)             # the ring's header a frame (magic, length, time, RS
 _RING = const(528)          # DEFAULT_RECV_BUFFER_SIZE: 2 * (8 + 6 + 250)
 _TIMEOUT_MS = const(300000)
 _PORT0 = const(42000)       # the first UDP port tried
+_DGRAM = const(273)         # on the air: address, encrypted flag, lmk, message
+_PORT_MS = const(2000)      # a radio's port is read again from the air's folder after
 _ERRS = {12389: "ESP_ERR_ESPNOW_NOT_INIT", 12390: "ESP_ERR_ESPNOW_ARG",
          12392: "ESP_ERR_ESPNOW_FULL", 12393: "ESP_ERR_ESPNOW_NOT_FOUND",
          12395: "ESP_ERR_ESPNOW_EXIST", 12396: "ESP_ERR_ESPNOW_IF"}
@@ -171,6 +174,8 @@ class ESPNow:
         self._peers = {}        # mac -> [lmk or None, channel, ifidx, encrypt]
         self._stats = [0, 0, 0, 0, 0]
         self._data = [bytearray(ADDR_LEN), bytearray(MAX_DATA_LEN)]
+        self._tx = bytearray(_DGRAM)
+        self._addrs = {}        # mac -> (ticks read, UDP address or None)
         self._none = (None, None)
 
     # ---- init and config ----
@@ -333,35 +338,59 @@ class ESPNow:
         return ok or not sync
 
     def _emit(self, mac, msg, lmk):
-        port = self._air.port_of(mac)
-        if not port:
+        addr = self._address(mac)
+        if addr is None:
             return
         # On the air: our MAC, whether it is encrypted and with what key, the message.
-        head = self._wlan.config("mac") + (b"\x01" + lmk if lmk else b"\x00")
+        t = self._tx
+        t[0:6] = self._wlan.config("mac")
+        n = 7
+        t[6] = 1 if lmk else 0
+        if lmk:
+            t[7:23] = lmk
+            n = 23
+        t[n:n + len(msg)] = msg
         try:
-            self._sock.sendto(head + bytes(msg), socket.getaddrinfo("127.0.0.1", port)[0][-1])
+            self._sock.sendto(memoryview(t)[:n + len(msg)], addr)
         except OSError:
             pass        # the radio there has gone: the frame is lost in the air
+
+    def _address(self, mac):
+        # The UDP address of the radio `mac`, read from the air's folder now and then
+        # (a radio turned on again may have bound another port).
+        got = self._addrs.get(mac)
+        now = time.ticks_ms()
+        if got is None or time.ticks_diff(now, got[0]) > _PORT_MS:
+            port = self._air.port_of(mac)
+            got = (now, socket.getaddrinfo("127.0.0.1", port)[0][-1] if port else None)
+            self._addrs[bytes(mac)] = got
+        return got[1]
 
     # ---- receiving ----
     def _hear(self):
         # recv_cb for every datagram that has come: into the air's delay, then the ring
         # once due, where it is dropped if the ring has no room.
         while self._poll.poll(0):
-            data = self._sock.recv(512)
+            try:
+                data = self._sock.recv(_DGRAM)
+            except MemoryError:
+                # The chip copies into its ring from C; here a datagram is an object
+                # first: make room for it rather than fail where the chip would not.
+                gc.collect()
+                data = self._sock.recv(_DGRAM)
             if not self._wlan.active():
                 continue        # the radio is off: nothing is heard
-            peer = bytes(data[:6])
+            peer = data[:6]
             if data[6]:
-                lmk, msg = bytes(data[7:23]), bytes(data[23:])
+                lmk, msg = data[7:23], data[23:]
             else:
-                lmk, msg = None, bytes(data[7:])
+                lmk, msg = None, data[7:]
             mine = self._peers.get(peer)
             want = mine[0] if mine is not None and mine[3] else None
             if want != lmk:
                 continue        # cannot be decrypted (or should have been): dropped
-            self._flying.append([time.ticks_add(time.ticks_ms(), self._air.held_ms()),
-                                 peer, msg])
+            self._flying.append((time.ticks_add(time.ticks_ms(), self._air.held_ms()),
+                                 peer, msg))
         now = time.ticks_ms()
         i = 0
         while i < len(self._flying):

@@ -186,7 +186,12 @@ class App:
         too: radio_busy while it waits for the PC's acknowledge (the board stays awake)."""
         if self.link.poll():
             return True
-        self.radio_busy = self.radio is not None and self.radio.poll()
+        if self.radio is not None:
+            try:
+                self.radio_busy = self.radio.poll()
+            except MemoryError:     # the radio gives way; it comes back when there is room
+                self.switch_radio(False)
+                self.switch_radio(True)
         return False
 
     def switch_radio(self, on):

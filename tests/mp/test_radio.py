@@ -377,3 +377,23 @@ def test_an_idle_sender_does_not_walk_the_journal_at_every_poll():
     assert s.poll() and walks[0] >= 1
     base.close()
     s.stop()
+
+
+def test_a_radio_out_of_memory_gives_way_and_the_scorer_goes_on():
+    path = "/tmp/tally42-test-radio.settings"
+    a, join, sys = _app(path)
+    assert join.save(join.path_of(path), "0f" * 16) is None
+
+    class Starved:
+        stopped = False
+
+        def poll(self):
+            raise MemoryError
+
+        def stop(self):
+            Starved.stopped = True
+    a.radio = Starved()
+    assert a.poll_link() is False       # no MemoryError out of the main loop's poll
+    assert Starved.stopped and type(a.radio).__name__ == "Waiting"
+    join.stop(a)
+    join.save(join.path_of(path), "off")
