@@ -78,4 +78,5 @@ def main():
     print("power.ma.idle: %.3f mA" % (ma + REGULATOR))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -30,6 +30,7 @@ class Board:
         self.rtc = RtcClock()
         self.ticks_ms = ticks_ms
         self.sleep_ms = sleep_ms
+        self.radio = radio
 
 
 class UsbSerial:
@@ -39,6 +40,15 @@ class UsbSerial:
     def __init__(self):
         self.rx = sys.stdin.buffer
         self.tx = sys.stdout.buffer
+
+
+def radio():
+    # The ESP32's radio for ESP-NOW (firmware/radio/air.py): the station interface, not
+    # joined to any network, and ESP-NOW on it.
+    import espnow
+    import network
+
+    return network.WLAN(network.STA_IF), espnow.ESPNow()
 
 
 def journal_partition():

@@ -11,6 +11,8 @@
 #   flash     the journal's NOR partition, kept in a file (--flash)
 #   serial    a pseudo-terminal (--link), the PC's end being --serial (boards/simmain.py
 #             SimSerial)
+#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/simradio.py; boards/simmain.py runs
+#             a sim with a radio, a scorer or a base station)
 # The program that runs the board, reading the buttons and the line, is
 # boards/simmain.py.
 import framebuf
@@ -170,7 +172,7 @@ class Board:
     flash: a file name, or a block device (a fresh RAM one when None)."""
 
     def __init__(self, flash=None, width=_WIDTH, height=_HEIGHT, out=None, keys=None,
-                 serial=None, record=False, settings=None, blocks=_FLASH_BLOCKS):
+                 serial=None, record=False, settings=None, blocks=_FLASH_BLOCKS, radio=None):
         from time import sleep_ms, ticks_ms
         self.name = "sim"
         self.display = SimDisplay(width, height, out, record)
@@ -189,6 +191,7 @@ class Board:
         self.sleep_ms = sleep_ms
         self.deep_sleep = None
         self.restart = None
+        self.radio = radio      # () -> (wlan, espnow): boards/simradio.py
 
     def close(self):
         if self.serial is not None:

@@ -72,19 +72,49 @@ class _FakeChip:
         return self.uid
 
 
+def radio(air, uid):
+    """The board's `radio` (`tally42 sim --radio`, `--base`): () -> (WLAN, ESPNow) on the
+    air `air` (boards/simradio.py Air.parse). The fake's module is loaded only when the
+    radio is first turned on and is kept out of sys.modules, so that, as the chip's
+    built-in espnow, it costs the heap nothing until then."""
+    def make():
+        from boards import simradio
+        got = simradio.maker(air, uid)()
+        sys.modules.pop("boards.simradio", None)
+        delattr(sys.modules["boards"], "simradio")
+        return got
+    return make
+
+
 def main(argv):
-    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX]`, as tally42 sim
-    runs it: frames to stdout, buttons from stdin, errors to stderr (exit status 1).
-    id=HEX: the chip id a fake machine module gives (the scorer is then T42-HEX)."""
+    """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX] [radio=AIR [base]]`,
+    as tally42 sim runs it: frames to stdout, buttons from stdin, errors to stderr (exit
+    status 1). id=HEX: the chip id a fake machine module gives (the scorer is then
+    T42-HEX). radio=AIR: ESP-NOW on the air AIR (boards/simradio.py); with `base`, the
+    base station (firmware/radio/base.py) instead of the scorer."""
+    base = bool(argv) and argv[-1] == "base"
+    if base:
+        argv = argv[:-1]
+    air = None
+    if argv and argv[-1].startswith("radio="):
+        air = argv[-1][6:]
+        argv = argv[:-1]
+    uid = b"SIM"
     if argv and argv[-1].startswith("id="):
         import binascii
-        sys.modules["machine"] = _FakeChip(binascii.unhexlify(argv[-1][3:]))
+        uid = binascii.unhexlify(argv[-1][3:])
+        sys.modules["machine"] = _FakeChip(uid)
         argv = argv[:-1]
-    from firmware import start
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
     board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,
-                  Keys(sys.stdin.buffer), serial, record=True)
+                  Keys(sys.stdin.buffer, 0 if base else 20), serial, record=True,
+                  radio=radio(air, uid) if air else None)
     try:
-        start.run(board)
+        if base:
+            from firmware.radio import base as B
+            B.run(board)
+        else:
+            from firmware import start
+            start.run(board)
     finally:
         board.close()

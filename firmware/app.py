@@ -22,6 +22,9 @@ class App:
         self.clock = Clock(rtc)
         self.scorer = Scorer(flash, self.clock, settings_path)
         self.link = Link(self, line, device_id or "T42")
+        self.air = None             # the board, when it has a radio (boards/)
+        self.radio = None           # the radio's sender, in an event (firmware/radio/)
+        self.radio_busy = False     # it waits for the PC's acknowledge
         self.safe = False           # safe mode: no resume, the sync screen
         self.screen = HOME          # the screen on show, by name (firmware/codes.py)
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)
@@ -185,8 +188,24 @@ class App:
 
     def poll_link(self):
         """Called from the main loop between buttons: the USB line (firmware/link.py).
-        True while a sync session is open."""
-        return self.link.poll()
+        True while a sync session is open. The radio's sender, in an event, is polled
+        too: radio_busy while it waits for the PC's acknowledge (the board stays awake)."""
+        if self.link.poll():
+            return True
+        if self.radio is not None:
+            try:
+                self.radio_busy = self.radio.poll()
+            except MemoryError:     # the radio gives way; it comes back when there is room
+                self.switch_radio(False)
+                self.switch_radio(True)
+        return False
+
+    def switch_radio(self, on):
+        """Start the radio's sender (a scorer in an event; firmware/radio/join.py) or stop
+        it (the USB line wants the heap)."""
+        if self.air is not None:
+            from firmware.radio import join
+            join.start(self) if on else join.stop(self)
 
     def rest(self):
         """Before a deep sleep: the score on the panel, which keeps it unpowered."""

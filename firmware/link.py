@@ -116,6 +116,8 @@ class Link:
         # decided: True when it read a hello (the session is then open).
         if self._gate is None and not self._port.pending():
             return False
+        if self._gate is None and self.app.radio is not None:
+            self.app.switch_radio(False)    # the line may bring a session: the heap is its
         from firmware import hello
         if self._gate is None:
             self._gate = hello.HelloGate(bytearray(64))
@@ -128,6 +130,7 @@ class Link:
         self._gate = None
         transient.unload(transient.HELLO)
         if what != hello.HELLO:
+            self.app.switch_radio(True)     # not a session: the radio again
             return False
         self._begin(gate.buf, gate.n)
         return True

@@ -59,7 +59,7 @@ class Loop:
         if self.app.poll_link():
             self.power.touch(self.ticks_ms())
             return True
-        busy = self.dirty or not self.display.ready() or self._held()
+        busy = self.dirty or not self.display.ready() or self._held() or self.app.radio_busy
         self.power.idle(now, busy, self.app)
         return True
 

@@ -18,8 +18,9 @@ class Session:
 
     def open(self, port, hello, n, firmware, kbd_intr, interrupt):
         """The endpoint on `port`, the hello's first n bytes already read into `hello`."""
-        gc.collect()            # the endpoint's buffers want room in one piece
         app = self.app
+        app.switch_radio(False)     # the radio gives the session its heap
+        gc.collect()            # the endpoint's buffers want room in one piece
         scorer = app.scorer
         return SyncEndpoint(
             PrefixPort(port, hello, n), scorer.journal, app.link.device_id, firmware,
@@ -48,6 +49,7 @@ class Session:
         else:
             app.go(link.back)
         app.full = True
+        app.switch_radio(True)      # with the key pushed now, or the one kept
 
     def set_names(self, kind, names):
         """Players ("p"): for the sitting on the table (on screen) and every new one;
@@ -70,6 +72,11 @@ class Session:
             if key == "tracker":
                 scorer.tracker = 1 if value in ("1", "true", "on", "yes") else 0
                 scorer.save_settings()
+            elif key == "radio":    # an event's radio key (firmware/radio/join.py)
+                from firmware.radio import join
+                refusal = join.save(join.path_of(scorer.settings_path), value)
+                if refusal:
+                    return refusal
             else:
                 if self.pending is None:
                     self.pending = {}

@@ -49,6 +49,9 @@ def run(board):
                     getattr(board, "serial", None), getattr(board, "device_id", None)
                     or device_id(), getattr(board, "rtc", None))
         app.boot(safe)
+        if not safe and getattr(board, "radio", None) is not None:
+            app.air = board
+            app.switch_radio(True)      # its code only for a scorer in an event
         app.render()
         return loop.run(board, app)
     except Exception as e:  # a bug or a hardware fault: say so on the panel

@@ -9,6 +9,10 @@ BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.
 SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.syncjournal",
            "engine_core.wire", "engine_core.header", "engine_core.options",
            "engine_core.optionnames", "firmware.journal.reader")
+# The radio's (firmware/radio/): loaded for a scorer in an event, out of the heap while a
+# sync session is open (firmware/session.py) and on a scorer with no event's key.
+RADIO = ("firmware.radio.sender", "firmware.radio.air", "firmware.radio.wire",
+         "firmware.radio.join", "firmware.radio")
 # The USB line's hello gate (firmware/link.py), once it has decided.
 HELLO = ("firmware.hello",)
 # The check of a line that looked like a hello and was not one (firmware/hello.py).

@@ -58,13 +58,13 @@ class Sim:
     """`tally42 sim --hold` with keys on stdin and its screen on a pseudo-terminal (what
     a player sees: the screen's words under the picture)."""
 
-    def __init__(self, tmp_path, n):
+    def __init__(self, tmp_path, n, extra=()):
         script = tmp_path / "keys.txt"
         script.write_text("# buttons come from the keys\n")
         master, slave = os.openpty()
         self.proc = subprocess.Popen(
             TALLY + ["sim", "--script", str(script), "--flash", str(tmp_path / ("s%d.bin" % n)),
-                     "--hold", "--chip-id", "0000A%d" % n],
+                     "--hold", "--chip-id", "0000A%d" % n] + list(extra),
             cwd=ROOT, stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.PIPE)
         os.close(slave)
         self.master = master
@@ -72,7 +72,7 @@ class Sim:
         self.device = "T42-0000A%d" % n
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        m = self.wait_for(rb"serial: (/dev/\S+)", 0, 60)
+        m = self.wait_for(rb"serial: (/dev/\S+)\r?\n", 0, 60)    # the whole name
         self.port = m.group(1).decode()
 
     def _read(self):

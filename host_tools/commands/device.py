@@ -20,9 +20,14 @@ def cmd_sim(args):
         except qemu.QemuError as e:
             raise CommandError(str(e))
     try:
+        if args.base:
+            if not args.radio:
+                raise CommandError("--base: give the air with --radio FOLDER (the scorers' "
+                                   "--radio)")
+            return sim.run_base(args.radio, args.chip_id)
         return sim.run(script=args.script, screens=args.screens, flash=args.flash,
                        hold=args.hold, panel=args.panel, text=args.text,
-                       chip_id=args.chip_id)
+                       chip_id=args.chip_id, radio=args.radio)
     except SimError as e:
         raise CommandError(str(e))
 
@@ -48,6 +53,12 @@ def sim_parser(sub, name):
     p.add_argument("--chip-id", metavar="HEX",
                    help="the sim's chip id, 6 hex digits: the scorer's device id is then "
                         "T42-HEX (default T42-SIM); tells several sims apart")
+    p.add_argument("--radio", metavar="AIR",
+                   help="a radio (ESP-NOW) on the air AIR: a folder shared by the sims, "
+                        "then faults: /tmp/air,loss=0.3,dup=0.05,reorder=0.1,delay=5")
+    p.add_argument("--base", action="store_true",
+                   help="a base station (with --radio): it relays the scorers' frames to "
+                        "`tally42 serve --base` on the serial port it names")
     p.add_argument("--qemu", action="store_true",
                    help="on the bare-metal MicroPython instead (make qemu; docs/qemu.md)")
     return p

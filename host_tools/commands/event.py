@@ -279,6 +279,19 @@ def cmd_serve(args):
     except OSError as e:
         raise CommandError("cannot listen on %s:%d: %s" % (args.host, args.port,
                                                            e.strerror or e))
+    relay = None
+    if args.base:
+        from host_tools.events.radio import Relay
+        from host_tools.link.client import SyncError
+        from host_tools.link.transport import LinkError
+        relay = Relay(path, args.name, args.base)
+        try:
+            info = relay.start()
+        except (SyncError, LinkError) as e:
+            server.server_close()
+            raise CommandError("--base %s: %s" % (args.base, e))
+        print("base station %s on %s: results come over the radio" % (info.device_id,
+                                                                       args.base), flush=True)
     host, port = server.server_address[:2]
     print("serving %s on http://%s:%d/ (Ctrl-C stops)" % (
         args.name, SV.shown_host(host), port), flush=True)
@@ -286,6 +299,8 @@ def cmd_serve(args):
         server.serve_forever()
     finally:
         server.server_close()
+        if relay is not None:
+            relay.stop()
     return 0
 
 
@@ -507,6 +522,9 @@ def serve_parser(sub, name):
                    help="the address to listen on (default 0.0.0.0: the whole network)")
     p.add_argument("--port", type=_PORT, default=8042,
                    help="the port (default 8042; 0: any free one)")
+    p.add_argument("--base", metavar="PORT",
+                   help="the base station's serial port: each table's hands come live "
+                        "over the radio (docs/radio.md)")
     add_db(p)
     return p
 

@@ -361,6 +361,10 @@ def cmd_sync(args):
         except D.DbError as e:
             link.close()
             raise CommandError(str(e))
+    if args.event is not None:
+        # The event's radio key: the scorer sends each hand live to a base station.
+        from host_tools.events.radio import event_key
+        pairs = pairs + [("radio", event_key(database, args.event).hex())]
     slotter = _Slotter(database, args.event)
     progress = _Progress(sys.stderr)
     report = None
@@ -381,7 +385,8 @@ def cmd_sync(args):
             if _optional(lambda: client.push_names(kind, ns), what, refusals):
                 print("%s set on the scorer: %s" % (what, ", ".join(ns)))
         if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
-            print("settings sent to the scorer: %s" % ", ".join("%s=%s" % p for p in pairs))
+            print("settings sent to the scorer: %s" % ", ".join(
+                "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
         report = Report(info)
         playing = _progress(client, database)
         if playing is not None and args.event is not None:

@@ -57,7 +57,14 @@ class Live:
 
     @property
     def text(self):
-        return "playing %d-%d, hand %d" % (self.score[0], self.score[1], self.hands + 1)
+        return playing(self.score, self.hands)
+
+
+def playing(score, hands):
+    """A game in progress as the room reads it: "playing 3-2, hand 5" (hands: those
+    played so far). Said alike of a scorer's last word at a sync and of the hands a base
+    station relayed (host_tools/events/radio.py), which are stored as they come."""
+    return "playing %d-%d, hand %d" % (score[0], score[1], hands + 1)
 
 
 def record(database, event, round_no, table_no, sitting_id, players, score, hands,

@@ -53,7 +53,7 @@ body.turns #find{columns:3}.off{display:none!important}
 <header><h1 id="title">Tally 42</h1><span id="round"></span><span id="updated"></span>
 </header>
 <main>
-<section id="standings-pane"><h2>Standings<span class="mark"></span></h2>
+<section id="standings-pane"><h2>Standings<span id="provisional"></span><span class="mark"></span></h2>
 <div id="standings"></div>
 <div id="bracket-box" style="display:none"><div id="champion" class="champion"></div>
 <div id="bracket"></div></div></section>
@@ -93,6 +93,8 @@ function draw(s){
     s.standings.map(function(r){return [r.rank,r.name,r.played,r.won,r.lost,r["for"],
       r.against,(r.diff>0?"+":"")+r.diff];}),"standings-table",
     ["n","","n","n","n","n","n","n"]);
+  // Standings that still move as tables play (a radio brings hands as they are taken).
+  document.getElementById("provisional").textContent=s.provisional?" (provisional)":"";
   var title=s.bracket?"Matches now":"Round "+s.round+" of "+s.rounds;
   document.getElementById("tables-title").textContent=title;
   document.getElementById("round").textContent=s.bracket?"":title;

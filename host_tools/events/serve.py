@@ -54,7 +54,9 @@ def state_json(database, name):
             "label": ev.bracket.label(t.match) if t.match is not None else None,
             "score": now.score if now else live.score if live else None,
             "hands": now.hands if now else live.hands if live else 0,
-            "live": now.text if now else None,
+            # The scorer's last word at a sync, else the hands the radio brought in.
+            "live": now.text if now else (LV.playing(live.score, live.hands)
+                                          if live and status == "playing" else None),
             "games": [wa, wb] if ev.best_of > 1 else None,
         })
     byes = []
@@ -69,7 +71,9 @@ def state_json(database, name):
     out = {"event": ev.name, "format": ev.format, "variant": ev.variant,
            "units": ev.units, "round": current, "rounds": ev.rounds,
            "standings": [r.as_dict() for r in rows], "tables": tables, "byes": byes,
-           "find": find, "bracket": None}
+           "find": find, "bracket": None,
+           # Results still coming in (over the radio, or tables still at play).
+           "provisional": bool(open_rounds)}
     if ev.bracket is not None:
         br = state["bracket"]
         matches = []

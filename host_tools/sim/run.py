@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 
-from host_tools.sim.build import HEAP, SimError, build, command
+from host_tools.sim.build import HEAP, SimError, build, command, tool, word_bytes
 from host_tools.sim.screen import (BACK, LONG, MENU, NEXT, OK, PREV, QUIT, Frames, Terminal,
                                    braille, png_1bit, words_lines)
 
@@ -171,13 +171,79 @@ def panel_size(panel):
     return width, height
 
 
-def run(script=None, screens=None, flash=None, hold=False, panel=None, text=False,
-        heap=HEAP, stdout=None, stdin=None, chip_id=None):
-    """Run the sim; returns the firmware's exit status. chip_id: 6 hex digits, the
-    scorer's device id is then T42-<chip_id> (default T42-SIM)."""
+def radio_air(radio):
+    """The sim's --radio: FOLDER[,loss=P][,dup=P][,reorder=P][,delay=MS][,seed=N] (the
+    air boards/simradio.py carries frames on), checked here; SimError when it is not."""
+    folder, *faults = radio.split(",")
+    if not folder:
+        raise SimError("--radio: give a folder for the air (such as /tmp/air), then "
+                       "faults: /tmp/air,loss=0.3")
+    for f in faults:
+        k, _, v = f.partition("=")
+        try:
+            ok = (k in ("loss", "dup", "reorder") and 0 <= float(v) <= 1) or (
+                k in ("delay", "seed") and int(v) >= 0)
+        except ValueError:
+            ok = False
+        if not ok:
+            raise SimError("--radio: %s is not a fault (loss=, dup=, reorder= from 0 to 1; "
+                           "delay= milliseconds; seed=)" % f)
+    return ",".join([os.path.abspath(folder)] + faults)
+
+
+# The fake ESP-NOW's share of the heap, which a chip's built-in espnow does not take: its
+# module and a radio turned on hold 9,184 bytes on the 64-bit sim and 5,328 on the 32-bit
+# one (ROMFS, measured with gc.mem_alloc), the chip's espnow its 528-byte receive ring and
+# its object. A sim with a radio gets this many KB more heap, by word size (a little less
+# than the difference: never kinder than the chip).
+RADIO_HEAP_K = {8: 8, 4: 4}
+
+
+def sim_command(out, flash, width, height, link, chip_id=None, radio=None, base=False,
+                heap=HEAP):
+    """The sim's command line: boards/simmain.py's main, with a radio and as the base
+    station where asked."""
+    args = ([flash, width, height, link.name, link.path]
+            + (["id=" + chip_id.upper()] if chip_id else [])
+            + (["radio=" + radio_air(radio)] if radio else []) + (["base"] if base else []))
+    if radio and heap.upper().endswith("K"):
+        heap = "%dK" % (int(heap[:-1]) + RADIO_HEAP_K[word_bytes(tool("micropython"))])
+    return command(out, args, heap)
+
+
+def run_base(radio, chip_id=None, stdout=None, heap=HEAP):
+    """`tally42 sim --base`: the base station on the sim board, its serial port named on
+    stdout for `tally42 serve --base`, until interrupted; returns its exit status."""
+    stdout = stdout or sys.stdout
+    _check_chip(chip_id)
+    out = build()
+    link = PtyRelay()
+    stdout.write("base station: serial %s\n" % link.name)
+    stdout.flush()
+    flash = os.path.join(out, "base-flash.bin")
+    child = subprocess.Popen(sim_command(out, flash, WIDTH, HEIGHT, link, chip_id, radio, True,
+                                         heap),
+                             cwd=out)     # stdin: it stops when ours closes
+    try:
+        return child.wait()
+    except KeyboardInterrupt:
+        return child.wait()
+    finally:
+        link.close()
+
+
+def _check_chip(chip_id):
     if chip_id is not None and not re.fullmatch(r"[0-9A-Fa-f]{6}", chip_id):
         raise SimError("--chip-id %s: 6 hex digits, such as 0000A1 (the scorer is then "
                        "T42-0000A1)" % chip_id)
+
+
+def run(script=None, screens=None, flash=None, hold=False, panel=None, text=False,
+        heap=HEAP, stdout=None, stdin=None, chip_id=None, radio=None):
+    """Run the sim; returns the firmware's exit status. chip_id: 6 hex digits, the
+    scorer's device id is then T42-<chip_id> (default T42-SIM). radio: the air its radio
+    is on (radio_air)."""
+    _check_chip(chip_id)
     stdout = stdout or sys.stdout
     stdin = stdin or sys.stdin
     width, height = panel_size(panel) if panel else (WIDTH, HEIGHT)
@@ -191,13 +257,13 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     try:
         # with --hold a script's sim keeps running after the script
         return _run(codes, bool(script), flash, screens, hold, width, height, text, heap,
-                    stdout, stdin, chip_id)
+                    stdout, stdin, chip_id, radio)
     finally:
         lock.close()
 
 
 def _run(codes, headless, flash, screens, hold, width, height, text, heap, stdout, stdin,
-         chip_id):
+         chip_id, radio):
     out = build()
     link = PtyRelay()
     term = None if headless else Terminal(width, height, stdout)
@@ -216,8 +282,8 @@ def _run(codes, headless, flash, screens, hold, width, height, text, heap, stdou
     for shown in (term, keyboard):
         if shown is not None:
             shown.status = serial
-    child = subprocess.Popen(command(out, [flash, width, height, link.name, link.path]
-                                     + (["id=" + chip_id.upper()] if chip_id else []), heap),
+    child = subprocess.Popen(sim_command(out, flash, width, height, link, chip_id, radio,
+                                         heap=heap),
                              cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         if term:

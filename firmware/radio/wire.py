@@ -1,0 +1,108 @@
+# The radio's frames (docs/radio.md), made and checked by the scorer and by the PC (the
+# base station only carries them). Each is at most 250 bytes, an ESP-NOW message
+# (ESP_NOW_MAX_DATA_LEN), and ends in a MAC: the first 8 bytes of HMAC-SHA256 under the
+# event's key over the radio address of the scorer and the frame before the MAC, so a
+# frame from another event, a forged one or one moved to another scorer fails it.
+#
+#   data (scorer -> PC)  "D" tag(4) sitting(3) offset(3) flags(1) records... mac(8)
+#   ack  (PC -> scorer)  "A" tag(4) sitting(3) held(3) flags(1) mac(8)
+#
+# tag: the event key's id (the first 4 bytes of SHA-256 over "T42 radio" and the key).
+# sitting: the journal's sitting number. offset: the sequence number, the place in the
+# sitting's stream (firmware/journal: a length byte before the header and before each
+# record) where the frame's bytes begin; a resend after a reboot carries the same
+# numbers for the same bytes. flags (data): 1 the sitting is finished on the scorer.
+# held (ack): the stream bytes the PC holds from 0; flags (ack): 1 all of a finished
+# sitting is held, 2 refused (another scorer keeps this table): send it no more.
+import hashlib
+
+from engine_core.compat import const
+
+DATA = const(0x44)          # "D"
+ACK = const(0x41)           # "A"
+HEAD = const(12)            # kind, tag, sitting, offset or held, flags
+MAC_LEN = const(8)
+MAX_FRAME = const(250)      # ESP_NOW_MAX_DATA_LEN
+MAX_RECORDS = const(230)    # MAX_FRAME - HEAD - MAC_LEN
+ACK_LEN = const(20)
+KEY_LEN = const(16)
+F_FINISHED = const(1)
+F_HELD = const(1)
+F_REFUSED = const(2)
+_BLOCK = const(64)          # SHA-256's block
+
+
+def tag_of(key):
+    """The 4-byte id of an event key: frames name their event by it."""
+    return hashlib.sha256(b"T42 radio" + bytes(key)).digest()[:4]
+
+
+class Mac:
+    """`Mac(key)`: the MAC of frames under one key, its pads made once. HMAC-SHA256
+    (RFC 2104), its first MAC_LEN bytes, over the scorer's radio address `peer` (the
+    sender's, or the acknowledge's addressee) and the frame."""
+
+    def __init__(self, key):
+        k = bytearray(_BLOCK)
+        k[:len(key)] = key
+        self._in = bytearray(_BLOCK)
+        self._out = bytearray(_BLOCK)
+        for i in range(_BLOCK):
+            self._in[i] = k[i] ^ 0x36
+            self._out[i] = k[i] ^ 0x5C
+
+    def of(self, peer, buf, n):
+        inner = hashlib.sha256(self._in)
+        inner.update(peer)
+        inner.update(memoryview(buf)[:n])
+        outer = hashlib.sha256(self._out)
+        outer.update(inner.digest())
+        return outer.digest()[:MAC_LEN]
+
+    def seal(self, peer, buf, n):
+        """Put the MAC after the frame's n bytes: the frame's whole length."""
+        buf[n:n + MAC_LEN] = self.of(peer, buf, n)
+        return n + MAC_LEN
+
+    def sound(self, peer, buf, n):
+        """True when the frame buf[:n] carries the right MAC for `peer`."""
+        if n < HEAD + MAC_LEN:
+            return False
+        want = self.of(peer, buf, n - MAC_LEN)
+        same = 0
+        for i in range(MAC_LEN):
+            same |= want[i] ^ buf[n - MAC_LEN + i]
+        return same == 0
+
+
+def mac(key, peer, buf, n):
+    """The MAC of frame bytes buf[:n] under key (Mac(key).of)."""
+    return Mac(key).of(peer, buf, n)
+
+
+def put_head(buf, kind, tag, sitting, offset, flags):
+    buf[0] = kind
+    buf[1:5] = tag
+    put_u24(buf, 5, sitting)
+    put_u24(buf, 8, offset)
+    buf[11] = flags
+
+
+def seal(key, peer, buf, n):
+    """Mac(key).seal, for a frame now and then (the PC, the tests)."""
+    return Mac(key).seal(peer, buf, n)
+
+
+def sound(key, peer, buf, n):
+    """Mac(key).sound, for a frame now and then."""
+    return Mac(key).sound(peer, buf, n)
+
+
+def put_u24(buf, pos, v):
+    buf[pos] = v & 0xFF
+    buf[pos + 1] = (v >> 8) & 0xFF
+    buf[pos + 2] = (v >> 16) & 0xFF
+
+
+def get_u24(buf, pos):
+    return buf[pos] | buf[pos + 1] << 8 | buf[pos + 2] << 16

@@ -1,0 +1,277 @@
+"""An event's radio: its key, and the results that come over the air from the base
+station (host_tools/link/radio.py), checked, stored and slotted as they come, so that
+`tally42 serve` shows each table live ("playing 3-2, hand 5") and the standings so far.
+
+Each scorer's sittings arrive as their journal streams (firmware/radio/wire.py): a frame
+is taken only if its MAC is right under the event's key; its bytes must follow on from
+what is held (a gap is not taken: the acknowledge says where to go on from), and bytes
+held already are counted as duplicates and never stored twice. The sitting is stored
+under the id a USB sync gives it, so a sync later finds it stored (or stores the longer
+log): the radio's copy and the sync's are the same sitting. One scorer per table: a
+table pushed to one scorer (or first heard from one) refuses every other's sittings."""
+import json
+import os
+import sys
+import time
+
+from engine_core.header import header_assignment
+from firmware.radio import wire as W
+from host_tools.events import event as EV
+from host_tools.events import slots as SL
+from host_tools.link.sync import stream_parts
+from host_tools.log.device import END_ITEM, device_sitting_id, from_device
+from host_tools.log.lines import LogError
+from host_tools.store import db as D
+
+_KEYS = ("CREATE TABLE IF NOT EXISTS event_radio (event TEXT PRIMARY KEY REFERENCES "
+         "events(name) ON DELETE CASCADE, radio_key TEXT NOT NULL)")
+
+
+def event_key(database, name):
+    """The event's radio key (16 bytes), made the first time it is asked for; pushed to
+    each scorer by `tally42 sync --event` (the setting radio=HEX)."""
+    with EV.Transaction(database, "make the radio key of %s" % name):
+        conn = database.conn
+        conn.execute(_KEYS)
+        row = conn.execute("SELECT radio_key FROM event_radio WHERE event = ?",
+                           (name,)).fetchone()
+        if row is not None:
+            return bytes.fromhex(row[0])
+        key = os.urandom(W.KEY_LEN)
+        conn.execute("INSERT INTO event_radio (event, radio_key) VALUES (?, ?)",
+                     (name, key.hex()))
+    return key
+
+
+def device_of(address):
+    """A scorer's device id from its radio address: an ESP32's unique_id is its MAC, and
+    firmware/start.py names the scorer after its last 3 bytes."""
+    return "T42-%02X%02X%02X" % tuple(address[3:6])
+
+
+def complete(stream):
+    """The length of the stream's prefix made of whole items (the header first)."""
+    pos = 0
+    while pos < len(stream):
+        n = stream[pos]
+        if pos + 1 + n > len(stream) or (pos and not 1 <= n <= END_ITEM):
+            break
+        pos += 1 + n
+    return pos
+
+
+class Sitting:
+    """What is held of one scorer's sitting: its stream so far, and what it was stored as."""
+
+    def __init__(self):
+        self.stream = bytearray()
+        self.stored = 0         # stream bytes stored in the database
+        self.id = None
+        self.refused = None     # why the PC will not take it
+
+
+class Receiver:
+    """`Receiver(database, event name)`: take(address, frame) -> the acknowledge to send
+    (or None); live: {(round, table): what the page shows of it}."""
+
+    def __init__(self, database, name, key=None, clock=time.monotonic):
+        self.database = database
+        self.name = name
+        self.key = key or event_key(database, name)
+        self.tag = W.tag_of(self.key)
+        self.mac = W.Mac(self.key)
+        self.clock = clock
+        self.sittings = {}      # (address, journal number) -> Sitting
+        self.live = {}
+        self.frames = 0
+        self.accepted = 0       # frames that brought new bytes
+        self.duplicates = 0     # frames whose bytes were all held already
+        self.foreign = 0        # another event's, forged, or not the scorer's
+        self.refused = 0        # a table kept by another scorer, or not this event's
+        self.notes = []
+        self._buf = bytearray(W.MAX_FRAME)
+
+    def take(self, address, frame):
+        self.frames += 1
+        n = len(frame)
+        if n < W.HEAD + W.MAC_LEN or frame[0] != W.DATA or bytes(frame[1:5]) != self.tag:
+            self.foreign += 1
+            return None
+        if not self.mac.sound(address, frame, n):
+            self.foreign += 1
+            return None
+        sid = W.get_u24(frame, 5)
+        offset = W.get_u24(frame, 8)
+        records = bytes(frame[W.HEAD:n - W.MAC_LEN])
+        s = self.sittings.setdefault((bytes(address), sid), Sitting())
+        if s.refused is None:
+            held = len(s.stream)
+            if offset > held:
+                pass            # a gap: the acknowledge says where to go on from
+            elif offset + len(records) <= held:
+                if s.stream[offset:offset + len(records)] == records:
+                    self.duplicates += 1
+                else:
+                    self.foreign += 1   # other bytes where the journal has some: not ours
+                    return None
+            else:
+                if s.stream[offset:] != records[:held - offset]:
+                    self.foreign += 1
+                    return None
+                s.stream.extend(records[held - offset:])
+                self.accepted += 1
+                self._store(address, sid, s)
+        return self._ack(address, sid, s, frame[11] & W.F_FINISHED)
+
+    def _ack(self, address, sid, s, finished):
+        b = self._buf
+        flags = W.F_REFUSED if s.refused else (
+            W.F_HELD if finished and s.stored == len(s.stream) else 0)
+        W.put_head(b, W.ACK, self.tag, sid, s.stored, flags)
+        n = self.mac.seal(address, b, W.HEAD)
+        return bytes(b[:n])
+
+    def _store(self, address, sid, s):
+        end = complete(s.stream)
+        if end <= s.stored or end == 0:
+            return
+        device = device_of(address)
+        try:
+            header, events, ended = stream_parts(bytes(s.stream[:end]))
+            lines = from_device(header, events, {"id": device_sitting_id(device, sid, header)},
+                                ended)
+        except ValueError as e:
+            s.refused = "damaged (%s)" % e
+            self.refused += 1
+            return
+        assign = header_assignment(header)
+        if assign is None or assign[0] != self.name:
+            s.refused = "not played as a table of %s" % self.name
+            self.refused += 1
+            return
+        _, rnd, table = assign
+        try:
+            refusal = self._keeper(rnd, table, device)
+            if refusal is None:
+                st = self.database.store_lines(lines, source="sync", device=device)
+        except (LogError, D.Conflict) as e:
+            refusal = str(e)        # it does not replay, or its id holds another log
+        except (D.DbError, EV.EventError) as e:
+            # The database busy or gone for now: not held, so the scorer sends it again.
+            self.notes.append("%s: not stored yet: %s" % (device, e))
+            return
+        if refusal is not None:
+            s.refused = refusal
+            self.refused += 1
+            self.notes.append("%s: %s" % (device, refusal))
+            return
+        s.stored = end
+        s.id = st.id
+        try:
+            SL.slot_sitting(self.database, st.id, self.name, rnd, table)
+        except EV.EventError as e:
+            self.notes.append(str(e))
+        self._show(rnd, table, device, st)
+
+    def _keeper(self, rnd, table, device):
+        # None when `device` keeps the table (it was pushed to it, or it is the first
+        # heard from at it and now keeps it), else why its sittings there are refused.
+        # One write transaction: two PCs relaying at once give the table to one scorer.
+        where = "round %s table %s" % (rnd, table)
+        with EV.Transaction(self.database, "keep %s for %s" % (where, device)):
+            conn = self.database.conn
+            row = conn.execute("SELECT device FROM event_tables WHERE event = ? AND "
+                               "round = ? AND table_no = ?", (self.name, rnd, table)).fetchone()
+            if row is None:
+                return "%s has no %s" % (self.name, where)
+            if row[0] is None:
+                conn.execute("UPDATE event_tables SET device = ? WHERE event = ? AND "
+                             "round = ? AND table_no = ?", (device, self.name, rnd, table))
+                return None
+        return None if row[0] == device else "%s is scored by %s" % (where, row[0])
+
+    def _show(self, rnd, table, device, st):
+        row = self.database.conn.execute(
+            "SELECT score, hands, over FROM sittings WHERE id = ?", (st.id,)).fetchone()
+        score = json.loads(row[0])
+        self.live[(rnd, table)] = {
+            "device": device, "sitting": st.id, "score": score[:2], "hands": row[1],
+            "over": bool(row[2]), "at": self.clock(),
+            "line": ("over %d-%d after %d hands" if row[2] else "playing %d-%d, hand %d")
+            % (score[0], score[1], row[1] + (0 if row[2] else 1))}
+
+    def figures(self):
+        return {"frames": self.frames, "accepted": self.accepted,
+                "duplicates": self.duplicates, "foreign": self.foreign,
+                "refused": self.refused}
+
+
+def relay(station, receiver, stop, pause=0.01):
+    """Fetch from the base station and answer until stop() (a thread of `tally42 serve
+    --base`): each frame taken, its acknowledge sent back with the next fetch."""
+    acks = []
+    while not stop():
+        heard = station.exchange(acks)
+        acks = []
+        for address, frame in heard:
+            ack = receiver.take(address, frame)
+            if ack is not None:
+                acks.append((address, ack))
+        if not heard and not acks:
+            time.sleep(pause)
+
+
+class Relay:
+    """`tally42 serve --base PORT`: a thread that fetches from the base station on PORT
+    and stores what the scorers send, with its own connection to the database at
+    db_path. start() opens the base (SyncError, LinkError when it cannot); stop() ends."""
+
+    def __init__(self, db_path, name, url):
+        self.db_path = db_path
+        self.name = name
+        self.url = url
+        self.receiver = None
+        self.error = None
+        self._stop = False
+        self._thread = None
+        self._station = None
+
+    def start(self):
+        import threading
+
+        from host_tools.link.radio import BaseStation
+        from host_tools.link.transport import SerialLink
+        link = SerialLink(self.url)
+        link.open()
+        self._station = BaseStation(link)
+        try:
+            self._station.open()
+        except Exception:
+            link.close()
+            raise
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self._station.info
+
+    def _run(self):
+        from host_tools.link.client import SyncError
+        from host_tools.link.transport import LinkError
+        database = D.open_db(self.db_path)
+        try:
+            self.receiver = Receiver(database, self.name)
+            relay(self._station, self.receiver, lambda: self._stop)
+        except (SyncError, LinkError) as e:
+            # The page goes on from what is stored; the desk is told the radio stopped.
+            self.error = str(e)
+            sys.stderr.write("tally42: the base station on %s: %s (the page shows what "
+                             "is stored; start serve again for the radio)\n" % (self.url, e))
+        finally:
+            database.close()
+
+    def stop(self):
+        self._stop = True
+        if self._thread is not None:
+            self._thread.join(2)
+        if self._station is not None:
+            self._station.close()
+            self._station.client.link.close()
