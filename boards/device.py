@@ -1,6 +1,6 @@
 # What every ESP32 board file shares: the Board with the attributes boards/__init__.py
-# lists, the USB serial, the journal partition, the RTC clock, the button latches, the
-# light and deep sleeps.
+# lists, the USB serial, the journal partition, the RTC clock, the button edge counters,
+# the light and deep sleeps, the watchdog and the battery.
 #
 # Nothing here imports machine or esp32 at import time, so that host tests can import it
 # with fakes of them in place.
@@ -9,12 +9,14 @@ from time import sleep_ms, ticks_ms
 
 JOURNAL_LABEL = "journal"
 SETTINGS_PATH = "/tally42.settings"
+WATCHDOG_MS = 30000         # a hang: no round of the loop, no wait, for this long
+REPL_WATCHDOG_MS = 3600000  # at the REPL: an hour, then the scorer again
 
 
 class Board:
     def __init__(self, name, display, buttons, flash, serial=None,
                  settings_path=SETTINGS_PATH, deep_sleep=None, restart=None, wake_pins=(),
-                 light_sleep=None):
+                 light_sleep=None, battery=None):
         self.name = name
         self.display = display
         self.buttons = buttons
@@ -25,6 +27,9 @@ class Board:
         self.restart = restart
         self.wake_pins = wake_pins
         self.light_sleep = light_sleep
+        self.battery = battery
+        self.watchdog = Watchdog()
+        display.feed = self.watchdog.feed   # the panel's waits feed it too
         self.cpu_freq = cpu_freq
         self.woke = woke
         self.rtc = RtcClock()
@@ -94,19 +99,48 @@ class RtcClock:
         return unix, offset
 
 
-def latch_presses(buttons, pins):
-    # Arm a pin IRQ on each button's press edge: pins[i] = (Pin, trigger) for the i-th
-    # entry of `buttons` (Pin.IRQ_RISING for active-high, Pin.IRQ_FALLING for active-low).
-    # A press shorter than the main loop's busiest moment is then still counted.
-    from time import ticks_ms
+class Watchdog:
+    # machine.WDT, started by the first feed (the boot before it may take its time). The
+    # ESP32's cannot be stopped: MicroPython's ports/esp32/machine_wdt.c makes WDT(timeout)
+    # reconfigure the one task watchdog (esp_task_wdt_reconfigure), so to_repl() hands
+    # the REPL the longest timeout. It stands still in light sleep (ESP-IDF's
+    # esp_hw_support/sleep_modes.c, suspend_timers); a deep sleep ends it.
+    def __init__(self):
+        self._wdt = None
 
+    def feed(self):
+        if self._wdt is None:
+            import machine
+            self._wdt = machine.WDT(0, WATCHDOG_MS)
+        self._wdt.feed()
+
+    def to_repl(self):
+        import machine
+        self._wdt = machine.WDT(0, REPL_WATCHDOG_MS)
+        self._wdt.feed()
+
+
+def latch_presses(board, pins):
+    # A pin IRQ on both edges of each button: pins[i] is the Pin of the i-th entry of
+    # board.buttons. A tap shorter than the main loop's busiest moment is still counted
+    # (firmware/buttons.py says how).
+    buttons = board.buttons
     for i in range(len(pins)):
-        pin, trigger = pins[i]
+        def edge(p, i=i):
+            buttons.edge(i, board.ticks_ms())
 
-        def pressed(p, i=i):
-            buttons.edge(i, ticks_ms())
+        pins[i].irq(handler=edge, trigger=3)    # Pin.IRQ_FALLING | Pin.IRQ_RISING
 
-        pin.irq(handler=pressed, trigger=trigger)
+
+def battery_on(gpio):
+    # A battery() for a board with the cell on `gpio` through a 1:1 divider (the T5's
+    # 100k/100k, the CoreInk's): the cell's millivolts.
+    def read():
+        from machine import ADC, Pin
+
+        return ADC(Pin(gpio), atten=ADC.ATTN_11DB).read_uv() * 2 // 1000
+
+    return read
 
 
 def cpu_freq(hz):
@@ -133,28 +167,57 @@ def _arm(high, low):
 
 
 def light_sleep_on(high=(), low=None):
-    # A light_sleep(ms) for a board: the same wake buttons as deep_sleep_on.
+    # A light_sleep(ms) for a board: the same wake buttons as deep_sleep_on. The sleep
+    # routes them to the RTC domain (ESP-IDF's sleep_modes.c, ext0_wakeup_prepare and
+    # ext1_wakeup_prepare: rtcio_hal_function_select(.., RTCIO_LL_FUNC_RTC), and ext1
+    # holds them) and nothing routes them back: they would read 0 and lose their IRQs.
+    # A mode-setting Pin.init() does (MicroPython's machine_pin.c, rtc_gpio_deinit), and
+    # hold=False releases the ext1 hold.
     def enter(ms):
         import machine
 
         _arm(high, low)
         machine.lightsleep(ms)
+        for pin in high:
+            pin.init(machine.Pin.IN, machine.Pin.PULL_DOWN, hold=False)
+        if low is not None:
+            low.init(machine.Pin.IN)
 
     return enter
 
 
 def deep_sleep_on(display, high=(), low=None, keep=()):
-    # A deep_sleep() for a board: wake when any pin of `high` reads 1 (ext1, active-high
-    # buttons with pull-downs) or when `low` reads 0 (ext0, one active-low button); the
-    # output pins in `keep` (a power latch) hold their level while the ESP32 sleeps.
-    # All of them must be RTC-capable: GPIO 0, 2, 4, 12-15, 25-27, 32-39.
-    def enter():
+    # A deep_sleep(ms=None) for a board: wake when any pin of `high` reads 1 (ext1,
+    # active-high buttons with pull-downs) or when `low` reads 0 (ext0, one active-low
+    # button), or after ms; the output pins in `keep` (a power latch) hold their level
+    # while the ESP32 sleeps. All of them must be RTC-capable: GPIO 0, 2, 4, 12-15, 25-27,
+    # 32-39. A panel that no longer answers (its BUSY stuck) does not keep the board awake.
+    def enter(ms=None):
         import machine
 
-        display.sleep()
+        try:
+            display.sleep()
+        except Exception:   # firmware.display.DisplayError, or the bus itself
+            pass
         _arm(high, low)
         for pin in keep:
             pin.init(hold=True)
-        machine.deepsleep()
+        if ms:
+            machine.deepsleep(ms)
+        else:
+            machine.deepsleep()
 
     return enter
+
+
+def restart_keeping(latch):
+    # A restart() for a board that powers itself through `latch` (the CoreInk's GPIO12):
+    # machine.reset() would release it, and on battery the board would switch off. A
+    # deep sleep of a moment holds it (as deep_sleep_on does) and boots again.
+    def restart():
+        import machine
+
+        latch.init(hold=True)
+        machine.deepsleep(10)
+
+    return restart

@@ -11,13 +11,15 @@
 #   RST               GPIO0               MENU   power button   GPIO27
 #   BUSY              GPIO4 (low = busy)
 #   power latch       GPIO12: held high, or the board switches itself off on battery
-# Wake from deep sleep: the dial press (GPIO38 low, ext0); the latch is held through it.
+#   battery           GPIO35, through a 1:1 divider
+# Wake from deep sleep: the dial press (GPIO38 low, ext0); the latch is held through it,
+# and through a restart (a deep sleep of a moment: machine.reset() would release it).
 import gc
 
 from machine import SPI, Pin
 
-from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
-                           light_sleep_on, restart)
+from boards.device import (Board, UsbSerial, battery_on, deep_sleep_on, journal_partition,
+                           latch_presses, light_sleep_on, restart_keeping)
 from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
@@ -47,8 +49,9 @@ def open():
     buttons = Buttons([(active_low(up), PREV), (active_low(down), NEXT),
                        (active_low(mid), OK), (active_low(top), BACK),
                        (active_low(power), MENU)])
-    latch_presses(buttons, [(p, Pin.IRQ_FALLING) for p in (up, down, mid, top, power)])
-    return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
-                 deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
-                 light_sleep=light_sleep_on(low=mid),
-                 restart=restart, wake_pins=(mid,))
+    board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
+                  deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
+                  light_sleep=light_sleep_on(low=mid),
+                  restart=restart_keeping(latch), wake_pins=(mid,), battery=battery_on(35))
+    latch_presses(board, (up, down, mid, top, power))
+    return board

@@ -16,10 +16,16 @@
 # is LONG | code unless the entry names another (3-button boards: a long press of PREV is
 # BACK). With repeat_ms set, a button held on keeps repeating LONG | code.
 #
-# A press that comes and goes between two polls (the loop busy writing flash or loading
-# a screen) is not lost when the board latches edges: a pin IRQ on the press edge calls
-# edge(i, ticks_ms()) (boards.device.latch_presses), and the next poll counts a short press
-# that no poll saw. Edges within debounce_ms of a release are its bounce, not a press.
+# A press that comes and goes while the loop is busy (a flash erase, a screen loading, a
+# full refresh) is not lost when the board counts edges: a pin IRQ on both edges calls
+# edge(i, ticks_ms()) (boards.device.latch_presses), which logs the level it reads then,
+# and the next poll replays the log in order through the same debounce as its own reads.
+# On the ESP32 the handler is scheduled (MicroPython's ports/esp32/machine_pin.c,
+# machine_pin_isr_handler: mp_sched_schedule) and, inside a long C call (a flash erase),
+# runs once when the call returns however many edges came (one GPIO status bit a pin,
+# ESP-IDF's esp_driver_gpio gpio.c, gpio_isr_loop). So a logged edge that finds the level
+# as it was, more than debounce_ms after the level was last seen, is a tap that came and
+# went unseen; one sooner is noise shorter than the handler's delay.
 from micropython import const
 from time import ticks_add, ticks_diff
 
@@ -30,6 +36,7 @@ NONE = const(0)     # poll(): no event
 _QUEUE = const(8)  # events not yet taken by poll(); more are dropped
 _FIRED = const(1)  # this press has given its long event (may repeat)
 _SWALLOWED = const(2)  # this press gives nothing (held since skip_held())
+_LOG = const(16)  # edges logged by the IRQ, not yet replayed by poll(); more are dropped
 
 
 def active_low(reader):
@@ -43,7 +50,7 @@ def active_low(reader):
 
 
 class Buttons:
-    def __init__(self, entries, debounce_ms=30, long_ms=600, repeat_ms=0):
+    def __init__(self, entries, debounce_ms=20, long_ms=600, repeat_ms=0):
         n = len(entries)
         self._n = n
         read = []
@@ -70,8 +77,13 @@ class Buttons:
         self._edge = [0] * n  # when the raw level last changed
         self._down = [0] * n  # when the current press began
         self._next = [0] * n  # when the next repeat is due
-        self._latched = bytearray(n)  # a press edge came (pin IRQ) since the last poll
-        self._latch_at = [0] * n
+        self._seen = [0] * n  # when the level was last read (a poll, or an IRQ)
+        self._eb = bytearray(_LOG)  # the IRQ's edge log: button, level read, when
+        self._el = bytearray(_LOG)
+        self._et = [0] * _LOG
+        self._ew = 0  # edges logged (the IRQ's count, mod 256)
+        self._er = 0  # edges replayed (poll's count, mod 256)
+        self.lost_edges = 0
         self._q = bytearray(_QUEUE)
         self._head = 0
         self._count = 0
@@ -85,45 +97,72 @@ class Buttons:
         self._count += 1
 
     def edge(self, i, now_ms):
-        # From a pin IRQ: button i began a press at now_ms. Allocates nothing.
-        self._latched[i] = 1
-        self._latch_at[i] = now_ms
+        # From a pin IRQ on either edge of button i: log the level it reads now. Allocates
+        # nothing; poll() replays the log.
+        w = self._ew
+        if (w - self._er) & 0xFF >= _LOG:
+            self.lost_edges += 1
+            return
+        j = w % _LOG
+        self._eb[j] = i
+        self._el[j] = 1 if self._read[i]() else 0
+        self._et[j] = now_ms
+        self._ew = (w + 1) & 0xFF
 
     def poll(self, now_ms):
+        last = now_ms
+        while self._er != self._ew:
+            j = self._er % _LOG
+            t = self._et[j]
+            for k in range(self._n):
+                self._at(k, t)
+            self._level(self._eb[j], self._el[j], t, True)
+            self._er = (self._er + 1) & 0xFF
+            last = t
+        if ticks_diff(now_ms, last) < 0:
+            now_ms = last  # an edge logged after the caller read the clock
         for i in range(self._n):
-            r = 1 if self._read[i]() else 0
-            if self._latched[i]:
-                self._latched[i] = 0
-                if (not r and not self._raw[i] and not self._state[i]
-                        and ticks_diff(self._latch_at[i], self._edge[i]) > self._debounce):
-                    self._push(self._code[i])  # pressed and released between two polls
-            if r != self._raw[i]:
-                self._raw[i] = r
-                self._edge[i] = now_ms
-            elif r != self._state[i] and ticks_diff(now_ms, self._edge[i]) >= self._debounce:
-                self._state[i] = r
-                if r:
-                    self._down[i] = self._edge[i]
-                    self._done[i] = 0
-                elif not self._done[i]:
-                    self._push(self._code[i])  # released before long_ms: a short press
-            if self._state[i]:
-                if not self._done[i]:
-                    # (not while a release is being debounced: that press was short)
-                    if self._raw[i] and ticks_diff(now_ms, self._down[i]) >= self._long:
-                        self._done[i] = _FIRED
-                        self._push(self._long_code[i])
-                        self._next[i] = ticks_add(self._down[i], self._long + self._repeat)
-                elif (self._done[i] == _FIRED and self._repeats[i]
-                      and ticks_diff(now_ms, self._next[i]) >= 0):
-                    self._push(self._long_code[i])
-                    self._next[i] = ticks_add(self._next[i], self._repeat)
+            self._level(i, 1 if self._read[i]() else 0, now_ms, False)
+            self._at(i, now_ms)
         if not self._count:
             return NONE
         ev = self._q[self._head]
         self._head = (self._head + 1) % _QUEUE
         self._count -= 1
         return ev
+
+    def _level(self, i, r, t, logged):
+        # Button i read r at t: a poll's read, or the level an IRQ read at an edge.
+        late = logged and ticks_diff(t, self._seen[i]) >= self._debounce
+        self._seen[i] = t
+        if r != self._raw[i]:
+            self._raw[i] = r
+            self._edge[i] = t
+        elif (late and not r and not self._state[i]
+              and ticks_diff(t, self._edge[i]) >= self._debounce):
+            self._push(self._code[i])  # pressed and released unseen: a short press
+
+    def _at(self, i, now_ms):
+        # Time has come to now_ms with button i's raw level unchanged since its last edge.
+        r = self._raw[i]
+        if r != self._state[i] and ticks_diff(now_ms, self._edge[i]) >= self._debounce:
+            self._state[i] = r
+            if r:
+                self._down[i] = self._edge[i]
+                self._done[i] = 0
+            elif not self._done[i]:
+                self._push(self._code[i])  # released before long_ms: a short press
+        if self._state[i]:
+            if not self._done[i]:
+                # (not while a release is being debounced: that press was short)
+                if r and ticks_diff(now_ms, self._down[i]) >= self._long:
+                    self._done[i] = _FIRED
+                    self._push(self._long_code[i])
+                    self._next[i] = ticks_add(self._down[i], self._long + self._repeat)
+            elif (self._done[i] == _FIRED and self._repeats[i]
+                  and ticks_diff(now_ms, self._next[i]) >= 0):
+                self._push(self._long_code[i])
+                self._next[i] = ticks_add(self._next[i], self._repeat)
 
     def skip_held(self, now_ms):
         # Buttons held now give no event until released and pressed again: the press that
