@@ -9,8 +9,6 @@ from time import sleep_ms, ticks_ms
 
 JOURNAL_LABEL = "journal"
 SETTINGS_PATH = "/tally42.settings"
-WATCHDOG_MS = 30000         # a hang: no round of the loop, no wait, for this long
-REPL_WATCHDOG_MS = 3600000  # at the REPL: an hour, then the scorer again
 
 
 class Board:
@@ -32,6 +30,8 @@ class Board:
         display.feed = self.watchdog.feed   # the panel's waits feed it too
         self.cpu_freq = cpu_freq
         self.woke = woke
+        self.hung = hung
+        self.timer_woke = timer_woke
         self.rtc = RtcClock()
         self.ticks_ms = ticks_ms
         self.sleep_ms = sleep_ms
@@ -102,8 +102,8 @@ class RtcClock:
 class Watchdog:
     # machine.WDT, started by the first feed (the boot before it may take its time). The
     # ESP32's cannot be stopped: MicroPython's ports/esp32/machine_wdt.c makes WDT(timeout)
-    # reconfigure the one task watchdog (esp_task_wdt_reconfigure), so to_repl() hands
-    # the REPL the longest timeout. It stands still in light sleep (ESP-IDF's
+    # reconfigure the one task watchdog (esp_task_wdt_reconfigure), so the REPL is handed
+    # the longest timeout (firmware/link.py). It stands still in light sleep (ESP-IDF's
     # esp_hw_support/sleep_modes.c, suspend_timers); a deep sleep ends it.
     def __init__(self):
         self._wdt = None
@@ -111,12 +111,9 @@ class Watchdog:
     def feed(self):
         if self._wdt is None:
             import machine
-            self._wdt = machine.WDT(0, WATCHDOG_MS)
-        self._wdt.feed()
 
-    def to_repl(self):
-        import machine
-        self._wdt = machine.WDT(0, REPL_WATCHDOG_MS)
+            from firmware.loop import WATCHDOG_MS
+            self._wdt = machine.WDT(0, WATCHDOG_MS)
         self._wdt.feed()
 
 
@@ -153,6 +150,21 @@ def woke():
     import machine
 
     return machine.reset_cause() == machine.DEEPSLEEP_RESET
+
+
+def timer_woke():
+    # This boot is a deep sleep's timer running out (a rest on a low battery), no press.
+    import machine
+
+    return machine.wake_reason() == machine.TIMER_WAKE
+
+
+def hung():
+    # This boot follows a watchdog reset (MicroPython's ports/esp32/modmachine.c maps
+    # ESP_RST_TASK_WDT and the other watchdogs to WDT_RESET).
+    import machine
+
+    return machine.reset_cause() == machine.WDT_RESET
 
 
 def _arm(high, low):

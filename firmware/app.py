@@ -29,6 +29,7 @@ class App:
         self.edit = False           # setup: a value being changed
         self.fields = bytearray(12)  # Moon tricks by seat; a gin hand being keyed in
         self.banner = None          # a refusal, shown until the next press
+        self.battery_low = False    # the score screen warns (firmware/battery.py)
         self.full = True            # the next show is a full refresh
         self.draft = None           # setup: the Rules being edited, and the first dealer
         self.draft_dealer = 0
@@ -168,6 +169,9 @@ class App:
         """Handle one logical button without drawing: the main loop draws once the panel
         is idle, for every press taken meanwhile (firmware/loop.py)."""
         self.banner = None
+        if self.safe:   # the sitting not resumed must not be finished by a new one
+            self.banner = "safe mode: sync with the PC, or restart"
+            return
         if key & LONG and key & 0xF != PREV and key & 0xF != NEXT and not (
                 key & 0xF == OK and self._entered and hasattr(self.module(), "HOLD_OK")):
             key &= 0xF      # the arrows have a long meaning, OK where a screen says so
@@ -194,6 +198,9 @@ class App:
         m = self._enter() if not self._entered else self.module()
         fb.fill(WHITE)
         m.draw(self, fb)
+        if self.battery_low and self.screen == HOME:
+            from firmware.battery import mark
+            mark(fb)
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)

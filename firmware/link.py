@@ -199,7 +199,18 @@ def no_kbd(*args):
 
 
 def _to_repl():
-    # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
+    # The REPL tools asked in (mpremote): keyboard interrupt on again, the watchdog at its
+    # longest (boards/device.py: no one feeds it there), and to the REPL.
     import micropython
     micropython.kbd_intr(3)
+    watchdog_to_repl()
     raise KeyboardInterrupt
+
+
+def watchdog_to_repl():
+    try:
+        import machine
+    except ImportError:
+        return
+    from firmware.loop import REPL_WATCHDOG_MS
+    machine.WDT(0, REPL_WATCHDOG_MS).feed()

@@ -12,6 +12,11 @@
 from micropython import const
 
 _POLL_MS = const(10)    # between two looks at the buttons, the panel and the line
+# The board's watchdog (boards/device.py), fed every round and all through every wait: a
+# hang (no round, no wait) this long restarts the board; at the REPL, no one feeds it and
+# an hour later the scorer is back.
+WATCHDOG_MS = const(30000)
+REPL_WATCHDOG_MS = const(3600000)
 
 
 class Loop:
@@ -26,6 +31,8 @@ class Loop:
         self.buttons = board.buttons
         self.ticks_ms = board.ticks_ms
         self.sleep_ms = board.sleep_ms
+        dog = getattr(board, "watchdog", None)
+        self.feed = dog.feed if dog is not None else _nothing   # every round feeds it
         self.dirty = False      # presses taken that the panel does not show yet
         self.keys = 0           # presses handed to the app
         self.draws = 0          # screens sent to the panel
@@ -41,6 +48,7 @@ class Loop:
 
     def step(self):
         """One round: False when the board says stop."""
+        self.feed()
         now = self.ticks_ms()
         key = self.buttons.poll(now)
         if key < 0:
@@ -66,6 +74,10 @@ class Loop:
     def _held(self):
         busy = getattr(self.buttons, "busy", None)
         return busy is not None and busy()
+
+
+def _nothing():
+    pass
 
 
 def run(board, app):

@@ -33,6 +33,9 @@ class Power:
         self._light = getattr(board, "light_sleep", None)
         self._deep = getattr(board, "deep_sleep", None)
         self._cpu = getattr(board, "cpu_freq", None)
+        self._board = board
+        self._battery = getattr(board, "battery", None)
+        self._feed = _feeder(board)
         self._last = 0
         self._slow_at = 0
         self._panel_asleep = False
@@ -60,6 +63,11 @@ class Power:
             return
         idle = ticks_diff(now, self._last)
         if not self._panel_asleep and idle >= PANEL_SLEEP_MS:
+            if self._battery is not None:
+                from firmware import battery
+                if battery.check(self._board, app):
+                    app.render()    # the warning on the screen now, not at the next press
+                    return
             self._display.sleep()
             self._panel_asleep = True
             self._go_slow(now)
@@ -77,7 +85,9 @@ class Power:
         if self._light is not None and idle >= AWAKE_MS:
             left = DEEP_SLEEP_MS - idle if self._deep is not None else 60000
             t0 = self._ticks()
-            self._light(left)
+            self._feed()
+            self._light(left)   # the watchdog stands still meanwhile
+            self._feed()
             self.light_sleeps += 1
             slept = ticks_diff(self._ticks(), t0)
             self.light_ms += slept
@@ -91,3 +101,12 @@ class Power:
             self._slow_at = now
             if self._cpu is not None:
                 self._cpu(SLOW_HZ)
+
+
+def _feeder(board):
+    dog = getattr(board, "watchdog", None)
+    return dog.feed if dog is not None else _nothing
+
+
+def _nothing():
+    pass

@@ -10,15 +10,21 @@
 # deep-sleeps (a press boots it again) rather than spin on a battery.
 #
 # Safe mode: a button held at power-on (not the press that wakes a sleeping board) for
-# SAFE_MS. The open sitting is not resumed and the sync screen waits for the PC, so that
-# any journal, even one this code cannot resume, still reaches the PC.
+# SAFE_MS, longer than the press that switches a CoreInk on. It is looked for before any
+# screen's module loads, so that it gets past a broken one. The open sitting is not
+# resumed and the sync screen waits for the PC (and only the PC), so that any journal,
+# even one this code cannot resume, still reaches the PC.
+#
+# A board that hung restarts (the watchdog, boards/device.py) and says so; a battery
+# below its floor ends on a last screen and deep sleep (firmware/battery.py).
 import gc
 from micropython import const
 
 from firmware.codes import LINE, WHITE
 
 CRASH_SLEEP_MS = const(60000)
-SAFE_MS = const(100)
+RETRY_MS = const(600000)    # a board that did not open tries again after this deep sleep
+SAFE_MS = const(2000)
 _SAMPLE_MS = const(20)
 
 
@@ -31,24 +37,44 @@ def main(board_name):
         import sys
         print("Tally 42: the %s board did not open (wiring or firmware):" % board_name)
         sys.print_exception(e)
+        rest_unopened()
         return None
     return run(board)
+
+
+def rest_unopened(sleep_ms=None):
+    """A board that did not open: a minute in which Ctrl-C reaches the REPL (to deploy
+    again), then a deep sleep until it tries again, rather than stay awake."""
+    try:
+        from machine import deepsleep
+    except ImportError:     # the sim (no deep sleep): the terminal has the message
+        return
+    if sleep_ms is None:
+        from time import sleep_ms
+    sleep_ms(CRASH_SLEEP_MS)
+    deepsleep(RETRY_MS)
 
 
 def run(board):
     """Boot, then the main loop until the board says stop; a fault goes to the panel."""
     app = None
     try:
+        safe = safe_mode(board)
+        if getattr(board, "battery", None) is not None:
+            from firmware import battery
+            battery.at_boot(board)
         from firmware import app as A
         from firmware import loop
         from firmware.journal import JournalError
         if board.flash is None:
             raise JournalError("no journal partition: deploy with tally42 deploy --partition")
-        safe = safe_mode(board)
         app = A.App(board.display, board.flash, getattr(board, "settings_path", None),
                     getattr(board, "serial", None), getattr(board, "device_id", None)
                     or device_id(), getattr(board, "rtc", None))
         app.boot(safe)
+        hung = getattr(board, "hung", None)
+        if hung is not None and hung():
+            app.banner = "restarted after a hang: every hand is saved"
         app.render()
         return loop.run(board, app)
     except Exception as e:  # a bug or a hardware fault: say so on the panel
@@ -94,8 +120,10 @@ def safe_mode(board):
 def after_crash(board):
     """Wait for a press to restart; after CRASH_SLEEP_MS without one, deep sleep."""
     from time import ticks_diff
+    feed = _feeder(board)
     t0 = board.ticks_ms()
     while ticks_diff(board.ticks_ms(), t0) < CRASH_SLEEP_MS:
+        feed()
         try:
             key = board.buttons.poll(board.ticks_ms())
         except Exception:   # the buttons may be what failed
@@ -107,6 +135,15 @@ def after_crash(board):
     deep = getattr(board, "deep_sleep", None)
     if deep is not None:
         deep()
+
+
+def _feeder(board):
+    dog = getattr(board, "watchdog", None)
+    return dog.feed if dog is not None else _nothing
+
+
+def _nothing():
+    pass
 
 
 def crash(fb, e):
