@@ -38,3 +38,120 @@ def test_no_sleep_while_the_panel_refreshes_or_a_button_is_down():
     b = fake_board(presses, stop_ms=START_MS + 4000, light=True, full_ms=6000)
     lp = run_loop(b)
     assert lp.power.light_sleeps == 0   # the full refresh outlasted the stop
+
+
+# -- the watchdog and the battery, on a device board opened on fake hardware ----------
+
+def _device(name, volts=3.9):
+    from costclock import FakeCell
+    from fakes import FakeClock, install_fake_hardware
+    from boards.simflash import NorFlash
+    m, e, undo = install_fake_hardware()
+    board = __import__("boards." + name, None, None, ["open"]).open()
+    for gpio in (37, 38, 39):   # pulled up on the boards: released
+        if gpio in m.pins:
+            m.pins[gpio].level = 1
+    if name == "m5stack_coreink":
+        m.pins[4].level = 1     # its BUSY: high when idle
+    m.ADC.cell = FakeCell(volts)
+    clock = FakeClock(START_MS)
+    board.ticks_ms = clock.ticks_ms
+    board.sleep_ms = clock.sleep_ms
+    board.flash = NorFlash(8, 4096)
+    board.display.busy_timeout_ms = 30
+    m.WDT.now = clock.ticks_ms
+    return board, clock, m, undo
+
+
+def test_the_loop_feeds_the_watchdog_and_the_repl_gets_its_longest_timeout():
+    from firmware import link
+    from firmware.app import App
+    from firmware.loop import REPL_WATCHDOG_MS, WATCHDOG_MS, Loop
+    board, clock, m, undo = _device("esp32_epd29")
+    try:
+        app = App(board.display, board.flash, None)
+        app.boot()
+        lp = Loop(board, app, P.Power(board, 10))
+        for _ in range(50):
+            lp.step()
+        assert m.WDT.timeout == WATCHDOG_MS and m.WDT.feeds >= 50
+        try:
+            link._to_repl()
+        except KeyboardInterrupt:
+            pass
+        assert m.WDT.timeout == REPL_WATCHDOG_MS
+    finally:
+        undo()
+
+
+def test_a_restart_after_a_hang_says_so():
+    from firmware import start
+    board, clock, m, undo = _device("lilygo_t5_213")
+    try:
+        m.cause = m.WDT_RESET
+        board.buttons = _StopAt(board.buttons, clock, START_MS + 2000)
+        a = start.run(board)
+        assert a is not None and "after a hang" in (a.banner or "")
+    finally:
+        undo()
+
+
+class _StopAt:
+    def __init__(self, buttons, clock, t):
+        self.b, self.clock, self.t = buttons, clock, t
+
+    def poll(self, now):
+        return -1 if self.clock.t >= self.t else self.b.poll(now)
+
+    def held(self):
+        return self.b.held()
+
+    def busy(self):
+        return self.b.busy()
+
+    def skip_held(self, now):
+        self.b.skip_held(now)
+
+
+def test_a_low_battery_warns_on_the_score_screen():
+    from firmware import battery
+    board, clock, m, undo = _device("lilygo_t5_213", volts=3.5)
+    try:
+        from firmware.app import App
+        app = App(board.display, board.flash, None)
+        app.boot()
+        app.battery_low = False
+        assert battery.check(board, app) and app.battery_low
+        m.ADC.cell.ocv = 3.9
+        assert not battery.check(board, app) and not app.battery_low
+    finally:
+        undo()
+
+
+def test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh():
+    from firmware import start
+    from firmware.battery import CHECK_MS
+    board, clock, m, undo = _device("m5stack_coreink", volts=3.3)
+    try:
+        shown = []
+        show = board.display.show
+
+        def spy(full=False):
+            shown.append((full, board.display.low_power))
+            show(full)
+        board.display.show = spy
+        board.buttons = _StopAt(board.buttons, clock, START_MS + 2000)
+        start.run(board)
+        assert m.deep[0] == CHECK_MS
+        assert shown[0] == (False, True)        # the last screen: a partial refresh
+        assert not board.display._shown         # no full refresh went to the panel
+        # Charged again: after the timer's wake it plays (and refreshes in full).
+        m.deep[:] = []
+        m.ADC.cell.ocv = 3.95
+        board.display.low_power = False
+        board.buttons.t = clock.t + 2000
+        shown[:] = []
+        start.run(board)
+        assert m.deep == [] and shown and board.display._shown, (m.deep, shown)
+    finally:
+        undo()
