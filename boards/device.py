@@ -118,15 +118,26 @@ class Watchdog:
 
 
 def latch_presses(board, pins):
-    # A pin IRQ on both edges of each button: pins[i] is the Pin of the i-th entry of
-    # board.buttons. A tap shorter than the main loop's busiest moment is still counted
-    # (firmware/buttons.py says how).
+    # A pin IRQ on both edges of each button (pins[i] is the Pin of the i-th entry of
+    # board.buttons), and the timer whose ticks show when the scheduler stalled: a tap
+    # shorter than the main loop's busiest moment is still counted (firmware/buttons.py
+    # says how).
+    from machine import Timer
+
+    from firmware.buttons import TICK_MS
+
     buttons = board.buttons
     for i in range(len(pins)):
         def edge(p, i=i):
             buttons.edge(i, board.ticks_ms())
 
         pins[i].irq(handler=edge, trigger=3)    # Pin.IRQ_FALLING | Pin.IRQ_RISING
+
+    def tick(t):
+        buttons.tick(board.ticks_ms())
+
+    board.ticker = Timer(0)
+    board.ticker.init(period=TICK_MS, mode=Timer.PERIODIC, callback=tick)
 
 
 def battery_on(gpio):

@@ -21,11 +21,14 @@
 # edge(i, ticks_ms()) (boards.device.latch_presses), which logs the level it reads then,
 # and the next poll replays the log in order through the same debounce as its own reads.
 # On the ESP32 the handler is scheduled (MicroPython's ports/esp32/machine_pin.c,
-# machine_pin_isr_handler: mp_sched_schedule) and, inside a long C call (a flash erase),
-# runs once when the call returns however many edges came (one GPIO status bit a pin,
-# ESP-IDF's esp_driver_gpio gpio.c, gpio_isr_loop). So a logged edge that finds the level
-# as it was, more than debounce_ms after the level was last seen, is a tap that came and
-# went unseen; one sooner is noise shorter than the handler's delay.
+# machine_pin_isr_handler: mp_sched_schedule): while Python runs it runs at once, but
+# after a long C call (a flash erase, a module load) it runs once however many edges came
+# (one status bit a pin, ESP-IDF's esp_driver_gpio gpio.c, gpio_isr_loop). A timer calls
+# tick() every TICK_MS, scheduled the same way, so a gap in its ticks shows such a stall.
+# An edge logged late (more than debounce_ms after the level or the scheduler was last
+# seen, or just after a stall) is read so: the level as it was means a tap came and went
+# unseen; a press begun is taken to have begun debounce_ms earlier, in the stall. An edge
+# logged at once is timed as it came, and noise shorter than debounce_ms is no press.
 from micropython import const
 from time import ticks_add, ticks_diff
 
@@ -37,6 +40,7 @@ _QUEUE = const(8)  # events not yet taken by poll(); more are dropped
 _FIRED = const(1)  # this press has given its long event (may repeat)
 _SWALLOWED = const(2)  # this press gives nothing (held since skip_held())
 _LOG = const(16)  # edges logged by the IRQ, not yet replayed by poll(); more are dropped
+TICK_MS = const(10)  # the board's timer calls tick() this often
 
 
 def active_low(reader):
@@ -84,6 +88,9 @@ class Buttons:
         self._ew = 0  # edges logged (the IRQ's count, mod 256)
         self._er = 0  # edges replayed (poll's count, mod 256)
         self.lost_edges = 0
+        self._alive = 0  # the last tick()
+        self._stall = 0  # when the last stall (a gap in the ticks) ended...
+        self._stall_ms = 0  # ...and how long it was
         self._q = bytearray(_QUEUE)
         self._head = 0
         self._count = 0
@@ -109,6 +116,14 @@ class Buttons:
         self._et[j] = now_ms
         self._ew = (w + 1) & 0xFF
 
+    def tick(self, now_ms):
+        # From a timer every TICK_MS (boards.device.latch_presses). Allocates nothing.
+        gap = ticks_diff(now_ms, self._alive)
+        if gap > 2 * TICK_MS:
+            self._stall = now_ms
+            self._stall_ms = gap
+        self._alive = now_ms
+
     def poll(self, now_ms):
         last = now_ms
         while self._er != self._ew:
@@ -133,14 +148,25 @@ class Buttons:
 
     def _level(self, i, r, t, logged):
         # Button i read r at t: a poll's read, or the level an IRQ read at an edge.
-        late = logged and ticks_diff(t, self._seen[i]) >= self._debounce
+        late = logged and self._late(i, t)
         self._seen[i] = t
         if r != self._raw[i]:
             self._raw[i] = r
-            self._edge[i] = t
+            self._edge[i] = ticks_add(t, -self._debounce) if late and r else t
         elif (late and not r and not self._state[i]
               and ticks_diff(t, self._edge[i]) >= self._debounce):
             self._push(self._code[i])  # pressed and released unseen: a short press
+
+    def _late(self, i, t):
+        # Did the handler of an edge logged at t run late (after a stall)?
+        d = self._debounce
+        seen = self._seen[i]
+        if ticks_diff(self._alive, seen) > 0:
+            seen = self._alive
+        if ticks_diff(t, seen) >= d:
+            return True
+        since = ticks_diff(t, self._stall)
+        return 0 <= since < TICK_MS and self._stall_ms >= d
 
     def _at(self, i, now_ms):
         # Time has come to now_ms with button i's raw level unchanged since its last edge.

@@ -34,14 +34,21 @@ COSTS = {
 class CostClock(FakeClock):
     # FakeClock whose firmware steps take time: charge(kind) moves the clock by the step's
     # cost. Presses scripted in `script` (a fakes.FakePresses) reach `irq(i, now)` (a
-    # Buttons.edge) as the chip's scheduled pin IRQs do: at each edge while Python runs
-    # (and while it sleeps: sleep_ms runs the scheduler), once a button when a C call
-    # ends. A light sleep hears no IRQ (the wake pins are the RTC's then).
+    # Buttons.edge), and `timer(now)` (a Buttons.tick) comes every TICK_MS, as the chip's
+    # scheduled pin and timer IRQs do (MicroPython's ports/esp32 machine_pin.c and
+    # machine_timer.c: mp_sched_schedule): at once while Python runs (and while it
+    # sleeps: sleep_ms runs the scheduler); when a C call ends, once each, the timer's
+    # first (the order the chip may take, and the harder one to read). A light sleep
+    # hears no IRQ (the wake pins are the RTC's then).
+    TICK_MS = 10
+
     def __init__(self, t=0):
         FakeClock.__init__(self, t)
         self.irq = None
+        self.timer = None
         self.charged = {}   # kind -> microseconds charged
         self._us = 0        # what is left below a millisecond
+        self._next_tick = t
 
     def charge(self, kind, n=1):
         us, c_call = COSTS[kind]
@@ -54,22 +61,45 @@ class CostClock(FakeClock):
 
     def advance(self, ms, c_call=False):
         end = self.t + ms
+        hit = []
+        ticks = []
+        if self.timer is not None:
+            while self._next_tick <= end:
+                ticks.append(self._next_tick)
+                self._next_tick += self.TICK_MS
+        todo = []
         if self.irq is not None and self.script is not None:
-            hit = []
-            for t, i in self.script.edges(self.t, end):
-                if c_call:
-                    if i not in hit:
-                        hit.append(i)
-                else:
-                    self.t = t
-                    self.irq(i, t)
+            todo = self.script.edges(self.t, end)
+        if c_call:
+            for t, i in todo:
+                if i not in hit:
+                    hit.append(i)
             self.t = end
+            if ticks:
+                self.timer(end)
             for i in hit:
                 self.irq(i, end)
+            return
+        k = 0
+        for t, i in todo:
+            while k < len(ticks) and ticks[k] <= t:
+                self.t = ticks[k]
+                self.timer(self.t)
+                k += 1
+            self.t = t
+            self.irq(i, t)
+        while k < len(ticks):
+            self.t = ticks[k]
+            self.timer(self.t)
+            k += 1
         self.t = end
 
     def sleep_ms(self, ms):
         self.advance(ms)
+
+    def light_sleep(self, ms):
+        FakeClock.light_sleep(self, ms)
+        self._next_tick = self.t
 
 
 class FakeCell:

@@ -234,6 +234,25 @@ class _FakeADCClass:
         return 0 if c is None else c.volts() * 1000000 // 2
 
 
+class _FakeTimerClass:
+    # machine.Timer(id): init(period=, mode=, callback=); the test calls fire(now).
+    PERIODIC = 1
+    ONE_SHOT = 0
+    made = []
+
+    def __init__(self, id):
+        self.id = id
+        self.callback = None
+        _FakeTimerClass.made.append(self)
+
+    def init(self, period=0, mode=1, callback=None):
+        self.period = period
+        self.callback = callback
+
+    def deinit(self):
+        self.callback = None
+
+
 class FakeMachine:
     # Stands in for the machine module (see install_fake_hardware).
     def __init__(self):
@@ -246,6 +265,8 @@ class FakeMachine:
         self.WDT = _FakeWDTClass
         _FakeADCClass.cell = None
         self.ADC = _FakeADCClass
+        _FakeTimerClass.made = []
+        self.Timer = _FakeTimerClass
         self.esp32 = None
         self.blocked = 0
         self.pending = []       # pins whose IRQ handler waits for the C call to end

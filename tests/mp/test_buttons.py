@@ -325,6 +325,7 @@ def _stepped(taps, hold, step_ms, kind=None, t0=1000):
     fp = FakePresses(clock, [(t0 + t, 0) for t in taps], hold)
     b = Buttons([(fp.reader(0), OK)])
     clock.irq = b.edge
+    clock.timer = b.tick
     ev = []
     while clock.t < t0:
         _take(b, clock, ev)
