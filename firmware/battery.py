@@ -11,7 +11,11 @@
 #
 # A LiPo's open-circuit voltage is about 3.7 V at half charge and 3.4-3.5 V with 5-10 %
 # left; the board's LDO (ME6211-class, 0.1 V dropout) and the SPI flash (2.7 V at least)
-# brown out a cell sagging under a full refresh near 3.0 V (docs/hardware.md).
+# brown out a cell sagging under a full refresh below SAFE_MV (docs/hardware.md). A cold
+# or worn cell sags more: at boot its resistance is measured (the CPU at 80 MHz, then
+# 240 MHz: 31 and 68 mA, the ESP32 datasheet's upper figures) and the voltage under a
+# full refresh (FULL_MA) foreseen, so that a cell that would brown the board out is
+# treated as one below its floor, not refreshed in a loop of brown-outs.
 from micropython import const
 
 from firmware.codes import BLACK, LINE, WHITE
@@ -20,19 +24,41 @@ LOW_MV = const(3550)
 FLOOR_MV = const(3400)
 RESUME_MV = const(3700)
 CHECK_MS = const(1800000)   # half an hour
+SAFE_MV = const(2900)       # the flash's 2.7 V, the LDO's 0.1 V, 0.1 V to spare
+FULL_MA = const(120)        # the board at a full refresh's peak: CPU, panel pump, LDO
+_SLOW_MA = const(31)
+_FAST_MA = const(68)
 LAST_WORDS = "battery low: charge me, the sitting is saved"
 
 
 def at_boot(board):
     """Before any refresh: rest again if the cell is below its floor, or still below
     RESUME_MV after a rest on a low cell (the last screen is still on the panel)."""
-    mv = board.battery()
-    if mv < FLOOR_MV:
+    mv, ohm_mv = sag(board)
+    if mv < FLOOR_MV or mv - ohm_mv * (FULL_MA - _SLOW_MA) // 1000 < SAFE_MV:
         rest(board)
     elif mv < RESUME_MV:
         timer = getattr(board, "timer_woke", None)
         if timer is not None and timer():
             board.deep_sleep(CHECK_MS)
+
+
+def sag(board):
+    """(mV at 80 MHz, the cell's resistance in milliohms) from readings at two loads."""
+    cpu = board.cpu_freq
+    cpu(80000000)
+    rest = _mean(board.battery)
+    cpu(240000000)
+    loaded = _mean(board.battery)
+    cpu(80000000)
+    return rest, max(0, rest - loaded) * 1000 // (_FAST_MA - _SLOW_MA)
+
+
+def _mean(read):
+    total = 0
+    for _ in range(8):
+        total += read()
+    return total // 8
 
 
 def check(board, app):

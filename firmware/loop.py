@@ -10,6 +10,7 @@
 #   from firmware import loop
 #   loop.run(board)     # the board as boards/__init__.py describes it
 from micropython import const
+from time import ticks_diff
 
 _POLL_MS = const(10)    # between two looks at the buttons, the panel and the line
 # The board's watchdog (boards/device.py), fed every round and all through every wait: a
@@ -17,6 +18,7 @@ _POLL_MS = const(10)    # between two looks at the buttons, the panel and the li
 # an hour later the scorer is back.
 WATCHDOG_MS = const(30000)
 REPL_WATCHDOG_MS = const(3600000)
+_BUSY_MS = const(15000)     # no refresh takes this long (firmware/display/epaper.py)
 
 
 class Loop:
@@ -34,6 +36,7 @@ class Loop:
         dog = getattr(board, "watchdog", None)
         self.feed = dog.feed if dog is not None else _nothing   # every round feeds it
         self.dirty = False      # presses taken that the panel does not show yet
+        self.panel_busy_at = None   # when the panel was first seen busy, this time
         self.keys = 0           # presses handed to the app
         self.draws = 0          # screens sent to the panel
 
@@ -67,9 +70,24 @@ class Loop:
         if self.app.poll_link():
             self.power.touch(self.ticks_ms())
             return True
-        busy = self.dirty or not self.display.ready() or self._held()
+        refreshing = not self.display.ready()
+        if refreshing:
+            self._stuck(now)
+        else:
+            self.panel_busy_at = None
+        busy = self.dirty or refreshing or self._held()
         self.power.idle(now, busy, self.app)
         return True
+
+    def _stuck(self, now):
+        # A panel busy for longer than any refresh takes is a fault (its BUSY line stuck),
+        # not a reason to stay awake polling it.
+        if self.panel_busy_at is None:
+            self.panel_busy_at = now
+        elif ticks_diff(now, self.panel_busy_at) > getattr(self.display, "busy_timeout_ms",
+                                                           _BUSY_MS):
+            from firmware.display import DisplayError
+            raise DisplayError("e-paper BUSY stuck: check the BUSY, RST and power wiring")
 
     def _held(self):
         busy = getattr(self.buttons, "busy", None)

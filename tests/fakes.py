@@ -253,6 +253,12 @@ class _FakeTimerClass:
         self.callback = None
 
 
+class Asleep(BaseException):
+    # machine.deepsleep() ended the program (MicroPython's modmachine.c: the chip resets
+    # on waking); the firmware catches no BaseException.
+    pass
+
+
 class FakeMachine:
     # Stands in for the machine module (see install_fake_hardware).
     def __init__(self):
@@ -312,20 +318,30 @@ class FakeMachine:
                 pin.rtc = True
                 pin.hold_on = True
 
+    deep_ends = False   # deepsleep() raises Asleep: it never returns on the chip
+
     def deepsleep(self, ms=None):
         self.slept += 1
         self.deep.append(ms)
         self._route_wake_pins()
         self._latch_lost()
+        if self.deep_ends:
+            raise Asleep()
 
     def lightsleep(self, ms=None):
         self.light.append(ms)
         self._route_wake_pins()
 
+    # What the ESP32 draws at each clock, radio off (its datasheet's upper figures), for a
+    # FakeCell on the ADC to sag by.
+    _MA = {80000000: 31, 160000000: 44, 240000000: 68}
+
     def freq(self, hz=None):
         if hz is None:
             return self.hz or 160000000
         self.hz = hz
+        if _FakeADCClass.cell is not None:
+            _FakeADCClass.cell.load_ma = self._MA.get(hz, 44)
 
     def reset_cause(self):
         return self.cause
