@@ -14,7 +14,7 @@ SETTINGS_PATH = "/tally42.settings"
 class Board:
     def __init__(self, name, display, buttons, flash, serial=None,
                  settings_path=SETTINGS_PATH, deep_sleep=None, restart=None, wake_pins=(),
-                 light_sleep=None, battery=None):
+                 light_sleep=None, battery=None, wakes_on_every_button=False):
         self.name = name
         self.display = display
         self.buttons = buttons
@@ -26,6 +26,7 @@ class Board:
         self.wake_pins = wake_pins
         self.light_sleep = light_sleep
         self.battery = battery
+        self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
         self.watchdog = Watchdog()
         display.feed = self.watchdog.feed   # the panel's waits feed it too
         self.cpu_freq = cpu_freq

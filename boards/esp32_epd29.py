@@ -44,6 +44,6 @@ def open():
     board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                   deep_sleep=deep_sleep_on(display, high=wake), restart=restart,
                   light_sleep=light_sleep_on(high=wake),
-                  wake_pins=wake)
+                  wake_pins=wake, wakes_on_every_button=True)
     latch_presses(board, wake)
     return board

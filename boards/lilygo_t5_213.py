@@ -47,6 +47,7 @@ def open():
     board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                   deep_sleep=deep_sleep_on(display, high=(prev, nxt), low=ok),
                   light_sleep=light_sleep_on(high=(prev, nxt), low=ok),
-                  restart=restart, wake_pins=(ok, prev, nxt), battery=battery_on(35))
+                  restart=restart, wake_pins=(ok, prev, nxt), battery=battery_on(35),
+                  wakes_on_every_button=True)
     latch_presses(board, (ok, prev, nxt))
     return board

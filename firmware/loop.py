@@ -76,7 +76,7 @@ class Loop:
         else:
             self.panel_busy_at = None
         busy = self.dirty or refreshing or self._held()
-        self.power.idle(now, busy, self.app)
+        self.power.idle(now, busy, self.app, refreshing and not self.dirty and not self._held())
         return True
 
     def _stuck(self, now):

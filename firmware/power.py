@@ -4,21 +4,31 @@
 #   cpu_freq(hz)        the CPU clock: FAST_HZ while working, SLOW_HZ once idle
 #   light_sleep(ms)     the CPU stops until a button (or the timer) wakes it; RAM, the
 #                       program and the e-ink picture stay. The USB line hears nothing
-#                       meanwhile: the PC tool asks the player to press a button.
+#                       meanwhile: the PC tool asks the player to press a button, and
+#                       the sync screen keeps the board listening.
 #   deep_sleep()        the board off but for its wake buttons; it starts again at boot
 #
 # The policy, from the last press (or screen, or sync request):
-#   the panel refreshing, a redraw waiting, a button held, a sync open: awake, polling
+#   a redraw waiting, a button held, a sync open: awake, polling
+#   the panel refreshing: awake at SLOW_HZ, or, on a board whose every button wakes it
+#       (board.wakes_on_every_button), light sleep by REFRESH_NAP_MS
 #   idle PANEL_SLEEP_MS: the panel to deep sleep, the CPU to SLOW_HZ
-#   idle AWAKE_MS: light sleep, a button wakes it (that press counts)
+#   idle AWAKE_MS after a press that woke the board (the one before it LISTEN_AFTER_MS
+#       ago or more: "press a button, then sync"), PLAY_AWAKE_MS after a press in play:
+#       light sleep, a button wakes it (that press counts); on the sync screen, never
 #   idle DEEP_SLEEP_MS: the score drawn, then deep sleep (its wake press only wakes)
 # light_ms, slow_ms and deep_ms count the time spent each way, for the current model in
 # bench/bench_power.py.
 from micropython import const
 from time import ticks_diff
 
+from firmware.codes import SYNC
+
 PANEL_SLEEP_MS = const(3000)
-AWAKE_MS = const(5000)          # the USB line listens this long after the last press
+AWAKE_MS = const(5000)          # the USB line listens this long after a waking press
+PLAY_AWAKE_MS = const(1500)     # and this long after a press in play
+LISTEN_AFTER_MS = const(60000)  # a press this long after the last one is a waking one
+REFRESH_NAP_MS = const(100)
 DEEP_SLEEP_MS = const(600000)   # ten idle minutes
 FAST_HZ = const(160000000)
 SLOW_HZ = const(80000000)
@@ -36,7 +46,9 @@ class Power:
         self._board = board
         self._battery = getattr(board, "battery", None)
         self._feed = _feeder(board)
+        self._nap = getattr(board, "wakes_on_every_button", False)
         self._last = 0
+        self._awake = AWAKE_MS
         self._slow_at = 0
         self._panel_asleep = False
         self._slow = False
@@ -48,6 +60,10 @@ class Power:
 
     def touch(self, now):
         """Something happened: full speed, and the idle time starts again."""
+        if ticks_diff(now, self._last) >= LISTEN_AFTER_MS:
+            self._awake = AWAKE_MS
+        elif ticks_diff(now, self._last) > PLAY_AWAKE_MS:
+            self._awake = PLAY_AWAKE_MS
         self._last = now
         self._panel_asleep = False
         if self._slow:
@@ -56,13 +72,21 @@ class Power:
             if self._cpu is not None:
                 self._cpu(FAST_HZ)
 
-    def idle(self, now, busy, app):
-        """Nothing to do this round: wait, or sleep as long as the idle time allows."""
+    def idle(self, now, busy, app, refreshing=False):
+        """Nothing to do this round: wait, or sleep as long as the idle time allows.
+        refreshing: busy only because the panel is refreshing."""
+        if refreshing and self._light is not None and app.link.sync is None:
+            self._go_slow(now)
+            if self._nap:
+                self._light_sleep(REFRESH_NAP_MS)
+                return
         if busy or app.link.sync is not None:
             self._sleep(self._poll)
             return
         idle = ticks_diff(now, self._last)
-        if not self._panel_asleep and idle >= PANEL_SLEEP_MS:
+        listen = app.screen == SYNC
+        light = (self._light is not None and not listen and idle >= self._awake)
+        if not self._panel_asleep and (idle >= PANEL_SLEEP_MS or light):
             if self._battery is not None:
                 from firmware import battery
                 if battery.check(self._board, app):
@@ -82,18 +106,20 @@ class Power:
             self.slow_ms -= slept
             self.touch(self._ticks())
             return
-        if self._light is not None and idle >= AWAKE_MS:
-            left = DEEP_SLEEP_MS - idle if self._deep is not None else 60000
-            t0 = self._ticks()
-            self._feed()
-            self._light(left)   # the watchdog stands still meanwhile
-            self._feed()
-            self.light_sleeps += 1
-            slept = ticks_diff(self._ticks(), t0)
-            self.light_ms += slept
-            self.slow_ms -= slept   # asleep, not awake at the low clock
+        if light:
+            self._light_sleep(DEEP_SLEEP_MS - idle if self._deep is not None else 60000)
             return
         self._sleep(self._poll)
+
+    def _light_sleep(self, ms):
+        t0 = self._ticks()
+        self._feed()
+        self._light(ms)     # the watchdog stands still meanwhile
+        self._feed()
+        self.light_sleeps += 1
+        slept = ticks_diff(self._ticks(), t0)
+        self.light_ms += slept
+        self.slow_ms -= slept   # asleep, not awake at the low clock
 
     def _go_slow(self, now):
         if not self._slow:

@@ -23,6 +23,7 @@ def test_ten_idle_minutes_draw_the_score_then_deep_sleep():
     presses = script(("ok", "ok", "ok"), 200)   # a sitting, a bid made
     stop = START_MS + P.DEEP_SLEEP_MS + 10000
     b = fake_board(presses, stop_ms=stop, light=True, deep=True)
+    b.wakes_on_every_button = False     # no naps in the refreshes: the idle sleeps alone
     lp = run_loop(b)
     assert len(b.deep) == 1
     idle_from = presses[-1][0]
@@ -33,11 +34,49 @@ def test_ten_idle_minutes_draw_the_score_then_deep_sleep():
     assert lp.power.light_sleeps < 10
 
 
-def test_no_sleep_while_the_panel_refreshes_or_a_button_is_down():
-    presses = script(("ok",), 100)
-    b = fake_board(presses, stop_ms=START_MS + 4000, light=True, full_ms=6000)
+def test_in_a_refresh_only_a_board_every_button_wakes_naps_and_never_with_one_down():
+    for naps in (False, True):
+        b = fake_board([], stop_ms=START_MS + 4000, light=True, full_ms=6000)
+        b.wakes_on_every_button = naps
+        lp = run_loop(b)
+        if naps:        # asleep by REFRESH_NAP_MS while the boot's full refresh runs
+            assert lp.power.light_sleeps > 30 and lp.power.light_ms > 3500
+        else:
+            assert lp.power.light_sleeps == 0   # the full refresh outlasted the stop
+    # A button held through a refresh: awake, polling.
+    b = fake_board([(START_MS, 2)], stop_ms=START_MS + 4000, light=True,
+                   full_ms=6000, hold_ms=5000)
     lp = run_loop(b)
-    assert lp.power.light_sleeps == 0   # the full refresh outlasted the stop
+    assert lp.power.light_sleeps == 0
+
+
+def test_a_press_in_play_listens_briefly_a_waking_press_and_the_sync_screen_longer():
+    presses = script(("ok", "ok"), 3000)        # a sitting started, a bid: in play
+    b = fake_board(presses, stop_ms=presses[-1][0] + 20000, light=True)
+    b.wakes_on_every_button = False
+    light = []
+    sleep = b.light_sleep
+
+    def spy(ms):
+        light.append(b.clock.t)
+        sleep(ms)
+    b.light_sleep = spy
+    run_loop(b)
+    # the first light sleep after the last press: PLAY_AWAKE_MS on (+ its refresh)
+    after = [t for t in light if t > presses[-1][0]]
+    assert after and after[0] - presses[-1][0] < P.PLAY_AWAKE_MS + 1000, after[:1]
+    presses = [(START_MS + 500, 2), (START_MS + 5000 + P.LISTEN_AFTER_MS, 1)]
+    b = fake_board(presses, stop_ms=presses[-1][0] + 4000, light=True)
+    b.wakes_on_every_button = False
+    light = []
+    sleep = b.light_sleep
+
+    def spy(ms):
+        light.append(b.clock.t)
+        sleep(ms)
+    b.light_sleep = spy
+    run_loop(b)
+    assert not [t for t in light if presses[-1][0] < t < presses[-1][0] + P.AWAKE_MS]
 
 
 # -- the watchdog and the battery, on a device board opened on fake hardware ----------
