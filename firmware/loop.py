@@ -60,7 +60,7 @@ class Loop:
             self.app.handle(key)
             self.keys += 1
             self.dirty = True
-            self.power.touch(self.ticks_ms())
+            self.power.touch(self.ticks_ms(), True)
         if self.dirty and self.display.ready():
             self.dirty = False
             self.app.render()

@@ -49,6 +49,7 @@ class Power:
         self._nap = getattr(board, "wakes_on_every_button", False)
         self._last = 0
         self._awake = AWAKE_MS
+        self._pressed = -LISTEN_AFTER_MS
         self._slow_at = 0
         self._panel_asleep = False
         self._slow = False
@@ -58,12 +59,12 @@ class Power:
         self.light_sleeps = 0
         self.deep_sleeps = 0
 
-    def touch(self, now):
-        """Something happened: full speed, and the idle time starts again."""
-        if ticks_diff(now, self._last) >= LISTEN_AFTER_MS:
-            self._awake = AWAKE_MS
-        elif ticks_diff(now, self._last) > PLAY_AWAKE_MS:
-            self._awake = PLAY_AWAKE_MS
+    def touch(self, now, press=False):
+        """Something happened (a press): full speed, and the idle time starts again."""
+        if press:
+            gap = ticks_diff(now, self._pressed)
+            self._awake = AWAKE_MS if gap >= LISTEN_AFTER_MS else PLAY_AWAKE_MS
+            self._pressed = now
         self._last = now
         self._panel_asleep = False
         if self._slow:

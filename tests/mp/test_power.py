@@ -52,7 +52,7 @@ def test_in_a_refresh_only_a_board_every_button_wakes_naps_and_never_with_one_do
 
 def test_a_press_in_play_listens_briefly_a_waking_press_and_the_sync_screen_longer():
     presses = script(("ok", "ok"), 3000)        # a sitting started, a bid: in play
-    b = fake_board(presses, stop_ms=presses[-1][0] + 20000, light=True)
+    b = fake_board(presses, stop_ms=presses[-1][0] + 20000, light=True, full_ms=600)
     b.wakes_on_every_button = False
     light = []
     sleep = b.light_sleep
