@@ -86,7 +86,9 @@ def sim_fault(inject, more=()):
         return boot(self, safe)
     A.App.boot = spy
     fed = [START_MS]
-    b.watchdog = _Dog(b.clock, fed)
+    dog = _Dog(b.clock, fed)
+    b.feed = dog.feed
+    b.watchdog = dog
 
     def now():
         kept.append(events(nor))

@@ -44,10 +44,21 @@ class RTC:
         return b""
 
 
+class Timer:
+    PERIODIC = 1
+
+    def __init__(self, id):
+        pass
+
+    def init(self, period=0, mode=0, callback=None):
+        pass
+
+
 class Machine:
     Pin = Pin
     SPI = SPI
     RTC = RTC
+    Timer = Timer
     DEEPSLEEP_RESET = 4
 
     def freq(self, hz=None):

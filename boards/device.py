@@ -27,15 +27,49 @@ class Board:
         self.light_sleep = light_sleep
         self.battery = battery
         self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
-        self.watchdog = Watchdog()
-        display.feed = self.watchdog.feed   # the panel's waits feed it too
-        self.cpu_freq = cpu_freq
-        self.woke = woke
-        self.hung = hung
-        self.timer_woke = timer_woke
+        self._wdt = None
+        display.feed = self.feed    # the panel's waits feed the watchdog too
         self.rtc = RtcClock()
         self.ticks_ms = ticks_ms
         self.sleep_ms = sleep_ms
+
+    def cpu_freq(self, hz):
+        import machine
+
+        machine.freq(hz)
+
+    def woke(self):
+        import machine
+
+        return machine.reset_cause() == machine.DEEPSLEEP_RESET
+
+    def hung(self):
+        # This boot follows a watchdog reset (MicroPython's ports/esp32/modmachine.c maps
+        # ESP_RST_TASK_WDT and the other watchdogs to WDT_RESET).
+        import machine
+
+        return machine.reset_cause() == machine.WDT_RESET
+
+    def timer_woke(self):
+        # This boot is a deep sleep's timer running out (a rest on a low battery), no press.
+        import machine
+
+        return machine.wake_reason() == machine.TIMER_WAKE
+
+    # The watchdog: machine.WDT, started by the main loop (firmware/loop.py); feed() does
+    # nothing before. The ESP32's cannot be stopped: MicroPython's ports/esp32/
+    # machine_wdt.c makes WDT(timeout=) reconfigure the one task watchdog
+    # (esp_task_wdt_reconfigure), so the REPL is handed the longest timeout
+    # (firmware/link.py). It stands still in light sleep (ESP-IDF's esp_hw_support/
+    # sleep_modes.c, suspend_timers); a deep sleep ends it.
+    def start_watchdog(self, ms):
+        import machine
+
+        self._wdt = machine.WDT(timeout=ms)
+
+    def feed(self):
+        if self._wdt is not None:
+            self._wdt.feed()
 
 
 class UsbSerial:
@@ -100,24 +134,6 @@ class RtcClock:
         return unix, offset
 
 
-class Watchdog:
-    # machine.WDT, started by the first feed (the boot before it may take its time). The
-    # ESP32's cannot be stopped: MicroPython's ports/esp32/machine_wdt.c makes WDT(timeout)
-    # reconfigure the one task watchdog (esp_task_wdt_reconfigure), so the REPL is handed
-    # the longest timeout (firmware/link.py). It stands still in light sleep (ESP-IDF's
-    # esp_hw_support/sleep_modes.c, suspend_timers); a deep sleep ends it.
-    def __init__(self):
-        self._wdt = None
-
-    def feed(self):
-        if self._wdt is None:
-            import machine
-
-            from firmware.loop import WATCHDOG_MS
-            self._wdt = machine.WDT(0, WATCHDOG_MS)
-        self._wdt.feed()
-
-
 def latch_presses(board, pins):
     # A pin IRQ on both edges of each button (pins[i] is the Pin of the i-th entry of
     # board.buttons), and the timer whose ticks show when the scheduler stalled: a tap
@@ -137,7 +153,7 @@ def latch_presses(board, pins):
     def tick(t):
         buttons.tick(board.ticks_ms())
 
-    board.ticker = Timer(0)
+    board.ticker = Timer(0)     # kept: a Timer collected while it runs is a crash
     board.ticker.init(period=TICK_MS, mode=Timer.PERIODIC, callback=tick)
 
 
@@ -150,33 +166,6 @@ def battery_on(gpio):
         return ADC(Pin(gpio), atten=ADC.ATTN_11DB).read_uv() * 2 // 1000
 
     return read
-
-
-def cpu_freq(hz):
-    import machine
-
-    machine.freq(hz)
-
-
-def woke():
-    import machine
-
-    return machine.reset_cause() == machine.DEEPSLEEP_RESET
-
-
-def timer_woke():
-    # This boot is a deep sleep's timer running out (a rest on a low battery), no press.
-    import machine
-
-    return machine.wake_reason() == machine.TIMER_WAKE
-
-
-def hung():
-    # This boot follows a watchdog reset (MicroPython's ports/esp32/modmachine.c maps
-    # ESP_RST_TASK_WDT and the other watchdogs to WDT_RESET).
-    import machine
-
-    return machine.reset_cause() == machine.WDT_RESET
 
 
 def _arm(high, low):
@@ -232,16 +221,3 @@ def deep_sleep_on(display, high=(), low=None, keep=()):
             machine.deepsleep()
 
     return enter
-
-
-def restart_keeping(latch):
-    # A restart() for a board that powers itself through `latch` (the CoreInk's GPIO12):
-    # machine.reset() would release it, and on battery the board would switch off. A
-    # deep sleep of a moment holds it (as deep_sleep_on does) and boots again.
-    def restart():
-        import machine
-
-        latch.init(hold=True)
-        machine.deepsleep(10)
-
-    return restart

@@ -19,12 +19,25 @@ import gc
 from machine import SPI, Pin
 
 from boards.device import (Board, UsbSerial, battery_on, deep_sleep_on, journal_partition,
-                           latch_presses, light_sleep_on, restart_keeping)
+                           latch_presses, light_sleep_on)
 from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "m5stack_coreink"
 EXT0_WAKE_PIN = 38  # level 0
+
+
+def restart_keeping(latch):
+    # A restart() for a board that powers itself through `latch` (the CoreInk's GPIO12):
+    # machine.reset() would release it, and on battery the board would switch off. A
+    # deep sleep of a moment holds it (as deep_sleep_on does) and boots again.
+    def restart():
+        import machine
+
+        latch.init(hold=True)
+        machine.deepsleep(10)
+
+    return restart
 
 
 def open():

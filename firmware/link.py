@@ -213,4 +213,4 @@ def watchdog_to_repl():
     except ImportError:
         return
     from firmware.loop import REPL_WATCHDOG_MS
-    machine.WDT(0, REPL_WATCHDOG_MS).feed()
+    machine.WDT(timeout=REPL_WATCHDOG_MS).feed()

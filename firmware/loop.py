@@ -33,8 +33,10 @@ class Loop:
         self.buttons = board.buttons
         self.ticks_ms = board.ticks_ms
         self.sleep_ms = board.sleep_ms
-        dog = getattr(board, "watchdog", None)
-        self.feed = dog.feed if dog is not None else _nothing   # every round feeds it
+        start = getattr(board, "start_watchdog", None)
+        if start is not None:
+            start(WATCHDOG_MS)
+        self.feed = getattr(board, "feed", None) or _nothing     # every round feeds it
         self.dirty = False      # presses taken that the panel does not show yet
         self.panel_busy_at = None   # when the panel was first seen busy, this time
         self.keys = 0           # presses handed to the app

@@ -45,7 +45,7 @@ class Power:
         self._cpu = getattr(board, "cpu_freq", None)
         self._board = board
         self._battery = getattr(board, "battery", None)
-        self._feed = _feeder(board)
+        self._feed = getattr(board, "feed", None)     # the watchdog
         self._nap = getattr(board, "wakes_on_every_button", False)
         self._last = 0
         self._awake = AWAKE_MS
@@ -113,10 +113,16 @@ class Power:
         self._sleep(self._poll)
 
     def _light_sleep(self, ms):
+        light = self._light
+        if light is None:
+            return
         t0 = self._ticks()
-        self._feed()
-        self._light(ms)     # the watchdog stands still meanwhile
-        self._feed()
+        feed = self._feed
+        if feed is not None:
+            feed()
+        light(ms)           # the watchdog stands still meanwhile
+        if feed is not None:
+            feed()
         self.light_sleeps += 1
         slept = ticks_diff(self._ticks(), t0)
         self.light_ms += slept
@@ -129,11 +135,3 @@ class Power:
             if self._cpu is not None:
                 self._cpu(SLOW_HZ)
 
-
-def _feeder(board):
-    dog = getattr(board, "watchdog", None)
-    return dog.feed if dog is not None else _nothing
-
-
-def _nothing():
-    pass

@@ -120,10 +120,11 @@ def safe_mode(board):
 def after_crash(board):
     """Wait for a press to restart; after CRASH_SLEEP_MS without one, deep sleep."""
     from time import ticks_diff
-    feed = _feeder(board)
+    feed = getattr(board, "feed", None)     # the watchdog
     t0 = board.ticks_ms()
     while ticks_diff(board.ticks_ms(), t0) < CRASH_SLEEP_MS:
-        feed()
+        if feed is not None:
+            feed()
         try:
             key = board.buttons.poll(board.ticks_ms())
         except Exception:   # the buttons may be what failed
@@ -135,15 +136,6 @@ def after_crash(board):
     deep = getattr(board, "deep_sleep", None)
     if deep is not None:
         deep()
-
-
-def _feeder(board):
-    dog = getattr(board, "watchdog", None)
-    return dog.feed if dog is not None else _nothing
-
-
-def _nothing():
-    pass
 
 
 def crash(fb, e):

@@ -211,7 +211,7 @@ class _FakeWDTClass:
     feeds = 0
     now = None      # the clock: a callable, set by the test
 
-    def __init__(self, id=0, timeout=5000):
+    def __init__(self, id=0, timeout=5000):     # (the port takes both by keyword too)
         _FakeWDTClass.timeout = timeout
         self.feed()
 
