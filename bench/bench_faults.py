@@ -18,11 +18,13 @@ from fakes import Asleep, FakeClock, FakeLine, install_fake_hardware  # noqa: E4
 from firmware import start  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from firmware.journal.reader import JournalReader  # noqa: E402
-from firmware.loop import WATCHDOG_MS  # noqa: E402
 from boards.simflash import NorFlash  # noqa: E402
 
 PLAY = ("ok", "next", "ok", "ok", "ok", "ok", "next", "ok")   # a sitting, bids, a trump
 END_MS = START_MS + 12 * 60000      # longer than the ten idle minutes before deep sleep
+
+
+WATCHDOG_MS = 30000     # firmware/loop.py's
 
 
 class Reset(BaseException):

@@ -27,6 +27,11 @@ class Pin:
     def irq(self, handler=None, trigger=0):
         pass
 
+    def init(self, period=0, mode=0, callback=None):    # as machine.Timer's
+        pass
+
+    PERIODIC = 1
+
 
 class SPI:
     def __init__(self, id, **kw):
@@ -44,21 +49,11 @@ class RTC:
         return b""
 
 
-class Timer:
-    PERIODIC = 1
-
-    def __init__(self, id):
-        pass
-
-    def init(self, period=0, mode=0, callback=None):
-        pass
-
-
 class Machine:
     Pin = Pin
     SPI = SPI
     RTC = RTC
-    Timer = Timer
+    Timer = Pin     # Timer(0).init(period=, mode=, callback=): the same nothing
     DEEPSLEEP_RESET = 4
 
     def freq(self, hz=None):

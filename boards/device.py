@@ -25,7 +25,7 @@ class Board:
         self.restart = restart
         self.wake_pins = wake_pins
         self.light_sleep = light_sleep
-        self.battery = battery
+        self.battery = battery      # the GPIO of the cell's ADC (firmware/battery.py)
         self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
         self._wdt = None
         display.feed = self.feed    # the panel's waits feed the watchdog too
@@ -49,12 +49,6 @@ class Board:
         import machine
 
         return machine.reset_cause() == machine.WDT_RESET
-
-    def timer_woke(self):
-        # This boot is a deep sleep's timer running out (a rest on a low battery), no press.
-        import machine
-
-        return machine.wake_reason() == machine.TIMER_WAKE
 
     # The watchdog: machine.WDT, started by the main loop (firmware/loop.py); feed() does
     # nothing before. The ESP32's cannot be stopped: MicroPython's ports/esp32/
@@ -141,8 +135,6 @@ def latch_presses(board, pins):
     # says how).
     from machine import Timer
 
-    from firmware.buttons import TICK_MS
-
     buttons = board.buttons
     for i in range(len(pins)):
         def edge(p, i=i):
@@ -150,22 +142,11 @@ def latch_presses(board, pins):
 
         pins[i].irq(handler=edge, trigger=3)    # Pin.IRQ_FALLING | Pin.IRQ_RISING
 
-    def tick(t):
+    def tick(t):    # every 10 ms: firmware/buttons.py's _TICK_MS
         buttons.tick(board.ticks_ms())
 
     board.ticker = Timer(0)     # kept: a Timer collected while it runs is a crash
-    board.ticker.init(period=TICK_MS, mode=Timer.PERIODIC, callback=tick)
-
-
-def battery_on(gpio):
-    # A battery() for a board with the cell on `gpio` through a 1:1 divider (the T5's
-    # 100k/100k, the CoreInk's): the cell's millivolts.
-    def read():
-        from machine import ADC, Pin
-
-        return ADC(Pin(gpio), atten=ADC.ATTN_11DB).read_uv() * 2 // 1000
-
-    return read
+    board.ticker.init(period=10, mode=Timer.PERIODIC, callback=tick)
 
 
 def _arm(high, low):

@@ -18,7 +18,7 @@ import gc
 
 from machine import SPI, Pin
 
-from boards.device import (Board, UsbSerial, battery_on, deep_sleep_on, journal_partition,
+from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition,
                            latch_presses, light_sleep_on, restart)
 from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
@@ -47,7 +47,7 @@ def open():
     board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                   deep_sleep=deep_sleep_on(display, high=(prev, nxt), low=ok),
                   light_sleep=light_sleep_on(high=(prev, nxt), low=ok),
-                  restart=restart, wake_pins=(ok, prev, nxt), battery=battery_on(35),
+                  restart=restart, wake_pins=(ok, prev, nxt), battery=35,
                   wakes_on_every_button=True)
     latch_presses(board, (ok, prev, nxt))
     return board

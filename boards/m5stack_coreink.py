@@ -18,7 +18,7 @@ import gc
 
 from machine import SPI, Pin
 
-from boards.device import (Board, UsbSerial, battery_on, deep_sleep_on, journal_partition,
+from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition,
                            latch_presses, light_sleep_on)
 from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
@@ -65,6 +65,6 @@ def open():
     board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                   deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
                   light_sleep=light_sleep_on(low=mid),
-                  restart=restart_keeping(latch), wake_pins=(mid,), battery=battery_on(35))
+                  restart=restart_keeping(latch), wake_pins=(mid,), battery=35)
     latch_presses(board, (up, down, mid, top, power))
     return board

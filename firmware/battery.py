@@ -1,6 +1,7 @@
-# The battery, on the boards that can measure it (board.battery() -> the cell's mV; the
-# T5 and the CoreInk read it on GPIO35). Loaded only there, and only when it is measured:
-# at boot, and each time the board goes idle (firmware/power.py).
+# The battery, on the boards that can measure it (board.battery: the GPIO of its ADC,
+# the cell behind a 1:1 divider; the T5's and the CoreInk's is GPIO35). Loaded only
+# there, and only when it is measured: at boot, and each time the board goes idle
+# (firmware/power.py).
 #
 #   LOW_MV      below it, the score screen warns: charge soon
 #   FLOOR_MV    below it, no more full refreshes (the most current a refresh draws: a
@@ -31,6 +32,12 @@ _FAST_MA = const(68)
 LAST_WORDS = "battery low: charge me, the sitting is saved"
 
 
+def millivolts(board):
+    """The cell's voltage, by the ADC behind its divider (100k/100k on the T5)."""
+    from machine import ADC, Pin
+    return ADC(Pin(board.battery), atten=ADC.ATTN_11DB).read_uv() * 2 // 1000
+
+
 def at_boot(board):
     """Before any refresh: rest again if the cell is below its floor, or still below
     RESUME_MV after a rest on a low cell (the last screen is still on the panel)."""
@@ -38,8 +45,8 @@ def at_boot(board):
     if mv < FLOOR_MV or mv - ohm_mv * (FULL_MA - _SLOW_MA) // 1000 < SAFE_MV:
         rest(board)
     elif mv < RESUME_MV:
-        timer = getattr(board, "timer_woke", None)
-        if timer is not None and timer():
+        import machine
+        if machine.wake_reason() == machine.TIMER_WAKE:    # a rest's timer, no press
             board.deep_sleep(CHECK_MS)
 
 
@@ -47,24 +54,24 @@ def sag(board):
     """(mV at 80 MHz, the cell's resistance in milliohms) from readings at two loads."""
     cpu = board.cpu_freq
     cpu(80000000)
-    rest = _mean(board.battery)
+    rest = _mean(board)
     cpu(240000000)
-    loaded = _mean(board.battery)
+    loaded = _mean(board)
     cpu(80000000)
     return rest, max(0, rest - loaded) * 1000 // (_FAST_MA - _SLOW_MA)
 
 
-def _mean(read):
+def _mean(board):
     total = 0
     for _ in range(8):
-        total += read()
+        total += millivolts(board)
     return total // 8
 
 
 def check(board, app):
     """The board goes idle: warn on a low cell, rest on one below its floor. True when
     the warning has just come on (the screen is to be drawn again)."""
-    mv = board.battery()
+    mv = millivolts(board)
     if mv < FLOOR_MV:
         rest(board)
         return False

@@ -207,10 +207,12 @@ def _to_repl():
     raise KeyboardInterrupt
 
 
+_REPL_WATCHDOG_MS = const(3600000)    # an hour at the REPL, then the scorer again
+
+
 def watchdog_to_repl():
     try:
         import machine
     except ImportError:
         return
-    from firmware.loop import REPL_WATCHDOG_MS
-    machine.WDT(timeout=REPL_WATCHDOG_MS).feed()
+    machine.WDT(timeout=_REPL_WATCHDOG_MS).feed()

@@ -14,10 +14,9 @@ from time import ticks_diff
 
 _POLL_MS = const(10)    # between two looks at the buttons, the panel and the line
 # The board's watchdog (boards/device.py), fed every round and all through every wait: a
-# hang (no round, no wait) this long restarts the board; at the REPL, no one feeds it and
-# an hour later the scorer is back.
-WATCHDOG_MS = const(30000)
-REPL_WATCHDOG_MS = const(3600000)
+# hang (no round, no wait) this long restarts the board; at the REPL (firmware/link.py)
+# no one feeds it, and an hour later the scorer is back.
+_WATCHDOG_MS = const(30000)
 _BUSY_MS = const(15000)     # no refresh takes this long (firmware/display/epaper.py)
 
 
@@ -35,8 +34,8 @@ class Loop:
         self.sleep_ms = board.sleep_ms
         start = getattr(board, "start_watchdog", None)
         if start is not None:
-            start(WATCHDOG_MS)
-        self.feed = getattr(board, "feed", None) or _nothing     # every round feeds it
+            start(_WATCHDOG_MS)
+        self.feed = getattr(board, "feed", None)     # every round feeds it
         self.dirty = False      # presses taken that the panel does not show yet
         self.panel_busy_at = None   # when the panel was first seen busy, this time
         self.keys = 0           # presses handed to the app
@@ -53,7 +52,8 @@ class Loop:
 
     def step(self):
         """One round: False when the board says stop."""
-        self.feed()
+        if self.feed is not None:
+            self.feed()
         now = self.ticks_ms()
         key = self.buttons.poll(now)
         if key < 0:
@@ -73,31 +73,23 @@ class Loop:
             self.power.touch(self.ticks_ms())
             return True
         refreshing = not self.display.ready()
-        if refreshing:
-            self._stuck(now)
-        else:
+        if not refreshing:
             self.panel_busy_at = None
+        elif self.panel_busy_at is None:
+            self.panel_busy_at = now
+        elif ticks_diff(now, self.panel_busy_at) > getattr(self.display, "busy_timeout_ms",
+                                                           _BUSY_MS):
+            # Busy longer than any refresh takes: its BUSY line is stuck, a fault, not a
+            # reason to stay awake polling it.
+            from firmware.display import DisplayError
+            raise DisplayError("e-paper BUSY stuck: check the BUSY, RST and power wiring")
         busy = self.dirty or refreshing or self._held()
         self.power.idle(now, busy, self.app, refreshing and not self.dirty and not self._held())
         return True
 
-    def _stuck(self, now):
-        # A panel busy for longer than any refresh takes is a fault (its BUSY line stuck),
-        # not a reason to stay awake polling it.
-        if self.panel_busy_at is None:
-            self.panel_busy_at = now
-        elif ticks_diff(now, self.panel_busy_at) > getattr(self.display, "busy_timeout_ms",
-                                                           _BUSY_MS):
-            from firmware.display import DisplayError
-            raise DisplayError("e-paper BUSY stuck: check the BUSY, RST and power wiring")
-
     def _held(self):
         busy = getattr(self.buttons, "busy", None)
         return busy is not None and busy()
-
-
-def _nothing():
-    pass
 
 
 def run(board, app):

@@ -11,10 +11,10 @@
 # The policy, from the last press (or screen, or sync request):
 #   a redraw waiting, a button held, a sync open: awake, polling
 #   the panel refreshing: awake at SLOW_HZ, or, on a board whose every button wakes it
-#       (board.wakes_on_every_button), light sleep by REFRESH_NAP_MS
+#       (board.wakes_on_every_button), light sleep by _REFRESH_NAP_MS
 #   idle PANEL_SLEEP_MS: the panel to deep sleep, the CPU to SLOW_HZ
-#   idle AWAKE_MS after a press that woke the board (the one before it LISTEN_AFTER_MS
-#       ago or more: "press a button, then sync"), PLAY_AWAKE_MS after a press in play:
+#   idle AWAKE_MS after a press that woke the board (the one before it _LISTEN_AFTER_MS
+#       ago or more: "press a button, then sync"), _PLAY_AWAKE_MS after a press in play:
 #       light sleep, a button wakes it (that press counts); on the sync screen, never
 #   idle DEEP_SLEEP_MS: the score drawn, then deep sleep (its wake press only wakes)
 # light_ms, slow_ms and deep_ms count the time spent each way, for the current model in
@@ -26,9 +26,9 @@ from firmware.codes import SYNC
 
 PANEL_SLEEP_MS = const(3000)
 AWAKE_MS = const(5000)          # the USB line listens this long after a waking press
-PLAY_AWAKE_MS = const(1500)     # and this long after a press in play
-LISTEN_AFTER_MS = const(60000)  # a press this long after the last one is a waking one
-REFRESH_NAP_MS = const(100)
+_PLAY_AWAKE_MS = const(1500)     # and this long after a press in play
+_LISTEN_AFTER_MS = const(60000)  # a press this long after the last one is a waking one
+_REFRESH_NAP_MS = const(100)
 DEEP_SLEEP_MS = const(600000)   # ten idle minutes
 FAST_HZ = const(160000000)
 SLOW_HZ = const(80000000)
@@ -49,7 +49,7 @@ class Power:
         self._nap = getattr(board, "wakes_on_every_button", False)
         self._last = 0
         self._awake = AWAKE_MS
-        self._pressed = -LISTEN_AFTER_MS
+        self._pressed = -_LISTEN_AFTER_MS
         self._slow_at = 0
         self._panel_asleep = False
         self._slow = False
@@ -63,7 +63,7 @@ class Power:
         """Something happened (a press): full speed, and the idle time starts again."""
         if press:
             gap = ticks_diff(now, self._pressed)
-            self._awake = AWAKE_MS if gap >= LISTEN_AFTER_MS else PLAY_AWAKE_MS
+            self._awake = AWAKE_MS if gap >= _LISTEN_AFTER_MS else _PLAY_AWAKE_MS
             self._pressed = now
         self._last = now
         self._panel_asleep = False
@@ -79,7 +79,7 @@ class Power:
         if refreshing and self._light is not None and app.link.sync is None:
             self._go_slow(now)
             if self._nap:
-                self._light_sleep(REFRESH_NAP_MS)
+                self._light_sleep(_REFRESH_NAP_MS)
                 return
         if busy or app.link.sync is not None:
             self._sleep(self._poll)

@@ -23,13 +23,15 @@ from micropython import const
 from firmware.codes import LINE, WHITE
 
 CRASH_SLEEP_MS = const(60000)
-RETRY_MS = const(600000)    # a board that did not open tries again after this deep sleep
+_RETRY_MS = const(600000)    # a board that did not open tries again after this deep sleep
 SAFE_MS = const(2000)
 _SAMPLE_MS = const(20)
 
 
-def main(board_name):
-    """Open the board `boards.<board_name>` and run the scorer on it."""
+def main(board_name, sleep_ms=None):
+    """Open the board `boards.<board_name>` and run the scorer on it. A board that did
+    not open: a minute in which Ctrl-C reaches the REPL (to deploy again), then a deep
+    sleep until it tries again, rather than stay awake."""
     try:
         wiring = __import__("boards." + board_name, None, None, ("open",))
         board = wiring.open()
@@ -37,22 +39,16 @@ def main(board_name):
         import sys
         print("Tally 42: the %s board did not open (wiring or firmware):" % board_name)
         sys.print_exception(e)
-        rest_unopened()
+        try:
+            from machine import deepsleep
+        except ImportError:     # the sim (no deep sleep): the terminal has the message
+            return None
+        if sleep_ms is None:
+            from time import sleep_ms
+        sleep_ms(CRASH_SLEEP_MS)
+        deepsleep(_RETRY_MS)
         return None
     return run(board)
-
-
-def rest_unopened(sleep_ms=None):
-    """A board that did not open: a minute in which Ctrl-C reaches the REPL (to deploy
-    again), then a deep sleep until it tries again, rather than stay awake."""
-    try:
-        from machine import deepsleep
-    except ImportError:     # the sim (no deep sleep): the terminal has the message
-        return
-    if sleep_ms is None:
-        from time import sleep_ms
-    sleep_ms(CRASH_SLEEP_MS)
-    deepsleep(RETRY_MS)
 
 
 def run(board):

@@ -289,6 +289,11 @@ class FakeMachine:
     PWRON_RESET = 1
     WDT_RESET = 3
     DEEPSLEEP_RESET = 4
+    TIMER_WAKE = 4      # ESP_SLEEP_WAKEUP_TIMER
+    wake = 0
+
+    def wake_reason(self):
+        return self.wake
 
     def schedule(self, pin):
         if self.blocked:

@@ -16,10 +16,7 @@ class EPaper(framebuf.FrameBuffer):
     note = None     # firmware.fonts: no one to tell what big type says (the sim has)
     busy_timeout_ms = _BUSY_TIMEOUT_MS
     low_power = False   # the battery is low: partial refreshes only (firmware/battery.py)
-
-    def feed(self):
-        # Called all through a wait: the board's watchdog (boards/device.py) sets it.
-        pass
+    feed = None     # called all through a wait: the board's watchdog (boards/device.py)
 
     def __init__(self, spi, cs, dc, rst, busy, width, height, fmt, nbytes, busy_level,
                  full_every):
@@ -103,7 +100,8 @@ class EPaper(framebuf.FrameBuffer):
         while not self.ready():
             if ticks_diff(ticks_ms(), t0) >= timeout_ms:
                 return False
-            self.feed()
+            if self.feed is not None:
+                self.feed()
             sleep_ms(1)
         return True
 

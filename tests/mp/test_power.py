@@ -64,8 +64,9 @@ def test_a_press_in_play_listens_briefly_a_waking_press_and_the_sync_screen_long
     run_loop(b)
     # the first light sleep after the last press: PLAY_AWAKE_MS on (+ its refresh)
     after = [t for t in light if t > presses[-1][0]]
-    assert after and after[0] - presses[-1][0] < P.PLAY_AWAKE_MS + 1000, after[:1]
-    presses = [(START_MS + 500, 2), (START_MS + 5000 + P.LISTEN_AFTER_MS, 1)]
+    assert after and after[0] - presses[-1][0] < 1500 + 1000    # PLAY_AWAKE_MS, after[:1]
+    presses = [(START_MS + 500, 2), (START_MS + 65000, 1)]    # a minute after: a waking press
+    presses = presses[:2]
     b = fake_board(presses, stop_ms=presses[-1][0] + 4000, light=True)
     b.wakes_on_every_button = False
     light = []
@@ -105,7 +106,7 @@ def _device(name, volts=3.9):
 def test_the_loop_feeds_the_watchdog_and_the_repl_gets_its_longest_timeout():
     from firmware import link
     from firmware.app import App
-    from firmware.loop import REPL_WATCHDOG_MS, WATCHDOG_MS, Loop
+    from firmware.loop import Loop
     board, clock, m, undo = _device("esp32_epd29")
     try:
         app = App(board.display, board.flash, None)
@@ -113,12 +114,12 @@ def test_the_loop_feeds_the_watchdog_and_the_repl_gets_its_longest_timeout():
         lp = Loop(board, app, P.Power(board, 10))
         for _ in range(50):
             lp.step()
-        assert m.WDT.timeout == WATCHDOG_MS and m.WDT.feeds >= 50
+        assert m.WDT.timeout == 30000 and m.WDT.feeds >= 50
         try:
             link._to_repl()
         except KeyboardInterrupt:
             pass
-        assert m.WDT.timeout == REPL_WATCHDOG_MS
+        assert m.WDT.timeout == 3600000    # an hour
     finally:
         undo()
 

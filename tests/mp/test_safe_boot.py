@@ -186,7 +186,7 @@ def test_a_board_that_does_not_open_sleeps_and_tries_again():
     m, e, undo = install_fake_hardware()
     try:
         waited = []
-        start.rest_unopened(waited.append)
-        assert waited == [start.CRASH_SLEEP_MS] and m.deep == [start.RETRY_MS]
+        assert start.main("no_such_board", waited.append) is None
+        assert waited == [start.CRASH_SLEEP_MS] and m.deep == [600000]     # ten minutes
     finally:
         undo()
