@@ -273,6 +273,8 @@ class FakeMachine:
         self.ADC = _FakeADCClass
         _FakeTimerClass.made = []
         self.Timer = _FakeTimerClass
+        from rtcchip import FakeBM8563
+        self.I2C = FakeBM8563().i2c_class()     # the CoreInk's clock chip, time unset
         self.esp32 = None
         self.blocked = 0
         self.pending = []       # pins whose IRQ handler waits for the C call to end
