@@ -13,7 +13,7 @@ sys.path.insert(0, "tests")
 sys.path.insert(0, "tests/mp")
 
 from boardrig import INDEX, START_MS, fake_board  # noqa: E402
-from costclock import FakeCell  # noqa: E402
+from costclock import FakeCell, StuckBusy  # noqa: E402
 from fakes import Asleep, FakeClock, FakeLine, install_fake_hardware  # noqa: E402
 from firmware import start  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
@@ -236,7 +236,7 @@ def _said(m, board):
 
 
 def stuck_busy(m, board):
-    m.pins[4].level = 1     # the SSD1680 busy for good
+    board.display._busy = StuckBusy(1)      # the SSD1680's BUSY high for good
 
 
 def sagging(m, board):
