@@ -25,7 +25,7 @@ class Board:
         self.restart = restart
         self.wake_pins = wake_pins
         self.light_sleep = light_sleep
-        self.battery = battery      # the GPIO of the cell's ADC (firmware/battery.py)
+        self.battery = battery      # the GPIO of the cell's ADC (firmware/ui/battery.py)
         self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
         self._wdt = None
         display.feed = self.feed    # the panel's waits feed the watchdog too

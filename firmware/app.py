@@ -29,7 +29,7 @@ class App:
         self.edit = False           # setup: a value being changed
         self.fields = bytearray(12)  # Moon tricks by seat; a gin hand being keyed in
         self.banner = None          # a refusal, shown until the next press
-        self.battery_low = False    # the score screen warns (firmware/battery.py)
+        self.battery_low = False    # the score screen warns (firmware/ui/battery.py)
         self.full = True            # the next show is a full refresh
         self.draft = None           # setup: the Rules being edited, and the first dealer
         self.draft_dealer = 0
@@ -199,7 +199,7 @@ class App:
         fb.fill(WHITE)
         m.draw(self, fb)
         if self.battery_low and self.screen == HOME:
-            from firmware.battery import mark
+            from firmware.ui.battery import mark
             mark(fb)
         if self.banner:
             from firmware.ui import draw

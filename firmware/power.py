@@ -89,7 +89,7 @@ class Power:
         light = (self._light is not None and not listen and idle >= self._awake)
         if not self._panel_asleep and (idle >= PANEL_SLEEP_MS or light):
             if self._battery is not None:
-                from firmware import battery
+                from firmware.ui import battery
                 if battery.check(self._board, app):
                     app.render()    # the warning on the screen now, not at the next press
                     return

@@ -154,7 +154,7 @@ class _StopAt:
 
 
 def test_a_low_battery_warns_on_the_score_screen():
-    from firmware import battery
+    from firmware.ui import battery
     board, clock, m, undo = _device("lilygo_t5_213", volts=3.5)
     try:
         from firmware.app import App
@@ -170,7 +170,7 @@ def test_a_low_battery_warns_on_the_score_screen():
 
 def test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh():
     from firmware import start
-    from firmware.battery import CHECK_MS
+    from firmware.ui.battery import CHECK_MS
     board, clock, m, undo = _device("m5stack_coreink", volts=3.3)
     try:
         shown = []

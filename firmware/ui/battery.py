@@ -1,7 +1,8 @@
 # The battery, on the boards that can measure it (board.battery: the GPIO of its ADC,
 # the cell behind a 1:1 divider; the T5's and the CoreInk's is GPIO35). Loaded only
 # there, and only when it is measured: at boot, and each time the board goes idle
-# (firmware/power.py).
+# (firmware/power.py). With the screens, as it draws two: the last one, and the tag on
+# the score.
 #
 #   LOW_MV      below it, the score screen warns: charge soon
 #   FLOOR_MV    below it, no more full refreshes (the most current a refresh draws: a
