@@ -44,5 +44,6 @@
 #     start.main("esp32_epd29")
 #
 # What every ESP32 board file shares (Board, the USB serial, the journal partition, the
-# RTC clock, the button edge counters, the sleeps, the watchdog) is boards/device.py. The sim is not an ESP32
-# and loads none of it: importing this package costs a device nothing but its name.
+# RTC clock, the button edge counters, the sleeps, the watchdog) is boards/device.py. The
+# sim is not an ESP32 and loads none of it: importing this package costs a device
+# nothing but its name.
