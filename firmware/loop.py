@@ -68,11 +68,14 @@ class Loop:
             self.app.render()
             self.draws += 1
             self.power.touch(self.ticks_ms())
+            self.panel_busy_at = None   # a refresh begins: timed from the next look
             return True
-        if self.app.poll_link():
-            self.power.touch(self.ticks_ms())
-            return True
+        link = self.app.poll_link()
         refreshing = not self.display.ready()
+        if link:
+            self.power.touch(self.ticks_ms())
+            self.panel_busy_at = None   # (a session's end draws its outcome)
+            return True
         if not refreshing:
             self.panel_busy_at = None
         elif self.panel_busy_at is None:
