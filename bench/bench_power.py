@@ -1,8 +1,9 @@
 # runs on: micropython
 # Battery life from a current model: the firmware's main loop run on the sim board in
-# fake time (tests/fakes.py), a panel that refreshes in 600 ms (2.5 s full), and the time
-# it spends awake at each CPU clock, in light sleep, in deep sleep and refreshing, times
-# the datasheet currents in docs/hardware.md.
+# fake time (tests/fakes.py), each firmware step charged its device cost (the cost clock,
+# tests/costclock.py), a panel that refreshes in 600 ms (2.5 s full), and the time it
+# spends awake at each CPU clock, in light sleep, in deep sleep and refreshing, times the
+# datasheet currents in docs/hardware.md.
 #   power.hours_per_1000mAh.playing   a hand every 3 minutes (9 presses), for an hour
 #   power.hours_per_1000mAh.idle      a sitting on show, nobody pressing, for 24 hours
 #   power.hours_per_1000mAh.playing.devkit   playing, with a DevKit's AMS1117 regulator
@@ -15,7 +16,8 @@ sys.path.insert(0, ".")
 sys.path.insert(0, "tests")
 sys.path.insert(0, "tests/mp")
 
-from boardrig import START_MS, fake_board, run_loop, script  # noqa: E402
+from boardrig import START_MS, costed, fake_board, run_loop, script  # noqa: E402
+from costclock import CostClock  # noqa: E402
 
 # Datasheet currents in mA (docs/hardware.md says where each comes from).
 CPU_160MHZ = 44.0       # ESP32, CPU on, radio off, 160 MHz (upper figure)
@@ -43,7 +45,7 @@ def playing(hands):
 
 
 def measure(presses, end):
-    b = fake_board(presses, stop_ms=end, light=True)
+    b = costed(fake_board(presses, stop_ms=end, light=True, clock=CostClock(START_MS)))
 
     def deep_sleep():       # asleep until the end of the window (no press comes)
         b.clock.t = end

@@ -27,6 +27,11 @@ class Pin:
     def irq(self, handler=None, trigger=0):
         pass
 
+    def init(self, period=0, mode=0, callback=None):    # as machine.Timer's
+        pass
+
+    PERIODIC = 1
+
 
 class SPI:
     def __init__(self, id, **kw):
@@ -48,6 +53,7 @@ class Machine:
     Pin = Pin
     SPI = SPI
     RTC = RTC
+    Timer = Pin     # Timer(0).init(period=, mode=, callback=): the same nothing
     DEEPSLEEP_RESET = 4
 
     def freq(self, hz=None):

@@ -20,14 +20,20 @@
 #   serial         the USB serial link: .rx (read/readinto) and .tx (write) byte streams
 #                  (sys.stdin.buffer / sys.stdout.buffer; see UsbSerial)
 #   ticks_ms(), sleep_ms(ms)   the clock: compare ticks only with time.ticks_diff
-#   deep_sleep()   the panel to sleep, the buttons armed to wake the ESP32, then
-#                  machine.deepsleep(): the program starts again from main.py on a press
+#   deep_sleep(ms=None)  the panel to sleep (if it still answers), the buttons armed to
+#                  wake the ESP32, then machine.deepsleep(ms): the program starts again
+#                  from main.py on a press (or after ms)
 #   light_sleep(ms)  the buttons armed, then machine.lightsleep(ms): returns on a press
 #                  or after ms, RAM and program kept (firmware/power.py)
 #   cpu_freq(hz)   machine.freq(hz)
 #   woke()         True when this boot is a wake from deep sleep (the wake press is
 #                  still held: no safe mode)
-#   restart()      machine.reset()
+#   hung()         True when this boot follows a watchdog reset
+#   restart()      machine.reset() (the CoreInk: a moment's deep sleep, its latch held)
+#   start_watchdog(ms), feed()   machine.WDT, started by the main loop, fed by it and by
+#                  every wait for the panel (boards/device.py)
+#   battery        the GPIO of the cell's ADC, or None (firmware/ui/battery.py)
+#   wakes_on_every_button   every button is a wake pin: the board may nap in a refresh
 #   rtc            the time of day kept in the ESP32's RTC, which runs through deep
 #                  sleep: set(unix_seconds, utc_offset_minutes), now() -> (unix seconds,
 #                  offset), unix 0 when never set (see RtcClock)
@@ -38,5 +44,6 @@
 #     start.main("esp32_epd29")
 #
 # What every ESP32 board file shares (Board, the USB serial, the journal partition, the
-# RTC clock, the button latches, the sleeps) is boards/device.py. The sim is not an ESP32
-# and loads none of it: importing this package costs a device nothing but its name.
+# RTC clock, the button edge counters, the sleeps, the watchdog) is boards/device.py. The
+# sim is not an ESP32 and loads none of it: importing this package costs a device
+# nothing but its name.

@@ -1,6 +1,6 @@
 # What every ESP32 board file shares: the Board with the attributes boards/__init__.py
-# lists, the USB serial, the journal partition, the RTC clock, the button latches, the
-# light and deep sleeps.
+# lists, the USB serial, the journal partition, the RTC clock, the button edge counters,
+# the light and deep sleeps, the watchdog and the battery.
 #
 # Nothing here imports machine or esp32 at import time, so that host tests can import it
 # with fakes of them in place.
@@ -14,7 +14,7 @@ SETTINGS_PATH = "/tally42.settings"
 class Board:
     def __init__(self, name, display, buttons, flash, serial=None,
                  settings_path=SETTINGS_PATH, deep_sleep=None, restart=None, wake_pins=(),
-                 light_sleep=None):
+                 light_sleep=None, battery=None, wakes_on_every_button=False):
         self.name = name
         self.display = display
         self.buttons = buttons
@@ -25,12 +25,46 @@ class Board:
         self.restart = restart
         self.wake_pins = wake_pins
         self.light_sleep = light_sleep
-        self.cpu_freq = cpu_freq
-        self.woke = woke
+        self.battery = battery      # the GPIO of the cell's ADC (firmware/ui/battery.py)
+        self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
+        self._wdt = None
+        display.feed = self.feed    # the panel's waits feed the watchdog too
         self.rtc = RtcClock()
         self.ticks_ms = ticks_ms
         self.sleep_ms = sleep_ms
         self.radio = radio
+
+    def cpu_freq(self, hz):
+        import machine
+
+        machine.freq(hz)
+
+    def woke(self):
+        import machine
+
+        return machine.reset_cause() == machine.DEEPSLEEP_RESET
+
+    def hung(self):
+        # This boot follows a watchdog reset (MicroPython's ports/esp32/modmachine.c maps
+        # ESP_RST_TASK_WDT and the other watchdogs to WDT_RESET).
+        import machine
+
+        return machine.reset_cause() == machine.WDT_RESET
+
+    # The watchdog: machine.WDT, started by the main loop (firmware/loop.py); feed() does
+    # nothing before. The ESP32's cannot be stopped: MicroPython's ports/esp32/
+    # machine_wdt.c makes WDT(timeout=) reconfigure the one task watchdog
+    # (esp_task_wdt_reconfigure), so the REPL is handed the longest timeout
+    # (firmware/link.py). It stands still in light sleep (ESP-IDF's esp_hw_support/
+    # sleep_modes.c, suspend_timers); a deep sleep ends it.
+    def start_watchdog(self, ms):
+        import machine
+
+        self._wdt = machine.WDT(timeout=ms)
+
+    def feed(self):
+        if self._wdt is not None:
+            self._wdt.feed()
 
 
 class UsbSerial:
@@ -104,31 +138,25 @@ class RtcClock:
         return unix, offset
 
 
-def latch_presses(buttons, pins):
-    # Arm a pin IRQ on each button's press edge: pins[i] = (Pin, trigger) for the i-th
-    # entry of `buttons` (Pin.IRQ_RISING for active-high, Pin.IRQ_FALLING for active-low).
-    # A press shorter than the main loop's busiest moment is then still counted.
-    from time import ticks_ms
+def latch_presses(board, pins):
+    # A pin IRQ on both edges of each button (pins[i] is the Pin of the i-th entry of
+    # board.buttons), and the timer whose ticks show when the scheduler stalled: a tap
+    # shorter than the main loop's busiest moment is still counted (firmware/buttons.py
+    # says how).
+    from machine import Timer
 
+    buttons = board.buttons
     for i in range(len(pins)):
-        pin, trigger = pins[i]
+        def edge(p, i=i):
+            buttons.edge(i, board.ticks_ms())
 
-        def pressed(p, i=i):
-            buttons.edge(i, ticks_ms())
+        pins[i].irq(handler=edge, trigger=3)    # Pin.IRQ_FALLING | Pin.IRQ_RISING
 
-        pin.irq(handler=pressed, trigger=trigger)
+    def tick(t):    # every 10 ms: firmware/buttons.py's _TICK_MS
+        buttons.tick(board.ticks_ms())
 
-
-def cpu_freq(hz):
-    import machine
-
-    machine.freq(hz)
-
-
-def woke():
-    import machine
-
-    return machine.reset_cause() == machine.DEEPSLEEP_RESET
+    board.ticker = Timer(0)     # kept: a Timer collected while it runs is a crash
+    board.ticker.init(period=10, mode=Timer.PERIODIC, callback=tick)
 
 
 def _arm(high, low):
@@ -143,28 +171,44 @@ def _arm(high, low):
 
 
 def light_sleep_on(high=(), low=None):
-    # A light_sleep(ms) for a board: the same wake buttons as deep_sleep_on.
+    # A light_sleep(ms) for a board: the same wake buttons as deep_sleep_on. The sleep
+    # routes them to the RTC domain (ESP-IDF's sleep_modes.c, ext0_wakeup_prepare and
+    # ext1_wakeup_prepare: rtcio_hal_function_select(.., RTCIO_LL_FUNC_RTC), and ext1
+    # holds them) and nothing routes them back: they would read 0 and lose their IRQs.
+    # A mode-setting Pin.init() does (MicroPython's machine_pin.c, rtc_gpio_deinit), and
+    # hold=False releases the ext1 hold.
     def enter(ms):
         import machine
 
         _arm(high, low)
         machine.lightsleep(ms)
+        for pin in high:
+            pin.init(machine.Pin.IN, machine.Pin.PULL_DOWN, hold=False)
+        if low is not None:
+            low.init(machine.Pin.IN)
 
     return enter
 
 
 def deep_sleep_on(display, high=(), low=None, keep=()):
-    # A deep_sleep() for a board: wake when any pin of `high` reads 1 (ext1, active-high
-    # buttons with pull-downs) or when `low` reads 0 (ext0, one active-low button); the
-    # output pins in `keep` (a power latch) hold their level while the ESP32 sleeps.
-    # All of them must be RTC-capable: GPIO 0, 2, 4, 12-15, 25-27, 32-39.
-    def enter():
+    # A deep_sleep(ms=None) for a board: wake when any pin of `high` reads 1 (ext1,
+    # active-high buttons with pull-downs) or when `low` reads 0 (ext0, one active-low
+    # button), or after ms; the output pins in `keep` (a power latch) hold their level
+    # while the ESP32 sleeps. All of them must be RTC-capable: GPIO 0, 2, 4, 12-15, 25-27,
+    # 32-39. A panel that no longer answers (its BUSY stuck) does not keep the board awake.
+    def enter(ms=None):
         import machine
 
-        display.sleep()
+        try:
+            display.sleep()
+        except Exception:   # firmware.display.DisplayError, or the bus itself
+            pass
         _arm(high, low)
         for pin in keep:
             pin.init(hold=True)
-        machine.deepsleep()
+        if ms:
+            machine.deepsleep(ms)
+        else:
+            machine.deepsleep()
 
     return enter

@@ -40,9 +40,10 @@ def open():
                       full_every=10)
     prev, nxt, ok, back, menu = [Pin(n, Pin.IN, Pin.PULL_DOWN) for n in BUTTON_PINS]
     buttons = Buttons([(prev, PREV), (nxt, NEXT), (ok, OK), (back, BACK), (menu, MENU)])
-    latch_presses(buttons, [(p, Pin.IRQ_RISING) for p in (prev, nxt, ok, back, menu)])
     wake = (prev, nxt, ok, back, menu)
-    return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
-                 deep_sleep=deep_sleep_on(display, high=wake), restart=restart,
-                 light_sleep=light_sleep_on(high=wake),
-                 wake_pins=wake)
+    board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
+                  deep_sleep=deep_sleep_on(display, high=wake), restart=restart,
+                  light_sleep=light_sleep_on(high=wake),
+                  wake_pins=wake, wakes_on_every_button=True)
+    latch_presses(board, wake)
+    return board

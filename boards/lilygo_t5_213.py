@@ -12,13 +12,14 @@
 #   BUSY              GPIO4
 #   long press: OK -> MENU, PREV -> BACK, NEXT -> LONG|NEXT
 # Wake from deep sleep: IO39 low (ext0), GPIO32/33 high (ext1 ANY_HIGH). The SD card
-# (13, 15, 2, 14), LED (19) and battery ADC (35) are not used.
+# (13, 15, 2, 14) and LED (19) are not used. The battery: GPIO35, through a 100k/100k
+# divider.
 import gc
 
 from machine import SPI, Pin
 
-from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
-                           light_sleep_on, restart)
+from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition,
+                           latch_presses, light_sleep_on, restart)
 from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
@@ -43,9 +44,10 @@ def open():
     prev = Pin(32, Pin.IN, Pin.PULL_DOWN)
     nxt = Pin(33, Pin.IN, Pin.PULL_DOWN)
     buttons = Buttons([(active_low(ok), OK, MENU), (prev, PREV, BACK), (nxt, NEXT)])
-    latch_presses(buttons, [(ok, Pin.IRQ_FALLING), (prev, Pin.IRQ_RISING),
-                            (nxt, Pin.IRQ_RISING)])
-    return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
-                 deep_sleep=deep_sleep_on(display, high=(prev, nxt), low=ok),
-                 light_sleep=light_sleep_on(high=(prev, nxt), low=ok),
-                 restart=restart, wake_pins=(ok, prev, nxt))
+    board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
+                  deep_sleep=deep_sleep_on(display, high=(prev, nxt), low=ok),
+                  light_sleep=light_sleep_on(high=(prev, nxt), low=ok),
+                  restart=restart, wake_pins=(ok, prev, nxt), battery=35,
+                  wakes_on_every_button=True)
+    latch_presses(board, (ok, prev, nxt))
+    return board

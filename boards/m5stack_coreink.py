@@ -11,18 +11,75 @@
 #   RST               GPIO0               MENU   power button   GPIO27
 #   BUSY              GPIO4 (low = busy)
 #   power latch       GPIO12: held high, or the board switches itself off on battery
-# Wake from deep sleep: the dial press (GPIO38 low, ext0); the latch is held through it.
+#   battery           GPIO35, through a 1:1 divider
+#   BM8563 RTC        I2C SDA GPIO21, SCL GPIO22, address 0x51 (its own crystal)
+# Wake from deep sleep: the dial press (GPIO38 low, ext0); the latch is held through it,
+# and through a restart (a deep sleep of a moment: machine.reset() would release it).
 import gc
 
 from machine import SPI, Pin
 
-from boards.device import (Board, UsbSerial, deep_sleep_on, journal_partition, latch_presses,
-                           light_sleep_on, restart)
+from boards.device import (Board, RtcClock, UsbSerial, deep_sleep_on, journal_partition,
+                           latch_presses, light_sleep_on)
 from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "m5stack_coreink"
 EXT0_WAKE_PIN = 38  # level 0
+
+
+_BM8563 = 0x51
+
+
+def _bcd(v):
+    return (v >> 4) * 10 + (v & 0x0F)
+
+
+def _to_bcd(v):
+    return (v // 10) << 4 | v % 10
+
+
+class Bm8563Clock(RtcClock):
+    # The ESP32's RTC runs through deep sleep on its 150 kHz RC oscillator, a few % off:
+    # the BM8563, on its own 32.768 kHz crystal, keeps the time. Set with the ESP32's;
+    # read into it at boot (registers 0x02-0x08, BCD: seconds with the VL bit, which says
+    # the time was lost, minutes, hours, day, weekday, month with the century bit, year).
+    def __init__(self, i2c):
+        self._i2c = i2c
+
+    def set(self, unix_seconds, utc_offset_minutes=0):
+        RtcClock.set(self, unix_seconds, utc_offset_minutes)
+        import machine
+
+        y, mo, d, wd, h, mi, s, _ = machine.RTC().datetime()
+        self._i2c.writeto_mem(_BM8563, 0x02, bytes((
+            _to_bcd(s), _to_bcd(mi), _to_bcd(h), _to_bcd(d), wd % 7,
+            _to_bcd(mo) | (0x80 if y >= 2100 else 0), _to_bcd(y % 100))))
+
+    def load(self):
+        """The chip's time into the ESP32's RTC, unless the chip lost it."""
+        r = self._i2c.readfrom_mem(_BM8563, 0x02, 7)
+        if r[0] & 0x80:
+            return False
+        import machine
+
+        y = 2000 + _bcd(r[6]) + (100 if r[5] & 0x80 else 0)
+        machine.RTC().datetime((y, _bcd(r[5] & 0x1F), _bcd(r[3] & 0x3F), r[4] & 7,
+                                _bcd(r[2] & 0x3F), _bcd(r[1] & 0x7F), _bcd(r[0] & 0x7F), 0))
+        return True
+
+
+def restart_keeping(latch):
+    # A restart() for a board that powers itself through `latch` (the CoreInk's GPIO12):
+    # machine.reset() would release it, and on battery the board would switch off. A
+    # deep sleep of a moment holds it (as deep_sleep_on does) and boots again.
+    def restart():
+        import machine
+
+        latch.init(hold=True)
+        machine.deepsleep(10)
+
+    return restart
 
 
 def open():
@@ -47,8 +104,16 @@ def open():
     buttons = Buttons([(active_low(up), PREV), (active_low(down), NEXT),
                        (active_low(mid), OK), (active_low(top), BACK),
                        (active_low(power), MENU)])
-    latch_presses(buttons, [(p, Pin.IRQ_FALLING) for p in (up, down, mid, top, power)])
-    return Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
-                 deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
-                 light_sleep=light_sleep_on(low=mid),
-                 restart=restart, wake_pins=(mid,))
+    board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
+                  deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
+                  light_sleep=light_sleep_on(low=mid),
+                  restart=restart_keeping(latch), wake_pins=(mid,), battery=35)
+    latch_presses(board, (up, down, mid, top, power))
+    from machine import I2C
+
+    board.rtc = Bm8563Clock(I2C(0, scl=Pin(22), sda=Pin(21), freq=400000))
+    try:
+        board.rtc.load()
+    except OSError:     # no answer on the bus: the ESP32's own clock, as elsewhere
+        pass
+    return board

@@ -34,6 +34,7 @@ class App:
         self.banner = None          # a refusal, shown until the next press
         self.note = None            # a hand saved by a held key, shown until the next press
         self._noted = False         # the note was on show when this press came
+        self.battery_low = False    # the score screen warns (firmware/ui/battery.py)
         self.full = True            # the next show is a full refresh
         self.draft = None           # setup: the Rules being edited (before, the family the
                                     # menu asked for: 0 or 1), and the first dealer
@@ -177,6 +178,9 @@ class App:
         self.banner = None
         self._noted = self.note is not None
         self.note = None
+        if self.safe:   # the sitting not resumed must not be finished by a new one
+            self.banner = "safe mode: sync with the PC, or restart"
+            return
         if key & LONG and key & 0xF != PREV and key & 0xF != NEXT and not (
                 key & 0xF == OK and self._entered and hasattr(self.module(), "HOLD_OK")):
             key &= 0xF      # the arrows have a long meaning, OK where a screen says so
@@ -219,6 +223,9 @@ class App:
         m = self._enter() if not self._entered else self.module()
         fb.fill(WHITE)
         m.draw(self, fb)
+        if self.battery_low and self.screen == HOME:
+            from firmware.ui.battery import mark
+            mark(fb)
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)

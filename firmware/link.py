@@ -202,7 +202,20 @@ def no_kbd(*args):
 
 
 def _to_repl():
-    # The REPL tools asked in (mpremote): keyboard interrupt on again, and to the REPL.
+    # The REPL tools asked in (mpremote): keyboard interrupt on again, the watchdog at its
+    # longest (boards/device.py: no one feeds it there), and to the REPL.
     import micropython
     micropython.kbd_intr(3)
+    watchdog_to_repl()
     raise KeyboardInterrupt
+
+
+_REPL_WATCHDOG_MS = const(3600000)    # an hour at the REPL, then the scorer again
+
+
+def watchdog_to_repl():
+    try:
+        from machine import WDT
+    except ImportError:     # a port without one (the sim, qemu)
+        return
+    WDT(timeout=_REPL_WATCHDOG_MS).feed()

@@ -10,8 +10,14 @@
 #   from firmware import loop
 #   loop.run(board)     # the board as boards/__init__.py describes it
 from micropython import const
+from time import ticks_diff
 
 _POLL_MS = const(10)    # between two looks at the buttons, the panel and the line
+# The board's watchdog (boards/device.py), fed every round and all through every wait: a
+# hang (no round, no wait) this long restarts the board; at the REPL (firmware/link.py)
+# no one feeds it, and an hour later the scorer is back.
+_WATCHDOG_MS = const(30000)
+_BUSY_MS = const(15000)     # no refresh takes this long (firmware/display/epaper.py)
 
 
 class Loop:
@@ -26,7 +32,12 @@ class Loop:
         self.buttons = board.buttons
         self.ticks_ms = board.ticks_ms
         self.sleep_ms = board.sleep_ms
+        start = getattr(board, "start_watchdog", None)
+        if start is not None:
+            start(_WATCHDOG_MS)
+        self.feed = getattr(board, "feed", None)     # every round feeds it
         self.dirty = False      # presses taken that the panel does not show yet
+        self.panel_busy_at = None   # when the panel was first seen busy, this time
         self.keys = 0           # presses handed to the app
         self.draws = 0          # screens sent to the panel
 
@@ -41,6 +52,8 @@ class Loop:
 
     def step(self):
         """One round: False when the board says stop."""
+        if self.feed is not None:
+            self.feed()
         now = self.ticks_ms()
         key = self.buttons.poll(now)
         if key < 0:
@@ -49,18 +62,33 @@ class Loop:
             self.app.handle(key)
             self.keys += 1
             self.dirty = True
-            self.power.touch(self.ticks_ms())
+            self.power.touch(self.ticks_ms(), True)
         if self.dirty and self.display.ready():
             self.dirty = False
             self.app.render()
             self.draws += 1
             self.power.touch(self.ticks_ms())
+            self.panel_busy_at = None   # a refresh begins: timed from the next look
             return True
-        if self.app.poll_link():
+        link = self.app.poll_link()
+        refreshing = not self.display.ready()
+        if link:
             self.power.touch(self.ticks_ms())
+            self.panel_busy_at = None   # (a session's end draws its outcome)
             return True
-        busy = self.dirty or not self.display.ready() or self._held() or self.app.radio_busy
-        self.power.idle(now, busy, self.app)
+        if not refreshing:
+            self.panel_busy_at = None
+        elif self.panel_busy_at is None:
+            self.panel_busy_at = now
+        elif ticks_diff(now, self.panel_busy_at) > getattr(self.display, "busy_timeout_ms",
+                                                           _BUSY_MS):
+            # Busy longer than any refresh takes: its BUSY line is stuck, a fault, not a
+            # reason to stay awake polling it.
+            from firmware.display import DisplayError
+            raise DisplayError("e-paper BUSY stuck: check the BUSY, RST and power wiring")
+        # The radio's sender waiting on an acknowledge keeps the board awake, a nap too.
+        awake = self.dirty or self._held() or self.app.radio_busy
+        self.power.idle(now, awake or refreshing, self.app, refreshing and not awake)
         return True
 
     def _held(self):

@@ -10,20 +10,28 @@
 # deep-sleeps (a press boots it again) rather than spin on a battery.
 #
 # Safe mode: a button held at power-on (not the press that wakes a sleeping board) for
-# SAFE_MS. The open sitting is not resumed and the sync screen waits for the PC, so that
-# any journal, even one this code cannot resume, still reaches the PC.
+# SAFE_MS, longer than the press that switches a CoreInk on. It is looked for before any
+# screen's module loads, so that it gets past a broken one. The open sitting is not
+# resumed and the sync screen waits for the PC (and only the PC), so that any journal,
+# even one this code cannot resume, still reaches the PC.
+#
+# A board that hung restarts (the watchdog, boards/device.py) and says so; a battery
+# below its floor ends on a last screen and deep sleep (firmware/ui/battery.py).
 import gc
 from micropython import const
 
 from firmware.codes import LINE, WHITE
 
 CRASH_SLEEP_MS = const(60000)
-SAFE_MS = const(100)
+_RETRY_MS = const(600000)    # a board that did not open tries again after this deep sleep
+SAFE_MS = const(2000)
 _SAMPLE_MS = const(20)
 
 
-def main(board_name):
-    """Open the board `boards.<board_name>` and run the scorer on it."""
+def main(board_name, sleep_ms=None):
+    """Open the board `boards.<board_name>` and run the scorer on it. A board that did
+    not open: a minute in which Ctrl-C reaches the REPL (to deploy again), then a deep
+    sleep until it tries again, rather than stay awake."""
     try:
         wiring = __import__("boards." + board_name, None, None, ("open",))
         board = wiring.open()
@@ -31,6 +39,14 @@ def main(board_name):
         import sys
         print("Tally 42: the %s board did not open (wiring or firmware):" % board_name)
         sys.print_exception(e)
+        try:
+            from machine import deepsleep
+        except ImportError:     # the sim (no deep sleep): the terminal has the message
+            return None
+        if sleep_ms is None:
+            from time import sleep_ms
+        sleep_ms(CRASH_SLEEP_MS)
+        deepsleep(_RETRY_MS)
         return None
     return run(board)
 
@@ -39,16 +55,22 @@ def run(board):
     """Boot, then the main loop until the board says stop; a fault goes to the panel."""
     app = None
     try:
+        safe = safe_mode(board)
+        if getattr(board, "battery", None) is not None:
+            from firmware.ui import battery
+            battery.at_boot(board)
         from firmware import app as A
         from firmware import loop
         from firmware.journal import JournalError
         if board.flash is None:
             raise JournalError("no journal partition: deploy with tally42 deploy --partition")
-        safe = safe_mode(board)
         app = A.App(board.display, board.flash, getattr(board, "settings_path", None),
                     getattr(board, "serial", None), getattr(board, "device_id", None)
                     or device_id(), getattr(board, "rtc", None))
         app.boot(safe)
+        hung = getattr(board, "hung", None)
+        if hung is not None and hung():
+            app.banner = "restarted after a hang: every hand is saved"
         if not safe and getattr(board, "radio", None) is not None:
             app.air = board
             app.switch_radio(True)      # its code only for a scorer in an event
@@ -97,8 +119,11 @@ def safe_mode(board):
 def after_crash(board):
     """Wait for a press to restart; after CRASH_SLEEP_MS without one, deep sleep."""
     from time import ticks_diff
+    feed = getattr(board, "feed", None)     # the watchdog
     t0 = board.ticks_ms()
     while ticks_diff(board.ticks_ms(), t0) < CRASH_SLEEP_MS:
+        if feed is not None:
+            feed()
         try:
             key = board.buttons.poll(board.ticks_ms())
         except Exception:   # the buttons may be what failed

@@ -105,7 +105,18 @@ class FakeSPI:
 
 class _FakePinClass(FakePin):
     # machine.Pin: Pin(id, mode, pull, value=..., hold=...). The newest Pin made for an id
-    # is kept in FakeMachine.pins, so a test can press the button a board wired.
+    # is kept in FakeMachine.pins, so a test can press the button a board wired; drive()
+    # is the outside world changing an input's level (a finger, noise).
+    #
+    # As on the chip (MicroPython's ports/esp32/machine_pin.c and ESP-IDF):
+    # - an IRQ handler is scheduled (machine_pin_isr_handler: mp_sched_schedule), so it
+    #   runs at once only while Python code runs; FakeMachine.block() stands for a long
+    #   C call, after which each pin's handler runs once however many edges came (one
+    #   status bit a pin, esp_driver_gpio gpio.c, gpio_isr_loop);
+    # - a sleep's ext0/ext1 wake routes the pin to the RTC domain (esp_hw_support
+    #   sleep_modes.c, ext0/ext1_wakeup_prepare) and ext1 holds it: it then reads 0 and
+    #   raises no IRQ until a mode-setting init() (machine_pin_obj_init_helper:
+    #   rtc_gpio_deinit), which a held pad only obeys once init(hold=False) frees it.
     IN = 1
     OUT = 3
     OPEN_DRAIN = 7
@@ -115,6 +126,7 @@ class _FakePinClass(FakePin):
     IRQ_RISING = 2
 
     registry = None
+    machine = None
     irq_handler = None
     irq_trigger = 0
 
@@ -128,6 +140,7 @@ class _FakePinClass(FakePin):
         self.mode = None
         self.pull = None
         self.hold_on = False
+        self.rtc = False        # routed to the RTC domain by a sleep's wake
         self.init(mode, pull, value=value, hold=hold)
         _FakePinClass.registry[id] = self
 
@@ -140,6 +153,22 @@ class _FakePinClass(FakePin):
             self.value(value)
         if hold is not None:
             self.hold_on = hold
+        if mode not in (-1, None) and not self.hold_on:
+            self.rtc = False
+
+    def value(self, v=None):
+        if v is None and self.rtc:
+            self.reads += 1
+            return 0
+        return FakePin.value(self, v)
+
+    def drive(self, level):
+        old = self.level
+        self.level = level
+        if self.rtc or self.irq_handler is None or level == old:
+            return
+        if self.irq_trigger & (self.IRQ_RISING if level else self.IRQ_FALLING):
+            _FakePinClass.machine.schedule(self)
 
 
 class _FakeSPIClass:
@@ -172,12 +201,84 @@ class _FakeRTCClass:
         _FakeRTCClass.state["memory"] = bytes(data)
 
 
+class _FakeWDTClass:
+    # machine.WDT(id, timeout): one watchdog, reconfigured by each new WDT (MicroPython's
+    # ports/esp32/machine_wdt.c: esp_task_wdt_reconfigure). expired(now) says whether it
+    # has bitten; the clock that owns the time asks (light sleep stops it: ESP-IDF's
+    # sleep_modes.c, suspend_timers).
+    timeout = None
+    fed_at = None
+    feeds = 0
+    now = None      # the clock: a callable, set by the test
+
+    def __init__(self, id=0, timeout=5000):     # (the port takes both by keyword too)
+        _FakeWDTClass.timeout = timeout
+        self.feed()
+
+    def feed(self):
+        _FakeWDTClass.feeds += 1
+        _FakeWDTClass.fed_at = _FakeWDTClass.now() if _FakeWDTClass.now else 0
+
+
+class _FakeADCClass:
+    # machine.ADC(Pin(gpio), atten=...): read_uv() of the cell behind a 1:1 divider, from
+    # FakeMachine.cell (a FakeCell), or 0 with none.
+    ATTN_11DB = 3
+    cell = None
+
+    def __init__(self, pin, atten=None):
+        self.pin = pin
+
+    def read_uv(self):
+        c = _FakeADCClass.cell
+        return 0 if c is None else c.volts() * 1000000 // 2
+
+
+class _FakeTimerClass:
+    # machine.Timer(id): init(period=, mode=, callback=); the test calls fire(now).
+    PERIODIC = 1
+    ONE_SHOT = 0
+    made = []
+
+    def __init__(self, id):
+        self.id = id
+        self.callback = None
+        _FakeTimerClass.made.append(self)
+
+    def init(self, period=0, mode=1, callback=None):
+        self.period = period
+        self.callback = callback
+
+    def deinit(self):
+        self.callback = None
+
+
+class Asleep(BaseException):
+    # machine.deepsleep() ended the program (MicroPython's modmachine.c: the chip resets
+    # on waking); the firmware catches no BaseException.
+    pass
+
+
 class FakeMachine:
     # Stands in for the machine module (see install_fake_hardware).
     def __init__(self):
         self.pins = {}
         _FakePinClass.registry = self.pins
+        _FakePinClass.machine = self
         self.Pin = _FakePinClass
+        _FakeWDTClass.timeout = None
+        _FakeWDTClass.feeds = 0
+        self.WDT = _FakeWDTClass
+        _FakeADCClass.cell = None
+        self.ADC = _FakeADCClass
+        _FakeTimerClass.made = []
+        self.Timer = _FakeTimerClass
+        from rtcchip import FakeBM8563
+        self.I2C = FakeBM8563().i2c_class()     # the CoreInk's clock chip, time unset
+        self.esp32 = None
+        self.blocked = 0
+        self.pending = []       # pins whose IRQ handler waits for the C call to end
+        self.deep = []          # the ms of each deepsleep (None: until a wake pin)
         self.SPI = _FakeSPIClass
         _FakeRTCClass.state = {"datetime": (2000, 1, 1, 5, 0, 0, 0, 0), "memory": b""}
         self.RTC = _FakeRTCClass
@@ -187,24 +288,86 @@ class FakeMachine:
         self.hz = None
         self.cause = 1      # PWRON_RESET
 
+    PWRON_RESET = 1
+    WDT_RESET = 3
     DEEPSLEEP_RESET = 4
+    TIMER_WAKE = 4      # ESP_SLEEP_WAKEUP_TIMER
+    wake = 0
+
+    def wake_reason(self):
+        return self.wake
+
+    def schedule(self, pin):
+        if self.blocked:
+            if pin not in self.pending:
+                self.pending.append(pin)
+            return
+        pin.irq_handler(pin)
+
+    def block(self):
+        self.blocked += 1
+
+    def unblock(self):
+        self.blocked -= 1
+        if not self.blocked:
+            pending, self.pending = self.pending, []
+            for pin in pending:
+                pin.irq_handler(pin)
+
+    def _route_wake_pins(self):
+        e = self.esp32
+        if e is None:
+            return
+        if e.ext0 is not None:
+            e.ext0[0].rtc = True
+        if e.ext1 is not None:
+            for pin in e.ext1[0]:
+                pin.rtc = True
+                pin.hold_on = True
+
+    deep_ends = False   # deepsleep() raises Asleep: it never returns on the chip
 
     def deepsleep(self, ms=None):
         self.slept += 1
+        self.deep.append(ms)
+        self._route_wake_pins()
+        self._latch_lost()
+        if self.deep_ends:
+            raise Asleep()
 
     def lightsleep(self, ms=None):
         self.light.append(ms)
+        self._route_wake_pins()
+
+    # What the ESP32 draws at each clock, radio off (its datasheet's upper figures), for a
+    # FakeCell on the ADC to sag by.
+    _MA = {80000000: 31, 160000000: 44, 240000000: 68}
 
     def freq(self, hz=None):
         if hz is None:
             return self.hz or 160000000
         self.hz = hz
+        if _FakeADCClass.cell is not None:
+            _FakeADCClass.cell.load_ma = self._MA.get(hz, 44)
 
     def reset_cause(self):
         return self.cause
 
+    # A board powered on battery through a latch pin (the CoreInk's GPIO12): a reset puts
+    # every pad back to an input, so the latch lets go unless its pad is held (ESP-IDF's
+    # driver/gpio.h, gpio_hold_en: held "until power down or gpio_hold_dis"), and the
+    # board is off; a deep sleep likewise.
+    latch = None
+    powered_off = False
+
+    def _latch_lost(self):
+        p = self.pins.get(self.latch) if self.latch is not None else None
+        if p is not None and not (p.hold_on and p.level):
+            self.powered_off = True
+
     def reset(self):
         self.resets += 1
+        self._latch_lost()
 
 
 class _FakePartitionClass:
@@ -250,6 +413,7 @@ def install_fake_hardware(partitions=("journal",)):
     for k in names:
         sys.modules.pop(k, None)
     m, e = FakeMachine(), FakeEsp32(partitions)
+    m.esp32 = e
     sys.modules["machine"] = m
     sys.modules["esp32"] = e
 
@@ -362,6 +526,16 @@ class FakePresses:
 
     def end(self):
         return max(d for d, b in self.presses) + self.hold if self.presses else 0
+
+    def edges(self, t0, t1):
+        # [(t, button)]: the press and release edges in (t0, t1], in time order.
+        out = []
+        for down, b in self.presses:
+            for t in (down, down + self.hold):
+                if t0 < t <= t1:
+                    out.append((t, b))
+        out.sort()
+        return out
 
 
 class StopAfter:

@@ -19,7 +19,8 @@ from host_tools.sim import qemu as Q  # noqa: E402
 OUT = os.path.join(build.OUT, "tests-rom")
 # What the suites import, compiled with the port's own mpy-cross into the image.
 TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/mp")
-FILES = ("tests/fakes.py", "bench/mp_ui_search.py", "bench/mp_board_fakes.py",
+FILES = ("tests/fakes.py", "tests/costclock.py", "tests/rtcchip.py", "bench/mp_ui_search.py",
+         "bench/mp_board_fakes.py",
          "bench/bench_engine.py")
 # Kept as source: mp_run.py (its functions are run without its main()), the board probe
 # (tests/mp/test_probe_board.py reads it as text, as tally42 deploy sends it).

@@ -210,13 +210,24 @@ def test_deploy_says_what_it_found_removes_stale_copies_then_copies(tmp_path, mo
                      "--build", str(tmp_path / "c")]) == 0
     copied = [a for a in calls[0] if a.startswith(":")]
     assert copied == [":main.py"]
-    # A refusal: a message, a non-zero exit, nothing run.
+    # A refusal: a message, a non-zero exit, nothing run but the board's restart (the
+    # probe stopped it at the REPL).
     calls.clear()
     monkeypatch.setattr(deploy, "probe", lambda port: _found(STOCK, unsynced=None))
     assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
                      "--build", str(tmp_path / "d")]) == 2
     assert "tally42: the board has no journal partition" in capsys.readouterr().err
-    assert calls == []
+    assert [c[1:] for c in calls] == [["connect", "/dev/ttyX", "reset"]]
+
+
+def test_a_board_without_a_boot_py_loses_the_one_another_board_left(tmp_path):
+    for rom in (False, True):
+        files = deploy.build("esp32_epd29", str(tmp_path / str(rom)), rom)
+        text = " ".join(deploy.mpremote_args("/dev/ttyUSB0", str(tmp_path / str(rom)), files))
+        assert "os.remove(p)" in text and "'boot.py'" in text, rom
+    files = deploy.build("m5stack_coreink", str(tmp_path / "ink"))
+    text = " ".join(deploy.mpremote_args("/dev/ttyUSB0", str(tmp_path / "ink"), files))
+    assert "'boot.py'" not in text and ":boot.py" in text
 
 
 def test_the_coreink_gets_a_boot_py_that_sets_its_power_latch_first(tmp_path):

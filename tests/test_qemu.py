@@ -36,6 +36,7 @@ LEAVE_OUT = (
     "test_probe_board.test_the_probe_counts_unsynced_sittings_and_lists_partitions",
     # the time of day from time.mktime, which the port lacks (an ESP32 has it)
     "test_rtc.test_the_clock_survives_a_deep_sleep_in_the_rtc",
+    "test_rtc.test_the_coreink_keeps_the_time_in_its_bm8563_through_the_esp32s_drift",
     # minutes of emulated CPU (seconds to a minute each on the unix port)
     "test_heap_lock", "test_journal_powercut", "test_gin_powercut", "test_search",
     "test_display.test_ssd1680_keeps_the_old_image_in_its_ram_not_in_the_heap",

@@ -14,6 +14,9 @@ _RESET_MS = const(10)  # RES# low, then settle (10 ms in the SSD1680 and JD79653
 
 class EPaper(framebuf.FrameBuffer):
     note = None     # firmware.fonts: no one to tell what big type says (the sim has)
+    busy_timeout_ms = _BUSY_TIMEOUT_MS
+    low_power = False   # the battery is low: partial refreshes only (firmware/ui/battery.py)
+    feed = None     # called all through a wait: the board's watchdog (boards/device.py)
 
     def __init__(self, spi, cs, dc, rst, busy, width, height, fmt, nbytes, busy_level,
                  full_every):
@@ -91,16 +94,19 @@ class EPaper(framebuf.FrameBuffer):
             self._kept = True
         return True
 
-    def wait_until_ready(self, timeout_ms=_BUSY_TIMEOUT_MS):
+    def wait_until_ready(self, timeout_ms=None):
+        timeout_ms = timeout_ms or self.busy_timeout_ms
         t0 = ticks_ms()
         while not self.ready():
             if ticks_diff(ticks_ms(), t0) >= timeout_ms:
                 return False
+            if self.feed is not None:
+                self.feed()
             sleep_ms(1)
         return True
 
     def _wait(self):
-        if not self.wait_until_ready(_BUSY_TIMEOUT_MS):
+        if not self.wait_until_ready(self.busy_timeout_ms):
             raise DisplayError("e-paper BUSY stuck: check the BUSY, RST and power wiring")
 
     # -- what each controller provides ------------------------------------------------
@@ -143,6 +149,8 @@ class EPaper(framebuf.FrameBuffer):
         # image is not the panel's, and only a full refresh is right.
         if not self._shown or self._partials >= self._full_every or not self._kept:
             full = True
+        if self.low_power:
+            full = False    # a full refresh draws the most current: a low cell browns out
         self._kept = self._refresh(full)
         self._fresh = True
         if full:

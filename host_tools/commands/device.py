@@ -97,6 +97,7 @@ def _deploy(args):
         for note in plan.notes:
             print(note)
         if plan.refusal:
+            DP.restart(args.port)   # the probe stopped it at the REPL
             raise CommandError(plan.refusal)
         remove = plan.remove
         if not plan.copy_modules and not args.romfs:

@@ -104,13 +104,17 @@ def build(board, out_dir, rom=False):
 def mpremote_args(port, out_dir, files, remove=()):
     """One mpremote call: remove the stale copies, make the folders, copy every file,
     reset the board. A ROMFS image goes to the romfs partition, and module copies left
-    on the file system go."""
+    on the file system go. A board whose files have no boot.py loses the one another
+    board left (the CoreInk's drives GPIO12, which is something else elsewhere)."""
     args = ["connect", port]
+    remove = set(remove)
+    if "boot.py" not in files:
+        remove.add("boot.py")
     if ROMFS_NAME in files:
         args += ["romfs", "deploy", os.path.join(out_dir, ROMFS_NAME), "+",
                  "exec", REMOVE_COPIES.format(packages=romfs.PACKAGES), "+"]
         files = [f for f in files if f != ROMFS_NAME]
-    elif remove:
+    if remove:
         args += ["exec", boardcheck.REMOVE_FILES.format(files=sorted(remove)), "+"]
     dirs = sorted({os.path.dirname(f) for f in files if os.path.dirname(f)})
     made = set()
@@ -156,6 +160,11 @@ def partition_table(parts=PARTITIONS):
                             label.encode(), 0)
     body += struct.pack("<H14s", 0xEBEB, b"\xff" * 14) + hashlib.md5(body).digest()
     return body + b"\xff" * (0xC00 - len(body))
+
+
+def restart(port):
+    """Back to the scorer after a refused deploy: the probe left the board at the REPL."""
+    subprocess.call([tool("mpremote"), "connect", port, "reset"])
 
 
 def probe(port):

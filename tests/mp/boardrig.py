@@ -21,11 +21,12 @@ def script(names, every_ms, t0=START_MS + 500):
 
 
 def fake_board(presses, stop_ms, nor=None, partial_ms=600, full_ms=2500, light=False,
-               deep=False, hold_ms=70):
+               deep=False, hold_ms=70, clock=None):
     """A sim board over `nor` whose panel refreshes in partial_ms/full_ms and whose
     buttons follow `presses`; its buttons say stop at stop_ms. light/deep: the board
-    can light-sleep (until the next press) and deep-sleep (counted in board.deep)."""
-    clock = FakeClock(START_MS)
+    can light-sleep (until the next press) and deep-sleep (counted in board.deep).
+    clock: a costclock.CostClock, to charge the firmware's steps (costed())."""
+    clock = clock or FakeClock(START_MS)
     fp = FakePresses(clock, presses, hold_ms)
     b = Board(nor or NorFlash(8, 4096), record=True)
     b.display = fake_panel(clock, partial_ms, full_ms)
@@ -39,6 +40,7 @@ def fake_board(presses, stop_ms, nor=None, partial_ms=600, full_ms=2500, light=F
     b.cpu_freq = b.freqs.append
     if light:
         b.light_sleep = clock.light_sleep
+        b.wakes_on_every_button = True     # as the DIY board: its five buttons wake it
     b.deep = []
     if deep:
         def sleep_deep():
@@ -58,3 +60,25 @@ def run_loop(b):
     lp = Loop(b, app, Power(b, 10))
     lp.run()
     return lp
+
+
+def costed(b):
+    """Charge b's firmware steps on its CostClock (tests/costclock.py): each screen drawn
+    and sent to the panel, a module import when the screen changes; the buttons hear
+    their pin IRQs and timer ticks as a board's do."""
+    clock = b.clock
+    clock.irq = b.keys.edge
+    clock.timer = b.keys.tick
+    show = b.display.show
+    last = [None]
+
+    def costly(full=False):
+        clock.charge("render")
+        name = getattr(b.display, "name", None)
+        if name != last[0]:
+            last[0] = name
+            clock.charge("import")
+        clock.charge("spi_frame")
+        show(full)
+    b.display.show = costly
+    return b

@@ -314,50 +314,130 @@ def test_boards_light_sleep_on_their_wake_buttons_and_know_a_wake():
             undo()
 
 
-def test_a_press_between_two_polls_counts_when_its_edge_was_latched():
-    # The loop busy for 200 ms (a flash erase, a screen loading): a 60 ms press comes and
-    # goes in between. Polling alone never sees it; the latched edge (pin IRQ) does.
-    for latched in (False, True):
-        pin, b = _one(debounce_ms=30)
-        ev = []
-        t = _run(b, 0, 100, ev)
-        if latched:
-            b.edge(0, t + 50)       # the IRQ, at the press edge
-        t = _run(b, t + 200, t + 300, ev)     # the next polls: released long ago
-        assert ev == ([OK] if latched else []), (latched, ev)
-    # A press seen by the polls is counted once, its latched edge adds nothing.
-    pin, b = _one(debounce_ms=30)
-    b.edge(0, 100)
+def _stepped(taps, hold, step_ms, kind=None, t0=1000):
+    # A button polled every 10 ms, then a firmware step of step_ms (Python code, or the
+    # C call `kind`) during which `taps` (ms into the step) come and go, then polls
+    # again: the events, with the IRQ wired as a board wires it.
+    from costclock import CostClock
+    from fakes import FakePresses
+
+    clock = CostClock(t0 - 200)
+    fp = FakePresses(clock, [(t0 + t, 0) for t in taps], hold)
+    b = Buttons([(fp.reader(0), OK)])
+    clock.irq = b.edge
+    clock.timer = b.tick
     ev = []
-    pin.level = 1
-    t = _run(b, 100, 200, ev)
-    pin.level = 0
-    t = _run(b, t, t + 100, ev)
-    assert ev == [OK]
-    # Contact bounce just after the release is no new press.
-    b.edge(0, t - 90)
-    _run(b, t, t + 100, ev)
-    assert ev == [OK]
+    while clock.t < t0:
+        _take(b, clock, ev)
+        clock.sleep_ms(10)
+    if kind is None:
+        clock.advance(step_ms)
+    else:
+        clock.advance(step_ms, c_call=True)
+    end = clock.t + 1000
+    while clock.t < end:
+        _take(b, clock, ev)
+        clock.sleep_ms(10)
+    return ev
 
 
-def test_boards_latch_each_buttons_press_edge():
+def _take(b, clock, ev):
+    e = b.poll(clock.t)
+    if e != NONE:
+        ev.append(e)
+
+
+def test_taps_during_a_long_step_each_count():
+    # The firmware busy (a render, a journal block, a screen import): the polls miss the
+    # taps, the IRQ's edges do not.
+    assert _stepped([20], 65, 100) == [OK]
+    assert _stepped([10, 80], 30, 150) == [OK, OK]
+    assert _stepped([10, 150], 65, 300) == [OK, OK]
+    assert _stepped([100, 1000, 2500], 30, 3000) == [OK] * 3
+    # inside one C call (a flash erase): the handler runs once, after it
+    assert _stepped([5], 30, 45, "erase") == [OK]
+    assert _stepped([50], 100, 300, "erase") == [OK]
+    # a tap that began in the C call and ends after it
+    assert _stepped([20], 60, 45, "erase") == [OK]
+
+
+def test_noise_shorter_than_the_debounce_is_no_press():
+    for ms in (1, 2, 3, 4, 5):
+        assert _stepped([], 0, 0) == []
+        assert _stepped([-150, -77, -33], ms, 0) == [], ms      # while polled
+        assert _stepped([10, 500, 1200], ms, 2000) == [], ms    # during a long step
+
+
+def test_a_logged_edge_alone_is_no_press():
+    # One rising edge whose handler finds the line low again at once: noise (an ESD
+    # spark, a bump), not an OK.
+    pin, b = _one()
+    ev = []
+    t = _run(b, 0, 100, ev)
+    b.edge(0, t)
+    _run(b, t, t + 300, ev)
+    assert ev == []
+
+
+def test_boards_count_both_edges_of_each_button():
     from fakes import install_fake_hardware
 
     for name, table in _MAPS.items():
         m, e, undo = install_fake_hardware()
         try:
             board = __import__("boards." + name, None, None, ["open"]).open()
+            now = [0]
+            board.ticks_ms = lambda: now[0]
             for gpio, rest, _, _ in table:
                 m.pins[gpio].level = rest
             b = board.buttons
             t = _run(b, 0, 200, [])
             for gpio, rest, short, _ in table:
                 pin = m.pins[gpio]
-                want = m.Pin.IRQ_FALLING if rest else m.Pin.IRQ_RISING
-                assert pin.irq_trigger == want, (name, gpio)
-                pin.irq_handler(pin)        # a press the polls never saw
+                assert pin.irq_trigger == m.Pin.IRQ_RISING | m.Pin.IRQ_FALLING, (name, gpio)
+                now[0] = t + 10
+                m.block()           # a flash erase: the tap comes and goes meanwhile
+                pin.drive(1 - rest)
+                now[0] = t + 60
+                pin.drive(rest)
+                now[0] = t + 80
+                m.unblock()
                 ev = []
-                t = _run(b, t + 100, t + 200, ev)
+                t = _run(b, t + 80, t + 200, ev)
+                assert ev == [short & 0xF], (name, gpio, ev)
+        finally:
+            undo()
+
+
+def test_after_a_light_sleep_the_buttons_read_and_interrupt_again():
+    # The sleep routes the wake pins to the RTC domain; the board routes them back.
+    from fakes import install_fake_hardware
+
+    for name, table in _MAPS.items():
+        m, e, undo = install_fake_hardware()
+        try:
+            board = __import__("boards." + name, None, None, ["open"]).open()
+            now = [0]
+            board.ticks_ms = lambda: now[0]
+            for gpio, rest, _, _ in table:
+                m.pins[gpio].level = rest
+            b = board.buttons
+            t = _run(b, 0, 100, [])
+            board.light_sleep(5000)
+            ev = []
+            t = _run(b, t, t + 1500, ev)
+            assert ev == [], (name, ev)     # no phantom press, no phantom long press
+            for gpio, rest, short, _ in table:
+                pin = m.pins[gpio]
+                assert not pin.rtc, (name, gpio)
+                now[0] = t
+                m.block()
+                pin.drive(1 - rest)
+                now[0] = t + 50
+                pin.drive(rest)
+                m.unblock()
+                ev = []
+                t = _run(b, t + 50, t + 200, ev)
                 assert ev == [short & 0xF], (name, gpio, ev)
         finally:
             undo()

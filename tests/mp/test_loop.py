@@ -87,3 +87,29 @@ def test_on_an_ssd1680_the_loop_refreshes_in_part_and_the_old_image_stays_right(
     assert bus.kinds == asked       # a full refresh only where the app asked for one
     frame = bytes(b.display._buf)
     assert bytes(bus.ram[0x24]) == frame and bytes(bus.ram[0x26]) == frame
+
+
+def test_a_sync_longer_than_the_busy_timeout_is_no_stuck_panel():
+    # The panel refreshing when a session opens, the session busy for 20 s: its end
+    # draws the outcome, a refresh like any other, not a panel stuck for 20 s.
+    from boardrig import fake_board, run_loop
+    b = fake_board([], stop_ms=40000)
+    b.display.busy_timeout_ms = 15000
+    polls = []
+    from firmware import app as A
+    poll_link = A.App.poll_link
+
+    def session(self):
+        polls.append(b.clock.t)
+        if 3000 <= b.clock.t < 23000:
+            b.clock.t += 10
+            if b.clock.t >= 23000:
+                self.render()       # the outcome, as Link.poll draws it
+            return True
+        return False
+    A.App.poll_link = session
+    try:
+        lp = run_loop(b)
+    finally:
+        A.App.poll_link = poll_link
+    assert lp.app is not None and b.clock.t >= 40000

@@ -35,3 +35,29 @@ def test_without_an_rtc_the_clock_is_lost_with_the_app():
     pc_sets(a, "clock", T, 0)
     assert a.clock.unix() >= T
     assert A.App(None, nor, None).clock.unix() == 0
+
+
+def test_the_coreink_keeps_the_time_in_its_bm8563_through_the_esp32s_drift():
+    from fakes import install_fake_hardware
+    from rtcchip import FakeBM8563
+    chip = FakeBM8563()
+    m, e, undo = install_fake_hardware()
+    try:
+        m.I2C = chip.i2c_class()
+        board = __import__("boards.m5stack_coreink", None, None, ["open"]).open()
+        assert board.rtc.now() == (0, 0)        # the chip lost its time: nothing loaded
+        board.rtc.set(1767225600 + 3600, 60)    # 2026-01-01 01:00 UTC, UTC+1
+        assert board.rtc.now() == (1767225600 + 3600, 60)
+        # Deep sleep: the ESP32's RTC drifts (here it stood still), the chip's does not.
+        chip.advance(1800)
+        board = __import__("boards.m5stack_coreink", None, None, ["open"]).open()
+        assert board.rtc.now() == (1767225600 + 5400, 60)
+    finally:
+        undo()
+    m, e, undo = install_fake_hardware()
+    try:
+        m.I2C = FakeBM8563(present=False).i2c_class()
+        board = __import__("boards.m5stack_coreink", None, None, ["open"]).open()
+        assert board.rtc.now() == (0, 0)        # no chip: the ESP32's clock, unset
+    finally:
+        undo()

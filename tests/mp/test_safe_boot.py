@@ -52,8 +52,8 @@ def test_a_board_that_does_not_open_goes_to_the_repl_with_a_message():
 def test_safe_mode_skips_resume_and_hands_the_sitting_to_the_pc():
     nor = flash()
     sid = _newer_sitting(nor)
-    held = [(START_MS - 100, INDEX["back"])]      # BACK held at power-on, for 1 s
-    b = fake_board(held, stop_ms=START_MS + 3000, nor=nor, hold_ms=1100)
+    held = [(START_MS - 100, INDEX["back"])]      # BACK held at power-on, for 2.2 s
+    b = fake_board(held, stop_ms=START_MS + 5000, nor=nor, hold_ms=2200)
     a = start.run(b)
     assert a is not None and a.safe and a.scorer.s is None
     assert a.screen == SYNC and "safe mode" in b.display.screen_text()
@@ -76,10 +76,52 @@ def test_the_press_that_wakes_the_board_is_no_safe_mode():
     a = boot(nor)
     press(a, "ok")
     held = [(START_MS - 100, INDEX["ok"])]
-    b = fake_board(held, stop_ms=START_MS + 3000, nor=nor, hold_ms=1100)
+    b = fake_board(held, stop_ms=START_MS + 5000, nor=nor, hold_ms=2200)
     b.woke = lambda: True
     a = start.run(b)
     assert not a.safe and a.scorer.s is not None and a.screen == HOME
+
+
+def test_the_press_that_switches_a_coreink_on_is_no_safe_mode():
+    nor = flash()
+    a = boot(nor)
+    press(a, "ok")
+    held = [(START_MS - 100, INDEX["menu"])]      # the power button, held a second
+    b = fake_board(held, stop_ms=START_MS + 3000, nor=nor, hold_ms=1000)
+    a = start.run(b)
+    assert not a.safe and a.scorer.s is not None and a.screen == HOME
+
+
+def test_safe_mode_comes_before_any_screen_module_loads():
+    import sys
+    nor = flash()
+    held = [(START_MS - 100, INDEX["back"])]
+    b = fake_board(held, stop_ms=START_MS + 5000, nor=nor, hold_ms=2200)
+    seen = []
+    held_fn = b.buttons.held
+
+    def held_spy():
+        seen.append([k for k in sys.modules if k.startswith("firmware.ui.")
+                     or k == "firmware.app"])
+        return held_fn()
+    b.buttons.held = held_spy
+    sys.modules.pop("firmware.app", None)
+    for k in [k for k in sys.modules if k.startswith("firmware.ui.")]:
+        sys.modules.pop(k)
+    a = start.run(b)
+    assert a.safe and seen and seen[0] == [], seen[:1]
+
+
+def test_in_safe_mode_no_press_starts_a_sitting():
+    nor = flash()
+    sid = _newer_sitting(nor)
+    held = [(START_MS - 100, INDEX["back"])]
+    presses = held + [(START_MS + 3000 + k * 300, INDEX["ok"]) for k in range(6)]
+    b = fake_board(presses, stop_ms=START_MS + 9000, nor=nor, hold_ms=2200)
+    a = start.run(b)
+    assert a.safe and a.screen == SYNC
+    assert a.scorer.journal.open_sitting() == sid     # still the one not resumed
+    assert "safe mode" in b.display.screen_text()
 
 
 def test_events_refused_on_resume_are_reported():
@@ -104,3 +146,47 @@ def test_rules_header_still_resumes():
     j.begin_sitting(encode_header(Rules(0), 0))
     a = boot(nor)
     assert a.scorer.s is not None and a.screen == HOME
+
+
+def _device(name, m):
+    # A device board opened on fake hardware, on the sim's flash and a fake clock.
+    from boards.simflash import NorFlash
+    from fakes import FakeClock
+    board = __import__("boards." + name, None, None, ["open"]).open()
+    if name == "m5stack_coreink":
+        for gpio in (37, 38, 39):   # pulled up on the board: released
+            m.pins[gpio].level = 1
+    from costclock import FakeCell
+    m.ADC.cell = FakeCell(3.9)      # a charged LiPo
+    clock = FakeClock(START_MS)
+    board.ticks_ms = clock.ticks_ms
+    board.sleep_ms = clock.sleep_ms
+    board.flash = NorFlash(8, 4096)
+    board.display.busy_timeout_ms = 30
+    m.WDT.now = clock.ticks_ms
+    return board, clock
+
+
+def test_a_stuck_busy_line_ends_in_deep_sleep_not_awake_at_the_repl():
+    from fakes import install_fake_hardware
+    for name, busy in (("esp32_epd29", 1), ("m5stack_coreink", 0)):
+        m, e, undo = install_fake_hardware()
+        try:
+            board, clock = _device(name, m)
+            m.pins[4].level = busy      # BUSY stuck: the panel never answers
+            assert start.run(board) is None
+            assert m.deep == [None], (name, m.deep)     # asleep, a press wakes it
+            assert 60000 <= clock.t - START_MS < 65000
+        finally:
+            undo()
+
+
+def test_a_board_that_does_not_open_sleeps_and_tries_again():
+    from fakes import install_fake_hardware
+    m, e, undo = install_fake_hardware()
+    try:
+        waited = []
+        assert start.main("no_such_board", waited.append) is None
+        assert waited == [start.CRASH_SLEEP_MS] and m.deep == [600000]     # ten minutes
+    finally:
+        undo()
