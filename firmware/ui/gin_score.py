@@ -1,12 +1,15 @@
 # Home of a gin pad: both totals big enough to read across the table, who deals and the
-# game target. Before a hand the arrows pick its turn-up card (the knock limit), OK held
+# game target. Before a hand the arrows pick its turn-up card (the knock limit; held, 5
+# cards a step round the 13, so that every card is at most two presses away), OK held
 # takes it as a spade where spades double. During the hand the screen asks how it ended,
 # the player first (a held arrow: the first player, the dealer, the draw-out, in turn),
 # then the arrows round that player's knocks 1 up to the limit and gin (gin comes after
 # the limit, so that a small knock is a few presses the other way); where a player can
 # only go gin, the arrows change the player. The cursors start where the
-# answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the
-# knock limit of the player who played first (the dealer's opponent). BACK undoes, and
+# answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending one
+# under the knock limit of the player who played first (the dealer's opponent): a player
+# knocks as soon as the cards allow, at the limit or just under it, and the limit and the
+# next one down are then a press either way, gin two. BACK undoes, and
 # what was undone is where the cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
@@ -31,15 +34,16 @@ def enter(app):
     else:
         f[GD.MODE] = 0
         f[GD.SEAT] = 1 - s.dealer()
-        f[GD.K] = s.limit()
+        k = s.limit()
+        f[GD.K] = k - 1 if k > 1 else k
 
 
 def _help(app):
     s = app.scorer.s
     if s.phase() == Gn.TURNUP:
         if s.rules.spade_doubles:
-            return "<> card  hold <>: 4 a step  OK take\nhold OK: a spade  BACK undo  M menu"
-        return "<> card  hold <>: 4 a step  OK take\nBACK undo  M menu"
+            return "<> card  hold <>: 5 a step  OK take\nhold OK: a spade  BACK undo  M menu"
+        return "<> card  hold <>: 5 a step  OK take\nBACK undo  M menu"
     return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
 
 
@@ -140,7 +144,7 @@ def press(app, key):
         return
     if s.phase() == Gn.TURNUP:
         if key & 0xF == PREV or key & 0xF == NEXT:
-            d = 4 if key & LONG else 1
+            d = 5 if key & LONG else 1
             app.cur = (app.cur - 1 + (d if key & 0xF == NEXT else -d)) % 13 + 1
         elif key == OK or key == LONG | OK:
             if app.take(Gn.turnup(app.cur, 1 if key != OK else f[GD.SPADE])):
