@@ -9,7 +9,8 @@
 # answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending one
 # under the knock limit of the player who played first (the dealer's opponent): a player
 # knocks as soon as the cards allow, at the limit or just under it, and the limit and the
-# next one down are then a press either way, gin two. BACK undoes, and
+# next one down are then a press either way, gin two. OK takes the ending on show, OK held
+# the same ending for the other player (either may go out). BACK undoes, and
 # what was undone is where the cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
@@ -44,7 +45,11 @@ def _help(app):
         if s.rules.spade_doubles:
             return "<> card  hold <>: 5 a step  OK take\nhold OK: a spade  BACK undo  M menu"
         return "<> card  hold <>: 5 a step  OK take\nBACK undo  M menu"
-    return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
+    if app.fields[GD.MODE]:
+        return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
+    # Either player may go out: OK held takes the ending on show for the other one.
+    return ("<> how it ended  hold <>: who\nOK  hold OK: the same for %s\nBACK undo  M menu"
+            % app.scorer.names[1 - app.fields[GD.SEAT]])
 
 
 def draw(app, fb):
@@ -135,7 +140,7 @@ def _group(app, d):
 def press(app, key):
     s = app.scorer.s
     f = app.fields
-    if key == LONG | OK and not (s.phase() == Gn.TURNUP and s.rules.spade_doubles):
+    if key == LONG | OK and s.phase() == Gn.TURNUP and not s.rules.spade_doubles:
         key = OK    # held OK means a spade only where spades double
     if key == BACK:
         if s.phase() == Gn.HAND and s.row[G.TURNUP]:
@@ -154,7 +159,9 @@ def press(app, key):
         _move(app, 1 if key == NEXT else -1)
     elif key & LONG and key & 0xF != OK:
         _group(app, 1 if key & 0xF == NEXT else -1)
-    elif key == OK:
+    elif key == OK or key == LONG | OK:
+        if key != OK and not f[GD.MODE]:
+            f[GD.SEAT] = 1 - f[GD.SEAT]     # the same ending, the other player's
         if f[GD.MODE] and s.row[G.TURNUP]:
             if app.take(Gn.drawout()):
                 app.follow()

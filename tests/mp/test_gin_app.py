@@ -119,6 +119,19 @@ def test_undo_keeps_what_was_keyed_in():
     assert same_state(on_flash(a), a.scorer.s)
 
 
+def test_a_held_ok_takes_the_ending_on_show_for_the_other_player():
+    a = gin_sitting()
+    press(a, "prev", "prev", "ok")                      # turn-up 8
+    assert "< P2 knocks 7 >" in text(a) and "hold OK: the same for P1" in text(a)
+    press(a, "long ok")
+    assert a.screen == RESULT and "P1 knocks 7" in text(a) and "P2 is left with:" in text(a)
+    press(a, "back")                                    # the ending kept, P1's
+    assert a.screen == HOME and "< P1 knocks 7 >" in text(a)
+    assert "hold OK: the same for P2" in text(a)
+    press(a, "long next")                               # the draw-out: no other player
+    assert "< draw-out >" in text(a) and "hold OK" not in text(a)
+
+
 def test_back_from_the_totals_keeps_the_ending():
     a = gin_sitting()
     press(a, "ok", "prev", "prev", "ok", "back")
