@@ -12,11 +12,12 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TALLY = [sys.executable, "-m", "host_tools"]
-# Each hand: the turn-up 10 (where the cursor starts), the first player knocks with 10,
-# the other is left with 95 (25 and seven held arrows); Skarney: the first player's gin,
-# 95 in the other's hand (50, four held arrows and five), the contract meld down (+115).
-KNOCK_HAND = ["ok", "ok"] + ["long next"] * 7 + ["ok"]
-SKARNEY_HAND = ["ok"] + ["long next"] * 4 + ["next"] * 5 + ["ok", "ok"]
+# Each hand: the turn-up 10 (where the cursor starts), the first player knocks with 10
+# (one over where the ending starts), the other is left with 95 (25 and seven held
+# arrows); Skarney: the first player's gin, 95 in the other's hand (50, four held arrows
+# and five), taken by OK: the contract meld down (+115).
+KNOCK_HAND = ["ok", "next", "ok"] + ["long next"] * 7 + ["ok"]
+SKARNEY_HAND = ["ok"] + ["long next"] * 4 + ["next"] * 5 + ["ok"]
 GAMES = (
     # (the setup presses from the start row, the hands to game over, final score)
     (["next", "ok", "prev", "prev", "prev", "ok", "prev", "ok"], KNOCK_HAND * 3, [95, 190]),

@@ -74,19 +74,19 @@ GIN_TOURS = [
         "next", "ok", "prev", "prev", "prev", "ok", ("shot", "gin-setup"),
         "prev", "ok", ("shot", "gin-score-turnup"),
         "prev", "prev", "ok", ("shot", "gin-score-hand"),
-        "prev", "prev", "ok", "prev", "prev", ("shot", "gin-totals"),
+        "prev", "ok", "prev", "prev", ("shot", "gin-totals"),
         "ok", ("shot", "gin-score"),
         "ok", "ok", "ok", "back", ("shot", "gin-confirm-undo"),
         "back", "menu", "next", "ok", ("shot", "gin-history"),
         "ok", "ok", "ok", "long next", "long next", "long next", "long next", "long next",
         "long next", "long next", "long next", "ok", ("shot", "gin-refusal"),
-        "back", "next", "ok", "long next", "long next", "long next", "long next",
+        "back", "next", "next", "ok", "long next", "long next", "long next", "long next",
         "long next", "long next", "ok", ("shot", "gin-game-over"),     # gin, 95 (35 on)
     ]),
     (None, [
         "next", "ok", "prev", "ok", "prev", "ok", ("shot", "gin-score-skarney"),
-        "ok", "long next", "long next", "long next", "long next", "long next", "ok",
-        ("shot", "gin-contract"),
+        "ok", "long next", "long next", "long next", "long next", "long next",
+        ("shot", "gin-contract"),                           # the key says the meld
     ]),
 ]
 

@@ -1,12 +1,16 @@
 # Home of a gin pad: both totals big enough to read across the table, who deals and the
-# game target. Before a hand the arrows pick its turn-up card (the knock limit), OK held
+# game target. Before a hand the arrows pick its turn-up card (the knock limit; held, 5
+# cards a step round the 13, so that every card is at most two presses away), OK held
 # takes it as a spade where spades double. During the hand the screen asks how it ended,
 # the player first (a held arrow: the first player, the dealer, the draw-out, in turn),
 # then the arrows round that player's knocks 1 up to the limit and gin (gin comes after
 # the limit, so that a small knock is a few presses the other way); where a player can
 # only go gin, the arrows change the player. The cursors start where the
-# answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending at the
-# knock limit of the player who played first (the dealer's opponent). BACK undoes, and
+# answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending one
+# under the knock limit of the player who played first (the dealer's opponent): a player
+# knocks as soon as the cards allow, at the limit or just under it, and the limit and the
+# next one down are then a press either way, gin two. OK takes the ending on show, OK held
+# the same ending for the other player (either may go out). BACK undoes, and
 # what was undone is where the cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
@@ -31,16 +35,21 @@ def enter(app):
     else:
         f[GD.MODE] = 0
         f[GD.SEAT] = 1 - s.dealer()
-        f[GD.K] = s.limit()
+        k = s.limit()
+        f[GD.K] = k - 1 if k > 1 else k
 
 
 def _help(app):
     s = app.scorer.s
     if s.phase() == Gn.TURNUP:
         if s.rules.spade_doubles:
-            return "<> card  hold <>: 4 a step  OK take\nhold OK: a spade  BACK undo  M menu"
-        return "<> card  hold <>: 4 a step  OK take\nBACK undo  M menu"
-    return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
+            return "<> card  hold <>: 5 a step  OK take\nhold OK: a spade  BACK undo  M menu"
+        return "<> card  hold <>: 5 a step  OK take\nBACK undo  M menu"
+    if app.fields[GD.MODE]:
+        return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
+    # Either player may go out: OK held takes the ending on show for the other one.
+    return ("<> how it ended  hold <>: who\nOK  hold OK: the same for %s\nBACK undo  M menu"
+            % app.scorer.names[1 - app.fields[GD.SEAT]])
 
 
 def draw(app, fb):
@@ -131,7 +140,7 @@ def _group(app, d):
 def press(app, key):
     s = app.scorer.s
     f = app.fields
-    if key == LONG | OK and not (s.phase() == Gn.TURNUP and s.rules.spade_doubles):
+    if key == LONG | OK and s.phase() == Gn.TURNUP and not s.rules.spade_doubles:
         key = OK    # held OK means a spade only where spades double
     if key == BACK:
         if s.phase() == Gn.HAND and s.row[G.TURNUP]:
@@ -140,7 +149,7 @@ def press(app, key):
         return
     if s.phase() == Gn.TURNUP:
         if key & 0xF == PREV or key & 0xF == NEXT:
-            d = 4 if key & LONG else 1
+            d = 5 if key & LONG else 1
             app.cur = (app.cur - 1 + (d if key & 0xF == NEXT else -d)) % 13 + 1
         elif key == OK or key == LONG | OK:
             if app.take(Gn.turnup(app.cur, 1 if key != OK else f[GD.SPADE])):
@@ -150,7 +159,9 @@ def press(app, key):
         _move(app, 1 if key == NEXT else -1)
     elif key & LONG and key & 0xF != OK:
         _group(app, 1 if key & 0xF == NEXT else -1)
-    elif key == OK:
+    elif key == OK or key == LONG | OK:
+        if key != OK and not f[GD.MODE]:
+            f[GD.SEAT] = 1 - f[GD.SEAT]     # the same ending, the other player's
         if f[GD.MODE] and s.row[G.TURNUP]:
             if app.take(Gn.drawout()):
                 app.follow()

@@ -1,6 +1,8 @@
 # The totals of a gin hand: the opponent's unmelded total after a knock or a gin (the
-# number that scores), then Sequence Gin's bonus cards or Skarney Gin's contract meld; or
-# both totals of a Skarney draw-out. Arrows step 1, held arrows 10; the opponent's total
+# number that scores), then Sequence Gin's bonus cards; or both totals of a Skarney
+# draw-out. Skarney Gin's contract meld is said by the key that takes the gin: OK the
+# opponent had it down (most hands), OK held not (the gin bonus doubled), no question of
+# its own. Arrows step 1, held arrows 10; the opponent's total
 # starts in the middle of its usual range: 25 after a knock, 35 after a gin (nothing is
 # laid off on a gin), 50 for the cards left in hand in Skarney Gin; after an undone hand,
 # at what it was. The verdict follows the number.
@@ -15,9 +17,11 @@ _TOTAL = const(0)       # questions: the opponent's total (a draw-out: seat 0's)
 _SECOND = const(1)      # seat 1's total in a draw-out
 _BONUS0 = const(2)
 _BONUS1 = const(3)
-_CONTRACT = const(4)
+_END = const(4)
 _START = const(25)
 HELP = "<> 1  hold <>: 10  OK next\nBACK back  M menu"
+MELD = "<> 1  hold <>: 10  OK: meld down\nhold OK: no meld  BACK back  M menu"
+HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
 def _questions(app):
@@ -29,9 +33,12 @@ def _questions(app):
     q = 1 << _TOTAL
     if s.rules.bonus:
         q |= 1 << _BONUS0 | 1 << _BONUS1
-    if not s.row[G.TURNUP]:
-        q |= 1 << _CONTRACT
     return q
+
+
+def _meld(app):
+    # Whether the key that takes the hand says the contract meld: a Skarney gin.
+    return not app.fields[GD.MODE] and not app.scorer.s.row[G.TURNUP]
 
 
 def _first(app, q):
@@ -40,7 +47,7 @@ def _first(app, q):
 
 def _next(q, i):
     i += 1
-    while i < 5 and not q >> i & 1:
+    while i < _END and not q >> i & 1:
         i += 1
     return i
 
@@ -55,6 +62,7 @@ def _prev(q, i):
 def enter(app):
     f = app.fields
     f[GD.STEP] = _first(app, _questions(app))
+    f[GD.CONTRACT] = 1      # the verdict on show is OK's: the contract meld down
     if f[GD.KEEP] & 2:
         # An undone hand: its totals, as keyed in before, to change or take again.
         f[GD.KEEP] = 0
@@ -62,7 +70,6 @@ def enter(app):
         return
     f[GD.B0] = 0
     f[GD.B1] = 0
-    f[GD.CONTRACT] = 1
     app.cur = _start(app)
 
 
@@ -77,8 +84,6 @@ def _start(app):
 def _max(app, step):
     if step == _BONUS0 or step == _BONUS1:
         return 10
-    if step == _CONTRACT:
-        return 1
     # Not the rule's most (100, or 396): a total over it is refused with the reason.
     return 511 if app.fields[GD.MODE] or not app.scorer.s.row[G.TURNUP] else 127
 
@@ -91,8 +96,6 @@ def _store(app, step, v):
         f[GD.B0] = v
     elif step == _BONUS1:
         f[GD.B1] = v
-    elif step == _CONTRACT:
-        f[GD.CONTRACT] = v
 
 
 def _load(app, step):
@@ -101,9 +104,7 @@ def _load(app, step):
         return GD.first_total(app)
     if step == _BONUS0:
         return f[GD.B0]
-    if step == _BONUS1:
-        return f[GD.B1]
-    return f[GD.CONTRACT]
+    return f[GD.B1]
 
 
 def _question(app, step):
@@ -118,8 +119,6 @@ def _question(app, step):
         return "%s is left with:" % opp
     if step == _SECOND:
         return "%s's unmelded total:" % app.scorer.names[1]
-    if step == _CONTRACT:
-        return "%s had the contract meld down:" % opp
     return "%s's bonus cards:" % app.scorer.names[0 if step == _BONUS0 else 1]
 
 
@@ -145,14 +144,11 @@ def draw(app, fb):
     y += LINE + 2
     D.center(fb, _question(app, step)[:D.cols(fb)], y)
     y += LINE + 2
-    if step == _CONTRACT:
-        D.choice(fb, 0, y, "yes" if app.cur else "no", 0, 3)
-    else:
-        D.choice(fb, 0, y, None, app.cur, 3)
+    D.choice(fb, 0, y, None, app.cur, 3)
     y += DIGIT_H * 3 + 4
-    if _next(_questions(app), step) >= 5:
+    if _next(_questions(app), step) >= _END:
         D.center(fb, GD.verdict(app, _event(app))[:D.cols(fb)], y)
-    D.help(fb, HELP)
+    D.help(fb, MELD if _meld(app) else HELP)
 
 
 def press(app, key):
@@ -163,16 +159,16 @@ def press(app, key):
     if key & 0xF == NEXT or key & 0xF == PREV:
         d = 10 if key & LONG else 1
         v = app.cur + (d if key & 0xF == NEXT else -d)
-        if step == _CONTRACT:
-            v = v & 1
         app.cur = 0 if v < 0 else (top if v > top else v)
-    elif key == OK:
+    elif key & 0xF == OK:
         nxt = _next(q, step)
-        if nxt < 5:
+        if nxt < _END:
             _store(app, step, app.cur)
             f[GD.STEP] = nxt
             app.cur = _load(app, nxt) if nxt != _SECOND else _START
             return
+        if _meld(app):
+            f[GD.CONTRACT] = 0 if key & LONG else 1
         if app.take(_event(app)):
             app.follow()
     elif key == BACK:

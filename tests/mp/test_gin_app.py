@@ -26,8 +26,9 @@ def test_the_typical_oklahoma_hand_takes_at_most_10_presses():
     assert a.screen == HOME and "turn-up < 10 >" in text(a)
     n = press(a, "prev", "prev", "ok")                  # turn-up 8
     assert a.scorer.s.phase() == Gn.HAND and "knock limit 8: the turn-up is 8" in text(a)
-    assert "< P2 knocks 8 >" in text(a)                 # the dealer's opponent played first
-    n += press(a, "prev", "prev", "ok")                 # P2 knocks with 6
+    # The dealer's opponent played first, one under the limit: the limit a press away.
+    assert "< P2 knocks 7 >" in text(a)
+    n += press(a, "prev", "ok")                         # P2 knocks with 6
     assert a.screen == RESULT and "P1 is left with:" in text(a)
     n += press(a, "prev", "prev")                       # 23
     assert "knock stands: P2 +23" in text(a)
@@ -53,10 +54,10 @@ def test_a_gin_pad_from_a_42_score_in_4_presses_with_its_own_words():
 def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     a = gin_sitting()
     press(a, "ok")                                       # turn-up 10
-    press(a, "prev", "ok")                               # P2 knocks 9
+    press(a, "ok")                                       # P2 knocks 9
     press(a, "long prev", "long prev", "prev", "ok")    # P1 left with 4: undercut
     assert a.scorer.s.score(0) == 25 and a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
-    press(a, "ok", "next")                     # turn-up 10: P1 first; past 10 comes gin
+    press(a, "ok", "next", "next")             # turn-up 10: P1 first; past 10 comes gin
     assert "< P1 gin >" in text(a)
     press(a, "next")                           # and round again: a small knock is near
     assert "< P1 knocks 1 >" in text(a)
@@ -105,7 +106,7 @@ def test_undo_of_a_finished_hand_asks_first_and_back_keeps_it():
 def test_undo_keeps_what_was_keyed_in():
     # The trap: an undone hand had its ending and totals keyed in again from the defaults.
     a = gin_sitting()
-    press(a, "prev", "prev", "ok", "prev", "ok", "next", "next", "ok")  # 8; P2 knocks 7; 27
+    press(a, "prev", "prev", "ok", "ok", "next", "next", "ok")  # 8; P2 knocks 7; 27
     assert a.scorer.s.hands() == 1 and a.scorer.s.score(1) == 27
     press(a, "back", "ok")                              # undo it
     assert a.scorer.s.hands() == 0 and "< P2 knocks 7 >" in text(a)
@@ -113,15 +114,28 @@ def test_undo_keeps_what_was_keyed_in():
     assert a.cur == 27 and "knock stands: P2 +27" in text(a)
     press(a, "back", "back")                            # and the turn-up: offered again
     assert a.scorer.s.phase() == Gn.TURNUP and "turn-up < 8 >" in text(a)
-    press(a, "ok", "prev", "ok", "prev", "ok")          # 8; P2 knocks 7; 24
+    press(a, "ok", "ok", "prev", "ok")                  # 8; P2 knocks 7; 24
     assert a.scorer.s.hands() == 1 and a.scorer.s.score(1) == 24
     assert same_state(on_flash(a), a.scorer.s)
+
+
+def test_a_held_ok_takes_the_ending_on_show_for_the_other_player():
+    a = gin_sitting()
+    press(a, "prev", "prev", "ok")                      # turn-up 8
+    assert "< P2 knocks 7 >" in text(a) and "hold OK: the same for P1" in text(a)
+    press(a, "long ok")
+    assert a.screen == RESULT and "P1 knocks 7" in text(a) and "P2 is left with:" in text(a)
+    press(a, "back")                                    # the ending kept, P1's
+    assert a.screen == HOME and "< P1 knocks 7 >" in text(a)
+    assert "hold OK: the same for P2" in text(a)
+    press(a, "long next")                               # the draw-out: no other player
+    assert "< draw-out >" in text(a) and "hold OK" not in text(a)
 
 
 def test_back_from_the_totals_keeps_the_ending():
     a = gin_sitting()
     press(a, "ok", "prev", "prev", "ok", "back")
-    assert a.screen == HOME and "< P2 knocks 8 >" in text(a)
+    assert a.screen == HOME and "< P2 knocks 7 >" in text(a)
 
 
 def test_spade_doubles_with_a_held_ok_on_the_turnup():
@@ -135,8 +149,8 @@ def test_spade_doubles_with_a_held_ok_on_the_turnup():
 
 def test_history_lists_each_hand_with_its_totals():
     a = gin_sitting()
-    press(a, "prev", "prev", "ok", "prev", "prev", "ok", "prev", "prev", "ok")
-    press(a, "ok", "ok", "ok")
+    press(a, "prev", "prev", "ok", "prev", "ok", "prev", "prev", "ok")
+    press(a, "ok", "next", "ok", "ok")
     press(a, "menu", "next", "ok")
     assert a.screen == HISTORY
     t = text(a)
@@ -150,9 +164,9 @@ def test_history_says_who_scored_an_undercut_and_shows_a_king_as_itself():
     # The trap: "N kn 3 v 2" said neither undercut nor who scored, and a king showed as 10.
     a = gin_sitting()
     press(a, "next", "next", "next", "ok")              # the turn-up: a king
-    press(a, "prev", "prev", "prev", "prev", "prev", "prev", "ok")    # P2 knocks 4
+    press(a, "prev", "prev", "prev", "prev", "prev", "ok")            # P2 knocks 4
     press(a, "long prev", "long prev", "ok")            # P1 left with 5: no undercut
-    press(a, "ok", "prev", "prev", "prev", "prev", "prev", "prev", "ok")   # P1 knocks 4
+    press(a, "ok", "prev", "prev", "prev", "prev", "prev", "ok")   # P1 knocks 4
     press(a, "long prev", "long prev", "prev", "prev", "ok")    # P2 left with 3: undercut
     assert a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
     press(a, "menu", "next", "ok")
@@ -167,23 +181,22 @@ def test_skarney_gin_to_game_over_then_a_new_game():
     press(a, "ok")                                      # P2 gin: P1's cards in hand
     assert a.cur == 50                                  # the middle of their usual range
     press(a, "long next", "long next", "next", "next", "next", "next", "next")    # 75
-    press(a, "ok")                                      # the contract meld: yes
-    assert "gin: P2 +95" in text(a)
+    # OK takes it with P1's contract meld down, OK held without.
+    assert "gin: P2 +95" in text(a) and "OK: meld down" in text(a)
+    assert "hold OK: no meld" in text(a)
     press(a, "ok")
     assert a.scorer.s.score(1) == 95
     press(a, "long next", "long next", "ok", "ok", "ok")   # a draw-out 25-25
     assert a.scorer.s.hands() == 2 and a.scorer.s.score(0) == 0
     press(a, "ok", "long next", "long next", "long next", "long next", "long next",
-          "next", "next", "next", "next", "next", "ok", "prev", "ok")   # P2 gin, 105, no meld
+          "next", "next", "next", "next", "next", "long ok")    # P2 gin, 105, no meld
     assert a.scorer.s.over() and a.scorer.s.winner() == 1 and a.screen == OVER_SCREEN
     assert a.scorer.s.score(1) == 95 + 105 + 40
     press(a, "back", "ok")                              # undo reopens the game
     assert not a.scorer.s.over() and a.scorer.s.hands() == 2
     press(a, "ok")                  # P2 gin, as keyed before the undo
     assert a.cur == 105
-    press(a, "ok")
-    assert "no" in text(a).split("\n")   # the contract meld, as keyed before
-    press(a, "next", "ok")          # meld down after all
+    press(a, "ok")                  # meld down after all
     assert a.scorer.s.over() and a.scorer.s.score(1) == 95 + 125
     press(a, "ok")                  # out of habit: nothing but how to start one
     assert a.screen == OVER_SCREEN and "hold OK" in a.banner
@@ -225,8 +238,8 @@ def test_gin_screens_fit_other_panels():
         start(a)
         assert "turn-up < 10 >" in text(a)
         press(a, "prev", "prev", "ok")
-        assert "limit 8: " in text(a) and "< P2 knocks 8 >" in text(a)
-        press(a, "prev", "prev", "ok", "prev", "prev")
+        assert "limit 8: " in text(a) and "< P2 knocks 7 >" in text(a)
+        press(a, "prev", "ok", "prev", "prev")
         assert "knock stands: P2 +23" in text(a)
         press(a, "ok")
         assert a.scorer.s.score(1) == 23 and a.screen == HOME
