@@ -159,14 +159,20 @@ def cmd_show(args):
     return 0
 
 
-@refused
-def cmd_standings(args):
+def _event_state(args):
+    """The event named and its state, read; a --round it does not have refused."""
     with open_db(args, readonly=True) as database:
         ev = EV.load(database, args.name)
         state = ES.event_state(ev, database)
     if args.round is not None and not 1 <= args.round <= ev.rounds:
         raise CommandError("%s has no round %d (rounds 1 to %d)" % (ev.name, args.round,
                                                                    ev.rounds))
+    return ev, state
+
+
+@refused
+def cmd_standings(args):
+    ev, state = _event_state(args)
     rows = ST.compute(ev, state, through=args.round)
     title = "%s: standings%s" % (ev.name, " after round %d" % args.round
                                  if args.round is not None else "")
@@ -319,12 +325,7 @@ def cmd_release(args):
 
 @refused
 def cmd_cards(args):
-    with open_db(args, readonly=True) as database:
-        ev = EV.load(database, args.name)
-        state = ES.event_state(ev, database)
-    if args.round is not None and not 1 <= args.round <= ev.rounds:
-        raise CommandError("%s has no round %d (rounds 1 to %d)" % (ev.name, args.round,
-                                                                    ev.rounds))
+    ev, state = _event_state(args)
     page, count = CA.html_cards(ev, state, args.round)
     if not count:
         raise CommandError("%s: no table to play%s (a decided table gets no card)" % (

@@ -41,13 +41,9 @@ class Row:
                 "diff": self.diff}
 
 
-def compute(event, state, through=None):
-    """Ranked rows for every entrant, from decided tables of rounds up to `through`
-    (all rounds when None)."""
-    rows = [Row(i, n) for i, n in enumerate(event.entrants)]
-    order = {}
-    if event.bracket is not None:
-        order = {m: i for i, m in enumerate(event.bracket.order())}
+def decided(event, state, through=None):
+    """The tables played out with a winner (through round `through`): (table, side a,
+    side b, its games, the winner 0 or 1), in the event's order."""
     for t in event.tables:
         if through is not None and t.round > through:
             continue
@@ -56,8 +52,18 @@ def compute(event, state, through=None):
         a, b = ES.sides_of(event, t, state)
         games = state["results"].get((t.round, t.table), [])
         winner = ES.match_outcome(event, games)[2]
-        if winner is None:
-            continue
+        if winner is not None:
+            yield t, a, b, games, winner
+
+
+def compute(event, state, through=None):
+    """Ranked rows for every entrant, from decided tables of rounds up to `through`
+    (all rounds when None)."""
+    rows = [Row(i, n) for i, n in enumerate(event.entrants)]
+    order = {}
+    if event.bracket is not None:
+        order = {m: i for i, m in enumerate(event.bracket.order())}
+    for t, a, b, games, winner in decided(event, state, through):
         fa = sum(g.score[0] for g in games)
         fb = sum(g.score[1] for g in games)
         for side, other, won, f, ag in ((a, b, winner == 0, fa, fb),
@@ -193,14 +199,7 @@ def players(event, state):
     lost)] by games won, then name. A substitute is credited with the games they played,
     the player they came in for with the others."""
     rec = {}
-    for t in event.tables:
-        if ES.table_status(event, t, state) != "done":
-            continue
-        a, b = ES.sides_of(event, t, state)
-        games = state["results"].get((t.round, t.table), [])
-        winner = ES.match_outcome(event, games)[2]
-        if winner is None:
-            continue
+    for t, a, b, games, winner in decided(event, state):
         for side, won in ((a, winner == 0), (b, winner == 1)):
             for e in side:
                 for p in event.members[e]:
