@@ -247,7 +247,8 @@ def test_from_image_needs_the_image_module(tmp_path, capsys, monkeypatch):
 
 def _fake_image(monkeypatch, sittings):
     fake = types.ModuleType("host_tools.log.image")
-    fake.read_image = lambda path: [(sid, L.log_lines(h, ev)) for sid, h, ev in sittings]
+    fake.read_image_report = lambda path: (
+        [(sid, L.log_lines(h, ev)) for sid, h, ev in sittings], [])
     monkeypatch.setitem(sys.modules, "host_tools.log.image", fake)
 
 

@@ -83,12 +83,18 @@ def import_parser(sub, name):
 # ---- export ----
 
 def _sources(args):
-    """(sitting id, log text) for each sitting asked for."""
+    """(sitting id, log text) for each sitting asked for. The damaged sittings of an
+    image are named on stderr, and args.damaged says how many there were."""
+    args.damaged = 0
     if args.from_image:
         try:
-            logs = X.image_logs(args.from_image)
+            logs, damaged = X.image_logs(args.from_image)
         except X.ExportError as e:
             raise CommandError(str(e))
+        if damaged and not args.sitting:
+            args.damaged = len(damaged)
+            sys.stderr.write("tally42: %s: %s damaged (a record fails its check): not "
+                             "exported\n" % (args.from_image, _numbers(damaged)))
         if args.sitting:
             picked = [(i, t) for i, t in logs if i == args.sitting] or [
                 (i, t) for i, t in logs if i.startswith(args.sitting)]
@@ -143,7 +149,12 @@ def cmd_export(args):
             _write_file(out, text, args.format)
             sys.stderr.write("%s: %d sitting%s\n" % (out, len(todo), "" if len(todo) == 1
                                                      else "s"))
-    return 2 if refused else 0
+    return 2 if refused or args.damaged else 0
+
+
+def _numbers(sids):
+    return ("sitting %d" % sids[0] if len(sids) == 1 else
+            "sittings " + ", ".join("%d" % s for s in sids))
 
 
 def _write_file(path, text, fmt):

@@ -400,6 +400,11 @@ def cmd_sync(args):
     refusals += slotter.refused
     if report.assign_refused:
         refusals.append(report.assign_refused)
+    if report.damaged:
+        refusals.append("the scorer's journal holds %s damaged (a record fails its check, "
+                        "a flash fault): not stored, and no longer kept on the scorer" % (
+                            "sitting %d" % report.damaged[0] if len(report.damaged) == 1
+                            else "sittings " + ", ".join("%d" % s for s in report.damaged)))
     for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
     return 2 if refusals or report.refused else 0
@@ -438,7 +443,7 @@ def _summary(ids, most=5):
 
 
 def _print_report(r, path):
-    if not r.listed:
+    if not r.listed and not r.damaged:
         print("nothing new on the scorer: every finished sitting is on the PC already")
     _print_stored(r)
     if r.already:

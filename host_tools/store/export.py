@@ -127,11 +127,12 @@ def _image_module():
 
 
 def image_logs(path):
-    """(sitting id, log text) for each sitting of a device flash image. The header gets the
-    sitting's id when the device did not write one, so the exported log keeps it."""
+    """([(sitting id, log text)] for each whole sitting of a device flash image, [numbers
+    of the damaged sittings on the scorer, not read]). The header gets the sitting's id
+    when the device did not write one, so the exported log keeps it."""
     image = _image_module()
     try:
-        sittings = image.read_image(path)
+        sittings, damaged = image.read_image_report(path)
     except OSError as e:
         raise ExportError("%s: cannot read: %s" % (path, e.strerror or e))
     except ValueError as e:
@@ -142,7 +143,7 @@ def image_logs(path):
         if "id" not in lines[0]:
             lines[0] = _with_id(lines[0], str(sitting_id))
         out.append((lines[0]["id"], LN.dump_log(lines)))
-    return out
+    return out, damaged
 
 
 def _with_id(head, sitting_id):

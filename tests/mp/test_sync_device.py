@@ -254,10 +254,14 @@ def test_bye_idle_timeout_and_ctrl_c_give_ctrl_c_back():
     r.ep.poll()
     assert not r.ep.session_open and r.kbd == [-1, 3, -1, 3]
     r.hello()
-    r.link.feed(b"\x03")
+    r.link.feed(b"\x03")          # a lone Ctrl-C: noise, the session stays
+    r.ep.poll()
+    assert r.ep.session_open and r.interrupts == 0
+    assert r.ask("L")[-1][0] == "L"
+    r.link.feed(b"\r\x03")       # a REPL tool's call
     r.ep.poll()
     assert not r.ep.session_open and r.kbd[-1] == 3 and r.interrupts == 1
-    r.link.feed(b"\x03")
+    r.link.feed(b"\r\x03")
     r.ep.poll()
     assert r.interrupts == 2
 
@@ -266,7 +270,7 @@ def test_ctrl_c_interrupts_the_main_loop_like_the_repl():
     r = Rig()
     r.ep._interrupt = None
     r.hello()
-    r.link.feed(b"\x03")
+    r.link.feed(b"\r\x03")
     try:
         r.ep.poll()
     except KeyboardInterrupt:
