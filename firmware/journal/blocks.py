@@ -245,14 +245,20 @@ class Blocks:
             off += 1
         return end
 
-    def blames(self, b, nxt, end, sid):
-        """After damage in block b, with the next sitting at nxt (end: none in b): is it
-        sitting `sid`'s records that are damaged (else the next sitting's BEGIN is)?"""
+    def blames(self, b, off, nxt, end, sid):
+        """After the damaged record at off in block b, with the next sitting at nxt (end:
+        none in b): is it sitting `sid`'s records that are damaged (else the next
+        sitting's BEGIN is)?"""
         if nxt < end:
             return self._sid_at(b, nxt) == sid + 1
-        if b != self._head:
-            return self._lo[(b + 1) % self._n] <= sid + 1
-        return self._lost != sid + 1
+        if b != self._head and self._lo[(b + 1) % self._n] <= sid + 1:
+            return True     # no sitting began after it in b
+        return not self.begin_like(b, off, sid)
+
+    def begin_like(self, b, off, sid):
+        """Does the damaged record at off look like the BEGIN of sitting sid + 1 (its tag
+        two bits from a BEGIN's at most, or its id bytes whole)?"""
+        return bits(self._rd(b, off) ^ T_BEGIN) <= 2 or self._sid_at(b, off) == sid + 1
 
     def _sid_at(self, b, off):
         return self._rd(b, off + 2) | self._rd(b, off + 3) << 8 | self._rd(b, off + 4) << 16

@@ -98,8 +98,13 @@ class JournalReader:
                 cur.blk = b
                 cur.off = off + j.size
                 return k
+            if k < 0:
+                # Damaged: this sitting's, or the next one's BEGIN (then this sitting's
+                # records ended there). Either way they stop here.
+                end = j.records_end(b)
+                cur.damaged = j.blames(b, off, j.resync(b, off, end, cur.sid), end, cur.sid)
+                break
             if k:
-                cur.damaged = k < 0
                 break
             b = j.following(b, cur.sid)
             if b < 0:

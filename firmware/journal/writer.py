@@ -10,7 +10,7 @@ import binascii
 import struct
 
 from firmware.journal.blocks import (F2_FINISHED, F2_SYNCED, HDR, HDR2, MAGIC2, Blocks,
-                                     JournalError, JournalFull, bits)
+                                     JournalError, JournalFull)
 from firmware.journal.records import (BEGIN_FIXED, F_FINISHED, F_SYNCED, K_BEGIN, K_END,
                                       MAX_HEADER, T_BEGIN, Walk, crc8)
 
@@ -150,10 +150,8 @@ class Journal(Blocks):
             # Damage: on to the next sitting that begins in this block.
             nxt = self.resync(b, off, end, self._last)
             if nxt >= end and self._scanning:
-                t = self._rd(b, off)
-                near = bits(t ^ T_BEGIN) <= 2 or self._sid_at(b, off) == self._last + 1
-                self._lost = self._last + 1 if near else 0
-            if counting and self.blames(b, nxt, end, self._last):
+                self._lost = self._last + 1 if self.begin_like(b, off, self._last) else 0
+            if counting and self.blames(b, off, nxt, end, self._last):
                 self._bad = True
             counting = False
             if nxt >= end:
@@ -442,7 +440,7 @@ class Journal(Blocks):
                 break
             if k < 0:
                 nxt = self.resync(b, off, end, sid)
-                w.damaged = w.damaged or self.blames(b, nxt, end, sid)
+                w.damaged = w.damaged or self.blames(b, off, nxt, end, sid)
                 off = nxt
                 if nxt < end:
                     break
