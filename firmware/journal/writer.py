@@ -426,6 +426,8 @@ class Journal(Blocks):
         w._want = sid + 1
         w.pos = b * self._bs + off
         w.flags = self.flags_at(b, off)
+        if sid != self._last:
+            w.flags &= 0xFF ^ F_FINISHED    # only the newest sitting may be open
         w.length = 1 + self._rd(b, off + 5)
         w.damaged = sid == self._last and self._bad
         off += self.size

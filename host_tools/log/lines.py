@@ -71,6 +71,8 @@ def parse_header(obj):
             raise LogError(0, "unknown header field %s" % show(key))
     if "variant" not in obj:
         raise LogError(0, "the header needs a variant")
+    if "options" in obj and not isinstance(obj["options"], dict):
+        raise LogError(0, "options must be an object, not %s" % show(obj["options"]))
     try:
         rules = O.resolve(obj["variant"], obj.get("options"))
     except O.OptionError as e:
