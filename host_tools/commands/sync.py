@@ -15,7 +15,7 @@ from host_tools.link import client as Y
 from host_tools.link.assignment import check_assignment, setting_value
 from host_tools.link.sync import Refused, Report, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
-from host_tools.log.text import name_problem
+from host_tools.log.text import name_problem, repeated_name
 from host_tools.store import db as D
 
 PROBE_TIMEOUT = 1.0
@@ -106,6 +106,9 @@ def _names(text, what):
                 n, _SHOWN[what])
         if problem:
             raise CommandError("--%s: %s" % (what, problem))
+    twice = repeated_name(names)
+    if twice is not None:
+        raise CommandError("--%s: %s is named twice" % (what, twice))
     if what == "teams" and len(names) != 2:
         raise CommandError("--teams: 2 team names, not %d" % len(names))
     if what == "players" and len(names) not in (3, 4, 6):

@@ -6,7 +6,7 @@ import json
 from engine_core import codes as C
 from engine_core import options as O
 from engine_core import variants as V
-from host_tools.log.text import is_int, name_problem, printable, show
+from host_tools.log.text import is_int, name_problem, printable, repeated_name, show
 
 
 SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
@@ -87,6 +87,10 @@ def parse_header(obj):
             problem = name_problem(p)
             if problem:
                 raise LogError(0, "players: %s" % problem)
+        twice = repeated_name(players)
+        if twice is not None:
+            raise LogError(0, "players: %s is named twice (each seat its own player)"
+                           % show(twice))
     dealer = obj.get("dealer", 0)
     if not is_int(dealer) or not 0 <= dealer < seats:
         raise LogError(0, "dealer must be a seat from 0 to %d" % (seats - 1))

@@ -7,6 +7,7 @@ import re
 
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
+from host_tools.log.text import csv_cell as neutralise
 from host_tools.store import ginstats
 from host_tools.store.facts import Facts
 
@@ -19,20 +20,8 @@ CSV_COLUMNS = ["sitting", "variant", "started", "ended", "event", "round", "tabl
 for _i in range(1, MAX_SIDES + 1):
     CSV_COLUMNS += ["side%d" % _i, "award%d" % _i, "score%d" % _i]
 
-# A spreadsheet reads a cell starting with one of these as a formula (or may).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
 class ExportError(Exception):
     """An export that cannot be made: a message to act on."""
-
-
-def neutralise(cell):
-    """A text cell made inert for spreadsheets: a leading ' before a formula character.
-    Numbers the tool wrote itself (a negative Moon award) stay numbers."""
-    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
-        return "'" + cell
-    return cell
 
 
 def _yes(flag):
