@@ -49,12 +49,13 @@ def cmd_import(args):
     if (args.event, args.round, args.table) != (None, None, None):
         return EC.cmd_import_to_table(args)
     refused = 0
+    paths = _log_paths(args.logs)
     with open_db(args) as database:
-        for path in args.logs:
+        for path in paths:
             try:
                 data = read_log(path)
             except OSError as e:
-                sys.stderr.write("%s: cannot read: %s\n" % (path, e.strerror or e))
+                sys.stderr.write("tally42: %s: cannot read: %s\n" % (path, e.strerror or e))
                 refused += 1
                 continue
             try:
@@ -72,9 +73,31 @@ def cmd_import(args):
     return 2 if refused else 0
 
 
+def _log_paths(given):
+    # A folder stands for the sitting logs in it (what `export --all --out DIR` wrote).
+    out = []
+    for path in given:
+        if path != "-" and os.path.isdir(path):
+            logs = sorted(os.path.join(path, n) for n in os.listdir(path)
+                          if n.endswith(".jsonl"))
+            if not logs:
+                raise CommandError("%s: a folder with no sitting logs (*.jsonl) in it" % path)
+            out += logs
+        else:
+            out.append(path)
+    return out
+
+
 def import_parser(sub, name):
-    p = sub.add_parser(name, help="check sitting logs with the engine and store them")
-    p.add_argument("logs", nargs="+", metavar="LOG", help="sitting log files (- for stdin)")
+    p = sub.add_parser(
+        name, help="check sitting logs with the engine and store them",
+        description="Check each sitting log (JSON Lines, docs/event-log.md) with the "
+                    "engine and store it in the database; a folder stands for the logs "
+                    "(*.jsonl) in it, so a backup made with `export --all --out DIR` "
+                    "comes back in one command. A log that is refused is named on stderr "
+                    "and the others are stored; the exit status is then 2.")
+    p.add_argument("logs", nargs="+", metavar="LOG",
+                   help="sitting log files or folders of them (- for stdin)")
     EC.import_options(p)
     add_db(p)
     return p
@@ -134,8 +157,11 @@ def cmd_export(args):
     if not todo:
         return 2
     out = args.out
-    per_file = out is not None and (os.path.isdir(out) or out.endswith(("/", os.sep))
-                                    or (args.format == "jsonl" and args.all))
+    folder = out is not None and (os.path.isdir(out) or out.endswith(("/", os.sep)))
+    if out is not None and not folder and args.format == "jsonl" and args.all:
+        raise CommandError("--out %s: jsonl --all writes one file a sitting into a folder: "
+                           "give an existing folder, or a new one's name ending in /" % out)
+    per_file = folder
     if per_file:
         _export_files(out, args.format, todo)
     else:
@@ -182,11 +208,17 @@ def _export_files(folder, fmt, todo):
 
 
 def export_parser(sub, name):
-    p = sub.add_parser(name, help="write stored sittings as logs, CSV or scoresheets")
+    p = sub.add_parser(
+        name, help="write stored sittings as logs, CSV or scoresheets",
+        description="Write stored sittings (or a device flash image's, --from-image) as "
+                    "sitting logs, CSV one row a hand (cells that a spreadsheet would take "
+                    "for a formula start with ') or printable scoresheets: to standard "
+                    "output, a file, or a folder with one file a sitting. Damaged "
+                    "sittings of an image are named on stderr, the exit status then 2.")
     p.add_argument("--format", choices=X.FORMATS, default="jsonl",
                    help="jsonl: the sitting log (default); csv: one row a hand; "
                         "text: the printable scoresheet")
-    which = p.add_mutually_exclusive_group()
+    which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--sitting", metavar="ID", help="one sitting (an id or its beginning)")
     which.add_argument("--all", action="store_true", help="every sitting")
     p.add_argument("--out", metavar="FILE|DIR",
@@ -217,7 +249,10 @@ def cmd_stats(args):
 
 
 def stats_parser(sub, name):
-    p = sub.add_parser(name, help="player statistics over the stored sittings")
+    p = sub.add_parser(
+        name, help="player statistics over the stored sittings",
+        description="Statistics of each player over the stored sittings, from the "
+                    "hands the engine replays; with --player, everything about one player.")
     p.add_argument("--player", metavar="NAME", help="everything about one player")
     add_db(p)
     return p
@@ -284,7 +319,10 @@ def _when(started):
 
 
 def sittings_parser(sub, name):
-    p = sub.add_parser(name, help="list the stored sittings")
+    p = sub.add_parser(
+        name, help="list the stored sittings",
+        description="List the sittings stored in the database, one a line (--json: one "
+                    "JSON object a sitting), by the time they started.")
     p.add_argument("--json", action="store_true", help="one JSON object a sitting")
     add_db(p)
     return p

@@ -8,6 +8,7 @@ import time
 
 from engine_core import options as O
 from engine_core import variants as V
+from engine_core.gin import rules as G
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
@@ -111,13 +112,23 @@ def _names(text, what):
         raise CommandError("--%s: %s is named twice" % (what, twice))
     if what == "teams" and len(names) != 2:
         raise CommandError("--teams: 2 team names, not %d" % len(names))
-    if what == "players" and len(names) not in (3, 4, 6):
-        raise CommandError("--players: 4 names (3 for Moon, 6 for Seventy-Nine and "
-                           "Eighty-Eight), not %d" % len(names))
+    if what == "players" and len(names) not in (2, 3, 4, 6):
+        raise CommandError("--players: 4 names (2 for a gin pad, 3 for Moon, 6 for "
+                           "Seventy-Nine and Eighty-Eight), not %d" % len(names))
     return names
 
 
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
+
+
+# Every game the scorer sets up: the 42 family and the gin pads.
+_VARIANTS = tuple(V.NAMES) + tuple(G.NAMES)
+
+
+def _applies(variant):
+    # The options a game takes.
+    g = G.index(variant)
+    return G.APPLIES[g] if g >= 0 else O.APPLIES[V.index(variant)]
 
 
 def _settings(pairs):
@@ -135,22 +146,25 @@ def _settings(pairs):
             if value not in _TRACKER:
                 raise CommandError("--set tracker=%s: on or off" % value)
         elif key == "variant":
-            if V.index(value) < 0:
+            if value not in _VARIANTS:
                 raise CommandError("--set variant=%s: unknown variant (one of %s)"
-                                   % (value, ", ".join(V.NAMES)))
+                                   % (value, ", ".join(_VARIANTS)))
             variant = value
         else:
             options[key] = setting_value(value, key)
         out.append((key, value))
-    names = [variant] if variant else [n for n in V.NAMES]
+    names = [variant] if variant else list(_VARIANTS)
     for key, value in options.items():
-        where = [n for n in names if key in O.APPLIES[V.index(n)]]
+        where = [n for n in names if key in _applies(n)]
         if not where:
             if variant:
                 raise CommandError("--set %s: option %s does not apply to %s"
                                    % (key, key, variant))
+            known = []
+            for n in _VARIANTS:
+                known += [k for k in _applies(n) if k not in known]
             raise CommandError("--set %s: unknown option (the options: %s, variant, "
-                               "tracker)" % (key, ", ".join(O.APPLIES[0] + ("match_games",))))
+                               "tracker)" % (key, ", ".join(known)))
         problem = None
         for name in where:
             try:
@@ -467,7 +481,10 @@ def cmd_devices(args):
     found = 0
     for device, description in ports:
         info, error = _probe(device, args.baud, args.timeout)
-        if info is None:
+        if info is None and args.port:
+            # The port asked for: a failure, said where failures go.
+            sys.stderr.write("tally42: %s: no scorer (%s)\n" % (device, error))
+        elif info is None:
             print("%s  %s: no scorer (%s)" % (device, description, error))
         else:
             print("%s  %s  firmware %s  protocol %d.%d  %s to sync  free %s" % (
@@ -501,8 +518,10 @@ def sync_parser(sub, name):
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
-                        "scoring=points, target=250, nello=true, ...; tracker=on); "
-                        "repeatable")
+                        "scoring=points, target=250, nello=true, ...; the gin pads: "
+                        "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
+                        "spade_doubles, game_bonus, box_bonus, shutout_doubles, deal, "
+                        "bonus; tracker=on); repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
