@@ -137,9 +137,6 @@ def _sources(args):
 
 @damage_refused
 def cmd_export(args):
-    if not args.sitting and not args.all:
-        raise CommandError("export what? give --sitting ID or --all "
-                           "(`tally42 sittings` lists them)")
     if args.format == "jsonl" and args.all and args.out is None:
         raise CommandError("a sitting log holds one sitting: with --all give --out DIR "
                            "(one .jsonl file a sitting)")

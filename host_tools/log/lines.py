@@ -6,6 +6,7 @@ import json
 from engine_core import codes as C
 from engine_core import options as O
 from engine_core import variants as V
+from host_tools.log.times import instant
 from host_tools.log.text import is_int, name_problem, printable, repeated_name, show
 
 
@@ -100,6 +101,11 @@ def parse_header(obj):
         if key in obj and (len(obj[key]) > 100 or printable(obj[key]) != obj[key]
                            or not obj[key].strip()):
             raise LogError(0, "%s must be a line of text of 1 to 100 characters" % key)
+    if "started" in obj:
+        try:
+            instant(obj["started"])
+        except ValueError as e:
+            raise LogError(0, "started %s: %s" % (show(obj["started"]), e))
     extra = {k: obj[k] for k in ("id", "started") if k in obj}
     return Header(rules, dealer, players, extra)
 
@@ -130,6 +136,11 @@ def meta_problem(obj):
     if ended is not None and (not isinstance(ended, str) or not ended.strip()
                               or len(ended) > 100 or printable(ended) != ended):
         return "ended must be a line of text of 1 to 100 characters"
+    if ended is not None:
+        try:
+            instant(ended)
+        except ValueError as e:
+            return "ended %s: %s" % (show(ended), e)
     event = obj.get("event")
     if event is not None:
         if not isinstance(event, str):
