@@ -30,14 +30,14 @@ F_SYNCED = const(0x02)
 # CRC-8 (polynomial 0x07, as SMBus's PEC) four bits at a time: 16 bytes of table, small-int
 # arithmetic only, so the check of a record allocates nothing, on any port. (binascii.crc32
 # would return an int of 2**30 or more, which allocates on a 32-bit port.)
-_CRC4 = b"\x00\x07\x0e\x09\x1c\x1b\x12\x15\x38\x3f\x36\x31\x24\x23\x2a\x2d"
+CRC4 = b"\x00\x07\x0e\x09\x1c\x1b\x12\x15\x38\x3f\x36\x31\x24\x23\x2a\x2d"
 
 
 def crc8(crc, b):
     """The CRC-8 `crc` carried on over the byte b."""
     crc ^= b
-    crc = ((crc << 4) & 0xFF) ^ _CRC4[crc >> 4]
-    return ((crc << 4) & 0xFF) ^ _CRC4[crc >> 4]
+    crc = ((crc << 4) & 0xFF) ^ CRC4[crc >> 4]
+    return ((crc << 4) & 0xFF) ^ CRC4[crc >> 4]
 
 
 def kind(t):
@@ -63,7 +63,9 @@ class Walk:
     A damaged sitting (a record of it fails its check, or its BEGIN is lost: then pos is
     -1 and length 0) is stepped onto like the others, with damaged True."""
 
-    def __init__(self):
+    def __init__(self, checked=True):
+        self.checked = checked  # False: each event's check is skipped (a count, a lookup;
+                                # damage then shows only where a tag or a BEGIN is hit)
         self.sid = 0
         self.flags = 0xFF       # bits cleared when finished, synced (F_FINISHED, F_SYNCED)
         self.pos = 0            # block * block_size + offset of its BEGIN record

@@ -97,24 +97,32 @@ class Journal(Blocks):
             self._count = count
             self._seq = seqs[head]
             b = tail
+            self._quick = True      # the newest sitting alone is checked, below
             while b != head:
                 self._scan_block(b, self.records_end(b))
                 b = (b + 1) % n
             self._scanning = True
             end = self._scan_block(head, self._bs)
             self._scanning = False
+            self._quick = False
             self._head_off = end
             self._head_dirty = self._ver[head] != 2 or end < self._bs and not self._blank(head, end)
         except OSError:
             raise JournalError("flash read failed")
         finally:
             self._scanning = False
+            self._quick = False
         if self._last:
             next_sid = max(next_sid, self._last + 1, self._lost + 1)
             if self._last_flags & F_FINISHED:  # bit still erased: not finished
                 self._open = self._last
         self._next_sid = next_sid
         self._mounted = True
+        if self._last and not self._bad:
+            # The scan took the events' structure only: the newest sitting (the one the
+            # scorer plays on) is checked whole.
+            w = Walk()
+            self._bad = self.find(self._last, w) and w.damaged
         if self._open and (self._bad or self._lost):
             self.finish()       # damage at the log's end: nothing is added after it
         return self.open_sitting()
@@ -243,7 +251,9 @@ class Journal(Blocks):
         off = self.records_start(b)
         last = self._lo[b] - 1
         while off < end:
+            self._quick = True
             k = self._record(b, off, end)
+            self._quick = False
             if k == 0:
                 break
             if k < 0:
@@ -408,6 +418,7 @@ class Journal(Blocks):
         """Step `w` onto the next sitting (its id, flags, position, length, damage):
         False after the newest. Reads the records from flash; allocates nothing. A
         sitting whose BEGIN is lost is stepped onto too (by its id: ids have no gaps)."""
+        self._quick = not w.checked
         sid = self._next_begin(w)
         want = w._want
         if want > w.sid and want < (sid or self._next_sid):
@@ -417,8 +428,10 @@ class Journal(Blocks):
             w.pos = -1
             w.length = 0
             w.damaged = True
+            self._quick = False
             return True
         if not sid:
+            self._quick = False
             return False
         b = w._blk
         off = w._off
@@ -455,6 +468,7 @@ class Journal(Blocks):
                 break
         w._blk = b
         w._off = off
+        self._quick = False
         return True
 
     def _next_begin(self, w):
@@ -506,7 +520,7 @@ class Journal(Blocks):
     def _find(self, sid):
         w = self._walk
         if w is None:
-            self._walk = w = Walk()
+            self._walk = w = Walk(False)    # a lookup: the structure is enough
         w.reset()
         if not self.find(sid, w):
             raise JournalError("no sitting %d in the journal" % sid)
