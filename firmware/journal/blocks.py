@@ -1,14 +1,99 @@
-# The flash journal's partition as blocks of records (docs/journal.md): reading through a
-# window, programming, erasing, the block headers, and each record read and checked, of
-# either format (1: before check values; 2: a check value on each record, the header
-# twice). Journal (firmware/journal/writer.py) is built on it; JournalReader reads
-# through its public methods.
+# The flash journal's partition as blocks of records (docs/journal.md): the record
+# format (tags, the check value, Walk), reading through a window, programming, erasing,
+# the block headers, and each record read and checked, of either format (1: before check
+# values; 2: a check value on each record, the header twice). Journal
+# (firmware/journal/writer.py) is built on it; JournalReader reads through its public
+# methods; damage (firmware/journal/damage.py) is handled on demand.
 import binascii
 import struct
 
 from engine_core.compat import const
-from firmware.journal.records import (BEGIN_FIXED, CRC4, F_FINISHED, F_SYNCED, K_BEGIN,
-                                      T_BEGIN, TAGS, crc8, kind)
+
+# Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
+# program of a tag clears only some of its four bits, which is never a valid tag, and
+# 0xFF (erased) is never one either. The six in use are >= 4 bit flips apart.
+T_EV1 = const(0x96)
+T_EV2 = const(0x69)
+T_EV3 = const(0xA5)
+T_EV4 = const(0x5A)
+T_END = const(0x3C)
+T_BEGIN = const(0xC3)
+TAGS = b"\x96\x69\xa5\x5a\x3c\xc3"
+# A record's kind is its payload length (events 1..4, END 5: the records that follow a
+# BEGIN in its sitting), or K_BEGIN.
+K_END = const(5)
+K_BEGIN = const(6)
+# A BEGIN record: tag, flags, sitting id (3 bytes), header length, then the header (and,
+# in a format-2 block, the check byte).
+BEGIN_FIXED = const(6)
+MAX_HEADER = const(255)
+
+# Flag bits of a BEGIN record as Walk.flags gives them (whatever the block's format),
+# cleared when finished, synced.
+F_FINISHED = const(0x01)
+F_SYNCED = const(0x02)
+
+# CRC-8 (polynomial 0x07, as SMBus's PEC) four bits at a time: 16 bytes of table, small-int
+# arithmetic only, so the check of a record allocates nothing, on any port. (binascii.crc32
+# would return an int of 2**30 or more, which allocates on a 32-bit port.)
+CRC4 = b"\x00\x07\x0e\x09\x1c\x1b\x12\x15\x38\x3f\x36\x31\x24\x23\x2a\x2d"
+
+
+def crc8(crc, b):
+    """The CRC-8 `crc` carried on over the byte b."""
+    crc ^= b
+    crc = ((crc << 4) & 0xFF) ^ CRC4[crc >> 4]
+    return ((crc << 4) & 0xFF) ^ CRC4[crc >> 4]
+
+
+def kind(t):
+    """Payload length of an event or END tag, K_BEGIN for a sitting's BEGIN, 0 if not a tag."""
+    if t == T_EV1:
+        return 1
+    if t == T_EV2:
+        return 2
+    if t == T_EV3:
+        return 3
+    if t == T_EV4:
+        return 4
+    if t == T_END:
+        return K_END
+    if t == T_BEGIN:
+        return K_BEGIN
+    return 0
+
+
+class Walk:
+    """A position among the journal's sittings, oldest first, for Journal.walk,
+    walk_next and find (reusable): the fields describe the sitting last stepped onto.
+    A damaged sitting (a record of it fails its check, or its BEGIN is lost: then pos is
+    -1 and length 0) is stepped onto like the others, with damaged True."""
+
+    def __init__(self, checked=True):
+        self.checked = checked  # False: each event's check is skipped (a count, a lookup;
+                                # damage then shows only where a tag or a BEGIN is hit)
+        self.sid = 0
+        self.flags = 0xFF       # bits cleared when finished, synced (F_FINISHED, F_SYNCED)
+        self.pos = 0            # block * block_size + offset of its BEGIN record
+        self.length = 0         # byte length of its stream (JournalReader.read)
+        self.damaged = False
+        self._blk = -1          # where the search for the next BEGIN goes on
+        self._off = 0
+        self._want = 0          # the id the next sitting should have
+
+    @property
+    def finished(self):
+        return self.flags & F_FINISHED == 0
+
+    @property
+    def synced(self):
+        return self.flags & F_SYNCED == 0
+
+    def reset(self):
+        """Forget the position: the next find searches from the sitting's block (after
+        the journal changed)."""
+        self._blk = -1
+
 
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_SIZE = const(5)
@@ -17,18 +102,17 @@ _IOCTL_BLOCK_ERASE = const(6)
 # Block header of format 1: magic "T42" + format version, seq, next sitting id, carried
 # sitting id (u32 each), CRC-32 of the first 16 bytes; the first record follows it.
 HDR = const(20)
-MAGIC1 = b"T42\x01"
+_MAGIC1 = b"T42\x01"
 # Format 2: magic, seq (u32), next sitting id and carried sitting id (u24 each), where
 # the previous block's records end (u16), CRC-32; twice, so that one damaged byte does
 # not lose the block. The first record follows at HDR2.
 HDR2 = const(40)
-MAGIC2 = b"T42\x02"
-_RESYNC = const(64)     # a BEGIN found after damage is taken only if its id is this close
+_MAGIC2 = b"T42\x02"
 
 # Flag bits of a format-2 BEGIN, in pairs (one flipped bit sets no flag), and the high
 # four bits always 1.
-F2_FINISHED = const(0x05)
-F2_SYNCED = const(0x0A)
+_F2_FINISHED = const(0x05)
+_F2_SYNCED = const(0x0A)
 
 
 class JournalError(Exception):
@@ -55,12 +139,9 @@ class Blocks:
         self._wblk = -1
         self._woff = 0
         self._hdr = bytearray(HDR2)
-        self._hv = 0            # the header _read_header read: format, next id,
-        self._hlo = 0           # carried sitting, previous block's end
-        self._hcarry = 0
-        self._hpend = 0
+        self._one = bytearray(1)    # a byte to program: a tag, a check, a flag
         self.size = 0           # bytes on flash of the record record() looked at
-        self._rtag = 0          # the tag a repair found
+        self.found_tag = 0      # the tag a repair found (firmware/journal/damage.py)
         self._mounted = False
         self._scanning = False  # mount is scanning the head: its end is not known yet
         self._quick = False     # events' checks skipped (a walk of the structure only)
@@ -100,40 +181,81 @@ class Blocks:
             self._mounted = False
             raise JournalError("flash erase failed: restart the scorer")
 
-    def _blank(self, blk, off):
+    def blank(self, blk, off):
+        """Is block blk erased from off to its end?"""
         while off < self._bs:
             if self._rd(blk, off) != 0xFF:
                 return False
             off += 1
         return True
 
-    def _read_header(self, blk):
-        # Sequence number of a valid block header (its fields in self._h*), or -1.
+    def read_header(self, blk):
+        """The sequence number of block blk's header (either copy), its fields kept for
+        the block (format, next id, carried sitting, previous block's end); -1 if it has
+        no valid header."""
         h = self._hdr
         self._bdev.readblocks(blk, h, 0)
         at = 0
         while at < HDR2:
             m = h[at:at + 4]
-            if ((m == MAGIC2 or m == MAGIC1 and not at) and binascii.crc32(
+            if ((m == _MAGIC2 or m == _MAGIC1 and not at) and binascii.crc32(
                     memoryview(h)[at:at + 16]) & 0xFFFFFFFF == struct.unpack_from("<I", h, at + 16)[0]):
-                if m == MAGIC1:
-                    self._hv = 1
-                    self._hlo, self._hcarry = struct.unpack_from("<II", h, 8)
-                    self._hpend = 0
+                if m == _MAGIC1:
+                    self._ver[blk] = 1
+                    self._lo[blk], self._carry[blk] = struct.unpack_from("<II", h, 8)
+                    self._pend[blk] = 0
                 else:
-                    self._hv = 2
-                    self._hlo = _u24(h, at + 8)
-                    self._hcarry = _u24(h, at + 11)
-                    self._hpend = h[at + 14] | h[at + 15] << 8
+                    self._ver[blk] = 2
+                    self._lo[blk] = _u24(h, at + 8)
+                    self._carry[blk] = _u24(h, at + 11)
+                    self._pend[blk] = h[at + 14] | h[at + 15] << 8
                 return struct.unpack_from("<I", h, at + 4)[0]
             at += HDR
         return -1
 
-    # Records ---------------------------------------------------------------------
+    def new_block(self, b, seq, lo, carry, pend):
+        """Erase block b if it is not blank, then give it a header of format 2 (twice):
+        sequence number, next sitting id, carried sitting, where the block before ends."""
+        if not self.blank(b, 0):
+            if self.read_header(b) >= 0:
+                # Clear the magic first (the second copy's, then the first's), so that a
+                # torn erase can't leave a valid header over half-erased records.
+                z = self._one
+                z[0] = 0
+                if self._ver[b] == 2:
+                    self._prog(b, z, HDR)
+                self._prog(b, z, 0)
+            self._erase(b)
+        h = self._hdr
+        h[0:4] = _MAGIC2
+        struct.pack_into("<I", h, 4, seq)
+        i = 0
+        while i < 3:
+            h[8 + i] = (lo >> 8 * i) & 0xFF
+            h[11 + i] = (carry >> 8 * i) & 0xFF
+            i += 1
+        h[14] = pend & 0xFF
+        h[15] = pend >> 8
+        struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
+        h[HDR:HDR2] = h[0:HDR]
+        self._prog(b, h, 0)
+        self._carry[b] = carry
+        self._lo[b] = lo
+        self._pend[b] = pend
+        self._ver[b] = 2
 
-    def _checks(self, b, off, end, t, k, repair):
-        # Does a record of tag t (kind k) at off fit before end, with its check value?
-        # (A repair takes no body that is all 0xFF: that is erased flash.)
+    def program_flag(self, pos, bit):
+        """Set flag `bit` (F_FINISHED, F_SYNCED) of the BEGIN at pos, in place (in format
+        2 as its pair of bits)."""
+        b = pos // self._bs
+        self._one[0] = 0xFF ^ (bit if self._ver[b] != 2 else
+                               _F2_FINISHED if bit == F_FINISHED else _F2_SYNCED)
+        self._prog(b, self._one, pos % self._bs + 1)
+
+    def checks(self, b, off, end, t, k, repair=False):
+        """Does a record of tag t (kind k) at off fit before end, with its check value?
+        (its bytes on flash then in `size`; a repair takes no body that is all 0xFF: that
+        is erased flash)."""
         if k == K_BEGIN:
             if off + BEGIN_FIXED > end:
                 return False
@@ -173,28 +295,6 @@ class Blocks:
         self.size = size
         return True
 
-    def _repair(self, b, off, end, t, within):
-        # The record at off whose tag byte t is damaged (or torn): the one kind whose
-        # check value holds, when within is False; within: only tags whose programmed
-        # bits include t's (a torn tag program). 0 when none holds, -1 when several do.
-        found = 0
-        size = 0
-        i = 0
-        while i < 6:
-            tag = TAGS[i]
-            i += 1
-            if within and t & tag != tag:
-                continue
-            k = kind(tag)
-            if self._checks(b, off, end, tag, k, True):
-                if found:
-                    return -1
-                found = k
-                size = self.size
-                self._rtag = tag
-        self.size = size
-        return found
-
     def record(self, b, off):
         """The record at `off` in block `b`, checked: its kind (1 to 4 an event, 5 an
         END, 6 a BEGIN), its bytes on flash in `size`; 0 where the block's records end,
@@ -219,73 +319,15 @@ class Blocks:
                 # its body: the tag is written last); its check is left for the reader.
                 self.size = k + 2
                 return k if off + k + 2 <= end else -1
-            return k if self._checks(b, off, end, t, k, False) else -1
-        if not (self._scanning and b == self._head):
-            # Before where the records end, every tag was programmed: a tag that is not
-            # one is damaged (or torn over a whole body), and the check value says what
-            # it was.
-            return self._repair(b, off, end, t, _partial(t)) or -1
-        # The end of the log, found by mount: erased flash, or a record torn by a power
-        # cut (its body programmed first, then its tag), or damage.
-        if t == 0xFF:
-            if self._blank(b, off):
-                return 0
-            k = self._repair(b, off, end, t, False)
-            if k > 0:
-                size = self.size
-                if self._exact(b, off + size, end):
-                    self.size = size        # a record follows: committed, tag damaged
-                    return self._retag(b, off, k)
-        elif _partial(t):
-            k = self._repair(b, off, end, t, True)
-            if k > 0:
-                return self._retag(b, off, k)   # a torn tag over a whole body: it landed
-        else:
-            return self._repair(b, off, end, t, False) or -1
-        # Torn, unless a sitting begins after it: then it is damage.
-        return -1 if self.resync(b, off, end, self._last) < end else 0
+            return k if self.checks(b, off, end, t, k, False) else -1
+        if self._scanning and b == self._head and t == 0xFF and self.blank(b, off):
+            return 0        # the end of the log: erased flash
+        # A tag that is not one: damaged, or torn by a power cut at the log's end.
+        from firmware.journal import damage
+        return damage.tag(self, b, off, end, t, self._scanning and b == self._head, self._last)
 
-    def _retag(self, b, off, k):
-        # Program the tag the check value found (NOR clears the bits it lacks), so that
-        # records written after it cannot make it read otherwise; returns k.
-        size = self.size
-        self._prog(b, bytes((self._rtag,)), off)
-        self.size = size
-        return k
-
-    def _exact(self, b, off, end):
-        # A whole record with its own tag at off?
-        t = self._rd(b, off) if off < end else 0xFF
-        k = kind(t)
-        return k and self._checks(b, off, end, t, k, False)
-
-    def resync(self, b, off, end, after):
-        """Where the first whole BEGIN after the damaged record at `off` is, of a sitting
-        numbered above `after` (and close to it), or `end`."""
-        off += 1
-        while off < end:
-            if (self._rd(b, off) == T_BEGIN and self._checks(b, off, end, T_BEGIN, K_BEGIN, False)
-                    and after < self._sid_at(b, off) <= after + _RESYNC):
-                return off
-            off += 1
-        return end
-
-    def blames(self, b, off, nxt, end, sid):
-        """After the damaged record at off in block b, with the next sitting at nxt (end:
-        none in b): is it sitting `sid`'s records that are damaged (else the next
-        sitting's BEGIN is)?"""
-        if nxt < end:
-            return self._sid_at(b, nxt) == sid + 1
-        if b != self._head and self._lo[(b + 1) % self._n] <= sid + 1:
-            return True     # no sitting began after it in b
-        return not self.begin_like(b, off, sid)
-
-    def begin_like(self, b, off, sid):
-        """Does the damaged record at off look like the BEGIN of sitting sid + 1 (its tag
-        two bits from a BEGIN's at most, or its id bytes whole)?"""
-        return bits(self._rd(b, off) ^ T_BEGIN) <= 2 or self._sid_at(b, off) == sid + 1
-
-    def _sid_at(self, b, off):
+    def sid_at(self, b, off):
+        """The sitting id of the BEGIN record at off."""
         return self._rd(b, off + 2) | self._rd(b, off + 3) << 8 | self._rd(b, off + 4) << 16
 
     def flags_at(self, b, off):
@@ -298,9 +340,9 @@ class Blocks:
         if raw & 0xF0 != 0xF0:
             return 0xFF ^ F_FINISHED
         f = 0xFF
-        if raw & F2_FINISHED != F2_FINISHED:
+        if raw & _F2_FINISHED != _F2_FINISHED:
             f ^= F_FINISHED
-        if raw & F2_SYNCED == 0:
+        if raw & _F2_SYNCED == 0:
             f ^= F_SYNCED
         return f
 
@@ -326,6 +368,15 @@ class Blocks:
         pend = self._pend[nb]
         return pend if self._ver[nb] == 2 and HDR < pend <= self._bs else self._bs
 
+    def next_id(self, blk):
+        """The next sitting id when the block after blk was taken (0: blk is the head)."""
+        return 0 if blk == self._head else self._lo[(blk + 1) % self._n]
+
+    def retag(self, b, off, tag):
+        """Program the tag a check value found over a damaged or torn one (NOR clears the
+        bits it lacks), so that what is written later cannot make it read otherwise."""
+        self._prog(b, bytes((tag,)), off)
+
     def following(self, blk, sid):
         """The block after `blk` when sitting `sid`'s records go on in it, else -1."""
         if blk == self._head:
@@ -337,19 +388,3 @@ class Blocks:
 def _u24(b, at):
     return b[at] | b[at + 1] << 8 | b[at + 2] << 16
 
-
-def bits(x):
-    """The number of bits set in x."""
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-def _partial(t):
-    # Is t a tag with some of its bits not programmed (a torn tag program)?
-    for tag in TAGS:
-        if t & tag == tag:
-            return True
-    return False

@@ -3,7 +3,7 @@
 # writes without it); it reads through the Journal's public methods, and allocates
 # nothing once made (next_event, read), but for a cursor made without one to reuse.
 from firmware.journal.blocks import JournalError
-from firmware.journal.records import BEGIN_FIXED, K_BEGIN, MAX_HEADER, Walk
+from firmware.journal.blocks import BEGIN_FIXED, K_BEGIN, MAX_HEADER, Walk
 
 
 class Cursor:
@@ -102,7 +102,9 @@ class JournalReader:
                 # Damaged: this sitting's, or the next one's BEGIN (then this sitting's
                 # records ended there). Either way they stop here.
                 end = j.records_end(b)
-                cur.damaged = j.blames(b, off, j.resync(b, off, end, cur.sid), end, cur.sid)
+                from firmware.journal import damage
+                cur.damaged = damage.blames(j, b, off, damage.resync(j, b, off, end, cur.sid),
+                                            end, cur.sid)
                 break
             if k:
                 break

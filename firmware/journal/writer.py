@@ -6,12 +6,8 @@
 # (firmware/journal/reader.py), through the public methods at the end of the class.
 # Blocks of format 1 (written by firmware before the check values) are read as they were
 # written; every block taken now is of format 2, each record with its check value.
-import binascii
-import struct
-
-from firmware.journal.blocks import (F2_FINISHED, F2_SYNCED, HDR, HDR2, MAGIC2, Blocks,
-                                     JournalError, JournalFull)
-from firmware.journal.records import (BEGIN_FIXED, F_FINISHED, F_SYNCED, K_BEGIN, K_END,
+from firmware.journal.blocks import HDR2, Blocks, JournalError, JournalFull
+from firmware.journal.blocks import (BEGIN_FIXED, F_FINISHED, F_SYNCED, K_BEGIN, K_END,
                                       MAX_HEADER, T_BEGIN, Walk, crc8)
 
 _REC_TAGS = (0, 0x96, 0x69, 0xA5, 0x5A, 0x3C)
@@ -23,12 +19,7 @@ class Journal(Blocks):
 
     def __init__(self, bdev):
         super().__init__(bdev)
-        self._tag = bytearray(1)
         self._end = bytearray(K_END)  # an END record's payload (end())
-        # An event's bytes and check value, by payload length: written in one program.
-        self._body = (bytearray(2), bytearray(3), bytearray(4), bytearray(5), bytearray(6))
-        self._flag = bytearray(1)
-        self._zero4 = bytearray(4)
         self._walk = None       # the lookups by id (mark_synced, reclaim, begin_pos)
         self._ok = bytearray(0)  # by block: reclaimable? 0 not known yet, 1 yes, 2 no
         self._last_pos = 0      # the newest sitting's BEGIN position, flags
@@ -71,13 +62,9 @@ class Journal(Blocks):
         head = -1
         try:
             for b in range(n):
-                seqs[b] = s = self._read_header(b)
+                seqs[b] = s = self.read_header(b)   # and the block's fields, if valid
                 if s >= 0:
-                    self._carry[b] = self._hcarry
-                    self._lo[b] = self._hlo
-                    self._pend[b] = self._hpend
-                    self._ver[b] = self._hv
-                    next_sid = max(next_sid, self._hlo)
+                    next_sid = max(next_sid, self._lo[b])
                     if head < 0 or s > seqs[head]:
                         head = b
             if head < 0:
@@ -106,7 +93,7 @@ class Journal(Blocks):
             self._scanning = False
             self._quick = False
             self._head_off = end
-            self._head_dirty = self._ver[head] != 2 or end < self._bs and not self._blank(head, end)
+            self._head_dirty = self._ver[head] != 2 or end < self._bs and not self.blank(head, end)
         except OSError:
             raise JournalError("flash read failed")
         finally:
@@ -143,7 +130,7 @@ class Journal(Blocks):
                 off += self.size
                 continue
             if k == K_BEGIN:
-                sid = self._sid_at(b, off)
+                sid = self.sid_at(b, off)
                 if sid > self._last:
                     self._last = sid
                     self._last_pos = b * self._bs + off
@@ -156,10 +143,12 @@ class Journal(Blocks):
                 if self._ver[b] != 2:
                     return off
             # Damage: on to the next sitting that begins in this block.
-            nxt = self.resync(b, off, end, self._last)
+            from firmware.journal import damage
+            nxt = damage.resync(self, b, off, end, self._last)
             if nxt >= end and self._scanning:
-                self._lost = self._last + 1 if self.begin_like(b, off, self._last) else 0
-            if counting and self.blames(b, off, nxt, end, self._last):
+                self._lost = (self._last + 1 if damage.begin_like(self, b, off, self._last)
+                              else 0)
+            if counting and damage.blames(self, b, off, nxt, end, self._last):
                 self._bad = True
             counting = False
             if nxt >= end:
@@ -196,35 +185,9 @@ class Journal(Blocks):
         self._head_dirty = False
 
     def _start_block(self, b, seq, pend):
-        # Erase block b if needed, then give it a header: it becomes the head. pend:
-        # where the records of the block before end.
-        if not self._blank(b, 0):
-            if self._read_header(b) >= 0:
-                # Clear the magic first (the second copy's, then the first's), so that a
-                # torn erase can't leave a valid header over half-erased records.
-                if self._hv == 2:
-                    self._prog(b, self._zero4, HDR)
-                self._prog(b, self._zero4, 0)
-            self._erase(b)
-        h = self._hdr
-        h[0:4] = MAGIC2
-        carry = self._open
-        struct.pack_into("<I", h, 4, seq)
-        lo = self._next_sid
-        i = 0
-        while i < 3:
-            h[8 + i] = (lo >> 8 * i) & 0xFF
-            h[11 + i] = (carry >> 8 * i) & 0xFF
-            i += 1
-        h[14] = pend & 0xFF
-        h[15] = pend >> 8
-        struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
-        h[HDR:HDR2] = h[0:HDR]
-        self._prog(b, h, 0)
-        self._carry[b] = carry
-        self._lo[b] = self._next_sid
-        self._pend[b] = pend
-        self._ver[b] = 2
+        # Block b, erased if need be, with its header: it becomes the head. pend: where
+        # the records of the block before end.
+        self.new_block(b, seq, self._next_sid, self._open, pend)
         self._ok[b] = 0
         self._head = b
         self._seq = seq
@@ -257,12 +220,13 @@ class Journal(Blocks):
             if k == 0:
                 break
             if k < 0:
-                off = self.resync(b, off, end, last)
+                from firmware.journal import damage
+                off = damage.resync(self, b, off, end, last)
                 continue
             if k == K_BEGIN:
                 if self.flags_at(b, off) & F_SYNCED:  # bit erased: not synced
                     return False
-                last = self._sid_at(b, off)
+                last = self.sid_at(b, off)
             off += self.size
         return True
 
@@ -305,8 +269,8 @@ class Journal(Blocks):
         off = self._head_off
         # Body first, tag last: the tag is the commit.
         self._prog(b, memoryview(r)[1:], off + 1)
-        self._tag[0] = T_BEGIN
-        self._prog(b, self._tag, off)
+        self._one[0] = T_BEGIN
+        self._prog(b, self._one, off)
         self._head_off = off + len(r)
         self._last = self._open = sid
         self._last_pos = b * self._bs + off
@@ -350,27 +314,24 @@ class Journal(Blocks):
         b = self._head
         off = self._head_off
         t = _REC_TAGS[n]
-        body = self._body[n - 1]
         c = crc8(0, t)
         i = 0
         while i < n:
-            x = event[i]
-            body[i] = x
-            c = crc8(c, x)
+            c = crc8(c, event[i])
             i += 1
-        body[n] = c
-        self._prog(b, body, off + 1)
-        self._tag[0] = t
-        self._prog(b, self._tag, off)
+        # Body first (the event's bytes, then its check value), tag last: the tag is
+        # the commit.
+        self._prog(b, event, off + 1)
+        self._one[0] = c
+        self._prog(b, self._one, off + 1 + n)
+        self._one[0] = t
+        self._prog(b, self._one, off)
         self._head_off = off + 2 + n
         self._ended = n == K_END
         self._ok[b] = 2
 
     def _set_flag(self, pos, bit):
-        b = pos // self._bs
-        pair = bit if self._ver[b] != 2 else F2_FINISHED if bit == F_FINISHED else F2_SYNCED
-        self._flag[0] = 0xFF ^ pair
-        self._prog(b, self._flag, pos % self._bs + 1)
+        self.program_flag(pos, bit)
         if pos == self._last_pos:
             self._last_flags &= 0xFF ^ bit
 
@@ -454,8 +415,9 @@ class Journal(Blocks):
             if k == K_BEGIN:
                 break
             if k < 0:
-                nxt = self.resync(b, off, end, sid)
-                w.damaged = w.damaged or self.blames(b, off, nxt, end, sid)
+                from firmware.journal import damage
+                nxt = damage.resync(self, b, off, end, sid)
+                w.damaged = w.damaged or damage.blames(self, b, off, nxt, end, sid)
                 off = nxt
                 if nxt < end:
                     break
@@ -485,12 +447,13 @@ class Journal(Blocks):
                 if k == 0:
                     break
                 if k < 0:
-                    off = self.resync(b, off, end, w._want - 1)
+                    from firmware.journal import damage
+                    off = damage.resync(self, b, off, end, w._want - 1)
                     continue
                 if k == K_BEGIN:
                     w._blk = b
                     w._off = off
-                    return self._sid_at(b, off)
+                    return self.sid_at(b, off)
                 off += self.size
             if b == self._head:
                 w._blk = -1

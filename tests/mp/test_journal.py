@@ -376,8 +376,10 @@ def test_sitting_ids_never_repeat_after_reclamation():
 
 
 def test_torn_tail_is_dropped_and_the_next_append_survives():
-    # Cut in the payload program (nothing, all, some bits) or in the tag program.
-    for op, keep, bits in ((1, 0, 0), (1, -1, 0), (1, 0, 0x0F), (2, 0, 0x81), (2, 0, 0x10)):
+    # Cut in the payload program (nothing, all, some bits), in the check value's, or in
+    # the tag program.
+    for op, keep, bits in ((1, 0, 0), (1, -1, 0), (1, 0, 0x0F), (2, 0, 0x0F), (2, -1, 0),
+                           (3, 0, 0x81), (3, 0, 0x10)):
         f, j = _fresh(3, 256)
         sid = j.begin_sitting(b"t")
         j.append(b"\x01")
@@ -392,7 +394,7 @@ def test_torn_tail_is_dropped_and_the_next_append_survives():
         # A tag torn over a whole body (its check value holds): the event may land.
         landed = got[2:]
         assert got[:2] == [b"t", b"\x01"] and landed in ([], [b"\x02"]), (op, keep, bits, got)
-        assert op == 2 or not landed
+        assert op == 3 or not landed
         k.append(b"\x03")
         k.append(b"\x04")
         assert _events(_remount(f), sid) == [b"t", b"\x01"] + landed + [b"\x03", b"\x04"]

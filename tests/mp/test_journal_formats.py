@@ -4,7 +4,7 @@
 # and never stops the scorer from booting. MicroPython and CPython: tests/mp_run.py.
 from firmware.journal import Journal, JournalFull
 from firmware.journal.reader import JournalReader
-from firmware.journal.records import crc8
+from firmware.journal.blocks import crc8
 from boards.simflash import NorFlash
 from test_journal import _events, _read_all, _stream
 
