@@ -18,7 +18,7 @@ T_EV3 = const(0xA5)
 T_EV4 = const(0x5A)
 T_END = const(0x3C)
 T_BEGIN = const(0xC3)
-TAGS = b"\x96\x69\xa5\x5a\x3c\xc3"
+TAGS = b"\x96\x69\xa5\x5a\x3c\xc3"    # by kind: TAGS[k - 1]
 # A record's kind is its payload length (events 1..4, END 5: the records that follow a
 # BEGIN in its sitting), or K_BEGIN.
 K_END = const(5)
@@ -141,7 +141,6 @@ class Blocks:
         self._hdr = bytearray(HDR2)
         self._one = bytearray(1)    # a byte to program: a tag, a check, a flag
         self.size = 0           # bytes on flash of the record record() looked at
-        self.found_tag = 0      # the tag a repair found (firmware/journal/damage.py)
         self._mounted = False
         self._scanning = False  # mount is scanning the head: its end is not known yet
         self._quick = False     # events' checks skipped (a walk of the structure only)
@@ -206,8 +205,8 @@ class Blocks:
                     self._pend[blk] = 0
                 else:
                     self._ver[blk] = 2
-                    self._lo[blk] = _u24(h, at + 8)
-                    self._carry[blk] = _u24(h, at + 11)
+                    self._lo[blk] = h[at + 8] | h[at + 9] << 8 | h[at + 10] << 16
+                    self._carry[blk] = h[at + 11] | h[at + 12] << 8 | h[at + 13] << 16
                     self._pend[blk] = h[at + 14] | h[at + 15] << 8
                 return struct.unpack_from("<I", h, at + 4)[0]
             at += HDR
@@ -372,10 +371,12 @@ class Blocks:
         """The next sitting id when the block after blk was taken (0: blk is the head)."""
         return 0 if blk == self._head else self._lo[(blk + 1) % self._n]
 
-    def retag(self, b, off, tag):
-        """Program the tag a check value found over a damaged or torn one (NOR clears the
-        bits it lacks), so that what is written later cannot make it read otherwise."""
-        self._prog(b, bytes((tag,)), off)
+    def retag(self, b, off, k):
+        """Program the tag of kind k, which a check value found, over a damaged or torn
+        one (NOR clears the bits it lacks), so that what is written later cannot make it
+        read otherwise."""
+        self._one[0] = TAGS[k - 1]
+        self._prog(b, self._one, off)
 
     def following(self, blk, sid):
         """The block after `blk` when sitting `sid`'s records go on in it, else -1."""
@@ -385,6 +386,4 @@ class Blocks:
         return blk if self._carry[blk] == sid else -1
 
 
-def _u24(b, at):
-    return b[at] | b[at + 1] << 8 | b[at + 2] << 16
 

@@ -50,14 +50,13 @@ def repair(j, b, off, end, t, within):
                 return -1
             found = k
             size = j.size
-            j.found_tag = tg
     j.size = size
     return found
 
 
 def _retag(j, b, off, k):
     size = j.size
-    j.retag(b, off, j.found_tag)
+    j.retag(b, off, k)
     j.size = size
     return k
 

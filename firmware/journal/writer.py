@@ -8,10 +8,7 @@
 # written; every block taken now is of format 2, each record with its check value.
 from firmware.journal.blocks import HDR2, Blocks, JournalError, JournalFull
 from firmware.journal.blocks import (BEGIN_FIXED, F_FINISHED, F_SYNCED, K_BEGIN, K_END,
-                                      MAX_HEADER, T_BEGIN, Walk, crc8)
-
-_REC_TAGS = (0, 0x96, 0x69, 0xA5, 0x5A, 0x3C)
-
+                                      MAX_HEADER, T_BEGIN, TAGS, Walk, crc8)
 
 class Journal(Blocks):
     """`Journal(bdev)`: bdev is a block device with the extended protocol of
@@ -313,7 +310,7 @@ class Journal(Blocks):
         self._room(2 + n)
         b = self._head
         off = self._head_off
-        t = _REC_TAGS[n]
+        t = TAGS[n - 1]
         c = crc8(0, t)
         i = 0
         while i < n:
@@ -330,16 +327,12 @@ class Journal(Blocks):
         self._ended = n == K_END
         self._ok[b] = 2
 
-    def _set_flag(self, pos, bit):
-        self.program_flag(pos, bit)
-        if pos == self._last_pos:
-            self._last_flags &= 0xFF ^ bit
-
     def finish(self):
         """Mark the open sitting finished (a bit cleared in place: needs no space)."""
         if not self._open:
             raise JournalError("no sitting open")
-        self._set_flag(self._last_pos, F_FINISHED)
+        self.program_flag(self._last_pos, F_FINISHED)
+        self._last_flags &= 0xFF ^ F_FINISHED
         self._open = 0
 
     def mark_synced(self, sid):
@@ -350,7 +343,9 @@ class Journal(Blocks):
             raise JournalError("finish the sitting before syncing it")
         w = self._find(sid)
         if w.pos >= 0 and not w.synced:
-            self._set_flag(w.pos, F_SYNCED)
+            self.program_flag(w.pos, F_SYNCED)
+            if w.pos == self._last_pos:
+                self._last_flags &= 0xFF ^ F_SYNCED
             i = 0
             while i < self._n:      # what may be reclaimed is known again when asked
                 self._ok[i] = 0
