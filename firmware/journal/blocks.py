@@ -1,9 +1,9 @@
 # The flash journal's partition as blocks of records (docs/journal.md): the record
 # format (tags, the check value, Walk), reading through a window, programming, erasing,
-# the block headers, and each record read and checked, of either format (1: before check
+# the block headers, and each record's check, of either format (1: before check
 # values; 2: a check value on each record, the header twice). Journal
-# (firmware/journal/writer.py) is built on it; JournalReader reads through its public
-# methods; damage (firmware/journal/damage.py) is handled on demand.
+# (firmware/journal/writer.py) is built on it, and reads each record through it
+# (damage is handled on demand by firmware/journal/damage.py).
 import binascii
 import struct
 
@@ -293,37 +293,6 @@ class Blocks:
             return False
         self.size = size
         return True
-
-    def record(self, b, off):
-        """The record at `off` in block `b`, checked: its kind (1 to 4 an event, 5 an
-        END, 6 a BEGIN), its bytes on flash in `size`; 0 where the block's records end,
-        -1 where a record is damaged (then resync() finds the next sitting)."""
-        self._quick = False
-        return self._record(b, off, self.records_end(b))
-
-    def _record(self, b, off, end):
-        if off >= end:
-            return 0
-        t = self._rd(b, off)
-        k = kind(t)
-        if self._ver[b] != 2:
-            # Format 1: no check values; a record that is not whole ends the block.
-            if not k or k == K_BEGIN and off + BEGIN_FIXED > end:
-                return 0
-            self.size = BEGIN_FIXED + self._rd(b, off + 5) if k == K_BEGIN else 1 + k
-            return k if off + self.size <= end else 0
-        if k:
-            if self._quick and k < K_BEGIN:
-                # Only the records' structure is wanted: an event's tag is whole (so is
-                # its body: the tag is written last); its check is left for the reader.
-                self.size = k + 2
-                return k if off + k + 2 <= end else -1
-            return k if self.checks(b, off, end, t, k, False) else -1
-        if self._scanning and b == self._head and t == 0xFF and self.blank(b, off):
-            return 0        # the end of the log: erased flash
-        # A tag that is not one: damaged, or torn by a power cut at the log's end.
-        from firmware.journal import damage
-        return damage.tag(self, b, off, end, t, self._scanning and b == self._head, self._last)
 
     def sid_at(self, b, off):
         """The sitting id of the BEGIN record at off."""

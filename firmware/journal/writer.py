@@ -8,7 +8,7 @@
 # written; every block taken now is of format 2, each record with its check value.
 from firmware.journal.blocks import HDR2, Blocks, JournalError, JournalFull
 from firmware.journal.blocks import (BEGIN_FIXED, F_FINISHED, F_SYNCED, K_BEGIN, K_END,
-                                      MAX_HEADER, T_BEGIN, TAGS, Walk, crc8)
+                                      MAX_HEADER, T_BEGIN, TAGS, Walk, crc8, kind)
 
 class Journal(Blocks):
     """`Journal(bdev)`: bdev is a block device with the extended protocol of
@@ -29,6 +29,39 @@ class Journal(Blocks):
         self._count = 0         # sequence number, and whether torn bytes follow its
         self._seq = 0           # last record
         self._head_dirty = False
+
+    # Records ---------------------------------------------------------------------
+
+    def record(self, b, off):
+        """The record at `off` in block `b`, checked: its kind (1 to 4 an event, 5 an
+        END, 6 a BEGIN), its bytes on flash in `size`; 0 where the block's records end,
+        -1 where a record is damaged (then resync() finds the next sitting)."""
+        self._quick = False
+        return self._record(b, off, self.records_end(b))
+
+    def _record(self, b, off, end):
+        if off >= end:
+            return 0
+        t = self._rd(b, off)
+        k = kind(t)
+        if self._ver[b] != 2:
+            # Format 1: no check values; a record that is not whole ends the block.
+            if not k or k == K_BEGIN and off + BEGIN_FIXED > end:
+                return 0
+            self.size = BEGIN_FIXED + self._rd(b, off + 5) if k == K_BEGIN else 1 + k
+            return k if off + self.size <= end else 0
+        if k:
+            if self._quick and k < K_BEGIN:
+                # Only the records' structure is wanted: an event's tag is whole (so is
+                # its body: the tag is written last); its check is left for the reader.
+                self.size = k + 2
+                return k if off + k + 2 <= end else -1
+            return k if self.checks(b, off, end, t, k, False) else -1
+        if self._scanning and b == self._head and t == 0xFF and self.blank(b, off):
+            return 0        # the end of the log: erased flash
+        # A tag that is not one: damaged, or torn by a power cut at the log's end.
+        from firmware.journal import damage
+        return damage.tag(self, b, off, end, t, self._scanning and b == self._head, self._last)
 
     # Mount -----------------------------------------------------------------------
 
