@@ -97,8 +97,14 @@ class Faults:
 
     def _reset(self):
         # The scorer restarts (a pulled battery, a reset button): its process is killed
-        # and started again on its flash image.
-        self.rig.restart()
+        # and started again on its flash image. One that does not start again is said
+        # (the soak then fails), and started once more.
+        try:
+            self.rig.restart()
+        except RuntimeError as e:
+            self.rig.errors.append("Traceback: %s\n" % e)
+            self.rig.scorer = None
+            self.rig.restart()
 
 
 class Rig:
@@ -119,6 +125,7 @@ class Rig:
             self.expected[device_sitting_id(DEVICE_ID, sid, header)] = (header, events, ended)
         self.cable = R.Cable()
         self.scorer = None
+        self.errors = []        # what a scorer said on stderr when it failed
         self._lock = threading.Lock()
         self.restart()
 
@@ -126,7 +133,9 @@ class Rig:
         with self._lock:
             if self.scorer is not None:
                 self.scorer.proc.kill()
-                self.scorer.stop()
+                err = self.scorer.stop()
+                if "Traceback" in err:
+                    self.errors.append(err)
             self.scorer = R.Scorer(self.image, self.cable, "--blocks", self.blocks)
 
     def sync(self):
@@ -161,7 +170,7 @@ class Rig:
     def close(self):
         err = self.scorer.stop() if self.scorer else ""
         self.cable.close()
-        return err
+        return "".join(self.errors) + err
 
 
 def _events_of(log_text):
