@@ -154,3 +154,21 @@ def test_a_damaged_open_sitting_does_not_stop_the_boot():
     b = boot(nor)
     assert b.screen == SETUP and b.scorer.journal.open_sitting() is None
     assert JournalReader(b.scorer.journal).damaged() == [sid]
+
+
+def test_the_sync_screen_counts_the_damaged_sittings():
+    try:
+        from apphelp import boot, flash, press, text
+    except ImportError:
+        return      # CPython: no framebuf, no app
+    from firmware.codes import SYNC
+    nor = flash()
+    a = boot(nor)
+    press(a, "ok", "ok", "ok", "ok")
+    j = a.scorer.journal
+    end = j.records_end(j._head)
+    nor._mv[j._head * 4096 + end - 2] ^= 0x10     # the open sitting's last event decays
+    b = boot(nor)
+    b.go(SYNC)
+    b.render()
+    assert "damaged on flash: 1" in text(b) and "sittings not yet on the PC: 1" in text(b)
