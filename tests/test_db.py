@@ -92,7 +92,7 @@ def logs(draw):
     seed = draw(st.integers(1, 2 ** 31 - 1))
     limit = draw(st.integers(0, 250))
     players = draw(st.none() | st.lists(NAMES, min_size=6, max_size=6,
-                                        unique_by=lambda t: t.casefold()))
+                                        unique_by=lambda t: t.strip().lower()))
     extra = {}
     if draw(st.booleans()):
         extra["id"] = draw(NAMES)

@@ -58,7 +58,7 @@ def repeated_name(names):
     two seats under one name would be one player in the statistics."""
     seen = set()
     for n in names:
-        key = n.strip().casefold()
+        key = n.strip().lower()     # (lower, not casefold: MicroPython has only lower)
         if key in seen:
             return n
         seen.add(key)
