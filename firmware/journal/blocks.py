@@ -12,11 +12,11 @@ from engine_core.compat import const
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
 # program of a tag clears only some of its four bits, which is never a valid tag, and
 # 0xFF (erased) is never one either. The six in use are >= 4 bit flips apart.
-T_EV1 = const(0x96)
-T_EV2 = const(0x69)
-T_EV3 = const(0xA5)
-T_EV4 = const(0x5A)
-T_END = const(0x3C)
+_T_EV1 = const(0x96)
+_T_EV2 = const(0x69)
+_T_EV3 = const(0xA5)
+_T_EV4 = const(0x5A)
+_T_END = const(0x3C)
 T_BEGIN = const(0xC3)
 TAGS = b"\x96\x69\xa5\x5a\x3c\xc3"    # by kind: TAGS[k - 1]
 # A record's kind is its payload length (events 1..4, END 5: the records that follow a
@@ -36,27 +36,27 @@ F_SYNCED = const(0x02)
 # CRC-8 (polynomial 0x07, as SMBus's PEC) four bits at a time: 16 bytes of table, small-int
 # arithmetic only, so the check of a record allocates nothing, on any port. (binascii.crc32
 # would return an int of 2**30 or more, which allocates on a 32-bit port.)
-CRC4 = b"\x00\x07\x0e\x09\x1c\x1b\x12\x15\x38\x3f\x36\x31\x24\x23\x2a\x2d"
+_CRC4 = b"\x00\x07\x0e\x09\x1c\x1b\x12\x15\x38\x3f\x36\x31\x24\x23\x2a\x2d"
 
 
 def crc8(crc, b):
     """The CRC-8 `crc` carried on over the byte b."""
     crc ^= b
-    crc = ((crc << 4) & 0xFF) ^ CRC4[crc >> 4]
-    return ((crc << 4) & 0xFF) ^ CRC4[crc >> 4]
+    crc = ((crc << 4) & 0xFF) ^ _CRC4[crc >> 4]
+    return ((crc << 4) & 0xFF) ^ _CRC4[crc >> 4]
 
 
 def kind(t):
     """Payload length of an event or END tag, K_BEGIN for a sitting's BEGIN, 0 if not a tag."""
-    if t == T_EV1:
+    if t == _T_EV1:
         return 1
-    if t == T_EV2:
+    if t == _T_EV2:
         return 2
-    if t == T_EV3:
+    if t == _T_EV3:
         return 3
-    if t == T_EV4:
+    if t == _T_EV4:
         return 4
-    if t == T_END:
+    if t == _T_END:
         return K_END
     if t == T_BEGIN:
         return K_BEGIN
@@ -74,20 +74,14 @@ class Walk:
                                 # damage then shows only where a tag or a BEGIN is hit)
         self.sid = 0
         self.flags = 0xFF       # bits cleared when finished, synced (F_FINISHED, F_SYNCED)
+        self.finished = False   # the same, as booleans
+        self.synced = False
         self.pos = 0            # block * block_size + offset of its BEGIN record
         self.length = 0         # byte length of its stream (JournalReader.read)
         self.damaged = False
         self._blk = -1          # where the search for the next BEGIN goes on
         self._off = 0
         self._want = 0          # the id the next sitting should have
-
-    @property
-    def finished(self):
-        return self.flags & F_FINISHED == 0
-
-    @property
-    def synced(self):
-        return self.flags & F_SYNCED == 0
 
     def reset(self):
         """Forget the position: the next find searches from the sitting's block (after
@@ -98,10 +92,11 @@ class Walk:
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_SIZE = const(5)
 _IOCTL_BLOCK_ERASE = const(6)
+_CHECKED = const(0)
 
 # Block header of format 1: magic "T42" + format version, seq, next sitting id, carried
 # sitting id (u32 each), CRC-32 of the first 16 bytes; the first record follows it.
-HDR = const(20)
+_HDR = const(20)
 _MAGIC1 = b"T42\x01"
 # Format 2: magic, seq (u32), next sitting id and carried sitting id (u24 each), where
 # the previous block's records end (u16), CRC-32; twice, so that one damaged byte does
@@ -134,37 +129,37 @@ class Blocks:
         self._bs = bs = bdev.ioctl(_IOCTL_BLOCK_SIZE, 0)
         if self._n < 2 or bs < 64 or bs % 64:
             raise JournalError("journal partition too small")
-        self._wsize = 256 if bs % 256 == 0 else 64
-        self._win = bytearray(self._wsize)  # read window, aligned within one block
+        self._win = bytearray(256 if bs % 256 == 0 else 64)  # read window, within a block
         self._wblk = -1
         self._woff = 0
-        self._hdr = bytearray(HDR2)
         self._one = bytearray(1)    # a byte to program: a tag, a check, a flag
         self.size = 0           # bytes on flash of the record record() looked at
         self._mounted = False
-        self._scanning = False  # mount is scanning the head: its end is not known yet
-        self._quick = False     # events' checks skipped (a walk of the structure only)
+        # How records are read: _CHECKED; _QUICK, events' checks skipped (a walk of the
+        # structure only); _SCANNING, mount scans the head block, whose end is unknown.
+        self._mode = _CHECKED
         self._carry = []        # by block: the sitting open when it was taken (0: none)
         self._lo = []           # by block: the next sitting id then
-        self._pend = []         # by block: where the previous block's records end (0: unknown)
-        self._ver = bytearray(0)  # by block: its format
+        self._pend = []         # by block: where the previous block's records end; 0:
+                                # format 1 (none kept), else format 2
         self._last = 0          # the newest sitting's id
-        self._lost = 0          # a sitting whose BEGIN was lost at the log's end
         self._head = 0          # the head block, and where its next record goes
         self._head_off = HDR2
 
     # Flash access ----------------------------------------------------------------
 
-    def _rd(self, blk, off):
+    def byte(self, blk, off):
+        """The byte at `off` in block `blk` (through a read window: allocates nothing)."""
         w = off - self._woff
-        if blk != self._wblk or w < 0 or w >= self._wsize:
-            self._woff = off - off % self._wsize
+        if blk != self._wblk or w < 0 or w >= len(self._win):
+            self._woff = off - off % len(self._win)
             self._bdev.readblocks(blk, self._win, self._woff)
             self._wblk = blk
             w = off - self._woff
         return self._win[w]
 
-    def _prog(self, blk, buf, off):
+    def program(self, blk, buf, off):
+        """Program buf at off in block blk (NOR: bits only cleared)."""
         self._wblk = -1
         try:
             self._bdev.writeblocks(blk, buf, off)
@@ -172,18 +167,10 @@ class Blocks:
             self._mounted = False
             raise JournalError("flash write failed: restart the scorer")
 
-    def _erase(self, blk):
-        self._wblk = -1
-        try:
-            self._bdev.ioctl(_IOCTL_BLOCK_ERASE, blk)
-        except OSError:
-            self._mounted = False
-            raise JournalError("flash erase failed: restart the scorer")
-
     def blank(self, blk, off):
         """Is block blk erased from off to its end?"""
         while off < self._bs:
-            if self._rd(blk, off) != 0xFF:
+            if self.byte(blk, off) != 0xFF:
                 return False
             off += 1
         return True
@@ -192,7 +179,8 @@ class Blocks:
         """The sequence number of block blk's header (either copy), its fields kept for
         the block (format, next id, carried sitting, previous block's end); -1 if it has
         no valid header."""
-        h = self._hdr
+        h = self._win       # (at least 64 bytes) the header is read through the window
+        self._wblk = -1
         self._bdev.readblocks(blk, h, 0)
         at = 0
         while at < HDR2:
@@ -200,16 +188,14 @@ class Blocks:
             if ((m == _MAGIC2 or m == _MAGIC1 and not at) and binascii.crc32(
                     memoryview(h)[at:at + 16]) & 0xFFFFFFFF == struct.unpack_from("<I", h, at + 16)[0]):
                 if m == _MAGIC1:
-                    self._ver[blk] = 1
                     self._lo[blk], self._carry[blk] = struct.unpack_from("<II", h, 8)
                     self._pend[blk] = 0
                 else:
-                    self._ver[blk] = 2
                     self._lo[blk] = h[at + 8] | h[at + 9] << 8 | h[at + 10] << 16
                     self._carry[blk] = h[at + 11] | h[at + 12] << 8 | h[at + 13] << 16
-                    self._pend[blk] = h[at + 14] | h[at + 15] << 8
+                    self._pend[blk] = h[at + 14] | h[at + 15] << 8 or 1
                 return struct.unpack_from("<I", h, at + 4)[0]
-            at += HDR
+            at += _HDR
         return -1
 
     def new_block(self, b, seq, lo, carry, pend):
@@ -221,11 +207,17 @@ class Blocks:
                 # torn erase can't leave a valid header over half-erased records.
                 z = self._one
                 z[0] = 0
-                if self._ver[b] == 2:
-                    self._prog(b, z, HDR)
-                self._prog(b, z, 0)
-            self._erase(b)
-        h = self._hdr
+                if self._pend[b]:
+                    self.program(b, z, _HDR)
+                self.program(b, z, 0)
+            self._wblk = -1
+            try:
+                self._bdev.ioctl(_IOCTL_BLOCK_ERASE, b)
+            except OSError:
+                self._mounted = False
+                raise JournalError("flash erase failed: restart the scorer")
+        h = self._win       # built in the read window, which forgets its block
+        self._wblk = -1
         h[0:4] = _MAGIC2
         struct.pack_into("<I", h, 4, seq)
         i = 0
@@ -236,20 +228,19 @@ class Blocks:
         h[14] = pend & 0xFF
         h[15] = pend >> 8
         struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
-        h[HDR:HDR2] = h[0:HDR]
-        self._prog(b, h, 0)
+        h[_HDR:HDR2] = h[0:_HDR]
+        self.program(b, memoryview(h)[0:HDR2], 0)
         self._carry[b] = carry
         self._lo[b] = lo
-        self._pend[b] = pend
-        self._ver[b] = 2
+        self._pend[b] = pend or 1     # (never 0: that is format 1's)
 
     def program_flag(self, pos, bit):
         """Set flag `bit` (F_FINISHED, F_SYNCED) of the BEGIN at pos, in place (in format
         2 as its pair of bits)."""
         b = pos // self._bs
-        self._one[0] = 0xFF ^ (bit if self._ver[b] != 2 else
+        self._one[0] = 0xFF ^ (bit if not self._pend[b] else
                                _F2_FINISHED if bit == F_FINISHED else _F2_SYNCED)
-        self._prog(b, self._one, pos % self._bs + 1)
+        self.program(b, self._one, pos % self._bs + 1)
 
     def checks(self, b, off, end, t, k, repair=False):
         """Does a record of tag t (kind k) at off fit before end, with its check value?
@@ -258,14 +249,14 @@ class Blocks:
         if k == K_BEGIN:
             if off + BEGIN_FIXED > end:
                 return False
-            size = BEGIN_FIXED + self._rd(b, off + 5) + 1
+            size = BEGIN_FIXED + self.byte(b, off + 5) + 1
         else:
             size = k + 2
         if off + size > end:
             return False
         c = crc8(0, t)
         i = 2 if k == K_BEGIN else 1    # a BEGIN's flags change after: not checked
-        last = self._rd(b, off + size - 1)      # the check; the window now ends past it
+        last = self.byte(b, off + size - 1)      # the check; the window now ends past it
         win = self._win
         w = off - self._woff
         blank = True
@@ -279,12 +270,12 @@ class Blocks:
                 if x != 0xFF:
                     blank = False
                 c ^= x
-                c = ((c << 4) & 0xFF) ^ CRC4[c >> 4]
-                c = ((c << 4) & 0xFF) ^ CRC4[c >> 4]
+                c = ((c << 4) & 0xFF) ^ _CRC4[c >> 4]
+                c = ((c << 4) & 0xFF) ^ _CRC4[c >> 4]
                 i += 1
         else:
             while i < size - 1:
-                x = self._rd(b, off + i)
+                x = self.byte(b, off + i)
                 if x != 0xFF:
                     blank = False
                 c = crc8(c, x)
@@ -296,14 +287,14 @@ class Blocks:
 
     def sid_at(self, b, off):
         """The sitting id of the BEGIN record at off."""
-        return self._rd(b, off + 2) | self._rd(b, off + 3) << 8 | self._rd(b, off + 4) << 16
+        return self.byte(b, off + 2) | self.byte(b, off + 3) << 8 | self.byte(b, off + 4) << 16
 
     def flags_at(self, b, off):
         """The flags of the BEGIN at off, as Walk.flags: bit 0 clear finished, bit 1 clear
         synced. A format-2 flag counts as set only when both of its bits are (a torn
         finish counts as done); damaged flags read finished and not synced."""
-        raw = self._rd(b, off + 1)
-        if self._ver[b] != 2:
+        raw = self.byte(b, off + 1)
+        if not self._pend[b]:
             return raw
         if raw & 0xF0 != 0xF0:
             return 0xFF ^ F_FINISHED
@@ -320,13 +311,9 @@ class Blocks:
     def block_size(self):
         return self._bs
 
-    def byte(self, blk, off):
-        """The byte at `off` in block `blk` (through a read window: allocates nothing)."""
-        return self._rd(blk, off)
-
     def records_start(self, blk):
         """Where block `blk`'s first record is."""
-        return HDR2 if self._ver[blk] == 2 else HDR
+        return HDR2 if self._pend[blk] else _HDR
 
     def records_end(self, blk):
         """Where block `blk`'s records end (the head block's, where the next goes)."""
@@ -334,18 +321,7 @@ class Blocks:
             return self._head_off
         nb = (blk + 1) % self._n
         pend = self._pend[nb]
-        return pend if self._ver[nb] == 2 and HDR < pend <= self._bs else self._bs
-
-    def next_id(self, blk):
-        """The next sitting id when the block after blk was taken (0: blk is the head)."""
-        return 0 if blk == self._head else self._lo[(blk + 1) % self._n]
-
-    def retag(self, b, off, k):
-        """Program the tag of kind k, which a check value found, over a damaged or torn
-        one (NOR clears the bits it lacks), so that what is written later cannot make it
-        read otherwise."""
-        self._one[0] = TAGS[k - 1]
-        self._prog(b, self._one, off)
+        return pend if self._pend[nb] and _HDR < pend <= self._bs else self._bs
 
     def following(self, blk, sid):
         """The block after `blk` when sitting `sid`'s records go on in it, else -1."""

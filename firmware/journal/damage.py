@@ -55,9 +55,9 @@ def repair(j, b, off, end, t, within):
 
 
 def _retag(j, b, off, k):
-    size = j.size
-    j.retag(b, off, k)
-    j.size = size
+    # Program the tag the check value found over the damaged or torn one (NOR clears
+    # the bits it lacks), so that what is written later cannot make it read otherwise.
+    j.program(b, bytes((TAGS[k - 1],)), off)
     return k
 
 
@@ -80,13 +80,13 @@ def resync(j, b, off, end, after):
     return end
 
 
-def blames(j, b, off, nxt, end, sid):
+def blames(j, b, off, nxt, end, sid, nid):
     """After the damaged record at off in block b, with the next sitting at nxt (end:
     none in b): is it sitting `sid`'s records that are damaged (else the next sitting's
-    BEGIN is)?"""
+    BEGIN is)? nid: the next sitting id when the block after b was taken (0: b is the
+    head)."""
     if nxt < end:
         return j.sid_at(b, nxt) == sid + 1
-    nid = j.next_id(b)
     if nid and nid <= sid + 1:
         return True     # no sitting began after it in b
     return not begin_like(j, b, off, sid)

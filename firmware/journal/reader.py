@@ -75,7 +75,8 @@ class JournalReader:
         """Copy the sitting's header, then each event in turn, into buf; returns its
         length, or -1 after the last event. An END record comes as an item of 5 bytes
         (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours.
-        At a damaged record it stops as at the end, with cur.damaged set."""
+        At a damaged record it stops as at the end, with cur.damaged set (the record
+        may be the next sitting's BEGIN: Walk.damaged says whether this one is)."""
         j = self._j
         b = cur.blk
         if b < 0:
@@ -99,12 +100,9 @@ class JournalReader:
                 cur.off = off + j.size
                 return k
             if k < 0:
-                # Damaged: this sitting's, or the next one's BEGIN (then this sitting's
-                # records ended there). Either way they stop here.
-                end = j.records_end(b)
-                from firmware.journal import damage
-                cur.damaged = damage.blames(j, b, off, damage.resync(j, b, off, end, cur.sid),
-                                            end, cur.sid)
+                # Damaged: this sitting's record, or the next one's BEGIN (then this
+                # sitting's records ended there: the walk tells which, Walk.damaged).
+                cur.damaged = True
                 break
             if k:
                 break

@@ -6,23 +6,28 @@
 # (firmware/journal/reader.py), through the public methods at the end of the class.
 # Blocks of format 1 (written by firmware before the check values) are read as they were
 # written; every block taken now is of format 2, each record with its check value.
-from firmware.journal.blocks import HDR2, Blocks, JournalError, JournalFull
-from firmware.journal.blocks import (BEGIN_FIXED, F_FINISHED, F_SYNCED, K_BEGIN, K_END,
-                                      MAX_HEADER, T_BEGIN, TAGS, Walk, crc8, kind)
+# One name for the format's module: each name imported would be one more entry in
+# this module's globals, in RAM for as long as the scorer runs.
+from firmware.journal import blocks as B
+from engine_core.compat import const
 
-class Journal(Blocks):
+_CHECKED = const(0)     # Blocks._mode: how records are read
+_QUICK = const(1)
+_SCANNING = const(2)
+
+class Journal(B.Blocks):
     """`Journal(bdev)`: bdev is a block device with the extended protocol of
     esp32.Partition (readblocks, writeblocks with an offset, ioctl). mount() before use."""
 
     def __init__(self, bdev):
         super().__init__(bdev)
-        self._end = bytearray(K_END)  # an END record's payload (end())
+        self._end = bytearray(B.K_END)  # an END record's payload (end())
         self._walk = None       # the lookups by id (mark_synced, reclaim, begin_pos)
         self._ok = bytearray(0)  # by block: reclaimable? 0 not known yet, 1 yes, 2 no
         self._last_pos = 0      # the newest sitting's BEGIN position, flags
         self._last_flags = 0
         self._ended = False     # the newest sitting's last record is an END
-        self._bad = False       # the newest sitting is damaged
+        self._bad = 0           # 1: the newest sitting is damaged; 2: a BEGIN after it
         self._open = 0          # the open sitting's id, 0 when none (always the newest)
         self._next_sid = 1
         self._tail = 0          # the ring: tail block, blocks in use, the head's
@@ -32,36 +37,38 @@ class Journal(Blocks):
 
     # Records ---------------------------------------------------------------------
 
-    def record(self, b, off):
-        """The record at `off` in block `b`, checked: its kind (1 to 4 an event, 5 an
-        END, 6 a BEGIN), its bytes on flash in `size`; 0 where the block's records end,
-        -1 where a record is damaged (then resync() finds the next sitting)."""
-        self._quick = False
-        return self._record(b, off, self.records_end(b))
-
-    def _record(self, b, off, end):
+    def record(self, b, off, end=-1):
+        """The record at `off` in block `b` (whose records end at `end`, the block's end
+        by default), checked: its B.kind (1 to 4 an event, 5 an END, 6 a BEGIN), its bytes
+        on flash in `size`; 0 where the block's records end, -1 where a record is
+        damaged (then damage.resync finds the next sitting). A walk of the structure
+        alone (_mode) leaves the events' checks out."""
+        if end < 0:
+            self._mode = _CHECKED
+            end = self.records_end(b)
         if off >= end:
             return 0
-        t = self._rd(b, off)
-        k = kind(t)
-        if self._ver[b] != 2:
+        t = self.byte(b, off)
+        k = B.kind(t)
+        if not self._pend[b]:
             # Format 1: no check values; a record that is not whole ends the block.
-            if not k or k == K_BEGIN and off + BEGIN_FIXED > end:
+            if not k or k == B.K_BEGIN and off + B.BEGIN_FIXED > end:
                 return 0
-            self.size = BEGIN_FIXED + self._rd(b, off + 5) if k == K_BEGIN else 1 + k
+            self.size = B.BEGIN_FIXED + self.byte(b, off + 5) if k == B.K_BEGIN else 1 + k
             return k if off + self.size <= end else 0
         if k:
-            if self._quick and k < K_BEGIN:
+            if self._mode == _QUICK and k < B.K_BEGIN:
                 # Only the records' structure is wanted: an event's tag is whole (so is
                 # its body: the tag is written last); its check is left for the reader.
                 self.size = k + 2
                 return k if off + k + 2 <= end else -1
             return k if self.checks(b, off, end, t, k, False) else -1
-        if self._scanning and b == self._head and t == 0xFF and self.blank(b, off):
+        at_end = self._mode == _SCANNING and b == self._head
+        if at_end and t == 0xFF and self.blank(b, off):
             return 0        # the end of the log: erased flash
         # A tag that is not one: damaged, or torn by a power cut at the log's end.
         from firmware.journal import damage
-        return damage.tag(self, b, off, end, t, self._scanning and b == self._head, self._last)
+        return damage.tag(self, b, off, end, t, at_end, self._last)
 
     # Mount -----------------------------------------------------------------------
 
@@ -76,14 +83,12 @@ class Journal(Blocks):
         self._carry = [0] * n
         self._lo = [0] * n
         self._pend = [0] * n
-        self._ver = bytearray(n)
         self._ok = bytearray(n)
         self._last = 0
         self._last_pos = 0
         self._last_flags = 0
         self._ended = False
-        self._bad = False
-        self._lost = 0
+        self._bad = 0
         self._open = 0
         self._wblk = -1
         if self._walk is not None:
@@ -98,8 +103,16 @@ class Journal(Blocks):
                     if head < 0 or s > seqs[head]:
                         head = b
             if head < 0:
+                # Blank or garbage: formatted, block 0 the head (the others are erased
+                # only when taken).
                 self._mounted = True
-                self._format()
+                self._head = self._tail = 0
+                self._count = 1
+                self._seq = 1
+                self._next_sid = 1
+                self.new_block(0, 1, 1, 0, 0)
+                self._head_off = B.HDR2
+                self._head_dirty = False
                 return None
             tail = head
             count = 1
@@ -114,33 +127,32 @@ class Journal(Blocks):
             self._count = count
             self._seq = seqs[head]
             b = tail
-            self._quick = True      # the newest sitting alone is checked, below
+            self._mode = _QUICK     # the newest sitting alone is checked, below
             while b != head:
                 self._scan_block(b, self.records_end(b))
                 b = (b + 1) % n
-            self._scanning = True
+            self._mode = _SCANNING
             end = self._scan_block(head, self._bs)
-            self._scanning = False
-            self._quick = False
+            self._mode = _CHECKED
             self._head_off = end
-            self._head_dirty = self._ver[head] != 2 or end < self._bs and not self.blank(head, end)
+            self._head_dirty = not self._pend[head] or end < self._bs and not self.blank(head, end)
         except OSError:
-            raise JournalError("flash read failed")
+            raise B.JournalError("flash read failed")
         finally:
-            self._scanning = False
-            self._quick = False
+            self._mode = _CHECKED
         if self._last:
-            next_sid = max(next_sid, self._last + 1, self._lost + 1)
-            if self._last_flags & F_FINISHED:  # bit still erased: not finished
+            # A BEGIN lost after the newest sitting (_bad 2): its id is not given again.
+            next_sid = max(next_sid, self._last + (2 if self._bad == 2 else 1))
+            if self._last_flags & B.F_FINISHED:  # bit still erased: not finished
                 self._open = self._last
         self._next_sid = next_sid
         self._mounted = True
         if self._last and not self._bad:
             # The scan took the events' structure only: the newest sitting (the one the
             # scorer plays on) is checked whole.
-            w = Walk()
-            self._bad = self.find(self._last, w) and w.damaged
-        if self._open and (self._bad or self._lost):
+            w = B.Walk()
+            self._bad = 1 if self.find(self._last, w) and w.damaged else 0
+        if self._open and self._bad:
             self.finish()       # damage at the log's end: nothing is added after it
         return self.open_sitting()
 
@@ -151,54 +163,47 @@ class Journal(Blocks):
         counting = carry != 0 and self._last == carry  # records before a BEGIN are its
         off = self.records_start(b)
         while True:
-            k = self._record(b, off, end)
+            k = self.record(b, off, end)
             if k == 0:
                 return off
-            if 0 < k < K_BEGIN:
+            if 0 < k < B.K_BEGIN:
                 if counting:
-                    self._ended = k == K_END
+                    self._ended = k == B.K_END
                 off += self.size
                 continue
-            if k == K_BEGIN:
+            if k == B.K_BEGIN:
                 sid = self.sid_at(b, off)
                 if sid > self._last:
                     self._last = sid
                     self._last_pos = b * self._bs + off
                     self._last_flags = self.flags_at(b, off)
                     self._ended = False
-                    self._bad = False
+                    self._bad = 0
                     counting = True
                     off += self.size
                     continue
-                if self._ver[b] != 2:
+                if not self._pend[b]:
                     return off
             # Damage: on to the next sitting that begins in this block.
             from firmware.journal import damage
             nxt = damage.resync(self, b, off, end, self._last)
-            if nxt >= end and self._scanning:
-                self._lost = (self._last + 1 if damage.begin_like(self, b, off, self._last)
-                              else 0)
-            if counting and damage.blames(self, b, off, nxt, end, self._last):
-                self._bad = True
+            if nxt >= end and self._mode == _SCANNING and damage.begin_like(
+                    self, b, off, self._last):
+                self._bad = 2       # the next sitting's BEGIN, lost: the newest is whole
+                return end
+            after = 0 if b == self._head else self._lo[(b + 1) % self._n]
+            if counting and damage.blames(self, b, off, nxt, end, self._last, after):
+                self._bad = 1
             counting = False
             if nxt >= end:
                 return end
             off = nxt
 
-    def _format(self):
-        self._head = self._tail = 0
-        self._count = 1
-        self._seq = 0
-        self._next_sid = 1
-        self._start_block(0, 1, 0)
-        self._head_off = HDR2
-        self._head_dirty = False
-
     # Space: a new head block (erased, the tail reclaimed when the journal is full) ----
 
     def _room(self, size):
         if not self._mounted:
-            raise JournalError("journal not mounted")
+            raise B.JournalError("journal not mounted")
         if self._head_dirty or self._head_off + size > self._bs:
             self._next_block()
 
@@ -206,30 +211,25 @@ class Journal(Blocks):
         nb = (self._head + 1) % self._n
         if nb == self._tail and self._count == self._n:
             if not self._reclaimable(nb):
-                raise JournalFull("journal full: sync finished sittings to free space")
+                raise B.JournalFull("journal full: sync finished sittings to free space")
             self._tail = (nb + 1) % self._n
             self._count -= 1
-        self._start_block(nb, self._seq + 1, self._head_off)
+        # nb, erased if need be, with its header: the head. The records of the block
+        # before end where the head's did.
+        self._seq += 1
+        self.new_block(nb, self._seq, self._next_sid, self._open, self._head_off)
+        self._ok[nb] = 0
+        self._head = nb
         self._count += 1
-        self._head_off = HDR2
+        self._head_off = B.HDR2
         self._head_dirty = False
-
-    def _start_block(self, b, seq, pend):
-        # Block b, erased if need be, with its header: it becomes the head. pend: where
-        # the records of the block before end.
-        self.new_block(b, seq, self._next_sid, self._open, pend)
-        self._ok[b] = 0
-        self._head = b
-        self._seq = seq
 
     def _reclaimable(self, b):
         # A block may go when every sitting that has records in it is synced: the one
         # carried into it and each one begun in it. Known once, until a sitting changes.
-        if not self._ok[b]:
-            self._ok[b] = 1 if self._all_synced(b) else 2
-        return self._ok[b] == 1
-
-    def _all_synced(self, b):
+        if self._ok[b]:
+            return self._ok[b] == 1
+        self._ok[b] = 2         # until every sitting with records in it is found synced
         carry = self._carry[b]
         if carry:
             if carry == self._open:
@@ -244,26 +244,27 @@ class Journal(Blocks):
         off = self.records_start(b)
         last = self._lo[b] - 1
         while off < end:
-            self._quick = True
-            k = self._record(b, off, end)
-            self._quick = False
+            self._mode = _QUICK
+            k = self.record(b, off, end)
+            self._mode = _CHECKED
             if k == 0:
                 break
             if k < 0:
                 from firmware.journal import damage
                 off = damage.resync(self, b, off, end, last)
                 continue
-            if k == K_BEGIN:
-                if self.flags_at(b, off) & F_SYNCED:  # bit erased: not synced
+            if k == B.K_BEGIN:
+                if self.flags_at(b, off) & B.F_SYNCED:  # bit erased: not synced
                     return False
                 last = self.sid_at(b, off)
             off += self.size
+        self._ok[b] = 1
         return True
 
     def free_bytes(self):
         """Bytes of records that fit before the journal is full (synced sittings that
         would be reclaimed count as free)."""
-        usable = self._bs - HDR2
+        usable = self._bs - B.HDR2
         free = 0 if self._head_dirty else self._bs - self._head_off
         free += (self._n - self._count) * usable
         b = self._tail
@@ -276,37 +277,37 @@ class Journal(Blocks):
     def begin_sitting(self, header):
         """Start a sitting (finishing the open one); returns its id."""
         hlen = len(header)
-        if hlen > MAX_HEADER or BEGIN_FIXED + hlen + 1 > self._bs - HDR2:
-            raise JournalError("sitting header too long")
-        self._room(BEGIN_FIXED + hlen + 1)  # first: a refused begin changes nothing
+        if hlen > B.MAX_HEADER or B.BEGIN_FIXED + hlen + 1 > self._bs - B.HDR2:
+            raise B.JournalError("sitting header too long")
+        self._room(B.BEGIN_FIXED + hlen + 1)  # first: a refused begin changes nothing
         if self._open:
             self.finish()
         sid = self._next_sid
         if sid > 0xFFFFFF:  # 3 bytes on flash: sixteen million sittings
-            raise JournalFull("journal full: no sitting ids left")
-        r = bytearray(BEGIN_FIXED + hlen + 1)     # once a sitting
+            raise B.JournalFull("journal full: no sitting ids left")
+        r = bytearray(B.BEGIN_FIXED + hlen + 1)     # once a sitting
         r[1] = 0xFF
         r[2] = sid & 0xFF
         r[3] = (sid >> 8) & 0xFF
         r[4] = (sid >> 16) & 0xFF
         r[5] = hlen
-        r[BEGIN_FIXED : BEGIN_FIXED + hlen] = header
-        c = crc8(0, T_BEGIN)
-        for i in range(2, BEGIN_FIXED + hlen):
-            c = crc8(c, r[i])
-        r[BEGIN_FIXED + hlen] = c
+        r[B.BEGIN_FIXED : B.BEGIN_FIXED + hlen] = header
+        c = B.crc8(0, B.T_BEGIN)
+        for i in range(2, B.BEGIN_FIXED + hlen):
+            c = B.crc8(c, r[i])
+        r[B.BEGIN_FIXED + hlen] = c
         b = self._head
         off = self._head_off
         # Body first, tag last: the tag is the commit.
-        self._prog(b, memoryview(r)[1:], off + 1)
-        self._one[0] = T_BEGIN
-        self._prog(b, self._one, off)
+        self.program(b, memoryview(r)[1:], off + 1)
+        self._one[0] = B.T_BEGIN
+        self.program(b, self._one, off)
         self._head_off = off + len(r)
         self._last = self._open = sid
         self._last_pos = b * self._bs + off
         self._last_flags = 0xFF
         self._ended = False
-        self._bad = False
+        self._bad = 0
         self._ok[b] = 2
         self._next_sid = sid + 1
         return sid
@@ -328,7 +329,7 @@ class Journal(Blocks):
         e[4] = (offset // 15) & 0xFF
         try:
             self.append(e)      # the one record of 5 bytes append takes
-        except JournalError:
+        except B.JournalError:
             return False
         return True
 
@@ -337,35 +338,35 @@ class Journal(Blocks):
         Allocates nothing (but for the new block it takes every few KB)."""
         n = len(event)
         if n < 1 or (n > 4 and event is not self._end):
-            raise JournalError("event must be 1 to 4 bytes")
+            raise B.JournalError("event must be 1 to 4 bytes")
         if not self._open:
-            raise JournalError("no sitting open")
+            raise B.JournalError("no sitting open")
         self._room(2 + n)
         b = self._head
         off = self._head_off
-        t = TAGS[n - 1]
-        c = crc8(0, t)
+        t = B.TAGS[n - 1]
+        c = B.crc8(0, t)
         i = 0
         while i < n:
-            c = crc8(c, event[i])
+            c = B.crc8(c, event[i])
             i += 1
         # Body first (the event's bytes, then its check value), tag last: the tag is
         # the commit.
-        self._prog(b, event, off + 1)
+        self.program(b, event, off + 1)
         self._one[0] = c
-        self._prog(b, self._one, off + 1 + n)
+        self.program(b, self._one, off + 1 + n)
         self._one[0] = t
-        self._prog(b, self._one, off)
+        self.program(b, self._one, off)
         self._head_off = off + 2 + n
-        self._ended = n == K_END
+        self._ended = n == B.K_END
         self._ok[b] = 2
 
     def finish(self):
         """Mark the open sitting finished (a bit cleared in place: needs no space)."""
         if not self._open:
-            raise JournalError("no sitting open")
-        self.program_flag(self._last_pos, F_FINISHED)
-        self._last_flags &= 0xFF ^ F_FINISHED
+            raise B.JournalError("no sitting open")
+        self.program_flag(self._last_pos, B.F_FINISHED)
+        self._last_flags &= 0xFF ^ B.F_FINISHED
         self._open = 0
 
     def mark_synced(self, sid):
@@ -373,12 +374,12 @@ class Journal(Blocks):
         cleared in place: needs no space). A sitting whose BEGIN was lost to damage has
         nothing to mark."""
         if sid == self._open:
-            raise JournalError("finish the sitting before syncing it")
+            raise B.JournalError("finish the sitting before syncing it")
         w = self._find(sid)
         if w.pos >= 0 and not w.synced:
-            self.program_flag(w.pos, F_SYNCED)
+            self.program_flag(w.pos, B.F_SYNCED)
             if w.pos == self._last_pos:
-                self._last_flags &= 0xFF ^ F_SYNCED
+                self._last_flags &= 0xFF ^ B.F_SYNCED
             i = 0
             while i < self._n:      # what may be reclaimed is known again when asked
                 self._ok[i] = 0
@@ -397,7 +398,7 @@ class Journal(Blocks):
     # The sittings, oldest first (allocating nothing) -------------------------------
 
     def walk(self, w):
-        """Put Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
+        """Put B.Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
         w._blk = self._tail
         w._off = self.records_start(self._tail)
         w._want = self._lo[self._tail]
@@ -407,20 +408,22 @@ class Journal(Blocks):
         """Step `w` onto the next sitting (its id, flags, position, length, damage):
         False after the newest. Reads the records from flash; allocates nothing. A
         sitting whose BEGIN is lost is stepped onto too (by its id: ids have no gaps)."""
-        self._quick = not w.checked
+        self._mode = _CHECKED if w.checked else _QUICK
         sid = self._next_begin(w)
         want = w._want
         if want > w.sid and want < (sid or self._next_sid):
             w.sid = want            # lost to damage: only its id is known
             w._want = want + 1
-            w.flags = 0xFF ^ F_FINISHED
+            w.flags = 0xFF ^ B.F_FINISHED
+            w.finished = True
+            w.synced = False
             w.pos = -1
             w.length = 0
             w.damaged = True
-            self._quick = False
+            self._mode = _CHECKED
             return True
         if not sid:
-            self._quick = False
+            self._mode = _CHECKED
             return False
         b = w._blk
         off = w._off
@@ -429,23 +432,27 @@ class Journal(Blocks):
         w.pos = b * self._bs + off
         w.flags = self.flags_at(b, off)
         if sid != self._last:
-            w.flags &= 0xFF ^ F_FINISHED    # only the newest sitting may be open
-        w.length = 1 + self._rd(b, off + 5)
-        w.damaged = sid == self._last and self._bad
+            w.flags &= 0xFF ^ B.F_FINISHED    # only the newest sitting may be open
+        w.finished = w.flags & B.F_FINISHED == 0
+        w.synced = w.flags & B.F_SYNCED == 0
+        w.length = 1 + self.byte(b, off + 5)
+        w.damaged = sid == self._last and self._bad == 1
         off += self.size
         while True:
             end = self.records_end(b)
-            k = self._record(b, off, end)
-            if 0 < k < K_BEGIN:
+            k = self.record(b, off, end)
+            if 0 < k < B.K_BEGIN:
                 w.length += 1 + k
                 off += self.size
                 continue
-            if k == K_BEGIN:
+            if k == B.K_BEGIN:
                 break
             if k < 0:
                 from firmware.journal import damage
                 nxt = damage.resync(self, b, off, end, sid)
-                w.damaged = w.damaged or damage.blames(self, b, off, nxt, end, sid)
+                w.damaged = w.damaged or damage.blames(
+                    self, b, off, nxt, end, sid,
+                    0 if b == self._head else self._lo[(b + 1) % self._n])
                 off = nxt
                 if nxt < end:
                     break
@@ -458,7 +465,7 @@ class Journal(Blocks):
                 break
         w._blk = b
         w._off = off
-        self._quick = False
+        self._mode = _CHECKED
         return True
 
     def _next_begin(self, w):
@@ -471,14 +478,14 @@ class Journal(Blocks):
         while True:
             end = self.records_end(b)
             while off < end:
-                k = self._record(b, off, end)
+                k = self.record(b, off, end)
                 if k == 0:
                     break
                 if k < 0:
                     from firmware.journal import damage
                     off = damage.resync(self, b, off, end, w._want - 1)
                     continue
-                if k == K_BEGIN:
+                if k == B.K_BEGIN:
                     w._blk = b
                     w._off = off
                     return self.sid_at(b, off)
@@ -490,7 +497,7 @@ class Journal(Blocks):
             off = self.records_start(b)
 
     def find(self, sid, w):
-        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it. From
+        """Step B.Walk `w` onto sitting `sid`; False if the journal does not hold it. From
         where w is when sid lies ahead of it (a fetch walks the ids upwards), else from
         the block the sitting began in."""
         if not (w._blk >= 0 and w.sid and w.sid < sid):
@@ -511,9 +518,9 @@ class Journal(Blocks):
     def _find(self, sid):
         w = self._walk
         if w is None:
-            self._walk = w = Walk(False)    # a lookup: the structure is enough
+            self._walk = w = B.Walk(False)    # a lookup: the structure is enough
         w.reset()
         if not self.find(sid, w):
-            raise JournalError("no sitting %d in the journal" % sid)
+            raise B.JournalError("no sitting %d in the journal" % sid)
         return w
 

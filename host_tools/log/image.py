@@ -76,9 +76,6 @@ def scan(data, block_size=BLOCK_SIZE):
                 ended = end_item(buf[:n])     # the journal's END record
             else:
                 events.extend(buf[:n])
-        if cur.damaged:     # the walk and the reader see the same records: never
-            damaged.append(sid)
-            continue
         out.append((sid, header, bytes(events), finished, synced, ended))
     if not out and not damaged and data.strip(b"\xff") and bytes(data[:3]) != b"T42":
         raise ValueError("no Tally 42 journal in it")

@@ -587,6 +587,8 @@ class PatternJournal:
             return False
         w.sid, finished, synced, w.length = self.list[w.sid]
         w.flags = 0xFF ^ (1 if finished else 0) ^ (2 if synced else 0)
+        w.finished = finished
+        w.synced = synced
         return True
 
     def find(self, sid, w):
