@@ -4,11 +4,12 @@
 import sys
 
 # The boot's replay of the open sitting (firmware/resume.py), a sitting's start.
-BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader")
+BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader",
+        "firmware.journal.damage")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
 SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.syncjournal",
            "engine_core.wire", "engine_core.header", "engine_core.options",
-           "engine_core.optionnames", "firmware.journal.reader")
+           "engine_core.optionnames", "firmware.journal.reader", "firmware.journal.damage")
 # The USB line's hello gate (firmware/link.py), once it has decided.
 HELLO = ("firmware.hello",)
 # The check of a line that looked like a hello and was not one (firmware/hello.py).
