@@ -119,3 +119,38 @@ def test_ctrl_c_outside_a_session_stays_in_the_game_unless_a_repl_tool_asks():
     a.poll_link()
     a.poll_link()
     assert calls == [1]
+
+
+def test_a_lone_ctrl_c_in_a_session_is_noise_and_the_sync_goes_on():
+    # A stray 0x03 in the middle of a sync used to close the session (and the PC then
+    # waited for replies that never came); only CR Ctrl-C, a REPL tool's call, does.
+    from firmware.journal import Journal
+    from firmware.sync import SyncEndpoint
+    from boards.simflash import NorFlash
+    j = Journal(NorFlash(2, 4096))
+    j.mount()
+    j.begin_sitting(b"\x01\x00")
+    j.finish()
+    line = FakeLine()
+    calls = []
+    ep = SyncEndpoint(line, j, "T42-TEST", "0.1.0", kbd_intr=lambda v: None,
+                      interrupt=lambda: calls.append(1))
+    line.arrive(HELLO_LINE)
+    ep.poll()
+    session = wire.get_u16(bytes(line.out)[wire.HEAD:], 2)
+    line.arrive(b"\x03" + wire.request(session, 2, "L", b""))
+    ep.poll()
+    while ep.status == "sending":
+        ep.poll()
+    r = wire.ReplyReader()
+    r.feed(bytes(line.out))
+    kinds = []
+    while True:
+        f = r.next()
+        if f is None:
+            break
+        kinds.append(f[0])
+    assert ep.session_open and calls == [] and kinds == ["h", "L"], kinds
+    line.arrive(b"\r\x03")
+    ep.poll()
+    assert not ep.session_open and calls == [1]
