@@ -1,7 +1,7 @@
 # The flash journal's writer as the firmware before check values had it (format 1, kept
 # verbatim but for this header): the tests write images with it, as a scorer not yet
-# updated did, and check that today's journal reads them and writes on (tests/
-# test_journal_damage.py, tests/mp/test_journal_formats.py).
+# updated did, and check that today's journal reads them and writes on (
+# tests/mp/test_journal_formats.py).
 # The flash journal: every accepted event of every sitting, as an append-only log over
 # the blocks of its own partition, durable when append() returns. Format and recovery:
 # docs/journal.md. The Journal holds all of the writing (loaded for good: no write
