@@ -186,7 +186,7 @@ def _events_of_device(header, events, ended):
 
 def soak(tmp, sittings, blocks, seed=1, rounds=60, faults=True):
     """Sync `sittings` sittings under faults until the scorer has none unsynced (at most
-    `rounds` syncs), then once more without faults. Returns (lost, duplicates, syncs,
+    `rounds` syncs), then on a quiet line until it has none (at most 5 syncs more). Returns (lost, duplicates, syncs,
     sittings the scorer still holds unsynced, fault counts, the scorer's stderr)."""
     rig = Rig(tmp, sittings, blocks, seed)
     f = Faults(rig, seed) if faults else None
@@ -201,8 +201,15 @@ def soak(tmp, sittings, blocks, seed=1, rounds=60, faults=True):
                 break
         if f:
             f.stop()
-        rig.sync()      # a last one on a quiet line: what is stored is acknowledged
-        syncs += 1
+        # Then on a quiet line, until the scorer holds nothing unsynced (a few at most:
+        # what was stored is acknowledged, what was not yet fetched is).
+        quiet = 0
+        while quiet < 5:
+            rig.sync()
+            syncs += 1
+            quiet += 1
+            if rig.unsynced() == 0:
+                break
         lost, duplicates = rig.tally()
         left = rig.unsynced()
     finally:
