@@ -20,7 +20,8 @@ def resolve(variant, options=None):
     if v < 0:
         raise OptionError("unknown variant %s (one of %s)" % (
             show(variant), ", ".join(NAMES + G.NAMES)))
-    options = options or {}
+    if options is None:     # none given (a log's "options": null is refused before)
+        options = {}
     if not isinstance(options, dict):
         raise OptionError("options must be an object")
     rules = Rules(v)

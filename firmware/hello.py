@@ -1,7 +1,8 @@
 # The USB line's gate while no sync is open: only a complete hello request whose CRC
 # checks (docs/sync-protocol.md) opens a session; every other byte is dropped, so that a
 # terminal opened on the port, line noise or a floating RX pin changes nothing on the
-# table. Loaded by the link (firmware/link.py) when bytes arrive on the line, and unloaded
+# table. Another request whose CRC checks (the PC's, from a session that closed or from
+# before a restart) gets error 2, "no session", so that the PC says hello again. Loaded by the link (firmware/link.py) when bytes arrive on the line, and unloaded
 # once the gate has decided (firmware/transient.py HELLO).
 #
 # Keyboard interrupt is off while the scorer runs (the main loop sees the 0x03 bytes).
@@ -29,6 +30,7 @@ _CMD_AT = const(7)
 _MIN = const(18)        # "~", session, seq, command, "*", CRC, "\n"
 _CR = const(0x0D)
 _CTRL_C = const(3)
+_E_NO_SESSION = const(2)    # the "e" reply's code (firmware/sync.py E_NO_SESSION)
 
 
 class HelloGate:
@@ -66,11 +68,11 @@ class HelloGate:
                 self._at = -1
                 return NONE
             self._prev = c
-            if self._feed(c):
+            if self._feed(c, port):
                 return HELLO
         return NONE
 
-    def _feed(self, c):
+    def _feed(self, c, port):
         buf = self.buf
         if c == _START:
             buf[0] = c
@@ -90,16 +92,18 @@ class HelloGate:
         if c != _END:
             return False
         self._at = -1
-        if at >= _MIN and buf[_CMD_AT] == _HELLO and _checked(buf, at):
-            self.n = at
-            return True
+        if at >= _MIN and _checked(buf, at, None if buf[_CMD_AT] == _HELLO else port):
+            if buf[_CMD_AT] == _HELLO:
+                self.n = at
+                return True
         self.dropped += at
         return False
 
 
-def _checked(buf, n):
+def _checked(buf, n, port):
     # The request's own check (engine_core.wire), loaded for a whole candidate line and
-    # unloaded again unless a sync follows (which uses it).
+    # unloaded again unless a sync follows (which uses it). A good request that is not a
+    # hello (port given) is answered with error 2.
     from engine_core import wire
     r = wire.RequestReader()
     i = 0
@@ -107,6 +111,12 @@ def _checked(buf, n):
     while i < n:
         good = r.feed(buf[i]) == wire.GOOD
         i += 1
-    if not good:
+    if good and port is not None:
+        msg = b"no session: send hello"
+        tx = bytearray(wire.HEAD + 5 + len(msg) + wire.TAIL)
+        tx[wire.HEAD] = _E_NO_SESSION       # the detail (u32) stays 0
+        tx[wire.HEAD + 5:wire.HEAD + 5 + len(msg)] = msg
+        port.write(tx[:wire.reply_into(tx, 0x65, r.seq, 5 + len(msg))])     # e
+    if not good or port is not None:
         transient.unload(transient.HELLO_CHECK)
     return good

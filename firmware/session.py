@@ -15,6 +15,7 @@ class Session:
     def __init__(self, app):
         self.app = app
         self.pending = None     # house options pushed by the PC, checked after the session
+        self.names = None       # players pushed by the PC: set up again with those options
 
     def open(self, port, hello, n, firmware, kbd_intr, interrupt):
         """The endpoint on `port`, the hello's first n bytes already read into `hello`."""
@@ -35,10 +36,13 @@ class Session:
         served = link.sync.requests
         link.status = "done, %d sent to the PC" % link.sync.acked if served else "idle"
         pending = self.pending
+        names = self.names
         link.close()
         gc.collect()
         if pending:
-            refusal = app.pushed(nextsetup.update(app.scorer, pending, None))
+            # The names go with the game they were pushed for (two for a gin pad, when
+            # the game pushed with them is one).
+            refusal = app.pushed(nextsetup.update(app.scorer, pending, names))
             transient.unload(transient.SESSION)     # the option checks
             if refusal:
                 app.banner = "settings from the PC: " + refusal
@@ -61,7 +65,8 @@ class Session:
                 return "2 team names, not %d" % len(names)
             scorer.teams = (names[0][:8], names[1][:8])
             return None
-        return self.app.pushed(nextsetup.set_names(scorer, tuple(n[:12] for n in names)))
+        self.names = tuple(n[:12] for n in names)
+        return self.app.pushed(nextsetup.set_names(scorer, self.names))
 
     def set_settings(self, pairs):
         """House options for the next sitting set up (and the tracker switch). They are

@@ -23,6 +23,7 @@ _CHUNK = const(512)         # sitting bytes in a data frame
 _IDLE_MS = const(5000)      # a session with no request for this long closes
 _READ_BUDGET = const(256)   # bytes taken from the line in one poll
 _CTRL_C = const(3)
+_CR = const(0x0D)
 _STR_MAX = const(64)        # device id, firmware version
 _HELLO_MAX = const(22 + 2 + 2 * _STR_MAX)
 
@@ -51,10 +52,10 @@ class SyncEndpoint:
     settings([(key, value)]), assign((event, round, table) or None): the next sitting's
     table assignment. now(): the device clock in Unix seconds (0: not set).
     kbd_intr: micropython.kbd_intr, switched off (-1) while a session is open and back on
-    (3) when it closes. A Ctrl-C byte read (in a session, or on a port that is not the
-    REPL's) closes the session and raises KeyboardInterrupt, as the REPL would: poll()
-    raises it to the main loop, which ends for the REPL. interrupt(), if given, is called
-    instead."""
+    (3) when it closes. CR Ctrl-C read (a REPL tool's call, in a session, or on a port
+    that is not the REPL's) closes the session and raises KeyboardInterrupt, as the REPL
+    would: poll() raises it to the main loop, which ends for the REPL. interrupt(), if
+    given, is called instead. A lone Ctrl-C is noise."""
 
     def __init__(self, port, journal, device_id, firmware, clock=None, names=None,
                  settings=None, now=None, assign=None, kbd_intr=None, interrupt=None, chunk=_CHUNK,
@@ -86,6 +87,7 @@ class SyncEndpoint:
         self._last = 0          # ticks of the last request
         self._out_seq = 0       # the request the frames being sent answer
         self._data = SyncJournal(journal, self._txv, chunk)
+        self._prev = 0          # the byte before, read from the line
         self.requests = 0       # counters, for the sync screen and the tests
         self.bad_frames = 0
 
@@ -142,14 +144,18 @@ class SyncEndpoint:
     # ---- requests ----
 
     def _byte(self, c):
-        if c == _CTRL_C:
-            # Never in a request: someone wants the REPL (mpremote). Do what the REPL
-            # would have done had keyboard interrupt been on.
+        prev = self._prev
+        self._prev = c
+        if c == _CTRL_C and prev == _CR:
+            # Never in a request: a REPL tool (mpremote sends CR Ctrl-C) wants the REPL.
+            # Do what the REPL would have done had keyboard interrupt been on.
             self.close()
             if self._interrupt is None:
                 raise KeyboardInterrupt
             self._interrupt()
             return
+        # A lone Ctrl-C is line noise, like any byte a request never holds: the request
+        # it lands in is dropped (and asked again), the session stays.
         r = self._req.feed(c)
         if r == wire.GOOD:
             self._request()

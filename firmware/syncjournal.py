@@ -55,6 +55,7 @@ class SyncJournal:
         self.err_msg = b""
         self.bytes_sent = 0
         self.acked = 0
+        self.damaged = 0        # damaged sittings not synced, as the hello counted them
 
     @property
     def busy(self):
@@ -72,9 +73,11 @@ class SyncJournal:
         return code
 
     def summary(self):
-        """(free bytes, finished sittings not synced, their bytes); zeros if unreadable."""
+        """(free bytes, finished sittings not synced, their bytes); zeros if unreadable.
+        The damaged ones count (the PC lists them to name them), also in self.damaged."""
         count = 0
         size = 0
+        self.damaged = 0
         w = self._w
         try:
             free = self._j.free_bytes()
@@ -83,6 +86,8 @@ class SyncJournal:
                 if w.finished and not w.synced:
                     count += 1
                     size += w.length
+                    if w.damaged:
+                        self.damaged += 1
         except JournalError:
             return 0, 0, 0
         return free, count, size
@@ -123,7 +128,8 @@ class SyncJournal:
         stop = wire.HEAD + (self._chunk // _ENTRY) * _ENTRY
         while self._more and p < stop:
             wire.put_u24(t, p, w.sid)
-            t[p + 3] = (1 if w.finished else 0) | (2 if w.synced else 0)
+            t[p + 3] = ((1 if w.finished else 0) | (2 if w.synced else 0)
+                        | (4 if w.damaged else 0))
             wire.put_u24(t, p + 4, w.length)
             p += _ENTRY
             if not self._step_list():
@@ -174,10 +180,11 @@ class SyncJournal:
         self._off0[n] = off
         return True
 
-    def _check_items(self, n, open_ok=False):
-        # Every id named must be a finished sitting in the journal (an offset within it):
-        # 0 or an error code. open_ok: the sitting being played may be fetched too (the
-        # PC shows its progress), never acknowledged. A range is a run of consecutive sittings, walked from its
+    def _check_items(self, n, open_ok=False, fetch=False):
+        # Every id named must be a finished sitting in the journal (an offset within it;
+        # for a fetch, not damaged): 0 or an error code. open_ok: the sitting being played
+        # may be fetched too (the PC shows its progress), never acknowledged. A range is a
+        # run of consecutive sittings, walked from its
         # first: the work is bounded by the journal, whatever range a request names.
         w = self._w
         w.reset()       # the journal may have changed since the last request
@@ -191,6 +198,8 @@ class SyncJournal:
                         return self._fail(E_NOT_FOUND, sid, b"no such sitting")
                     if not (w.finished or open_ok):
                         return self._fail(E_OPEN, sid, b"sitting not finished")
+                    if fetch and w.damaged:
+                        return self._fail(E_JOURNAL, sid, b"sitting damaged")
                     if sid == self._first[i] and self._off0[i] > w.length:
                         return self._fail(E_BAD_ARGS, sid, b"offset past the end")
                     if sid >= self._last[i]:
@@ -213,7 +222,7 @@ class SyncJournal:
         n = self._items_at(buf, e, end, True)
         if n <= 0:
             return self._fail(E_BAD_ARGS, 0, b"fetch: items")
-        err = self._check_items(n, True)
+        err = self._check_items(n, open_ok=True, fetch=True)
         if err:
             return err
         self._items = n

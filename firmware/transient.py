@@ -4,11 +4,12 @@
 import sys
 
 # The boot's replay of the open sitting (firmware/resume.py), a sitting's start.
-BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader")
+BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader",
+        "firmware.journal.damage")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
 SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.syncjournal",
            "engine_core.wire", "engine_core.header", "engine_core.options",
-           "engine_core.optionnames", "firmware.journal.reader")
+           "engine_core.optionnames", "firmware.journal.reader", "firmware.journal.damage")
 # The radio's (firmware/radio/): loaded for a scorer in an event, out of the heap while a
 # sync session is open (firmware/session.py) and on a scorer with no event's key.
 RADIO = ("firmware.radio.sender", "firmware.radio.air", "firmware.radio.wire",

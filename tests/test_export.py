@@ -85,7 +85,10 @@ def test_jsonl_all_writes_one_replayable_file_a_sitting(tmp_path, capsys):
     assert code == 2 and out == ""
     assert "with --all give --out DIR" in err
     folder = tmp_path / "logs"
+    # A name that is no folder yet and does not end in /: refused, nothing made.
     code, out, err = run(capsys, "export", "--all", "--out", str(folder), "--db", db)
+    assert code == 2 and "give an existing folder" in err and not folder.exists()
+    code, out, err = run(capsys, "export", "--all", "--out", str(folder) + "/", "--db", db)
     assert code == 0
     written = out.splitlines()
     assert len(written) == len(texts) == len(os.listdir(folder))
@@ -226,7 +229,8 @@ def test_text_is_the_scoresheet(tmp_path, capsys):
 def test_export_needs_a_choice_and_a_known_sitting(tmp_path, capsys):
     db, _ = stored(tmp_path, MOON)
     code, out, err = run(capsys, "export", "--db", db)
-    assert code == 2 and err.startswith("tally42: export what? give --sitting ID or --all")
+    assert code == 2 and err.startswith("tally42: export: one of the arguments --sitting "
+                                        "--all is required")
     code, out, err = run(capsys, "export", "--sitting", "zzz", "--db", db)
     assert code == 2 and err == "tally42: no sitting zzz in %s\n" % db
     code, out, err = run(capsys, "export", "--all", "--format", "csv",
@@ -247,7 +251,8 @@ def test_from_image_needs_the_image_module(tmp_path, capsys, monkeypatch):
 
 def _fake_image(monkeypatch, sittings):
     fake = types.ModuleType("host_tools.log.image")
-    fake.read_image = lambda path: [(sid, L.log_lines(h, ev)) for sid, h, ev in sittings]
+    fake.read_image_report = lambda path: (
+        [(sid, L.log_lines(h, ev)) for sid, h, ev in sittings], [])
     monkeypatch.setitem(sys.modules, "host_tools.log.image", fake)
 
 
@@ -257,7 +262,7 @@ def test_from_image_exports_the_device_sittings(tmp_path, capsys, monkeypatch):
     _fake_image(monkeypatch, [(1, h1, e1), (2, h2, e2)])
     folder = tmp_path / "dev"
     code, out, err = run(capsys, "export", "--all", "--from-image", "flash.bin",
-                         "--out", str(folder))
+                         "--out", str(folder) + "/")
     assert code == 0, err
     assert out.splitlines() == [str(folder / "1.jsonl"), str(folder / "2.jsonl")]
     one = replay_json(capsys, folder / "1.jsonl")
@@ -289,7 +294,7 @@ def test_from_image_reads_a_real_flash_image(tmp_path, capsys):
     path = tmp_path / "flash.bin"
     path.write_bytes(bytes(flash.mem))
     code, out, err = run(capsys, "export", "--all", "--from-image", str(path),
-                         "--out", str(tmp_path / "out"))
+                         "--out", str(tmp_path / "out") + "/")
     assert code == 0, err
     [written] = out.splitlines()
     got = replay_json(capsys, written)
@@ -301,7 +306,7 @@ def test_from_image_reads_a_real_flash_image(tmp_path, capsys):
     other = tmp_path / "elsewhere"
     other.mkdir()
     done = subprocess.run([sys.executable, "-m", "host_tools", "export", "--all",
-                           "--from-image", str(path), "--out", str(other / "out")],
+                           "--from-image", str(path), "--out", str(other / "out") + "/"],
                           cwd=str(other), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert len(os.listdir(str(other / "out"))) == 1

@@ -111,7 +111,8 @@ def test_refusals_of_section_6_each_with_its_line():
         ((head("skarney-gin"), up("8")), 2, "no turn-up"),
         ((head("skarney-gin"), knock(0, 3, 10)), 2, "no knocking"),
         ((head("skarney-gin"), {"type": "drawout"}), 2, "both seats"),
-        ((head("skarney-gin"), gin(0, 397)), 2, "at most 396,"),
+        ((head("skarney-gin"), gin(0, 397, contract=True)), 2, "at most 396,"),
+        ((head("skarney-gin"), gin(0, 40)), 2, "needs contract: true or false"),
         ((head(), up(8)), 2, "rank must be"),
         ((head(), up("8"), knock(2, 3, 10)), 3, "seat must be 0 or 1"),
         ((head(), up("8"), {"type": "bid", "bid": 30}), 3, "unknown event type"),
@@ -157,7 +158,7 @@ def test_fine_points_19_and_20_spade_doubling_then_bonuses_then_shutout():
 def test_skarney_report_has_no_turnup_and_undo_reopens_a_finished_game():
     r = report(head("skarney-gin"), gin(1, 100, contract=False), {"type": "drawout",
                                                                    "totals": [10, 60]},
-               gin(0, 120), {"type": "undo"})
+               gin(0, 120, contract=True), {"type": "undo"})
     assert [h.get("turnup") for h in r["hands"]] == [None, None]
     assert r["hands"][0]["points"] == 140 and r["hands"][1]["winner"] == 0
     assert r["score"] == [50, 140] and r["next"]["phase"] == "hand"

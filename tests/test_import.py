@@ -71,7 +71,7 @@ def test_malformed_unreadable_and_empty_logs(tmp_path, capsys):
     assert code == 2 and out == ""
     lines = err.splitlines()
     assert lines[0].startswith("%s:2: not JSON" % junk)
-    assert lines[1] == "%s: cannot read: No such file or directory" % (tmp_path / "missing.jsonl")
+    assert lines[1] == "tally42: %s: cannot read: No such file or directory" % (tmp_path / "missing.jsonl")
     assert lines[2] == "%s:1: the log is empty: it needs a sitting header" % empty
     assert rows(db) == 0
 

@@ -40,9 +40,10 @@ def test_sync_auto_without_a_scorer_says_what_to_do(monkeypatch, tmp_path, capsy
 def test_a_port_where_nothing_answers(tmp_path, capsys):
     # loop:// hands the requests back: no reply frame ever comes.
     assert cli.main(["devices", "--port", "loop://", "--timeout", "0.2"]) == 2     # the port asked for has no scorer
-    out = capsys.readouterr().out
-    assert out.startswith("loop://  given: no scorer (no scorer answered on loop:// (asleep? "
-                          "press a button on the scorer to wake it")
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(
+        "tally42: loop://: no scorer (no scorer answered on loop:// (asleep? "
+        "press a button on the scorer to wake it")
     # The first answer is given 3 s at most, whatever --wait allows later.
     t = time.monotonic()
     assert cli.main(["sync", "--port", "loop://", "--db", str(tmp_path / "x.db"),

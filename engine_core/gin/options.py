@@ -13,7 +13,8 @@ def resolve(variant, options=None):
     v = G.index(variant)
     if v < 0:
         raise OptionError("unknown gin variant %s" % show(variant))
-    options = options or {}
+    if options is None:     # none given (a log's "options": null is refused before)
+        options = {}
     if not isinstance(options, dict):
         raise OptionError("options must be an object")
     rules = G.GinRules(v)

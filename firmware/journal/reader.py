@@ -2,7 +2,8 @@
 # boot's replay, the history screen, a sync and the PC. Loaded when needed (the Journal
 # writes without it); it reads through the Journal's public methods, and allocates
 # nothing once made (next_event, read), but for a cursor made without one to reuse.
-from firmware.journal.writer import BEGIN_FIXED, HDR, K_BEGIN, MAX_HEADER, JournalError, Walk, kind
+from firmware.journal.blocks import JournalError
+from firmware.journal.blocks import BEGIN_FIXED, K_BEGIN, MAX_HEADER, Walk
 
 
 class Cursor:
@@ -13,6 +14,7 @@ class Cursor:
         self.blk = -1
         self.off = 0
         self.header_done = False
+        self.damaged = False    # the sitting's records stopped at a damaged one
 
 
 class JournalReader:
@@ -28,13 +30,23 @@ class JournalReader:
 
     def sittings(self):
         """[(id, finished, synced, byte length)], oldest first: for the PC and the tests
-        (the device walks them one at a time instead: Journal.walk, walk_next)."""
+        (the device walks them one at a time instead: Journal.walk, walk_next). The
+        damaged ones are left out: damaged() lists them."""
+        return [s[:4] for s in self.all_sittings() if not s[4]]
+
+    def damaged(self):
+        """The ids of the sittings the journal holds damaged (a record of them fails its
+        check, or their BEGIN is lost), oldest first."""
+        return [s[0] for s in self.all_sittings() if s[4]]
+
+    def all_sittings(self):
+        """[(id, finished, synced, byte length, damaged)], oldest first."""
         j = self._j
         out = []
         w = Walk()
         j.walk(w)
         while j.walk_next(w):
-            out.append((w.sid, w.finished, w.synced, w.length))
+            out.append((w.sid, w.finished, w.synced, w.length, w.damaged))
         return out
 
     def cursor(self, sid, cur=None):
@@ -44,9 +56,10 @@ class JournalReader:
         if cur is None:
             cur = Cursor()
         cur.sid = sid
-        cur.blk = pos // j.block_size
+        cur.blk = pos // j.block_size if pos >= 0 else -1
         cur.off = pos % j.block_size
         cur.header_done = False
+        cur.damaged = pos < 0
         return cur
 
     def _copy(self, b, off, buf, n):
@@ -61,32 +74,42 @@ class JournalReader:
     def next_event(self, cur, buf):
         """Copy the sitting's header, then each event in turn, into buf; returns its
         length, or -1 after the last event. An END record comes as an item of 5 bytes
-        (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours."""
+        (events have 1 to 4): u32 seconds since 2024, the UTC offset in quarter hours.
+        At a damaged record it stops as at the end, with cur.damaged set (the record
+        may be the next sitting's BEGIN: Walk.damaged says whether this one is)."""
         j = self._j
         b = cur.blk
         if b < 0:
             return -1
         off = cur.off
         if not cur.header_done:
+            if j.record(b, off) != K_BEGIN:
+                cur.blk = -1
+                cur.damaged = True
+                return -1
             n = j.byte(b, off + 5)
             self._copy(b, off + BEGIN_FIXED, buf, n)
-            cur.off = off + BEGIN_FIXED + n
+            cur.off = off + j.size
             cur.header_done = True
             return n
         while True:
-            end = j.records_end(b)
-            k = kind(j.byte(b, off)) if off < end else 0
-            if 0 < k < K_BEGIN and off + 1 + k <= end:
+            k = j.record(b, off)
+            if 0 < k < K_BEGIN:
                 self._copy(b, off + 1, buf, k)
                 cur.blk = b
-                cur.off = off + 1 + k
+                cur.off = off + j.size
                 return k
-            if k == K_BEGIN:
+            if k < 0:
+                # Damaged: this sitting's record, or the next one's BEGIN (then this
+                # sitting's records ended there: the walk tells which, Walk.damaged).
+                cur.damaged = True
+                break
+            if k:
                 break
             b = j.following(b, cur.sid)
             if b < 0:
                 break
-            off = HDR
+            off = j.records_start(b)
         cur.blk = -1
         return -1
 

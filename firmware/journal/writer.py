@@ -4,176 +4,71 @@
 # imports anything), its mount, and the walk over its sittings that marking one synced
 # and reclaiming a block need. A sitting's records are read back by JournalReader
 # (firmware/journal/reader.py), through the public methods at the end of the class.
-import binascii
-import struct
-
+# Blocks of format 1 (written by firmware before the check values) are read as they were
+# written; every block taken now is of format 2, each record with its check value.
+# One name for the format's module: each name imported would be one more entry in
+# this module's globals, in RAM for as long as the scorer runs.
+from firmware.journal import blocks as B
 from engine_core.compat import const
 
-_IOCTL_BLOCK_COUNT = const(4)
-_IOCTL_BLOCK_SIZE = const(5)
-_IOCTL_BLOCK_ERASE = const(6)
+_CHECKED = const(0)     # Blocks._mode: how records are read
+_QUICK = const(1)
+_SCANNING = const(2)
 
-# Block header: magic "T42" + format version, seq, next sitting id, carried sitting id,
-# CRC-32 of the first 16 bytes. The block's first record follows it.
-HDR = const(20)
-_MAGIC = b"T42\x01"
-
-# Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
-# program of a tag clears only some of its four bits, which is never a valid tag, and
-# 0xFF (erased) is never one either. The six in use are >= 4 bit flips apart.
-_T_EV1 = const(0x96)
-_T_EV2 = const(0x69)
-_T_EV3 = const(0xA5)
-_T_EV4 = const(0x5A)
-_T_END = const(0x3C)
-_T_BEGIN = const(0xC3)
-# A record's kind is its payload length (events 1..4, END 5: the records that follow a
-# BEGIN in its sitting), or K_BEGIN.
-K_END = const(5)
-K_BEGIN = const(6)
-# A BEGIN record: tag, flags, sitting id (3 bytes), header length, then the header.
-BEGIN_FIXED = const(6)
-MAX_HEADER = const(255)
-
-# Flag bits of a BEGIN record, cleared in place (a NOR program clears bits only).
-_F_FINISHED = const(0x01)
-_F_SYNCED = const(0x02)
-
-
-class JournalError(Exception):
-    pass
-
-
-class JournalFull(JournalError):
-    pass
-
-
-def kind(t):
-    """Payload length of an event or END tag, K_BEGIN for a sitting's BEGIN, 0 if not a tag."""
-    if t == _T_EV1:
-        return 1
-    if t == _T_EV2:
-        return 2
-    if t == _T_EV3:
-        return 3
-    if t == _T_EV4:
-        return 4
-    if t == _T_END:
-        return K_END
-    if t == _T_BEGIN:
-        return K_BEGIN
-    return 0
-
-
-_REC_TAGS = (0, _T_EV1, _T_EV2, _T_EV3, _T_EV4, _T_END)
-
-
-class Walk:
-    """A position among the journal's sittings, oldest first, for Journal.walk,
-    walk_next and find (reusable): the fields describe the sitting last stepped onto."""
-
-    def __init__(self):
-        self.sid = 0
-        self.flags = 0xFF       # of its BEGIN record: bits cleared when finished, synced
-        self.pos = 0            # block * block_size + offset of its BEGIN record
-        self.length = 0         # byte length of its stream (JournalReader.read)
-        self._blk = -1          # where the search for the next BEGIN goes on
-        self._off = 0
-
-    @property
-    def finished(self):
-        return self.flags & _F_FINISHED == 0
-
-    @property
-    def synced(self):
-        return self.flags & _F_SYNCED == 0
-
-    def reset(self):
-        """Forget the position: the next find searches from the sitting's block (after
-        the journal changed)."""
-        self._blk = -1
-
-
-class Journal:
+class Journal(B.Blocks):
     """`Journal(bdev)`: bdev is a block device with the extended protocol of
     esp32.Partition (readblocks, writeblocks with an offset, ioctl). mount() before use."""
 
     def __init__(self, bdev):
-        self._bdev = bdev
-        self._n = bdev.ioctl(_IOCTL_BLOCK_COUNT, 0)
-        self._bs = bs = bdev.ioctl(_IOCTL_BLOCK_SIZE, 0)
-        if self._n < 2 or bs < 64 or bs % 64:
-            raise JournalError("journal partition too small")
-        self._wsize = 256 if bs % 256 == 0 else 64
-        self._win = bytearray(self._wsize)  # read window, aligned within one block
-        self._wblk = -1
-        self._woff = 0
-        self._tag = bytearray(1)
-        self._end = bytearray(K_END)  # an END record's payload (end())
-        self._flag = bytearray(1)
-        self._zero4 = bytearray(4)
-        self._hdr = bytearray(HDR)
+        super().__init__(bdev)
+        self._end = bytearray(B.K_END)  # an END record's payload (end())
         self._walk = None       # the lookups by id (mark_synced, reclaim, begin_pos)
-        self._mounted = False
-        self._carry = []        # by block: the sitting open when it was taken (0: none)
-        self._lo = []           # by block: the next sitting id then
         self._ok = bytearray(0)  # by block: reclaimable? 0 not known yet, 1 yes, 2 no
-        self._last = 0          # the newest sitting: id, BEGIN position, flags
-        self._last_pos = 0
+        self._last_pos = 0      # the newest sitting's BEGIN position, flags
         self._last_flags = 0
         self._ended = False     # the newest sitting's last record is an END
+        self._bad = 0           # 1: the newest sitting is damaged; 2: a BEGIN after it
         self._open = 0          # the open sitting's id, 0 when none (always the newest)
         self._next_sid = 1
-        self._head = 0          # the ring: head and tail blocks, blocks in use, the
-        self._tail = 0          # head's sequence number, where its next record goes,
-        self._count = 0         # and whether torn bytes follow its last record
-        self._seq = 0
-        self._head_off = HDR
+        self._tail = 0          # the ring: tail block, blocks in use, the head's
+        self._count = 0         # sequence number, and whether torn bytes follow its
+        self._seq = 0           # last record
         self._head_dirty = False
 
-    # Flash access ----------------------------------------------------------------
+    # Records ---------------------------------------------------------------------
 
-    def _rd(self, blk, off):
-        w = off - self._woff
-        if blk != self._wblk or w < 0 or w >= self._wsize:
-            self._woff = off - off % self._wsize
-            self._bdev.readblocks(blk, self._win, self._woff)
-            self._wblk = blk
-            w = off - self._woff
-        return self._win[w]
-
-    def _prog(self, blk, buf, off):
-        self._wblk = -1
-        try:
-            self._bdev.writeblocks(blk, buf, off)
-        except OSError:
-            self._mounted = False
-            raise JournalError("flash write failed: restart the scorer")
-
-    def _erase(self, blk):
-        self._wblk = -1
-        try:
-            self._bdev.ioctl(_IOCTL_BLOCK_ERASE, blk)
-        except OSError:
-            self._mounted = False
-            raise JournalError("flash erase failed: restart the scorer")
-
-    def _blank(self, blk, off):
-        while off < self._bs:
-            if self._rd(blk, off) != 0xFF:
-                return False
-            off += 1
-        return True
-
-    def _read_header(self, blk):
-        # Sequence number of a valid block header (left in self._hdr), or -1.
-        h = self._hdr
-        self._bdev.readblocks(blk, h, 0)
-        if h[0:4] != _MAGIC:
-            return -1
-        if binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF != struct.unpack_from("<I", h, 16)[0]:
-            return -1
-        return struct.unpack_from("<I", h, 4)[0]
+    def record(self, b, off, end=-1):
+        """The record at `off` in block `b` (whose records end at `end`, the block's end
+        by default), checked: its B.kind (1 to 4 an event, 5 an END, 6 a BEGIN), its bytes
+        on flash in `size`; 0 where the block's records end, -1 where a record is
+        damaged (then damage.resync finds the next sitting). A walk of the structure
+        alone (_mode) leaves the events' checks out."""
+        if end < 0:
+            self._mode = _CHECKED
+            end = self.records_end(b)
+        if off >= end:
+            return 0
+        t = self.byte(b, off)
+        k = B.kind(t)
+        if not self._pend[b]:
+            # Format 1: no check values; a record that is not whole ends the block.
+            if not k or k == B.K_BEGIN and off + B.BEGIN_FIXED > end:
+                return 0
+            self.size = B.BEGIN_FIXED + self.byte(b, off + 5) if k == B.K_BEGIN else 1 + k
+            return k if off + self.size <= end else 0
+        if k:
+            if self._mode == _QUICK and k < B.K_BEGIN:
+                # Only the records' structure is wanted: an event's tag is whole (so is
+                # its body: the tag is written last); its check is left for the reader.
+                self.size = k + 2
+                return k if off + k + 2 <= end else -1
+            return k if self.checks(b, off, end, t, k, False) else -1
+        at_end = self._mode == _SCANNING and b == self._head
+        if at_end and t == 0xFF and self.blank(b, off):
+            return 0        # the end of the log: erased flash
+        # A tag that is not one: damaged, or torn by a power cut at the log's end.
+        from firmware.journal import damage
+        return damage.tag(self, b, off, end, t, at_end, self._last)
 
     # Mount -----------------------------------------------------------------------
 
@@ -181,16 +76,19 @@ class Journal:
         """Scan the partition, drop a torn tail, find the newest sitting; formats a blank
         or garbage partition. Returns the open sitting's id or None. What it keeps is a
         few numbers a block and the newest sitting, however many sittings the journal
-        holds: the others are found by walking the records (walk, find)."""
+        holds: the others are found by walking the records (walk, find). A damaged open
+        sitting (or one followed by damage) is finished: it is not played on."""
         n = self._n
         seqs = [-1] * n
         self._carry = [0] * n
         self._lo = [0] * n
+        self._pend = [0] * n
         self._ok = bytearray(n)
         self._last = 0
         self._last_pos = 0
         self._last_flags = 0
         self._ended = False
+        self._bad = 0
         self._open = 0
         self._wblk = -1
         if self._walk is not None:
@@ -199,16 +97,22 @@ class Journal:
         head = -1
         try:
             for b in range(n):
-                seqs[b] = s = self._read_header(b)
+                seqs[b] = s = self.read_header(b)   # and the block's fields, if valid
                 if s >= 0:
-                    self._carry[b] = struct.unpack_from("<I", self._hdr, 12)[0]
-                    self._lo[b] = struct.unpack_from("<I", self._hdr, 8)[0]
                     next_sid = max(next_sid, self._lo[b])
                     if head < 0 or s > seqs[head]:
                         head = b
             if head < 0:
+                # Blank or garbage: formatted, block 0 the head (the others are erased
+                # only when taken).
                 self._mounted = True
-                self._format()
+                self._head = self._tail = 0
+                self._count = 1
+                self._seq = 1
+                self._next_sid = 1
+                self.new_block(0, 1, 1, 0, 0)
+                self._head_off = B.HDR2
+                self._head_dirty = False
                 return None
             tail = head
             count = 1
@@ -223,69 +127,83 @@ class Journal:
             self._count = count
             self._seq = seqs[head]
             b = tail
-            while True:
-                end = self._scan_block(b)
-                if b == head:
-                    break
+            self._mode = _QUICK     # the newest sitting alone is checked, below
+            while b != head:
+                self._scan_block(b, self.records_end(b))
                 b = (b + 1) % n
+            self._mode = _SCANNING
+            end = self._scan_block(head, self._bs)
+            self._mode = _CHECKED
             self._head_off = end
-            self._head_dirty = end < self._bs and not self._blank(head, end)
+            self._head_dirty = not self._pend[head] or end < self._bs and not self.blank(head, end)
         except OSError:
-            raise JournalError("flash read failed")
+            raise B.JournalError("flash read failed")
+        finally:
+            self._mode = _CHECKED
         if self._last:
-            next_sid = max(next_sid, self._last + 1)
-            if self._last_flags & _F_FINISHED:  # bit still erased: not finished
+            # A BEGIN lost after the newest sitting (_bad 2): its id is not given again.
+            next_sid = max(next_sid, self._last + (2 if self._bad == 2 else 1))
+            if self._last_flags & B.F_FINISHED:  # bit still erased: not finished
                 self._open = self._last
         self._next_sid = next_sid
         self._mounted = True
+        if self._last and not self._bad:
+            # The scan took the events' structure only: the newest sitting (the one the
+            # scorer plays on) is checked whole.
+            w = B.Walk()
+            self._bad = 1 if self.find(self._last, w) and w.damaged else 0
+        if self._open and self._bad:
+            self.finish()       # damage at the log's end: nothing is added after it
         return self.open_sitting()
 
-    def _scan_block(self, b):
+    def _scan_block(self, b, end):
         # Follows the newest sitting through the block (whether its last record is an
-        # END); returns where the block's records end.
-        bs = self._bs
+        # END, whether it is damaged); returns where the block's records end.
         carry = self._carry[b]
         counting = carry != 0 and self._last == carry  # records before a BEGIN are its
-        off = HDR
-        while off < bs:
-            k = kind(self._rd(b, off))
+        off = self.records_start(b)
+        while True:
+            k = self.record(b, off, end)
             if k == 0:
-                break  # erased: the end; anything else: a torn record
-            if k < K_BEGIN:
-                if off + 1 + k > bs:
-                    break
+                return off
+            if 0 < k < B.K_BEGIN:
                 if counting:
-                    self._ended = k == K_END
-                off += 1 + k
+                    self._ended = k == B.K_END
+                off += self.size
                 continue
-            if off + BEGIN_FIXED > bs:
-                break
-            sid = self._rd(b, off + 2) | self._rd(b, off + 3) << 8 | self._rd(b, off + 4) << 16
-            hlen = self._rd(b, off + 5)
-            if off + BEGIN_FIXED + hlen > bs or sid <= self._last:
-                break
-            self._last = sid
-            self._last_pos = b * bs + off
-            self._last_flags = self._rd(b, off + 1)
-            self._ended = False
-            counting = True
-            off += BEGIN_FIXED + hlen
-        return off
-
-    def _format(self):
-        self._head = self._tail = 0
-        self._count = 1
-        self._seq = 0
-        self._next_sid = 1
-        self._start_block(0, 1)
-        self._head_off = HDR
-        self._head_dirty = False
+            if k == B.K_BEGIN:
+                sid = self.sid_at(b, off)
+                if sid > self._last:
+                    self._last = sid
+                    self._last_pos = b * self._bs + off
+                    self._last_flags = self.flags_at(b, off)
+                    self._ended = False
+                    self._bad = 0
+                    counting = True
+                    off += self.size
+                    continue
+                if not self._pend[b]:
+                    return off
+            # Damage: on to the next sitting that begins in this block.
+            from firmware.journal import damage
+            nxt = damage.resync(self, b, off, end, self._last)
+            if nxt >= end and self._mode == _SCANNING and damage.begin_like(
+                    self, b, off, self._last):
+                self._bad = 2       # the next sitting's BEGIN, lost: the newest is whole
+                return end
+            after = 0 if b == self._head else self._lo[(b + 1) % self._n]
+            if counting and damage.blames(self, b, off, nxt, end, self._last, after):
+                self._bad = 1
+            counting = False
+            if nxt >= end:
+                return end
+            off = nxt
 
     # Space: a new head block (erased, the tail reclaimed when the journal is full) ----
 
     def _room(self, size):
         if not self._mounted:
-            raise JournalError("journal not mounted")
+            raise B.JournalError("journal not mounted")
         if self._head_dirty or self._head_off + size > self._bs:
             self._next_block()
 
@@ -293,67 +211,60 @@ class Journal:
         nb = (self._head + 1) % self._n
         if nb == self._tail and self._count == self._n:
             if not self._reclaimable(nb):
-                raise JournalFull("journal full: sync finished sittings to free space")
+                raise B.JournalFull("journal full: sync finished sittings to free space")
             self._tail = (nb + 1) % self._n
             self._count -= 1
-        self._start_block(nb, self._seq + 1)
+        # nb, erased if need be, with its header: the head. The records of the block
+        # before end where the head's did.
+        self._seq += 1
+        self.new_block(nb, self._seq, self._next_sid, self._open, self._head_off)
+        self._ok[nb] = 0
+        self._head = nb
         self._count += 1
-        self._head_off = HDR
+        self._head_off = B.HDR2
         self._head_dirty = False
-
-    def _start_block(self, b, seq):
-        # Erase block b if needed, then give it a header: it becomes the head.
-        if not self._blank(b, 0):
-            if self._read_header(b) >= 0:
-                # Clear the magic first, so that a torn erase can't leave a valid header
-                # over half-erased records.
-                self._prog(b, self._zero4, 0)
-            self._erase(b)
-        h = self._hdr
-        h[0:4] = _MAGIC
-        carry = self._open
-        struct.pack_into("<IIII", h, 4, seq, self._next_sid, carry, 0)
-        struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
-        self._prog(b, h, 0)
-        self._carry[b] = carry
-        self._lo[b] = self._next_sid
-        self._ok[b] = 0
-        self._head = b
-        self._seq = seq
 
     def _reclaimable(self, b):
         # A block may go when every sitting that has records in it is synced: the one
         # carried into it and each one begun in it. Known once, until a sitting changes.
-        if not self._ok[b]:
-            self._ok[b] = 1 if self._all_synced(b) else 2
-        return self._ok[b] == 1
-
-    def _all_synced(self, b):
+        if self._ok[b]:
+            return self._ok[b] == 1
+        self._ok[b] = 2         # until every sitting with records in it is found synced
         carry = self._carry[b]
         if carry:
             if carry == self._open:
                 return False
-            # Its BEGIN is in an older block, or gone with it: then it was synced.
-            if carry >= self._lo[self._tail] and not self._find(carry).synced:
-                return False
+            # Its BEGIN is in an older block, or gone with it: then it was synced. One
+            # whose BEGIN is lost to damage holds nothing that can be synced.
+            if carry >= self._lo[self._tail]:
+                w = self._find(carry)
+                if w.pos >= 0 and not w.synced:
+                    return False
         end = self.records_end(b)
-        off = HDR
+        off = self.records_start(b)
+        last = self._lo[b] - 1
         while off < end:
-            k = kind(self._rd(b, off))
-            if k == 0 or off + 1 + k > end:
+            self._mode = _QUICK
+            k = self.record(b, off, end)
+            self._mode = _CHECKED
+            if k == 0:
                 break
-            if k < K_BEGIN:
-                off += 1 + k
+            if k < 0:
+                from firmware.journal import damage
+                off = damage.resync(self, b, off, end, last)
                 continue
-            if self._rd(b, off + 1) & _F_SYNCED:  # bit erased: not synced
-                return False
-            off += BEGIN_FIXED + self._rd(b, off + 5)
+            if k == B.K_BEGIN:
+                if self.flags_at(b, off) & B.F_SYNCED:  # bit erased: not synced
+                    return False
+                last = self.sid_at(b, off)
+            off += self.size
+        self._ok[b] = 1
         return True
 
     def free_bytes(self):
         """Bytes of records that fit before the journal is full (synced sittings that
         would be reclaimed count as free)."""
-        usable = self._bs - HDR
+        usable = self._bs - B.HDR2
         free = 0 if self._head_dirty else self._bs - self._head_off
         free += (self._n - self._count) * usable
         b = self._tail
@@ -361,38 +272,42 @@ class Journal:
             free += usable
             b = (b + 1) % self._n
         return free
-
     # Writing ---------------------------------------------------------------------
 
     def begin_sitting(self, header):
         """Start a sitting (finishing the open one); returns its id."""
         hlen = len(header)
-        if hlen > MAX_HEADER or BEGIN_FIXED + hlen > self._bs - HDR:
-            raise JournalError("sitting header too long")
-        self._room(BEGIN_FIXED + hlen)  # first: a refused begin changes nothing
+        if hlen > B.MAX_HEADER or B.BEGIN_FIXED + hlen + 1 > self._bs - B.HDR2:
+            raise B.JournalError("sitting header too long")
+        self._room(B.BEGIN_FIXED + hlen + 1)  # first: a refused begin changes nothing
         if self._open:
             self.finish()
         sid = self._next_sid
         if sid > 0xFFFFFF:  # 3 bytes on flash: sixteen million sittings
-            raise JournalFull("journal full: no sitting ids left")
-        r = bytearray(BEGIN_FIXED + hlen)     # once a sitting
+            raise B.JournalFull("journal full: no sitting ids left")
+        r = bytearray(B.BEGIN_FIXED + hlen + 1)     # once a sitting
         r[1] = 0xFF
         r[2] = sid & 0xFF
         r[3] = (sid >> 8) & 0xFF
         r[4] = (sid >> 16) & 0xFF
         r[5] = hlen
-        r[BEGIN_FIXED : BEGIN_FIXED + hlen] = header
+        r[B.BEGIN_FIXED : B.BEGIN_FIXED + hlen] = header
+        c = B.crc8(0, B.T_BEGIN)
+        for i in range(2, B.BEGIN_FIXED + hlen):
+            c = B.crc8(c, r[i])
+        r[B.BEGIN_FIXED + hlen] = c
         b = self._head
         off = self._head_off
         # Body first, tag last: the tag is the commit.
-        self._prog(b, memoryview(r)[1 : BEGIN_FIXED + hlen], off + 1)
-        self._tag[0] = _T_BEGIN
-        self._prog(b, self._tag, off)
-        self._head_off = off + BEGIN_FIXED + hlen
+        self.program(b, memoryview(r)[1:], off + 1)
+        self._one[0] = B.T_BEGIN
+        self.program(b, self._one, off)
+        self._head_off = off + len(r)
         self._last = self._open = sid
         self._last_pos = b * self._bs + off
         self._last_flags = 0xFF
         self._ended = False
+        self._bad = 0
         self._ok[b] = 2
         self._next_sid = sid + 1
         return sid
@@ -414,48 +329,57 @@ class Journal:
         e[4] = (offset // 15) & 0xFF
         try:
             self.append(e)      # the one record of 5 bytes append takes
-        except JournalError:
+        except B.JournalError:
             return False
         return True
 
     def append(self, event):
-        """Append one event (1 to 4 bytes) to the open sitting; durable on return."""
+        """Append one event (1 to 4 bytes) to the open sitting; durable on return.
+        Allocates nothing (but for the new block it takes every few KB)."""
         n = len(event)
         if n < 1 or (n > 4 and event is not self._end):
-            raise JournalError("event must be 1 to 4 bytes")
+            raise B.JournalError("event must be 1 to 4 bytes")
         if not self._open:
-            raise JournalError("no sitting open")
-        self._room(1 + n)
+            raise B.JournalError("no sitting open")
+        self._room(2 + n)
         b = self._head
         off = self._head_off
-        self._prog(b, event, off + 1)
-        self._tag[0] = _REC_TAGS[n]
-        self._prog(b, self._tag, off)
-        self._head_off = off + 1 + n
-        self._ended = n == K_END
+        t = B.TAGS[n - 1]
+        c = B.crc8(0, t)
+        i = 0
+        while i < n:
+            c = B.crc8(c, event[i])
+            i += 1
+        # Body first (the event's bytes, then its check value), tag last: the tag is
+        # the commit.
+        self.program(b, event, off + 1)
+        self._one[0] = c
+        self.program(b, self._one, off + 1 + n)
+        self._one[0] = t
+        self.program(b, self._one, off)
+        self._head_off = off + 2 + n
+        self._ended = n == B.K_END
         self._ok[b] = 2
-
-    def _set_flag(self, pos, bit):
-        self._flag[0] = 0xFF ^ bit
-        self._prog(pos // self._bs, self._flag, pos % self._bs + 1)
-        if pos == self._last_pos:
-            self._last_flags &= 0xFF ^ bit
 
     def finish(self):
         """Mark the open sitting finished (a bit cleared in place: needs no space)."""
         if not self._open:
-            raise JournalError("no sitting open")
-        self._set_flag(self._last_pos, _F_FINISHED)
+            raise B.JournalError("no sitting open")
+        self.program_flag(self._last_pos, B.F_FINISHED)
+        self._last_flags &= 0xFF ^ B.F_FINISHED
         self._open = 0
 
     def mark_synced(self, sid):
         """Record that the host holds sitting `sid`; it may then be reclaimed (a bit
-        cleared in place: needs no space)."""
+        cleared in place: needs no space). A sitting whose BEGIN was lost to damage has
+        nothing to mark."""
         if sid == self._open:
-            raise JournalError("finish the sitting before syncing it")
+            raise B.JournalError("finish the sitting before syncing it")
         w = self._find(sid)
-        if w.flags & _F_SYNCED:
-            self._set_flag(w.pos, _F_SYNCED)
+        if w.pos >= 0 and not w.synced:
+            self.program_flag(w.pos, B.F_SYNCED)
+            if w.pos == self._last_pos:
+                self._last_flags &= 0xFF ^ B.F_SYNCED
             i = 0
             while i < self._n:      # what may be reclaimed is known again when asked
                 self._ok[i] = 0
@@ -464,85 +388,127 @@ class Journal:
     def open_sitting(self):
         return self._open or None
 
+    # For JournalReader ---------------------------------------------------------
+
+    def begin_pos(self, sid):
+        """Where sitting `sid`'s BEGIN record is: block * block_size + offset (-1: its
+        BEGIN was lost to damage)."""
+        return self._last_pos if sid == self._last else self._find(sid).pos
+
     # The sittings, oldest first (allocating nothing) -------------------------------
 
     def walk(self, w):
-        """Put Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
+        """Put B.Walk `w` before the oldest sitting; walk_next(w) then steps onto each."""
         w._blk = self._tail
-        w._off = HDR
+        w._off = self.records_start(self._tail)
+        w._want = self._lo[self._tail]
         w.sid = 0
 
     def walk_next(self, w):
-        """Step `w` onto the next sitting (its id, flags, position, length): False after
-        the newest. Reads the records from flash; allocates nothing."""
-        if not self._next_begin(w):
+        """Step `w` onto the next sitting (its id, flags, position, length, damage):
+        False after the newest. Reads the records from flash; allocates nothing. A
+        sitting whose BEGIN is lost is stepped onto too (by its id: ids have no gaps)."""
+        self._mode = _CHECKED if w.checked else _QUICK
+        sid = self._next_begin(w)
+        want = w._want
+        if want > w.sid and want < (sid or self._next_sid):
+            w.sid = want            # lost to damage: only its id is known
+            w._want = want + 1
+            w.flags = 0xFF ^ B.F_FINISHED
+            w.finished = True
+            w.synced = False
+            w.pos = -1
+            w.length = 0
+            w.damaged = True
+            self._mode = _CHECKED
+            return True
+        if not sid:
+            self._mode = _CHECKED
             return False
         b = w._blk
         off = w._off
-        sid = w.sid
+        w.sid = sid
+        w._want = sid + 1
         w.pos = b * self._bs + off
-        w.length = 1 + self._rd(b, off + 5)
-        off += BEGIN_FIXED + w.length - 1
+        w.flags = self.flags_at(b, off)
+        if sid != self._last:
+            w.flags &= 0xFF ^ B.F_FINISHED    # only the newest sitting may be open
+        w.finished = w.flags & B.F_FINISHED == 0
+        w.synced = w.flags & B.F_SYNCED == 0
+        w.length = 1 + self.byte(b, off + 5)
+        w.damaged = sid == self._last and self._bad == 1
+        off += self.size
         while True:
             end = self.records_end(b)
-            while off < end:
-                k = kind(self._rd(b, off))
-                if k == 0 or k == K_BEGIN or off + 1 + k > end:
-                    break
+            k = self.record(b, off, end)
+            if 0 < k < B.K_BEGIN:
                 w.length += 1 + k
-                off += 1 + k
-            if off < end and kind(self._rd(b, off)) == K_BEGIN:
+                off += self.size
+                continue
+            if k == B.K_BEGIN:
                 break
+            if k < 0:
+                from firmware.journal import damage
+                nxt = damage.resync(self, b, off, end, sid)
+                w.damaged = w.damaged or damage.blames(
+                    self, b, off, nxt, end, sid,
+                    0 if b == self._head else self._lo[(b + 1) % self._n])
+                off = nxt
+                if nxt < end:
+                    break
             if b == self._head:
                 off = end
                 break
             b = (b + 1) % self._n
-            off = HDR
+            off = self.records_start(b)
             if self._carry[b] != sid:
                 break
         w._blk = b
         w._off = off
+        self._mode = _CHECKED
         return True
 
     def _next_begin(self, w):
-        # Move w to the next BEGIN record at or after its position, and read its id and
-        # flags: False when there is none.
+        # Move w to the next whole BEGIN at or after its position and return its id
+        # (w stays on it); 0 when there is none.
         b = w._blk
         if b < 0:
-            return False
+            return 0
         off = w._off
         while True:
             end = self.records_end(b)
             while off < end:
-                k = kind(self._rd(b, off))
-                if k == 0 or off + 1 + k > end:
+                k = self.record(b, off, end)
+                if k == 0:
                     break
-                if k == K_BEGIN:
+                if k < 0:
+                    from firmware.journal import damage
+                    off = damage.resync(self, b, off, end, w._want - 1)
+                    continue
+                if k == B.K_BEGIN:
                     w._blk = b
                     w._off = off
-                    w.sid = (self._rd(b, off + 2) | self._rd(b, off + 3) << 8
-                             | self._rd(b, off + 4) << 16)
-                    w.flags = self._rd(b, off + 1)
-                    return True
-                off += 1 + k
+                    return self.sid_at(b, off)
+                off += self.size
             if b == self._head:
                 w._blk = -1
-                return False
+                return 0
             b = (b + 1) % self._n
-            off = HDR
+            off = self.records_start(b)
 
     def find(self, sid, w):
-        """Step Walk `w` onto sitting `sid`; False if the journal does not hold it. From
+        """Step B.Walk `w` onto sitting `sid`; False if the journal does not hold it. From
         where w is when sid lies ahead of it (a fetch walks the ids upwards), else from
         the block the sitting began in."""
         if not (w._blk >= 0 and w.sid and w.sid < sid):
-            if sid < self._lo[self._tail] or sid > self._last:
+            if sid < self._lo[self._tail] or sid >= self._next_sid:
                 return False
             b = self._head
             while b != self._tail and self._lo[b] > sid:
                 b = (b - 1) % self._n
             w._blk = b
-            w._off = HDR
+            w._off = self.records_start(b)
+            w._want = self._lo[b]
             w.sid = 0
         while self.walk_next(w):
             if w.sid >= sid:
@@ -552,33 +518,9 @@ class Journal:
     def _find(self, sid):
         w = self._walk
         if w is None:
-            self._walk = w = Walk()
+            self._walk = w = B.Walk(False)    # a lookup: the structure is enough
         w.reset()
         if not self.find(sid, w):
-            raise JournalError("no sitting %d in the journal" % sid)
+            raise B.JournalError("no sitting %d in the journal" % sid)
         return w
 
-    # For JournalReader: where a sitting's records are --------------------------------
-
-    @property
-    def block_size(self):
-        return self._bs
-
-    def byte(self, blk, off):
-        """The byte at `off` in block `blk` (through a read window: allocates nothing)."""
-        return self._rd(blk, off)
-
-    def begin_pos(self, sid):
-        """Where sitting `sid`'s BEGIN record is: block * block_size + offset."""
-        return self._last_pos if sid == self._last else self._find(sid).pos
-
-    def records_end(self, blk):
-        """Where block `blk`'s records end (the head block's, where the next goes)."""
-        return self._head_off if blk == self._head else self._bs
-
-    def following(self, blk, sid):
-        """The block after `blk` when sitting `sid`'s records go on in it, else -1."""
-        if blk == self._head:
-            return -1
-        blk = (blk + 1) % self._n
-        return blk if self._carry[blk] == sid else -1

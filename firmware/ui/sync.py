@@ -13,18 +13,23 @@ def draw(app, fb):
     j = app.scorer.journal
     line = app.link.line
     waiting = 0
-    w = Walk()
+    damaged = 0
+    w = Walk()          # each record checked: a flash fault shows here
     j.walk(w)
     while j.walk_next(w):
         if not w.synced:
             waiting += 1
-    lines = (
+            if w.damaged:
+                damaged += 1
+    lines = [
         "USB: " + (getattr(line, "name", "on") if line else "not connected"),
         "status: " + app.link.status,
         "sittings not yet on the PC: %d" % waiting,
         "journal free: %d bytes" % j.free_bytes(),
         "on the PC: tally42 sync --port P",
-    )
+    ]
+    if damaged:     # a flash fault: the PC names them when it syncs (docs/journal.md)
+        lines.insert(3, "damaged on flash: %d" % damaged)
     for line in lines:
         fb.text(line[:D.cols(fb)], 0, y, BLACK)
         y += LINE + 2

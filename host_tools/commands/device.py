@@ -120,7 +120,12 @@ def _deploy(args):
 
 
 def deploy_parser(sub, name):
-    p = sub.add_parser(name, help="compile the firmware and copy it to a board")
+    p = sub.add_parser(
+        name, help="compile the firmware and copy it to a board",
+        description="Compile the firmware (mpy-cross) and copy it with its board file to a "
+                    "board running MicroPython, over its serial port; --partition, the "
+                    "first time only, gives the board a partition table with the journal's "
+                    "own 64 KB (docs/device.md).")
     p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
     p.add_argument("--board", required=True, help="one of " + ", ".join(DP.BOARDS))
     p.add_argument("--partition", action="store_true",

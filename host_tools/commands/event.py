@@ -399,6 +399,11 @@ def _where(p):
     p.add_argument("--table", type=_TABLE, required=True, help="the table")
 
 
+def _action(acts, name, help):
+    # An action's help is its description too (`event ACTION --help` shows it).
+    return acts.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".")
+
+
 def event_parser(sub, name):
     top = sub.add_parser(
         name, help="club nights and tournaments: roster, rounds, results, standings",
@@ -409,7 +414,7 @@ def event_parser(sub, name):
     acts = top.add_subparsers(dest="action", metavar="ACTION")
     acts.required = True
 
-    p = acts.add_parser("create", help="make an event and its rounds")
+    p = _action(acts, "create", "make an event and its rounds")
     p.add_argument("name", help="the event's name (at most %d characters)"
                    % EV.MAX_EVENT_NAME)
     p.add_argument("--format", required=True, choices=EV.FORMATS,
@@ -435,17 +440,17 @@ def event_parser(sub, name):
                    help="the progressive's seating search seed (default 42)")
     add_db(p)
 
-    p = acts.add_parser("list", help="the events in the database")
+    p = _action(acts, "list", "the events in the database")
     add_db(p)
 
-    p = acts.add_parser("show", help="print the rounds and table assignments")
+    p = _action(acts, "show", "print the rounds and table assignments")
     p.add_argument("name")
     p.add_argument("--round", type=_ROUND, help="only this round")
     p.add_argument("--html", action="store_true", help="an HTML page to print")
     p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
     add_db(p)
 
-    p = acts.add_parser("standings", help="rank the event (text, CSV or HTML)")
+    p = _action(acts, "standings", "rank the event (text, CSV or HTML)")
     p.add_argument("name")
     p.add_argument("--round", type=_ROUND, help="the standings as they were after this round")
     p.add_argument("--format", choices=("text", "csv", "html"), default="text")
@@ -456,24 +461,24 @@ def event_parser(sub, name):
     p.add_argument("--out", metavar="FILE", help="write here (default: standard output)")
     add_db(p)
 
-    p = acts.add_parser("result", help="a table played without a scorer: store its log "
+    p = _action(acts, "result", "a table played without a scorer: store its log "
                                        "and make it the table's result")
     p.add_argument("name")
     _where(p)
     p.add_argument("log", help="the sitting log (JSON Lines; - for standard input)")
     add_db(p)
 
-    p = acts.add_parser("slot", help="make a stored sitting a table's result")
+    p = _action(acts, "slot", "make a stored sitting a table's result")
     p.add_argument("name")
     _where(p)
     p.add_argument("sitting", help="the sitting's id (or its beginning)")
     add_db(p)
 
-    p = acts.add_parser("delete", help="remove an event (its sittings stay stored)")
+    p = _action(acts, "delete", "remove an event (its sittings stay stored)")
     p.add_argument("name")
     add_db(p)
 
-    p = acts.add_parser("next", help="the table a scorer gets next (what sync pushes)")
+    p = _action(acts, "next", "the table a scorer gets next (what sync pushes)")
     p.add_argument("name", nargs="?", help="the event (default: any open event)")
     p.add_argument("--device", required=True, help="the scorer's device id")
     add_db(p)

@@ -50,12 +50,13 @@ def cmd_import(args):
     if (args.event, args.round, args.table) != (None, None, None):
         return EC.cmd_import_to_table(args)
     refused = 0
+    paths = _log_paths(args.logs)
     with open_db(args) as database:
-        for path in args.logs:
+        for path in paths:
             try:
                 data = read_log(path)
             except OSError as e:
-                sys.stderr.write("%s: cannot read: %s\n" % (path, e.strerror or e))
+                sys.stderr.write("tally42: %s: cannot read: %s\n" % (path, e.strerror or e))
                 refused += 1
                 continue
             try:
@@ -73,9 +74,31 @@ def cmd_import(args):
     return 2 if refused else 0
 
 
+def _log_paths(given):
+    # A folder stands for the sitting logs in it (what `export --all --out DIR` wrote).
+    out = []
+    for path in given:
+        if path != "-" and os.path.isdir(path):
+            logs = sorted(os.path.join(path, n) for n in os.listdir(path)
+                          if n.endswith(".jsonl"))
+            if not logs:
+                raise CommandError("%s: a folder with no sitting logs (*.jsonl) in it" % path)
+            out += logs
+        else:
+            out.append(path)
+    return out
+
+
 def import_parser(sub, name):
-    p = sub.add_parser(name, help="check sitting logs with the engine and store them")
-    p.add_argument("logs", nargs="+", metavar="LOG", help="sitting log files (- for stdin)")
+    p = sub.add_parser(
+        name, help="check sitting logs with the engine and store them",
+        description="Check each sitting log (JSON Lines, docs/event-log.md) with the "
+                    "engine and store it in the database; a folder stands for the logs "
+                    "(*.jsonl) in it, so a backup made with `export --all --out DIR` "
+                    "comes back in one command. A log that is refused is named on stderr "
+                    "and the others are stored; the exit status is then 2.")
+    p.add_argument("logs", nargs="+", metavar="LOG",
+                   help="sitting log files or folders of them (- for stdin)")
     EC.import_options(p)
     add_db(p)
     return p
@@ -84,12 +107,18 @@ def import_parser(sub, name):
 # ---- export ----
 
 def _sources(args):
-    """(sitting id, log text) for each sitting asked for."""
+    """(sitting id, log text) for each sitting asked for. The damaged sittings of an
+    image are named on stderr, and args.damaged says how many there were."""
+    args.damaged = 0
     if args.from_image:
         try:
-            logs = X.image_logs(args.from_image)
+            logs, damaged = X.image_logs(args.from_image)
         except X.ExportError as e:
             raise CommandError(str(e))
+        if damaged and not args.sitting:
+            args.damaged = len(damaged)
+            sys.stderr.write("tally42: %s: %s damaged (a record fails its check): not "
+                             "exported\n" % (args.from_image, _numbers(damaged)))
         if args.sitting:
             picked = [(i, t) for i, t in logs if i == args.sitting] or [
                 (i, t) for i, t in logs if i.startswith(args.sitting)]
@@ -109,9 +138,6 @@ def _sources(args):
 
 @damage_refused
 def cmd_export(args):
-    if not args.sitting and not args.all:
-        raise CommandError("export what? give --sitting ID or --all "
-                           "(`tally42 sittings` lists them)")
     if args.format == "jsonl" and args.all and args.out is None:
         raise CommandError("a sitting log holds one sitting: with --all give --out DIR "
                            "(one .jsonl file a sitting)")
@@ -129,8 +155,11 @@ def cmd_export(args):
     if not todo:
         return 2
     out = args.out
-    per_file = out is not None and (os.path.isdir(out) or out.endswith(("/", os.sep))
-                                    or (args.format == "jsonl" and args.all))
+    folder = out is not None and (os.path.isdir(out) or out.endswith(("/", os.sep)))
+    if out is not None and not folder and args.format == "jsonl" and args.all:
+        raise CommandError("--out %s: jsonl --all writes one file a sitting into a folder: "
+                           "give an existing folder, or a new one's name ending in /" % out)
+    per_file = folder
     if per_file:
         _export_files(out, args.format, todo)
     else:
@@ -144,7 +173,12 @@ def cmd_export(args):
             _write_file(out, text, args.format)
             sys.stderr.write("%s: %d sitting%s\n" % (out, len(todo), "" if len(todo) == 1
                                                      else "s"))
-    return 2 if refused else 0
+    return 2 if refused or args.damaged else 0
+
+
+def _numbers(sids):
+    return ("sitting %d" % sids[0] if len(sids) == 1 else
+            "sittings " + ", ".join("%d" % s for s in sids))
 
 
 def _write_file(path, text, fmt):
@@ -172,11 +206,17 @@ def _export_files(folder, fmt, todo):
 
 
 def export_parser(sub, name):
-    p = sub.add_parser(name, help="write stored sittings as logs, CSV or scoresheets")
+    p = sub.add_parser(
+        name, help="write stored sittings as logs, CSV or scoresheets",
+        description="Write stored sittings (or a device flash image's, --from-image) as "
+                    "sitting logs, CSV one row a hand (cells that a spreadsheet would take "
+                    "for a formula start with ') or printable scoresheets: to standard "
+                    "output, a file, or a folder with one file a sitting. Damaged "
+                    "sittings of an image are named on stderr, the exit status then 2.")
     p.add_argument("--format", choices=X.FORMATS, default="jsonl",
                    help="jsonl: the sitting log (default); csv: one row a hand; "
                         "text: the printable scoresheet")
-    which = p.add_mutually_exclusive_group()
+    which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--sitting", metavar="ID", help="one sitting (an id or its beginning)")
     which.add_argument("--all", action="store_true", help="every sitting")
     p.add_argument("--out", metavar="FILE|DIR",
@@ -207,7 +247,10 @@ def cmd_stats(args):
 
 
 def stats_parser(sub, name):
-    p = sub.add_parser(name, help="player statistics over the stored sittings")
+    p = sub.add_parser(
+        name, help="player statistics over the stored sittings",
+        description="Statistics of each player over the stored sittings, from the "
+                    "hands the engine replays; with --player, everything about one player.")
     p.add_argument("--player", metavar="NAME", help="everything about one player")
     add_db(p)
     return p
@@ -281,7 +324,10 @@ def _when(started):
 
 
 def sittings_parser(sub, name):
-    p = sub.add_parser(name, help="list the stored sittings")
+    p = sub.add_parser(
+        name, help="list the stored sittings",
+        description="List the sittings stored in the database, one a line (--json: one "
+                    "JSON object a sitting), by the time they started.")
     p.add_argument("--json", action="store_true", help="one JSON object a sitting")
     add_db(p)
     return p

@@ -8,6 +8,7 @@ import time
 
 from engine_core import options as O
 from engine_core import variants as V
+from engine_core.gin import rules as G
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
@@ -16,7 +17,7 @@ from host_tools.link.assignment import check_assignment, setting_value
 from host_tools.events import live as LV
 from host_tools.link.sync import Refused, Report, open_sitting, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
-from host_tools.log.text import name_problem
+from host_tools.log.text import name_problem, repeated_name
 from host_tools.store import db as D
 
 PROBE_TIMEOUT = 1.0
@@ -107,15 +108,28 @@ def _names(text, what):
                 n, _SHOWN[what])
         if problem:
             raise CommandError("--%s: %s" % (what, problem))
+    twice = repeated_name(names)
+    if twice is not None:
+        raise CommandError("--%s: %s is named twice" % (what, twice))
     if what == "teams" and len(names) != 2:
         raise CommandError("--teams: 2 team names, not %d" % len(names))
-    if what == "players" and len(names) not in (3, 4, 6):
-        raise CommandError("--players: 4 names (3 for Moon, 6 for Seventy-Nine and "
-                           "Eighty-Eight), not %d" % len(names))
+    if what == "players" and len(names) not in (2, 3, 4, 6):
+        raise CommandError("--players: 4 names (2 for a gin pad, 3 for Moon, 6 for "
+                           "Seventy-Nine and Eighty-Eight), not %d" % len(names))
     return names
 
 
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
+
+
+# Every game the scorer sets up: the 42 family and the gin pads.
+_VARIANTS = tuple(V.NAMES) + tuple(G.NAMES)
+
+
+def _applies(variant):
+    # The options a game takes.
+    g = G.index(variant)
+    return G.APPLIES[g] if g >= 0 else O.APPLIES[V.index(variant)]
 
 
 def _settings(pairs):
@@ -133,22 +147,25 @@ def _settings(pairs):
             if value not in _TRACKER:
                 raise CommandError("--set tracker=%s: on or off" % value)
         elif key == "variant":
-            if V.index(value) < 0:
+            if value not in _VARIANTS:
                 raise CommandError("--set variant=%s: unknown variant (one of %s)"
-                                   % (value, ", ".join(V.NAMES)))
+                                   % (value, ", ".join(_VARIANTS)))
             variant = value
         else:
             options[key] = setting_value(value, key)
         out.append((key, value))
-    names = [variant] if variant else [n for n in V.NAMES]
+    names = [variant] if variant else list(_VARIANTS)
     for key, value in options.items():
-        where = [n for n in names if key in O.APPLIES[V.index(n)]]
+        where = [n for n in names if key in _applies(n)]
         if not where:
             if variant:
                 raise CommandError("--set %s: option %s does not apply to %s"
                                    % (key, key, variant))
+            known = []
+            for n in _VARIANTS:
+                known += [k for k in _applies(n) if k not in known]
             raise CommandError("--set %s: unknown option (the options: %s, variant, "
-                               "tracker)" % (key, ", ".join(O.APPLIES[0] + ("match_games",))))
+                               "tracker)" % (key, ", ".join(known)))
         problem = None
         for name in where:
             try:
@@ -420,6 +437,11 @@ def cmd_sync(args):
     refusals += slotter.refused
     if report.assign_refused:
         refusals.append(report.assign_refused)
+    if report.damaged:
+        refusals.append("the scorer's journal holds %s damaged (a record fails its check, "
+                        "a flash fault): not stored, and no longer kept on the scorer" % (
+                            "sitting %d" % report.damaged[0] if len(report.damaged) == 1
+                            else "sittings " + ", ".join("%d" % s for s in report.damaged)))
     for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
     return 2 if refusals or report.refused else 0
@@ -487,7 +509,7 @@ def _summary(ids, most=5):
 
 
 def _print_report(r, path):
-    if not r.listed:
+    if not r.listed and not r.damaged:
         print("nothing new on the scorer: every finished sitting is on the PC already")
     _print_stored(r)
     if r.already:
@@ -508,7 +530,10 @@ def cmd_devices(args):
     found = 0
     for device, description in ports:
         info, error = _probe(device, args.baud, args.timeout)
-        if info is None:
+        if info is None and args.port:
+            # The port asked for: a failure, said where failures go.
+            sys.stderr.write("tally42: %s: no scorer (%s)\n" % (device, error))
+        elif info is None:
             print("%s  %s: no scorer (%s)" % (device, description, error))
         else:
             print("%s  %s  firmware %s  protocol %d.%d  %s to sync  free %s" % (
@@ -542,8 +567,10 @@ def sync_parser(sub, name):
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
-                        "scoring=points, target=250, nello=true, ...; tracker=on); "
-                        "repeatable")
+                        "scoring=points, target=250, nello=true, ...; the gin pads: "
+                        "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
+                        "spade_doubles, game_bonus, box_bonus, shutout_doubles, deal, "
+                        "bonus; tracker=on); repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "

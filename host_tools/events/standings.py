@@ -16,6 +16,7 @@ import io
 
 from host_tools.events import schedule as SC
 from host_tools.events import state as ES
+from host_tools.log.text import csv_cell
 
 COLUMNS = ("rank", "name", "played", "won", "lost", "for", "against", "diff")
 
@@ -133,8 +134,8 @@ def csv_text(event, rows):
     w.writerow(["rank", "name", "played", "won", "lost", event.units + "_for",
                 event.units + "_against", "difference"])
     for r in rows:
-        w.writerow([r.rank, r.name, r.played, r.won, r.lost, r.points_for,
-                    r.points_against, r.diff])
+        w.writerow([csv_cell(c) for c in (r.rank, r.name, r.played, r.won, r.lost,
+                                          r.points_for, r.points_against, r.diff)])
     return f.getvalue()
 
 

@@ -3,7 +3,7 @@ scorer and the engine would take them, and the settings that carry a game: each 
 written as the scorer reads a pushed setting, and read back from the command line."""
 from engine_core import options as O
 from engine_core import variants as V
-from host_tools.log.text import name_problem, printable
+from host_tools.log.text import name_problem, printable, repeated_name
 
 ASSIGN_MINOR = 1        # the protocol's minor version that has the T request
 ASSIGN_KEYS = ("event", "round", "table", "players", "variant", "options")
@@ -62,6 +62,8 @@ def check_assignment(a):
                     printable(p), MAX_SHOWN_NAME)
             if problem:
                 raise ValueError("players: %s" % problem)
+        if repeated_name(players) is not None:
+            raise ValueError("players: %s is named twice" % printable(repeated_name(players)))
         out["players"] = list(players)
     return out
 

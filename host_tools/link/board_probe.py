@@ -5,7 +5,7 @@
 import os
 import sys
 
-_MAGIC = b"T42\x01"         # a journal block's header (docs/journal.md)
+_MAGIC = b"T42"             # a journal block's header, either format (docs/journal.md)
 _JOURNAL_AT = 0x3F0000      # where tally42 deploy --partition puts the journal
 _JOURNAL_SIZE = 0x10000
 
@@ -25,7 +25,7 @@ def _walk(d, out):
 
 def _journal_blocks(part, first, size):
     # 4 KB blocks from byte `first` of `part` on that start as a journal block does.
-    buf = bytearray(4)
+    buf = bytearray(3)
     n = 0
     for b in range(first // 4096, (first + size) // 4096):
         part.readblocks(b, buf, 0)

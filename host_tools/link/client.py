@@ -109,11 +109,13 @@ class Entry:
         self.sid = sid
         self.finished = bool(flags & 1)
         self.synced = bool(flags & 2)
+        self.damaged = bool(flags & 4)     # a record fails its check: it cannot be fetched
         self.length = length
 
     def __repr__(self):
-        return "Entry(%d, %s%s, %d bytes)" % (self.sid, "finished" if self.finished else "open",
-                                              ", synced" if self.synced else "", self.length)
+        return "Entry(%d, %s%s%s, %d bytes)" % (
+            self.sid, "finished" if self.finished else "open", ", synced" if self.synced
+            else "", ", damaged" if self.damaged else "", self.length)
 
 
 def _ranges(sids):

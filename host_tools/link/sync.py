@@ -67,6 +67,7 @@ class Report:
         self.updated = []
         self.already = []       # were on the PC already (an acknowledge that got lost)
         self.refused = []       # (sitting number on the scorer, why): left on the scorer
+        self.damaged = []       # sitting numbers the scorer holds damaged: named, not stored
         self.acked = 0
         self.free = info.free
         self.payload = 0        # sitting bytes fetched
@@ -96,7 +97,13 @@ def _store_all(client, store, progress, report):
     if not info.unsynced:
         return report
     entries = [e for e in client.list(unsynced=True) if e.finished and not e.synced]
+    # A damaged sitting (its journal on the scorer fails a check) cannot be read whole:
+    # it is named, and acknowledged so that its space comes back; the rest are stored.
+    report.damaged = [e.sid for e in entries if e.damaged]
+    entries = [e for e in entries if not e.damaged]
     report.listed = len(entries)
+    if report.damaged:
+        report.free = client.ack(report.damaged)
     total = sum(e.length for e in entries)
     done = [0]
 

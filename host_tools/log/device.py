@@ -4,6 +4,7 @@ from engine_core import options as O
 from engine_core import variants as V
 from host_tools.log.lines import Header
 from host_tools.log.sittinglog import log_lines
+from host_tools.log.times import instant
 
 
 # The scorer's clock counts seconds from here (engine_core.header's stamp).
@@ -60,6 +61,10 @@ def from_device(header_bytes, event_bytes, extra=None, ended=None):
         extra["started"] = device_time(stamp[1], stamp[2])
     if ended and ended[0] and "ended" not in extra:
         extra["ended"] = device_time(ended[0], ended[1])
+        if "started" in extra and instant(extra["ended"]) < instant(extra["started"]):
+            # The scorer's clock was set back during the sitting: its end is not known
+            # (the sitting is stored all the same).
+            del extra["ended"]
     assign = header_assignment(header_bytes)      # the PC's table assignment
     if assign:
         extra.setdefault("event", assign[0])

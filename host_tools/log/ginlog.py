@@ -91,6 +91,10 @@ def to_event(rules, obj):
             if not isinstance(contract, bool):
                 raise GinLogError("contract must be true or false")
         b0, b1 = _bonus(obj)
+        if "contract" not in obj and not rules.row[G.TURNUP]:
+            # It decides 20 or 40: a gin without it cannot be scored (spec/event-log.md).
+            raise GinLogError("a Skarney Gin gin needs contract: true or false (had the "
+                              "opponent laid down the contract meld?)")
         return Gn.gin(seat, opp, 1 if contract else 0, b0, b1)
     if kind == "knock":
         seat = _seat(obj)

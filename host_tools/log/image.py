@@ -38,8 +38,14 @@ class RamFlash:
 
 def sittings(data, block_size=BLOCK_SIZE):
     """[(sitting id, header bytes, event bytes, finished, synced, ended)] of an image's
-    bytes, ended as end_item gives it (None: no END record). ValueError when the bytes
-    hold no journal."""
+    whole sittings, ended as end_item gives it (None: no END record). ValueError when the
+    bytes hold no journal. The damaged ones are left out: scan() names them."""
+    return scan(data, block_size)[0]
+
+
+def scan(data, block_size=BLOCK_SIZE):
+    """(sittings() of the image, [ids of the damaged sittings]): a sitting one of whose
+    records fails its check, or whose beginning is lost, is not read, only named."""
     if len(data) < 2 * block_size or len(data) % block_size:
         raise ValueError("%d bytes is not a whole number of %d-byte blocks (at least 2)"
                          % (len(data), block_size))
@@ -47,11 +53,16 @@ def sittings(data, block_size=BLOCK_SIZE):
     reader = JournalReader(j)
     try:
         j.mount()
+        listed = reader.all_sittings()
     except J.JournalError as e:
         raise ValueError(str(e))
     out = []
+    damaged = []
     buf = bytearray(256)
-    for sid, finished, synced, _ in reader.sittings():
+    for sid, finished, synced, _, bad in listed:
+        if bad:
+            damaged.append(sid)
+            continue
         cur = reader.cursor(sid)
         n = reader.next_event(cur, buf)
         header = bytes(buf[:n])
@@ -66,17 +77,23 @@ def sittings(data, block_size=BLOCK_SIZE):
             else:
                 events.extend(buf[:n])
         out.append((sid, header, bytes(events), finished, synced, ended))
-    if not out and data.strip(b"\xff") and not bytes(data[:4]) == b"T42\x01":
+    if not out and not damaged and data.strip(b"\xff") and bytes(data[:3]) != b"T42":
         raise ValueError("no Tally 42 journal in it")
-    return out
+    return out, damaged
 
 
 def read_image(path):
-    """[(sitting id, log lines)] for each sitting of the image file at path, oldest first.
-    OSError when it cannot be read, ValueError when it is not a Tally 42 image."""
+    """[(sitting id, log lines)] for each whole sitting of the image file at path, oldest
+    first. OSError when it cannot be read, ValueError when it is not a Tally 42 image."""
+    return read_image_report(path)[0]
+
+
+def read_image_report(path):
+    """(read_image(path), [ids of the damaged sittings, which it leaves out])."""
     with open(path, "rb") as f:
         data = f.read()
     out = []
-    for sid, header, events, _, _, ended in sittings(data):
+    whole, damaged = scan(data)
+    for sid, header, events, _, _, ended in whole:
         out.append((sid, from_device(header, events, None, ended)))
-    return out
+    return out, damaged

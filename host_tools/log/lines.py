@@ -6,7 +6,8 @@ import json
 from engine_core import codes as C
 from engine_core import options as O
 from engine_core import variants as V
-from host_tools.log.text import is_int, name_problem, printable, show
+from host_tools.log.times import instant
+from host_tools.log.text import is_int, name_problem, printable, repeated_name, show
 
 
 SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
@@ -71,6 +72,8 @@ def parse_header(obj):
             raise LogError(0, "unknown header field %s" % show(key))
     if "variant" not in obj:
         raise LogError(0, "the header needs a variant")
+    if "options" in obj and not isinstance(obj["options"], dict):
+        raise LogError(0, "options must be an object, not %s" % show(obj["options"]))
     try:
         rules = O.resolve(obj["variant"], obj.get("options"))
     except O.OptionError as e:
@@ -85,6 +88,10 @@ def parse_header(obj):
             problem = name_problem(p)
             if problem:
                 raise LogError(0, "players: %s" % problem)
+        twice = repeated_name(players)
+        if twice is not None:
+            raise LogError(0, "players: %s is named twice (each seat its own player)"
+                           % show(twice))
     dealer = obj.get("dealer", 0)
     if not is_int(dealer) or not 0 <= dealer < seats:
         raise LogError(0, "dealer must be a seat from 0 to %d" % (seats - 1))
@@ -94,6 +101,11 @@ def parse_header(obj):
         if key in obj and (len(obj[key]) > 100 or printable(obj[key]) != obj[key]
                            or not obj[key].strip()):
             raise LogError(0, "%s must be a line of text of 1 to 100 characters" % key)
+    if "started" in obj:
+        try:
+            instant(obj["started"])
+        except ValueError as e:
+            raise LogError(0, "started %s: %s" % (show(obj["started"]), e))
     extra = {k: obj[k] for k in ("id", "started") if k in obj}
     return Header(rules, dealer, players, extra)
 
@@ -124,6 +136,11 @@ def meta_problem(obj):
     if ended is not None and (not isinstance(ended, str) or not ended.strip()
                               or len(ended) > 100 or printable(ended) != ended):
         return "ended must be a line of text of 1 to 100 characters"
+    if ended is not None:
+        try:
+            instant(ended)
+        except ValueError as e:
+            return "ended %s: %s" % (show(ended), e)
     event = obj.get("event")
     if event is not None:
         if not isinstance(event, str):

@@ -10,6 +10,7 @@ from engine_core.codes import (BIDDING, GAME_SCORE, GAME_WINNER, LAST_AWARD, LAS
                                LAST_BIDDER, LAST_CONTRACT, LAST_DEALER, LAST_MADE,
                                LAST_POINTS, LAST_THROWN, LAST_VALUE, OVER, TRUMP)
 from host_tools.log import ginlog
+from host_tools.log.times import instant
 from host_tools.log.lines import (LogError, effective, meta_lines, parse_header, parse_meta,
                                   read_lines, seat_names, side_names)
 from host_tools.log.text import is_int, printable, show
@@ -209,10 +210,19 @@ def replay(data, spec=False):
     for n, text in meta[:1]:
         try:
             header.extra.update(parse_meta(text))
+            _in_order(header.extra)
         except LogError as e:
             if not spec:
                 raise LogError(n, e.message)
     return replay_events(header, lines[1:])
+
+
+def _in_order(extra):
+    # A sitting ends after it starts (both checked as ISO 8601 times by then).
+    if extra.get("started") and extra.get("ended"):
+        if instant(extra["ended"]) < instant(extra["started"]):
+            raise LogError(0, "ended %s is before started %s" % (
+                show(extra["ended"]), show(extra["started"])))
 
 
 def replay_events(header, lines):

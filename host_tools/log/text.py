@@ -29,16 +29,52 @@ def json_line(obj):
     return text + "\n"
 
 
+def invisible(c):
+    # Zero-width characters and the bidirectional controls: a name holding one looks like
+    # another name, or turns the text after it around.
+    o = ord(c)
+    return (0x200B <= o <= 0x200F or 0x202A <= o <= 0x202E or 0x2060 <= o <= 0x2069
+            or o in (0x061C, 0x180E, 0xFEFF))
+
+
 def name_problem(name):
     """Why a player or team name cannot be taken (None when it can): empty, too long,
-    or with control characters (they would act on a terminal when printed)."""
+    with control characters (they would act on a terminal when printed), zero-width or
+    bidirectional ones (they hide what the name is)."""
     if not name.strip():
         return "an empty name"
     if len(name) > MAX_NAME:
         return "name %s is longer than %d characters" % (show(name), MAX_NAME)
     if any(control(c) for c in name):
         return "name %s has a control character" % printable(name)
+    if any(invisible(c) for c in name):
+        return "name %s has an invisible or direction-changing character (U+%04X)" % (
+            printable(name), [ord(c) for c in name if invisible(c)][0])
     return None
+
+
+def repeated_name(names):
+    """The first name given twice (letter case and surrounding spaces aside), or None:
+    two seats under one name would be one player in the statistics."""
+    seen = set()
+    for n in names:
+        key = n.strip().lower()     # (lower, not casefold: MicroPython has only lower)
+        if key in seen:
+            return n
+        seen.add(key)
+    return None
+
+
+def csv_cell(cell):
+    """A text cell made inert for spreadsheets: a leading ' before a character that
+    starts a formula. Numbers stay numbers."""
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
+        return "'" + cell
+    return cell
+
+
+# A spreadsheet reads a cell starting with one of these as a formula (or may).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def printable(text):

@@ -9,6 +9,7 @@ import sys
 from host_tools.log import sittinglog as L
 from host_tools.log.lines import dump_log
 from host_tools.log.text import printable
+from host_tools.log.times import utc
 from host_tools.store.facts import PARTNERSHIP_MOON, Facts, hand_row
 
 class DbError(Exception):
@@ -139,7 +140,21 @@ def _m5_club_nights(conn):
         conn.execute(statement)
 
 
-MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events, _m5_club_nights]
+def _m6_instants(conn):
+    # started and ended as instants (UTC, sortable text), beside the times as given with
+    # their offsets: oldest first is by when sittings started. A time stored before
+    # times were checked ("yesterday") has none.
+    conn.execute("ALTER TABLE sittings ADD COLUMN started_utc TEXT")
+    conn.execute("ALTER TABLE sittings ADD COLUMN ended_utc TEXT")
+    for sid, started, ended in conn.execute(
+            "SELECT id, started, ended FROM sittings").fetchall():
+        conn.execute("UPDATE sittings SET started_utc = ?, ended_utc = ? WHERE id = ?",
+                     (utc(started), utc(ended), sid))
+    conn.execute("CREATE INDEX sittings_by_instant ON sittings(started_utc)")
+
+
+MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events, _m5_club_nights,
+              _m6_instants]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -341,15 +356,15 @@ class Database:
         conn.execute(
             "INSERT INTO sittings (id, variant, options, players, dealer, started, source, "
             "device, imported_at, updated_at, events, hands, over, winner, score, log_hash, "
-            "log, games, ended, event, round, table_no) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "log, games, ended, event, round, table_no, started_utc, ended_utc) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (facts.id, r["variant"], json.dumps(r["options"]),
              None if h.players is None else json.dumps(list(h.players), ensure_ascii=False),
              h.dealer, h.extra.get("started"), source, device, imported_at, updated_at,
              len(facts.events), len(facts.hands), 1 if r["over"] else 0, r["winner"],
              json.dumps(r["score"]), facts.log_hash, text, facts.games_json(),
              h.extra.get("ended"), h.extra.get("event"), h.extra.get("round"),
-             h.extra.get("table")))
+             h.extra.get("table"), utc(h.extra.get("started")), utc(h.extra.get("ended"))))
         conn.executemany("INSERT INTO seats (sitting_id, seat, name, team) VALUES (?, ?, ?, ?)",
                          [(facts.id,) + s for s in facts.seats()])
         for hand in facts.hands:
@@ -398,7 +413,7 @@ class Database:
     # -- reading --
     def ids(self):
         return [r[0] for r in self.conn.execute(
-            "SELECT id FROM sittings ORDER BY COALESCE(started, imported_at), "
+            "SELECT id FROM sittings ORDER BY COALESCE(started_utc, imported_at), "
             + self.stored_order)]
 
     def sittings(self):
@@ -407,7 +422,7 @@ class Database:
             "SELECT id, variant, options, players, dealer, started, source, device, "
             "imported_at, updated_at, events, hands, over, winner, score, games, "
             "ended, event, round, table_no "
-            "FROM sittings ORDER BY COALESCE(started, imported_at), "
+            "FROM sittings ORDER BY COALESCE(started_utc, imported_at), "
             + self.stored_order).fetchall()
 
     def resolve(self, given):

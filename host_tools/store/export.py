@@ -7,6 +7,7 @@ import re
 
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
+from host_tools.log.text import csv_cell as neutralise
 from host_tools.store import ginstats
 from host_tools.store.facts import Facts
 
@@ -19,20 +20,8 @@ CSV_COLUMNS = ["sitting", "variant", "started", "ended", "event", "round", "tabl
 for _i in range(1, MAX_SIDES + 1):
     CSV_COLUMNS += ["side%d" % _i, "award%d" % _i, "score%d" % _i]
 
-# A spreadsheet reads a cell starting with one of these as a formula (or may).
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
 class ExportError(Exception):
     """An export that cannot be made: a message to act on."""
-
-
-def neutralise(cell):
-    """A text cell made inert for spreadsheets: a leading ' before a formula character.
-    Numbers the tool wrote itself (a negative Moon award) stay numbers."""
-    if isinstance(cell, str) and cell.startswith(_FORMULA_START):
-        return "'" + cell
-    return cell
 
 
 def _yes(flag):
@@ -127,11 +116,12 @@ def _image_module():
 
 
 def image_logs(path):
-    """(sitting id, log text) for each sitting of a device flash image. The header gets the
-    sitting's id when the device did not write one, so the exported log keeps it."""
+    """([(sitting id, log text)] for each whole sitting of a device flash image, [numbers
+    of the damaged sittings on the scorer, not read]). The header gets the sitting's id
+    when the device did not write one, so the exported log keeps it."""
     image = _image_module()
     try:
-        sittings = image.read_image(path)
+        sittings, damaged = image.read_image_report(path)
     except OSError as e:
         raise ExportError("%s: cannot read: %s" % (path, e.strerror or e))
     except ValueError as e:
@@ -142,7 +132,7 @@ def image_logs(path):
         if "id" not in lines[0]:
             lines[0] = _with_id(lines[0], str(sitting_id))
         out.append((lines[0]["id"], LN.dump_log(lines)))
-    return out
+    return out, damaged
 
 
 def _with_id(head, sitting_id):

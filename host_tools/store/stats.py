@@ -83,9 +83,10 @@ def collect(database):
     players = {}
     unnamed = 0
     info = {}
-    for sid, variant, options, over, winner, started, ended, event, rnd, tbl in conn.execute(
+    for (sid, variant, options, over, winner, started, ended, event, rnd, tbl, started_utc,
+         ended_utc) in conn.execute(
             "SELECT id, variant, options, over, winner, started, ended, event, round, "
-            "table_no FROM sittings"):
+            "table_no, started_utc, ended_utc FROM sittings"):
         if ginstats.is_gin(variant):
             scoring = "gin"
         else:
@@ -98,9 +99,9 @@ def collect(database):
         for name, team in named:
             p = players.setdefault(name, Player(name))
             p.sittings += 1
-            if started:
+            if started_utc:     # a time (its day as it was given); not a stray "yesterday"
                 p.dates.append(started[:10])
-            took = _duration(started, ended)
+            took = _duration(started_utc, ended_utc)
             if took is not None:
                 p.seconds += took
                 p.timed += 1

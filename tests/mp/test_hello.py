@@ -33,6 +33,21 @@ def test_only_a_whole_hello_with_a_good_crc_opens_the_sync():
     assert bytes(gate.buf[:gate.n]) == HELLO_LINE
 
 
+def test_a_request_of_a_closed_session_gets_error_2_so_the_pc_says_hello_again():
+    # The PC's session ended (idle, a REPL tool's Ctrl-C, a restart): its next request
+    # is answered "no session", which makes the PC send a hello (docs/sync-protocol.md).
+    line = FakeLine(b"\x01garbage\n" + wire.request(0x1234, 7, "F", b"8192 1-3"))
+    gate = HelloGate(bytearray(64))
+    assert gate.poll(line, 0) == NONE
+    r = wire.ReplyReader()
+    r.feed(bytes(line.out))
+    kind, seq, payload = r.next()
+    assert (kind, seq, payload[0]) == ("e", 7, 2) and r.next() is None
+    line.out = bytearray()
+    line.arrive(wire.request(0x1234, 8, "L", b"u")[:-4] + b"00\n")    # a wrong CRC
+    assert gate.poll(line, 10) == NONE and not line.out
+
+
 def test_the_repl_tools_ctrl_c_is_honoured_and_left_to_the_repl():
     line = FakeLine(b"\r\x03")
     gate = HelloGate(bytearray(64))
@@ -63,6 +78,8 @@ def test_noise_on_the_line_changes_nothing_on_the_table():
     assert a.link.sync is None and a.screen == screen
     assert a.fb.frames == frames and a.fb.fulls == fulls
     assert calls == []
+    assert bytes(line.out[:3]) == b"\xfe1e"     # the request of no session: error 2
+    line.out = bytearray()
     line.arrive(HELLO_LINE)
     assert a.poll_link()            # the sync opens, and answers the hello
     assert a.screen == SYNC and a.link.sync is not None
@@ -102,3 +119,38 @@ def test_ctrl_c_outside_a_session_stays_in_the_game_unless_a_repl_tool_asks():
     a.poll_link()
     a.poll_link()
     assert calls == [1]
+
+
+def test_a_lone_ctrl_c_in_a_session_is_noise_and_the_sync_goes_on():
+    # A stray 0x03 in the middle of a sync used to close the session (and the PC then
+    # waited for replies that never came); only CR Ctrl-C, a REPL tool's call, does.
+    from firmware.journal import Journal
+    from firmware.sync import SyncEndpoint
+    from boards.simflash import NorFlash
+    j = Journal(NorFlash(2, 4096))
+    j.mount()
+    j.begin_sitting(b"\x01\x00")
+    j.finish()
+    line = FakeLine()
+    calls = []
+    ep = SyncEndpoint(line, j, "T42-TEST", "0.1.0", kbd_intr=lambda v: None,
+                      interrupt=lambda: calls.append(1))
+    line.arrive(HELLO_LINE)
+    ep.poll()
+    session = wire.get_u16(bytes(line.out)[wire.HEAD:], 2)
+    line.arrive(b"\x03" + wire.request(session, 2, "L", b""))
+    ep.poll()
+    while ep.status == "sending":
+        ep.poll()
+    r = wire.ReplyReader()
+    r.feed(bytes(line.out))
+    kinds = []
+    while True:
+        f = r.next()
+        if f is None:
+            break
+        kinds.append(f[0])
+    assert ep.session_open and calls == [] and kinds == ["h", "L"], kinds
+    line.arrive(b"\r\x03")
+    ep.poll()
+    assert not ep.session_open and calls == [1]

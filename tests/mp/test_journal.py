@@ -319,7 +319,7 @@ def test_full_journal_refuses_and_keeps_everything():
             n += 1
     except JournalFull:
         pass
-    assert 200 < n < 3 * 256 // 2
+    assert 130 < n < 3 * 256 // 3
     assert j.free_bytes() < 2
     k = _remount(f)
     assert [s[0] for s in JournalReader(k).sittings()] == [a, b]
@@ -376,8 +376,10 @@ def test_sitting_ids_never_repeat_after_reclamation():
 
 
 def test_torn_tail_is_dropped_and_the_next_append_survives():
-    # Cut in the payload program (nothing, all, some bits) or in the tag program.
-    for op, keep, bits in ((1, 0, 0), (1, -1, 0), (1, 0, 0x0F), (2, 0, 0x81), (2, 0, 0x10)):
+    # Cut in the payload program (nothing, all, some bits), in the check value's, or in
+    # the tag program.
+    for op, keep, bits in ((1, 0, 0), (1, -1, 0), (1, 0, 0x0F), (2, 0, 0x0F), (2, -1, 0),
+                           (3, 0, 0x81), (3, 0, 0x10)):
         f, j = _fresh(3, 256)
         sid = j.begin_sitting(b"t")
         j.append(b"\x01")
@@ -389,10 +391,13 @@ def test_torn_tail_is_dropped_and_the_next_append_survives():
         f.power_on()
         k = _remount(f)
         got = _events(k, sid)
-        assert got == [b"t", b"\x01"], (op, keep, bits, got)
+        # A tag torn over a whole body (its check value holds): the event may land.
+        landed = got[2:]
+        assert got[:2] == [b"t", b"\x01"] and landed in ([], [b"\x02"]), (op, keep, bits, got)
+        assert op == 3 or not landed
         k.append(b"\x03")
         k.append(b"\x04")
-        assert _events(_remount(f), sid) == [b"t", b"\x01", b"\x03", b"\x04"]
+        assert _events(_remount(f), sid) == [b"t", b"\x01"] + landed + [b"\x03", b"\x04"]
 
 
 def test_garbage_partition_is_formatted():
@@ -411,7 +416,7 @@ def test_valid_block_with_garbage_records_mounts():
     f, j = _fresh(2, 256)
     sid = j.begin_sitting(b"ok")
     j.append(b"\x01")
-    pos = 20 + 6 + 2 + 2
+    pos = 40 + 6 + 2 + 1 + 3   # block header twice, BEGIN, check value, an event
     rnd = _lcg(11)
     for trial in range(20):
         g = NorFlash(2, 256)
@@ -420,7 +425,15 @@ def test_valid_block_with_garbage_records_mounts():
         g.writeblocks(0, buf, 0)
         g.writeblocks(0, bytes(rnd(256) for _ in range(256 - pos)), pos)
         k = _remount(g)
+        # Garbage after the last record is damage: the sitting is named damaged (and no
+        # longer played on), or the next one (a BEGIN lost), or the garbage reads as a
+        # torn record.
         assert _events(k, sid)[:2] == [b"ok", b"\x01"]
+        r = JournalReader(k)
+        assert r.damaged() in ([sid], [sid + 1]) and k.open_sitting() is None or (
+            r.damaged() == [] and k.open_sitting() == sid)
+        if k.open_sitting() is None:
+            k.begin_sitting(b"next")
         k.append(b"\x09")  # the next append goes to a fresh block
         assert _events(_remount(g), k.open_sitting())[-1] == b"\x09"
 
@@ -428,13 +441,13 @@ def test_valid_block_with_garbage_records_mounts():
 # Wear and allocation -------------------------------------------------------------------
 
 
-def test_wear_two_bytes_per_one_byte_event_one_erase_per_block():
+def test_wear_three_bytes_per_one_byte_event_one_erase_per_block():
     f, j = _fresh(2, 4096)
     j.begin_sitting(b"")
     start = f.bytes_programmed
     for i in range(1000):
         j.append(b"\x01")
-    assert f.bytes_programmed - start == 2 * 1000
+    assert f.bytes_programmed - start == 3 * 1000     # tag, event, check value
     j.finish()
     j.mark_synced(1)
     events = 1000
@@ -445,8 +458,9 @@ def test_wear_two_bytes_per_one_byte_event_one_erase_per_block():
         j.finish()
         j.mark_synced(JournalReader(j).sittings()[-1][0])
         events += 1000
-    # Per sitting: a 6-byte BEGIN, a flag byte twice; per block a 20-byte header.
-    assert 2 * events < f.bytes_programmed < 2.03 * events
+    # Per sitting: a 7-byte BEGIN, a flag byte twice; per block a 40-byte header (and
+    # 8 bytes of its magics cleared before it is erased again).
+    assert 3 * events < f.bytes_programmed < 3.05 * events
     # Both blocks came erased; every later block switch reclaims one with one erase.
     assert 4 <= f.erases <= f.bytes_programmed // 4096
 
@@ -517,8 +531,8 @@ def test_an_event_after_an_end_reopens_it_and_the_next_end_is_written():
 def test_end_crosses_blocks_and_needs_an_open_sitting():
     f, j = _fresh(3, 64)
     assert j.end(1, 0) is False     # no sitting open: nothing to end
-    sid = j.begin_sitting(b"h" * 20)
-    for i in range(12):             # fill the first 64-byte block to the last bytes
+    sid = j.begin_sitting(b"h" * 10)
+    for i in range(12):             # past the first 64-byte block
         j.append(bytes([i]))
     j.end(0x01020304, -90)
     evs = _events(j, sid)

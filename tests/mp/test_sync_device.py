@@ -254,10 +254,10 @@ def test_bye_idle_timeout_and_ctrl_c_give_ctrl_c_back():
     r.ep.poll()
     assert not r.ep.session_open and r.kbd == [-1, 3, -1, 3]
     r.hello()
-    r.link.feed(b"\x03")
+    r.link.feed(b"\r\x03")       # a REPL tool's call (a lone Ctrl-C: tests/mp/test_hello.py)
     r.ep.poll()
     assert not r.ep.session_open and r.kbd[-1] == 3 and r.interrupts == 1
-    r.link.feed(b"\x03")
+    r.link.feed(b"\r\x03")
     r.ep.poll()
     assert r.interrupts == 2
 
@@ -266,7 +266,7 @@ def test_ctrl_c_interrupts_the_main_loop_like_the_repl():
     r = Rig()
     r.ep._interrupt = None
     r.hello()
-    r.link.feed(b"\x03")
+    r.link.feed(b"\r\x03")
     try:
         r.ep.poll()
     except KeyboardInterrupt:
@@ -584,7 +584,7 @@ class PatternJournal:
         if w.sid >= len(self.list):
             return False
         w.sid, finished, synced, w.length = self.list[w.sid]
-        w.flags = 0xFF ^ (1 if finished else 0) ^ (2 if synced else 0)
+        w.finished, w.synced = finished, synced
         return True
 
     def find(self, sid, w):
