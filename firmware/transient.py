@@ -3,6 +3,8 @@
 # stays. The heap they give back counts on a stock flash, whose modules load into RAM.
 import sys
 
+# The journal's mount (firmware/journal/writer.py), once a boot.
+MOUNT = ("firmware.journal.mount",)
 # The boot's replay of the open sitting (firmware/resume.py), a sitting's start.
 BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader",
         "firmware.journal.damage")

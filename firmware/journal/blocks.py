@@ -92,7 +92,12 @@ class Walk:
 _IOCTL_BLOCK_COUNT = const(4)
 _IOCTL_BLOCK_SIZE = const(5)
 _IOCTL_BLOCK_ERASE = const(6)
-_CHECKED = const(0)
+# How records are read (Blocks._mode): CHECKED, each whole with its check; QUICK, the
+# events' checks skipped (a walk of the structure only); SCANNING, the mount scans the
+# head block, whose end is not known yet.
+CHECKED = const(0)
+QUICK = const(1)
+SCANNING = const(2)
 
 # Block header of format 1: magic "T42" + format version, seq, next sitting id, carried
 # sitting id (u32 each), CRC-32 of the first 16 bytes; the first record follows it.
@@ -135,9 +140,7 @@ class Blocks:
         self._one = bytearray(1)    # a byte to program: a tag, a check, a flag
         self.size = 0           # bytes on flash of the record record() looked at
         self._mounted = False
-        # How records are read: _CHECKED; _QUICK, events' checks skipped (a walk of the
-        # structure only); _SCANNING, mount scans the head block, whose end is unknown.
-        self._mode = _CHECKED
+        self._mode = CHECKED    # how records are read (CHECKED, QUICK, SCANNING)
         self._carry = []        # by block: the sitting open when it was taken (0: none)
         self._lo = []           # by block: the next sitting id then
         self._pend = []         # by block: where the previous block's records end; 0:

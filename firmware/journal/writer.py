@@ -9,11 +9,8 @@
 # One name for the format's module: each name imported would be one more entry in
 # this module's globals, in RAM for as long as the scorer runs.
 from firmware.journal import blocks as B
-from engine_core.compat import const
+from firmware import transient
 
-_CHECKED = const(0)     # Blocks._mode: how records are read
-_QUICK = const(1)
-_SCANNING = const(2)
 
 class Journal(B.Blocks):
     """`Journal(bdev)`: bdev is a block device with the extended protocol of
@@ -44,7 +41,7 @@ class Journal(B.Blocks):
         damaged (then damage.resync finds the next sitting). A walk of the structure
         alone (_mode) leaves the events' checks out."""
         if end < 0:
-            self._mode = _CHECKED
+            self._mode = B.CHECKED
             end = self.records_end(b)
         if off >= end:
             return 0
@@ -57,13 +54,13 @@ class Journal(B.Blocks):
             self.size = B.BEGIN_FIXED + self.byte(b, off + 5) if k == B.K_BEGIN else 1 + k
             return k if off + self.size <= end else 0
         if k:
-            if self._mode == _QUICK and k < B.K_BEGIN:
+            if self._mode == B.QUICK and k < B.K_BEGIN:
                 # Only the records' structure is wanted: an event's tag is whole (so is
                 # its body: the tag is written last); its check is left for the reader.
                 self.size = k + 2
                 return k if off + k + 2 <= end else -1
             return k if self.checks(b, off, end, t, k, False) else -1
-        at_end = self._mode == _SCANNING and b == self._head
+        at_end = self._mode == B.SCANNING and b == self._head
         if at_end and t == 0xFF and self.blank(b, off):
             return 0        # the end of the log: erased flash
         # A tag that is not one: damaged, or torn by a power cut at the log's end.
@@ -77,127 +74,13 @@ class Journal(B.Blocks):
         or garbage partition. Returns the open sitting's id or None. What it keeps is a
         few numbers a block and the newest sitting, however many sittings the journal
         holds: the others are found by walking the records (walk, find). A damaged open
-        sitting (or one followed by damage) is finished: it is not played on."""
-        n = self._n
-        seqs = [-1] * n
-        self._carry = [0] * n
-        self._lo = [0] * n
-        self._pend = [0] * n
-        self._ok = bytearray(n)
-        self._last = 0
-        self._last_pos = 0
-        self._last_flags = 0
-        self._ended = False
-        self._bad = 0
-        self._open = 0
-        self._wblk = -1
-        if self._walk is not None:
-            self._walk.reset()
-        next_sid = 1
-        head = -1
+        sitting (or one followed by damage) is finished: it is not played on. The scan
+        is a boot's alone (firmware/journal/mount.py): its code leaves the heap after."""
+        from firmware.journal import mount
         try:
-            for b in range(n):
-                seqs[b] = s = self.read_header(b)   # and the block's fields, if valid
-                if s >= 0:
-                    next_sid = max(next_sid, self._lo[b])
-                    if head < 0 or s > seqs[head]:
-                        head = b
-            if head < 0:
-                # Blank or garbage: formatted, block 0 the head (the others are erased
-                # only when taken).
-                self._mounted = True
-                self._head = self._tail = 0
-                self._count = 1
-                self._seq = 1
-                self._next_sid = 1
-                self.new_block(0, 1, 1, 0, 0)
-                self._head_off = B.HDR2
-                self._head_dirty = False
-                return None
-            tail = head
-            count = 1
-            while count < n:
-                p = (tail - 1) % n
-                if seqs[p] != seqs[tail] - 1:
-                    break
-                tail = p
-                count += 1
-            self._head = head
-            self._tail = tail
-            self._count = count
-            self._seq = seqs[head]
-            b = tail
-            self._mode = _QUICK     # the newest sitting alone is checked, below
-            while b != head:
-                self._scan_block(b, self.records_end(b))
-                b = (b + 1) % n
-            self._mode = _SCANNING
-            end = self._scan_block(head, self._bs)
-            self._mode = _CHECKED
-            self._head_off = end
-            self._head_dirty = not self._pend[head] or end < self._bs and not self.blank(head, end)
-        except OSError:
-            raise B.JournalError("flash read failed")
+            return mount.mount(self)
         finally:
-            self._mode = _CHECKED
-        if self._last:
-            # A BEGIN lost after the newest sitting (_bad 2): its id is not given again.
-            next_sid = max(next_sid, self._last + (2 if self._bad == 2 else 1))
-            if self._last_flags & B.F_FINISHED:  # bit still erased: not finished
-                self._open = self._last
-        self._next_sid = next_sid
-        self._mounted = True
-        if self._last and not self._bad:
-            # The scan took the events' structure only: the newest sitting (the one the
-            # scorer plays on) is checked whole.
-            w = B.Walk()
-            self._bad = 1 if self.find(self._last, w) and w.damaged else 0
-        if self._open and self._bad:
-            self.finish()       # damage at the log's end: nothing is added after it
-        return self.open_sitting()
-
-    def _scan_block(self, b, end):
-        # Follows the newest sitting through the block (whether its last record is an
-        # END, whether it is damaged); returns where the block's records end.
-        carry = self._carry[b]
-        counting = carry != 0 and self._last == carry  # records before a BEGIN are its
-        off = self.records_start(b)
-        while True:
-            k = self.record(b, off, end)
-            if k == 0:
-                return off
-            if 0 < k < B.K_BEGIN:
-                if counting:
-                    self._ended = k == B.K_END
-                off += self.size
-                continue
-            if k == B.K_BEGIN:
-                sid = self.sid_at(b, off)
-                if sid > self._last:
-                    self._last = sid
-                    self._last_pos = b * self._bs + off
-                    self._last_flags = self.flags_at(b, off)
-                    self._ended = False
-                    self._bad = 0
-                    counting = True
-                    off += self.size
-                    continue
-                if not self._pend[b]:
-                    return off
-            # Damage: on to the next sitting that begins in this block.
-            from firmware.journal import damage
-            nxt = damage.resync(self, b, off, end, self._last)
-            if nxt >= end and self._mode == _SCANNING and damage.begin_like(
-                    self, b, off, self._last):
-                self._bad = 2       # the next sitting's BEGIN, lost: the newest is whole
-                return end
-            after = 0 if b == self._head else self._lo[(b + 1) % self._n]
-            if counting and damage.blames(self, b, off, nxt, end, self._last, after):
-                self._bad = 1
-            counting = False
-            if nxt >= end:
-                return end
-            off = nxt
+            transient.unload(transient.MOUNT)
 
     # Space: a new head block (erased, the tail reclaimed when the journal is full) ----
 
@@ -244,9 +127,9 @@ class Journal(B.Blocks):
         off = self.records_start(b)
         last = self._lo[b] - 1
         while off < end:
-            self._mode = _QUICK
+            self._mode = B.QUICK
             k = self.record(b, off, end)
-            self._mode = _CHECKED
+            self._mode = B.CHECKED
             if k == 0:
                 break
             if k < 0:
@@ -408,7 +291,7 @@ class Journal(B.Blocks):
         """Step `w` onto the next sitting (its id, flags, position, length, damage):
         False after the newest. Reads the records from flash; allocates nothing. A
         sitting whose BEGIN is lost is stepped onto too (by its id: ids have no gaps)."""
-        self._mode = _CHECKED if w.checked else _QUICK
+        self._mode = B.CHECKED if w.checked else B.QUICK
         sid = self._next_begin(w)
         want = w._want
         if want > w.sid and want < (sid or self._next_sid):
@@ -420,10 +303,10 @@ class Journal(B.Blocks):
             w.pos = -1
             w.length = 0
             w.damaged = True
-            self._mode = _CHECKED
+            self._mode = B.CHECKED
             return True
         if not sid:
-            self._mode = _CHECKED
+            self._mode = B.CHECKED
             return False
         b = w._blk
         off = w._off
@@ -465,7 +348,7 @@ class Journal(B.Blocks):
                 break
         w._blk = b
         w._off = off
-        self._mode = _CHECKED
+        self._mode = B.CHECKED
         return True
 
     def _next_begin(self, w):
