@@ -42,7 +42,11 @@ def _imports(path, modules):
                 parts = package.split(".")
                 parts = parts[:len(parts) - node.level + 1]
                 base = ".".join(parts + ([base] if base else []))
-            names = [base + "." + a.name for a in node.names] + [base]
+            # `from a import b` runs a's __init__ first, a dependency on it, except from
+            # inside the package a, which its __init__ is already running for.
+            names = [base + "." + a.name for a in node.names]
+            if not (me + ".").startswith(base + "."):
+                names.append(base)
         else:
             continue
         for name in names:
@@ -120,6 +124,9 @@ def test_imports_inside_functions_count(tmp_path):
     p = tmp_path / "m.py"
     p.write_text("def f():\n    from firmware import app\n")
     assert _imports(str(p), {"firmware", "firmware.app"}) == {"firmware", "firmware.app"}
+    # Inside the package: its siblings, not the package it already runs in.
+    writer = graph()["firmware.journal.writer"]
+    assert "firmware.journal.blocks" in writer and "firmware.journal" not in writer
     p.write_text("import os\n")
     assert _imports(str(p), {"firmware", "firmware.app"}) == set()
 

@@ -13,7 +13,7 @@ from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
 from host_tools.link import client as Y
-from host_tools.link.assignment import check_assignment, setting_value
+from host_tools.link.assignment import check_assignment, not_playing, setting_value
 from host_tools.events import live as LV
 from host_tools.link.sync import Refused, Report, open_sitting, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
@@ -407,7 +407,7 @@ def cmd_sync(args):
         report = Report(info)
         playing = _progress(client, database)
         if playing is not None and args.event is not None:
-            assignment_for = _not_playing(assignment_for, playing)
+            assignment_for = not_playing(assignment_for, playing)
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
@@ -464,16 +464,6 @@ def _progress(client, database):
         return LV.record_log(database, lines, client.info.device_id)
     except (EV.EventError, D.DbError):
         return None
-
-
-def _not_playing(assignment_for, playing):
-    # The table the scorer is playing is not pushed to it again mid-game.
-    def next_table(device_id):
-        a = assignment_for(device_id)
-        if a is not None and (a["event"], a["round"], a["table"]) == tuple(playing[:3]):
-            return None
-        return a
-    return next_table
 
 
 def _optional(step, what, refusals):

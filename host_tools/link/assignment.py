@@ -96,3 +96,15 @@ def setting_value(text, key=None):
     except ValueError:
         pass
     return text.split(",") if "," in text else text
+
+
+def not_playing(assignment_for, playing):
+    """`assignment_for` (device id -> the table to push, or None) without the table the
+    scorer is playing (`playing`: event, round, table, ...): it is not pushed to it again
+    mid-game."""
+    def next_table(device_id):
+        a = assignment_for(device_id)
+        if a is not None and (a["event"], a["round"], a["table"]) == tuple(playing[:3]):
+            return None
+        return a
+    return next_table
