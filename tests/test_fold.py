@@ -113,6 +113,8 @@ def test_a_reexported_code_folds_through_its_reexporter():
     ("from pkg.codes import A\nf = dict(A=1)\n", "passes a keyword named A"),
     ("from pkg.codes import A\nx = f'{A}'\n", "uses inside an f-string A"),
     ("from pkg.codes import A\ndef A():\n    pass\n", "defines A"),
+    ("import pkg.codes\nx = pkg.codes.A\n", "pkg.codes.A: import the module"),
+    ("from pkg import codes as C\nx = getattr(C, 'A')\n", "getattr of a module"),
 ])
 def test_a_text_that_folding_would_change_is_refused(user, says):
     with pytest.raises(FoldError) as e:

@@ -125,6 +125,23 @@ class Fold:
             return _OPS[type(node.op)](a, b)
         return None
 
+    def _check_reach(self, tree, aliases, where):
+        # A code reached where folding cannot see it: through a dotted module name
+        # (`import a.codes` then `a.codes.X`) or by its name in a string (getattr).
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute):
+                dotted = _dotted(node.value)
+                if dotted in self.codes and node.attr in self.codes[dotted]:
+                    raise FoldError("%s:%d: %s.%s: import the module with a name of its "
+                                    "own (from ... import ... as X)"
+                                    % (where, node.lineno, dotted, node.attr))
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+                    and isinstance(node.args[0], ast.Name)
+                    and aliases.get(node.args[0].id) in self.codes):
+                raise FoldError("%s:%d: %s of a module of shared codes: they are numbers on "
+                                "the device" % (where, node.lineno, node.func.id))
+
     # ---- folding ----
     def module_text(self, path, root=None):
         """The folded text of the device module at path (relative to root)."""
@@ -145,6 +162,7 @@ class Fold:
                     if a.name in self.codes[node.module]:
                         names[a.asname or a.name] = self.codes[node.module][a.name]
         modules = {alias: self.codes[m] for alias, m in aliases.items() if m in self.codes}
+        self._check_reach(tree, aliases, where)
         if not names and not modules:
             return text
         _check(tree, names, own, where)
@@ -200,6 +218,17 @@ def module_name(rel):
     """firmware/ui/draw.py -> firmware.ui.draw; a package's __init__.py is the package."""
     name = rel[:-3].replace(os.sep, ".").replace("/", ".")
     return name[:-9] if name.endswith(".__init__") else name
+
+
+def _dotted(node):
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
 
 
 def _aliases(tree, module):
