@@ -203,8 +203,9 @@ def test_the_sender_gets_a_sitting_to_the_pc_through_loss_duplication_and_reorde
         for k in range(6):
             j.append(bytes([hand, k]))
             events += 1
+        # A deadline well past what a hand takes: a loaded machine stalls the loop.
         t0 = time.ticks_ms()
-        while s.poll() and time.ticks_diff(time.ticks_ms(), t0) < 5000:
+        while s.poll() and time.ticks_diff(time.ticks_ms(), t0) < 30000:
             pc.poll()
             time.sleep_ms(1)
         pc.poll()
@@ -236,7 +237,7 @@ def test_the_sender_starts_again_after_a_reboot_from_what_the_pc_holds():
     j2.mount()
     s2 = Sender(j2, _radio_for(b"\x02\x00\x00\x00\x00\x01", {}), KEY, time.ticks_ms)
     t0 = time.ticks_ms()
-    while s2.poll() and time.ticks_diff(time.ticks_ms(), t0) < 5000:
+    while s2.poll() and time.ticks_diff(time.ticks_ms(), t0) < 30000:
         pc.poll()
         time.sleep_ms(1)
     want = bytearray(4096)
