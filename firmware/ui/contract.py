@@ -1,7 +1,9 @@
 # The contract: the bid winner (the partner after plunge or splash) names trump among
 # the legal names only. The cursor starts on the last hand's trump (and says so), else
-# on sixes (and says why). In a marks game OK held names it and takes the hand as made,
-# and the score says so until the next press (BACK undoes it).
+# on sixes (and says why). In a marks game the hand's result can be said with the name:
+# OK held names it and takes the hand as made, ◀ held names it and takes it as set, and
+# the score says so until the next press (BACK undoes it); ▶ held steps 3 on. Elsewhere
+# the held arrows step 3 either way.
 from engine_core.codes import DOUBLES, EV_MADE, EV_TRUMP, LAST_CONTRACT, LAST_THROWN
 from engine_core.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
@@ -9,8 +11,8 @@ from firmware.ui import draw as D
 from firmware.ui import walk
 
 HELP = "<> choose  hold >: +3  hold <: -3\nOK name it  BACK undo  M menu"
-MADE = ("<> choose  hold >: +3  hold <: -3\nOK name it  hold OK: and made\n"
-        "BACK undo  M menu")
+MADE = ("<> choose  hold >: +3\nOK name it  hold OK: and made\n"
+        "hold <: and set  BACK undo  M menu")
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
@@ -89,11 +91,13 @@ def press(app, key):
     s = app.scorer.s
     if key == NEXT or key == PREV:
         app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
-    elif key == LONG | NEXT or key == LONG | PREV:
+    elif key == LONG | NEXT or (key == LONG | PREV and not _made(s)):
         app.cur = walk.step(s, app.cur, 3 if key == LONG | NEXT else -3)
-    elif key == OK or key == LONG | OK:
+    elif key == OK or key == LONG | OK or key == LONG | PREV:
+        # A marks game's result goes with the name: made (OK held) or set (◀ held).
         if app.take(EV_TRUMP << 24 | s.legal_at(app.cur)):
-            if key != OK and _made(s) and app.take(EV_MADE << 24 | 1):
+            if (key != OK and _made(s)
+                    and app.take(EV_MADE << 24 | (1 if key == LONG | OK else 0))):
                 from firmware.ui import confirm     # unloaded with this screen
                 app.note = confirm.saved(app)
             app.follow()

@@ -1,17 +1,17 @@
 # Home of a gin pad: both totals big enough to read across the table, who deals and the
 # game target. Before a hand the arrows pick its turn-up card (the knock limit; held, 5
 # cards a step round the 13, so that every card is at most two presses away), OK held
-# takes it as a spade where spades double. During the hand the screen asks how it ended,
-# the player first (a held arrow: the first player, the dealer, the draw-out, in turn),
-# then the arrows round that player's knocks 1 up to the limit and gin (gin comes after
-# the limit, so that a small knock is a few presses the other way); where a player can
-# only go gin, the arrows change the player. The cursors start where the
-# answer most often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending one
-# under the knock limit of the player who played first (the dealer's opponent): a player
-# knocks as soon as the cards allow, at the limit or just under it, and the limit and the
-# next one down are then a press either way, gin two. OK takes the ending on show, OK held
-# the same ending for the other player (either may go out). BACK undoes, and
-# what was undone is where the cursor starts again.
+# takes it as a spade where spades double. During the hand the screen asks how it ended:
+# the arrows go round the player's knocks 1 up to the limit, gin, then the draw-out (gin
+# after the limit, so that a small knock is a few presses the other way), held 2 a step;
+# OK takes the ending on show, OK held the same ending for the other player (either may
+# go out, and the press is the same for both). The cursor starts where the answer most
+# often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending one under the knock
+# limit of the player who played first (the dealer's opponent): a player knocks as soon
+# as the cards allow, at the limit or a little under it, and the limit and the next two
+# down are then a press, gin a held press. Where a player can only go gin (Skarney Gin)
+# the arrows, short or held, go round the first player's gin, the dealer's, the
+# draw-out. BACK undoes, and what was undone is where the cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV, RESULT
@@ -45,11 +45,12 @@ def _help(app):
         if s.rules.spade_doubles:
             return "<> card  hold <>: 5 a step  OK take\nhold OK: a spade  BACK undo  M menu"
         return "<> card  hold <>: 5 a step  OK take\nBACK undo  M menu"
+    arrows = "<> how it ended  hold <>: 2 a step" if s.row[G.KNOCK] else "<> how it ended"
     if app.fields[GD.MODE]:
-        return "<> how it ended  hold <>: who\nOK  BACK undo  M menu"
+        return arrows + "\nOK  BACK undo  M menu"
     # Either player may go out: OK held takes the ending on show for the other one.
-    return ("<> how it ended  hold <>: who\nOK  hold OK: the same for %s\nBACK undo  M menu"
-            % app.scorer.names[1 - app.fields[GD.SEAT]])
+    return ("%s\nOK  hold OK: the same for %s\nBACK undo  M menu"
+            % (arrows, app.scorer.names[1 - app.fields[GD.SEAT]]))
 
 
 def draw(app, fb):
@@ -90,51 +91,29 @@ def _fit(n, long, short):
     return long if len(long) <= n else short
 
 
-def _top(s, g):
-    # The last place in group g (0 the first player, 1 the dealer, 2 the draw-out): the
-    # places are the knocks 1 up to the limit, then gin.
-    return s.limit() if g < 2 and s.row[G.KNOCK] else 0
-
-
-def _at(app):
-    # The cursor's group and its place in it.
+def _round(app, d):
+    # d steps round the endings: the knocks 1 up to the limit, gin, the draw-out (the
+    # player on show kept).
     s = app.scorer.s
     f = app.fields
-    if f[GD.MODE]:
-        return 2, 0
-    g = 0 if f[GD.SEAT] == 1 - s.dealer() else 1
-    k = f[GD.K]
-    return g, (_top(s, g) if k == 0 else k - 1)
+    k = s.limit()
+    n = k + 2
+    p = k + 1 if f[GD.MODE] else (f[GD.K] - 1 if f[GD.K] else k)
+    p = (p + d) % n
+    f[GD.MODE] = 1 if p == k + 1 else 0
+    f[GD.K] = p + 1 if p < k else 0
 
 
-def _set(app, g, p):
+def _who(app, d):
+    # Where only gin is a player's ending: the first player's gin, the dealer's, the
+    # draw-out, in turn.
     s = app.scorer.s
     f = app.fields
     first = 1 - s.dealer()
+    g = 2 if f[GD.MODE] else (0 if f[GD.SEAT] == first else 1)
+    g = (g + d) % 3
     f[GD.MODE] = 1 if g == 2 else 0
     f[GD.SEAT] = first if g == 0 else 1 - first
-    f[GD.K] = 0 if p >= _top(s, g) else p + 1
-
-
-def _move(app, d):
-    # One step round the player's endings.
-    s = app.scorer.s
-    g, p = _at(app)
-    top = _top(s, g)
-    if top == 0:
-        _group(app, d)
-        return
-    _set(app, g, (p + d) % (top + 1))
-
-
-def _group(app, d):
-    # A held arrow: the same place for the other player (the draw-out after the dealer).
-    s = app.scorer.s
-    g, p = _at(app)
-    if g == 2:
-        p = s.limit() - 1 if s.row[G.KNOCK] else 0
-    g = (g + d) % 3
-    _set(app, g, p if p <= _top(s, g) else _top(s, g))
 
 
 def press(app, key):
@@ -155,10 +134,12 @@ def press(app, key):
             if app.take(Gn.turnup(app.cur, 1 if key != OK else f[GD.SPADE])):
                 app.follow()
         return
-    if key == PREV or key == NEXT:
-        _move(app, 1 if key == NEXT else -1)
-    elif key & LONG and key & 0xF != OK:
-        _group(app, 1 if key & 0xF == NEXT else -1)
+    if key & 0xF == PREV or key & 0xF == NEXT:
+        d = 1 if key & 0xF == NEXT else -1
+        if s.row[G.KNOCK]:
+            _round(app, 2 * d if key & LONG else d)
+        else:
+            _who(app, d)
     elif key == OK or key == LONG | OK:
         if key != OK and not f[GD.MODE]:
             f[GD.SEAT] = 1 - f[GD.SEAT]     # the same ending, the other player's

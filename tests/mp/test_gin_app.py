@@ -59,15 +59,17 @@ def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     assert a.scorer.s.score(0) == 25 and a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
     press(a, "ok", "next", "next")             # turn-up 10: P1 first; past 10 comes gin
     assert "< P1 gin >" in text(a)
+    press(a, "next")                           # then the draw-out
+    assert "< draw-out >" in text(a)
     press(a, "next")                           # and round again: a small knock is near
-    assert "< P1 knocks 1 >" in text(a)
-    press(a, "long next")                      # held: the dealer
-    assert "< P2 knocks 1 >" in text(a)
-    press(a, "long prev", "prev", "ok")
+    assert "< P1 knocks 1 >" in text(a) and "hold <>: 2 a step" in text(a)
+    press(a, "long prev")                      # held: 2 a step, over the draw-out
+    assert "< P1 gin >" in text(a)
+    press(a, "ok")
     assert "P1 gin" in text(a)
     press(a, "long prev", "ok")                # P2 has 25 (a gin starts at 35)
     assert a.scorer.s.score(0) == 70
-    press(a, "ok", "long prev")                          # a draw-out: nobody scores
+    press(a, "ok", "long next", "next")                  # a draw-out: nobody scores
     assert "< draw-out >" in text(a)
     press(a, "ok")
     assert a.scorer.s.hands() == 3 and a.scorer.s.score(0) == 70 and a.scorer.s.score(1) == 0
@@ -128,7 +130,9 @@ def test_a_held_ok_takes_the_ending_on_show_for_the_other_player():
     press(a, "back")                                    # the ending kept, P1's
     assert a.screen == HOME and "< P1 knocks 7 >" in text(a)
     assert "hold OK: the same for P2" in text(a)
-    press(a, "long next")                               # the draw-out: no other player
+    press(a, "long next")                               # held: 2 on, gin
+    assert "< P1 gin >" in text(a)
+    press(a, "next")                                    # the draw-out: no other player
     assert "< draw-out >" in text(a) and "hold OK" not in text(a)
 
 

@@ -99,6 +99,36 @@ def test_back_right_after_a_held_save_undoes_it_at_once():
     assert s.hands() == 1 and a.screen == CONFIRM
 
 
+def test_prev_held_on_trump_names_it_and_takes_the_hand_as_set():
+    a = boot()
+    press(a, "ok", "next", "long ok")       # E 30, the rest pass
+    s = a.scorer.s
+    assert a.screen == CONTRACT and "hold <: and set" in text(a)
+    assert "hold <: -3" not in text(a)
+    press(a, "prev", "prev", "prev", "prev", "prev", "prev")   # sixes back to blanks
+    assert s.legal_at(a.cur) == 0 and s.hands() == 0
+    press(a, "long prev")
+    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 0 and s.last(LAST_MADE) == 0
+    assert s.score(0) == 1 and s.score(1) == 0 and a.screen == HOME
+    assert "Us +1 mark: hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
+    assert same_state(s, on_flash(a))
+    press(a, "back")                        # the set undone at once: the result asked
+    assert s.hands() == 0 and a.screen == RESULT and s.contract() == 0
+    assert same_state(s, on_flash(a))
+
+
+def test_held_arrows_on_trump_in_a_points_game_step_3_either_way():
+    a = boot()
+    start(a, "next", "next", "ok", "next", "ok")    # scoring: points
+    s = a.scorer.s
+    press(a, "next", "long ok")
+    assert a.screen == CONTRACT and "hold <: -3" in text(a)
+    press(a, "long prev")
+    assert s.phase() == TRUMP and a.screen == CONTRACT and s.legal_at(a.cur) == 3
+    press(a, "long next")
+    assert s.legal_at(a.cur) == 6
+
+
 def test_ok_held_on_trump_in_a_points_game_only_names_it():
     a = boot()
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
