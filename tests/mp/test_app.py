@@ -20,6 +20,7 @@ from engine_core import variants as V
 from firmware import start as S
 from firmware import transient
 from firmware.journal.reader import JournalReader
+import scratch
 
 
 def test_first_boot_offers_plain_42_for_marks_to_7():
@@ -394,7 +395,7 @@ def test_menu_sync_screen_shows_the_journal():
 
 
 def test_settings_persist():
-    path = "/tmp/tally42-test-settings"
+    path = scratch.path("settings")
     import os
     try:
         os.remove(path)
@@ -539,7 +540,7 @@ def test_setup_opens_at_the_top_with_start_and_only_the_options_that_apply():
 
 
 def test_setup_after_a_sitting_says_its_choices_are_the_last_games():
-    path = "/tmp/tally42-test-settings-last"
+    path = scratch.path("settings-last")
     import os
     try:
         os.remove(path)

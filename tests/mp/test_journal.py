@@ -7,6 +7,7 @@ from firmware.journal import Journal, JournalError, JournalFull
 from firmware.journal.reader import Cursor, JournalReader
 from boards.simflash import NorFlash, PowerCut
 from randsit import RandomPlayer
+import scratch
 
 
 def _lcg(seed):
@@ -134,7 +135,7 @@ def test_nor_torn_erase_keeps_the_rest():
 
 
 def test_nor_file_backed_keeps_contents():
-    path = "/tmp/tally42-test-nor.bin"
+    path = scratch.path("nor.bin")
     try:
         os.remove(path)
     except OSError:

@@ -11,8 +11,9 @@ from firmware.journal.reader import JournalReader
 from firmware.radio import wire as W
 from firmware.radio.air import Radio
 from firmware.radio.sender import Sender
+import scratch
 
-_AIR = "/tmp/tally42-test-air"
+_AIR = scratch.path("air")
 KEY = bytes(range(16))
 
 
@@ -292,7 +293,7 @@ def _app(path):
 
 
 def test_a_scorer_with_no_event_key_keeps_none_of_the_radios_code():
-    path = "/tmp/tally42-test-radio.settings"
+    path = scratch.path("radio.settings")
     try:
         os.remove(path + ".radio")
     except OSError:
@@ -305,7 +306,7 @@ def test_a_scorer_with_no_event_key_keeps_none_of_the_radios_code():
 
 
 def test_a_kept_key_starts_the_sender_with_the_first_record_and_a_bad_key_is_refused():
-    path = "/tmp/tally42-test-radio.settings"
+    path = scratch.path("radio.settings")
     a, join, sys = _app(path)
     assert join.save(join.path_of(path), "zz" * 16) == "radio: a key of 32 hex digits"
     assert join.save(join.path_of(path), "ab" * 15) == "radio: a key of 32 hex digits"
@@ -334,7 +335,7 @@ def test_a_scorer_booted_with_a_sitting_open_sends_at_once():
     from engine_core import options as O
     from engine_core.header import encode_header
     from firmware import transient
-    path = "/tmp/tally42-test-radio.settings"
+    path = scratch.path("radio.settings")
     a, join, sys = _app(path)
     assert join.save(join.path_of(path), "0f" * 16) is None
     rules = O.resolve("42")
@@ -381,7 +382,7 @@ def test_an_idle_sender_does_not_walk_the_journal_at_every_poll():
 
 
 def test_a_radio_out_of_memory_gives_way_and_the_scorer_goes_on():
-    path = "/tmp/tally42-test-radio.settings"
+    path = scratch.path("radio.settings")
     a, join, sys = _app(path)
     assert join.save(join.path_of(path), "0f" * 16) is None
 
