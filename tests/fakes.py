@@ -187,12 +187,14 @@ class _FakeSPIClass:
 
 class _FakeRTCClass:
     # machine.RTC(): every instance is the one clock (as on the chip), starting at
-    # 2000-01-01 as an ESP32's does at power-on; memory() is the RTC's user memory.
+    # 2000-01-01 as an ESP32's does at power-on; memory() is the RTC's user memory. Each
+    # read of the date is a new tuple on the heap, as MicroPython's ports/esp32
+    # machine_rtc.c makes it (machine_rtc_datetime_helper: mp_obj_new_tuple).
     state = None
 
     def datetime(self, t=None):
         if t is None:
-            return _FakeRTCClass.state["datetime"]
+            return tuple([x for x in _FakeRTCClass.state["datetime"]])
         _FakeRTCClass.state["datetime"] = tuple(t)
 
     def memory(self, data=None):
