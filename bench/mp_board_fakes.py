@@ -31,6 +31,7 @@ class Pin:
         pass
 
     PERIODIC = 1
+    ONE_SHOT = 0
 
 
 class SPI:
