@@ -140,6 +140,25 @@ def test_espnow_loses_frames_and_says_so_to_a_sync_send():
     b.active(False)
 
 
+def test_espnow_loses_broadcast_frames_too_and_a_sync_send_cannot_tell():
+    # The sender broadcasts until the base station has answered: the air loses those as
+    # it loses any frame, and with no acknowledgement the send still says it went.
+    _, a, b = _pair(loss=0.5, seed=11)
+    for e in (a, b):
+        e._wlan.active(True)
+        e.active(True)
+    a.add_peer(b"\xff" * 6)
+    heard = 0
+    for i in range(40):
+        assert a.send(b"\xff" * 6, bytes([i]), True)
+        time.sleep_ms(1)
+        while b.irecv(0)[0] is not None:
+            heard += 1
+    assert 8 < heard < 32, heard
+    a.active(False)
+    b.active(False)
+
+
 # ---- the sender against a PC that acknowledges ----
 
 class _Pc:
