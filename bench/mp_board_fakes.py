@@ -2,7 +2,10 @@
 # build, boards/esp32_epd29.py), faked at the bus: pins that read 0, an SPI that sends
 # nowhere, an RTC never set, and the journal partition over a flash image file. As small as
 # opening the board and booting it allows (tests/fakes.py's are fuller): their names are
-# interned before the firmware's, and each would count in the name table.
+# interned before the firmware's, and each would count in the name table. What they copy
+# is MicroPython's ports/esp32: Pin.irq and Timer.init's arguments (machine_pin.c,
+# machine_timer.c), RTC.datetime's new tuple at each read (machine_rtc.c), and
+# esp32.Partition's extended block protocol (esp32_partition.c).
 import sys
 
 
@@ -31,6 +34,7 @@ class Pin:
         pass
 
     PERIODIC = 1
+    ONE_SHOT = 0
 
 
 class SPI:
@@ -43,7 +47,7 @@ class SPI:
 
 class RTC:
     def datetime(self, t=None):
-        return (2000, 1, 1, 5, 0, 0, 0, 0)
+        return tuple([2000, 1, 1, 5, 0, 0, 0, 0])
 
     def memory(self, data=None):
         return b""

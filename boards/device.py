@@ -143,6 +143,12 @@ def latch_presses(board, pins):
     # board.buttons), and the timer whose ticks show when the scheduler stalled: a tap
     # shorter than the main loop's busiest moment is still counted (firmware/buttons.py
     # says how).
+    #
+    # Both are scheduled callbacks, in MicroPython's queue of 8 (py/scheduler.c; ports/
+    # esp32/mpconfigport.h MICROPY_SCHEDULER_DEPTH), and a periodic timer's alarm would
+    # add a tick to it every 10 ms of a long C call with the interrupts on (the radio
+    # coming on: wlan.active), filling it in 80 ms; then the buttons' edges are lost.
+    # So the timer is one-shot, armed again by its tick: one tick waits at most.
     from machine import Timer
 
     buttons = board.buttons
@@ -154,9 +160,10 @@ def latch_presses(board, pins):
 
     def tick(t):    # every 10 ms: firmware/buttons.py's _TICK_MS
         buttons.tick(board.ticks_ms())
+        t.init(period=10, mode=Timer.ONE_SHOT, callback=tick)
 
     board.ticker = Timer(0)     # kept: a Timer collected while it runs is a crash
-    board.ticker.init(period=10, mode=Timer.PERIODIC, callback=tick)
+    board.ticker.init(period=10, mode=Timer.ONE_SHOT, callback=tick)
 
 
 def _arm(high, low):

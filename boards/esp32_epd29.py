@@ -24,7 +24,6 @@ from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "esp32_epd29"
 BUTTON_PINS = (32, 33, 25, 26, 27)  # PREV, NEXT, OK, BACK, MENU
-EXT1_WAKE_MASK = 0x30E000000  # bits 25, 26, 27, 32, 33 (esp_sleep_enable_ext1_wakeup)
 
 
 def open():

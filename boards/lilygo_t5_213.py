@@ -24,8 +24,6 @@ from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "lilygo_t5_213"
-EXT0_WAKE_PIN = 39  # level 0
-EXT1_WAKE_MASK = 0x300000000  # bits 32, 33, ANY_HIGH
 
 
 def open():

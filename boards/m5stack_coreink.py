@@ -25,7 +25,6 @@ from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "m5stack_coreink"
-EXT0_WAKE_PIN = 38  # level 0
 
 
 _BM8563 = 0x51

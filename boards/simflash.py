@@ -118,7 +118,17 @@ class NorFlash:
         n = len(buf)
         self._check(block, offset, n)
         a = block * self.block_size + offset
-        buf[0:n] = self._mv[a : a + n]
+        try:
+            buf[0:n] = self._mv[a : a + n]
+        except MemoryError:
+            # The chip reads in C into the buffer given (MicroPython's ports/esp32
+            # esp32_partition.c, esp32_partition_readblocks: esp_partition_read), on no
+            # heap: under heap_lock (or a heap too full for the view) byte by byte.
+            mem = self._mem
+            i = 0
+            while i < n:
+                buf[i] = mem[a + i]
+                i += 1
 
     def writeblocks(self, block, buf, offset=None):
         if offset is None:

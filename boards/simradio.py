@@ -323,9 +323,14 @@ class ESPNow:
             self._stats[0] += 1
             self._stats[1] += 1
             if mac == BROADCAST:
+                # Heard or lost at each radio alike, and reported sent whatever came of
+                # it: a broadcast has no link-level acknowledgement (ESP-IDF's esp_now:
+                # its send callback says success).
                 for m in self._air.macs():
-                    if m != self._wlan.config("mac"):
+                    if m != self._wlan.config("mac") and not self._air.lost():
                         self._emit(m, msg, None)
+                        if self._air.dup and random.random() < self._air.dup:
+                            self._emit(m, msg, None)
                 continue
             lmk = self._peers[mac][0] if self._peers[mac][3] else None
             if self._air.lost():

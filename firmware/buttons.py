@@ -22,9 +22,11 @@
 # and the next poll replays the log in order through the same debounce as its own reads.
 # On the ESP32 the handler is scheduled (MicroPython's ports/esp32/machine_pin.c,
 # machine_pin_isr_handler: mp_sched_schedule): while Python runs it runs at once, but
-# after a long C call (a flash erase, a module load) it runs once however many edges came
-# (one status bit a pin, ESP-IDF's esp_driver_gpio gpio.c, gpio_isr_loop). A timer calls
-# tick() every _TICK_MS, scheduled the same way, so a gap in its ticks shows such a stall.
+# only after a long C call: once however many edges came when the flash cache was off
+# (a flash erase: one status bit a pin, ESP-IDF's esp_driver_gpio gpio.c, gpio_isr_loop),
+# once an edge, all reading the level as it is then, when the interrupts were on (a
+# module load, the radio coming on). A timer calls tick() every _TICK_MS, scheduled the
+# same way, so a gap in its ticks shows such a stall.
 # An edge logged late (more than debounce_ms after the level or the scheduler was last
 # seen, or just after a stall) is read so: the level as it was means a tap came and went
 # unseen; a press begun is taken to have begun debounce_ms earlier, in the stall. An edge
@@ -169,6 +171,10 @@ class Buttons:
         elif (late and not r and not b[_STATE * n + i]
               and ticks_diff(t, tt[i]) >= self._debounce):
             self._push(b[_CODE * n + i])  # pressed and released unseen: a short press
+            # ... whose release is dated now: the handlers of its other edges, run late
+            # with it (each edge is its own callback when the interrupts were on during
+            # the stall), read the same level and count no second press.
+            tt[i] = t
 
     def _at(self, i, now_ms):
         # Time has come to now_ms with button i's raw level unchanged since its last edge.

@@ -2,7 +2,7 @@
 # the colours and the type's sizes.
 from micropython import const
 
-# Logical buttons (firmware/buttons.py gives them; the sim's keys are host_tools/sim.py's).
+# Logical buttons (firmware/buttons.py gives them; the sim's keys are host_tools/sim/screen.py's).
 PREV = const(1)
 NEXT = const(2)
 OK = const(3)

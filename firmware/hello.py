@@ -2,8 +2,9 @@
 # checks (docs/sync-protocol.md) opens a session; every other byte is dropped, so that a
 # terminal opened on the port, line noise or a floating RX pin changes nothing on the
 # table. Another request whose CRC checks (the PC's, from a session that closed or from
-# before a restart) gets error 2, "no session", so that the PC says hello again. Loaded by the link (firmware/link.py) when bytes arrive on the line, and unloaded
-# once the gate has decided (firmware/transient.py HELLO).
+# before a restart) gets error 2, "no session", so that the PC says hello again. Loaded
+# by the link (firmware/link.py) when bytes arrive on the line, and unloaded once the
+# gate has decided (firmware/transient.py HELLO).
 #
 # Keyboard interrupt is off while the scorer runs (the main loop sees the 0x03 bytes).
 # A lone Ctrl-C is dropped; the REPL tools' way in is honoured: mpremote sends CR Ctrl-C,

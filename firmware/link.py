@@ -26,19 +26,21 @@ class Clock:
         self.utc_offset = 0         # minutes east of UTC, as the PC said
         self._since = 0             # seconds since EPOCH at _at, 0: not set
         self._at = 0
+        if rtc is not None:
+            # Read once, here at boot: its date is a tuple and its Unix seconds an int of
+            # 2**30 or more, which allocate on a 32-bit port. Only set() sets it after.
+            unix, offset = rtc.now()
+            if unix > EPOCH:
+                self._since = unix - EPOCH
+                self._at = time.ticks_ms()
+                self.utc_offset = offset
 
     def now(self):
         """Seconds since 2024-01-01T00:00Z (0 until a sync set the clock). A board's RTC
         keeps it through deep sleep and restarts; ticks_ms wraps after about six days, so
         without one the count stays right as long as the scorer is synced or restarted
-        within that. Allocates nothing once set: a game's end stamps its END record from
-        the event path."""
-        if not self._since and self.rtc is not None:
-            unix, offset = self.rtc.now()
-            if unix > EPOCH:
-                self._since = unix - EPOCH
-                self._at = time.ticks_ms()
-                self.utc_offset = offset
+        within that. Allocates nothing: a game's end stamps its END record from the
+        event path."""
         if not self._since:
             return 0
         return self._since + time.ticks_diff(time.ticks_ms(), self._at) // 1000

@@ -36,6 +36,9 @@ class Loop:
         if start is not None:
             start(_WATCHDOG_MS)
         self.feed = getattr(board, "feed", None)     # every round feeds it
+        # Looked up once: getattr() of a method makes a bound method on the heap, and an
+        # idle board goes round every _POLL_MS.
+        self._busy = getattr(self.buttons, "busy", None)
         self.dirty = False      # presses taken that the panel does not show yet
         self.panel_busy_at = None   # when the panel was first seen busy, this time
         self.keys = 0           # presses handed to the app
@@ -92,7 +95,7 @@ class Loop:
         return True
 
     def _held(self):
-        busy = getattr(self.buttons, "busy", None)
+        busy = self._busy
         return busy is not None and busy()
 
 

@@ -4,25 +4,31 @@
 
 from fakes import FakeClock, FakePin
 
-# What a firmware step costs on the device, in microseconds, and whether it is one long C
-# call (its pin IRQ handlers wait for its end) or Python code (they run at once). Estimates
-# for MicroPython on a 240 MHz ESP32 (docs/hardware.md "What a step costs" gives the
+# What a firmware step costs on the device, in microseconds, and whether it is Python
+# code (False: the pin and timer callbacks run at once), one long C call with the flash
+# cache off (FLASH: the ISRs themselves wait for its end, then run once each), or one
+# with the interrupts on (IRQ_ON: each edge and each alarm is scheduled as it comes, its
+# callback run at the end, MicroPython's queue of SCHED_DEPTH permitting). Estimates for
+# MicroPython on a 240 MHz ESP32 (docs/hardware.md "What a step costs" gives the
 # sources): about 1 us a simple bytecode op, 20-40 us a call from Python into C.
+FLASH = True
+IRQ_ON = 2
+SCHED_DEPTH = 8     # py/scheduler.c; ports/esp32/mpconfigport.h MICROPY_SCHEDULER_DEPTH
 COSTS = {
     # a screen drawn into the frame buffer: a few thousand framebuf calls and loops
     "render": (80000, False),
     # the frame to the panel: 4736 bytes at 4 MHz SPI (the DevKit's bus) is 9.5 ms, one
     # spi.write() call
-    "spi_frame": (10000, True),
+    "spi_frame": (10000, IRQ_ON),
     # a screen's module imported from a stock flash: the .mpy read from littlefs and
     # loaded (mp_raw_code_load, C), then its body run
-    "import": (40000, True),
+    "import": (40000, IRQ_ON),
     # one readblocks() of a journal block: a Python call into esp32.Partition, 30 us
     "journal_read": (30, False),
     # a 4 KB sector erase: 45 ms typical, 300 ms at most (GD25Q32C / W25Q32JV
     # datasheets, tSE), in one C call with the flash cache off
-    "erase": (45000, True),
-    "erase_max": (300000, True),
+    "erase": (45000, FLASH),
+    "erase_max": (300000, FLASH),
     # the boot's replay of a 50-hand sitting: about 12 ms a hand in Python
     "replay": (600000, False),
     # the JD79653A's first full-refresh pass, waited for in Python (epaper._wait, sleep_ms(1)):
@@ -37,9 +43,11 @@ class CostClock(FakeClock):
     # Buttons.edge), and `timer(now)` (a Buttons.tick) comes every TICK_MS, as the chip's
     # scheduled pin and timer IRQs do (MicroPython's ports/esp32 machine_pin.c and
     # machine_timer.c: mp_sched_schedule): at once while Python runs (and while it
-    # sleeps: sleep_ms runs the scheduler); when a C call ends, once each, the timer's
-    # first (the order the chip may take, and the harder one to read). A light sleep
-    # hears no IRQ (the wake pins are the RTC's then).
+    # sleeps: sleep_ms runs the scheduler); when a C call ends, the timer's first (the
+    # order the chip may take, and the harder one to read): after a FLASH one, each pin's
+    # once; after an IRQ_ON one, each edge's, in order, as many as the queue held (the
+    # board's timer is one-shot, armed again by its tick: one tick waits at most,
+    # boards/device.py). A light sleep hears no IRQ (the wake pins are the RTC's then).
     TICK_MS = 10
 
     def __init__(self, t=0):
@@ -71,8 +79,9 @@ class CostClock(FakeClock):
         if self.irq is not None and self.script is not None:
             todo = self.script.edges(self.t, end)
         if c_call:
+            room = SCHED_DEPTH - (1 if ticks else 0)
             for t, i in todo:
-                if i not in hit:
+                if (c_call == IRQ_ON or i not in hit) and len(hit) < room:
                     hit.append(i)
             self.t = end
             if ticks:

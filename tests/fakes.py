@@ -111,8 +111,7 @@ class _FakePinClass(FakePin):
     # As on the chip (MicroPython's ports/esp32/machine_pin.c and ESP-IDF):
     # - an IRQ handler is scheduled (machine_pin_isr_handler: mp_sched_schedule), so it
     #   runs at once only while Python code runs; FakeMachine.block() stands for a long
-    #   C call, after which each pin's handler runs once however many edges came (one
-    #   status bit a pin, esp_driver_gpio gpio.c, gpio_isr_loop);
+    #   C call (see there);
     # - a sleep's ext0/ext1 wake routes the pin to the RTC domain (esp_hw_support
     #   sleep_modes.c, ext0/ext1_wakeup_prepare) and ext1 holds it: it then reads 0 and
     #   raises no IRQ until a mode-setting init() (machine_pin_obj_init_helper:
@@ -187,12 +186,14 @@ class _FakeSPIClass:
 
 class _FakeRTCClass:
     # machine.RTC(): every instance is the one clock (as on the chip), starting at
-    # 2000-01-01 as an ESP32's does at power-on; memory() is the RTC's user memory.
+    # 2000-01-01 as an ESP32's does at power-on; memory() is the RTC's user memory. Each
+    # read of the date is a new tuple on the heap, as MicroPython's ports/esp32
+    # machine_rtc.c makes it (machine_rtc_datetime_helper: mp_obj_new_tuple).
     state = None
 
     def datetime(self, t=None):
         if t is None:
-            return _FakeRTCClass.state["datetime"]
+            return tuple([x for x in _FakeRTCClass.state["datetime"]])
         _FakeRTCClass.state["datetime"] = tuple(t)
 
     def memory(self, data=None):
@@ -235,7 +236,11 @@ class _FakeADCClass:
 
 
 class _FakeTimerClass:
-    # machine.Timer(id): init(period=, mode=, callback=); the test calls fire(now).
+    # machine.Timer(id): init(period=, mode=, callback=) (MicroPython's ports/esp32
+    # machine_timer.c: init deinits first, then starts it counting from 0). Its alarm
+    # schedules the callback with the timer as argument (machine_timer_handler:
+    # mp_sched_schedule); a PERIODIC one again every period, a ONE_SHOT one once, until
+    # init again. FakeMachine.elapse(ms) moves its time on.
     PERIODIC = 1
     ONE_SHOT = 0
     made = []
@@ -243,11 +248,14 @@ class _FakeTimerClass:
     def __init__(self, id):
         self.id = id
         self.callback = None
+        self.left = 0       # ms to the next alarm
         _FakeTimerClass.made.append(self)
 
     def init(self, period=0, mode=1, callback=None):
         self.period = period
+        self.mode = mode
         self.callback = callback
+        self.left = period
 
     def deinit(self):
         self.callback = None
@@ -277,7 +285,8 @@ class FakeMachine:
         self.I2C = FakeBM8563().i2c_class()     # the CoreInk's clock chip, time unset
         self.esp32 = None
         self.blocked = 0
-        self.pending = []       # pins whose IRQ handler waits for the C call to end
+        self.isr = False
+        self.pending = []       # (callback, argument) waiting for the C call to end
         self.deep = []          # the ms of each deepsleep (None: until a wake pin)
         self.SPI = _FakeSPIClass
         _FakeRTCClass.state = {"datetime": (2000, 1, 1, 5, 0, 0, 0, 0), "memory": b""}
@@ -297,22 +306,55 @@ class FakeMachine:
     def wake_reason(self):
         return self.wake
 
-    def schedule(self, pin):
-        if self.blocked:
-            if pin not in self.pending:
-                self.pending.append(pin)
-            return
-        pin.irq_handler(pin)
+    # MicroPython's scheduler (py/scheduler.c, mp_sched_schedule): a queue of
+    # MICROPY_SCHEDULER_DEPTH entries, 8 on the esp32 port (ports/esp32/mpconfigport.h),
+    # shared by the pins' and the timers' callbacks; an entry that finds it full is lost.
+    SCHED_DEPTH = 8
 
-    def block(self):
+    def schedule(self, pin):
+        self._schedule(pin.irq_handler, pin)
+
+    def _schedule(self, fn, arg):
+        if not self.blocked:
+            fn(arg)                 # Python runs: at once
+            return
+        if not self.isr:
+            # The flash cache off: the ISRs wait, and run once each after (one status
+            # bit a pin, esp_driver_gpio gpio.c, gpio_isr_loop; the timer's alarm bit).
+            for f, a in self.pending:
+                if a is arg:
+                    return
+        if len(self.pending) < self.SCHED_DEPTH:
+            self.pending.append((fn, arg))
+
+    def elapse(self, ms):
+        """Time goes on by ms for the timers: each alarm schedules its callback."""
+        for t in _FakeTimerClass.made:
+            left = ms
+            while t.callback is not None and left >= t.left:
+                left -= t.left
+                if t.mode == _FakeTimerClass.PERIODIC:
+                    t.left = t.period
+                else:
+                    t.left = 1 << 20        # a one-shot alarm is spent until init
+                self._schedule(t.callback, t)
+            if t.callback is not None:
+                t.left -= left
+
+    def block(self, isr=False):
+        """A long C call begins. isr False: a flash operation (the cache off, so the
+        GPIO and timer ISRs wait for its end, then run once each); True: one with the
+        interrupts on (wlan.active(True), gc.collect, an import's load): every edge and
+        every alarm schedules its callback meanwhile, SCHED_DEPTH of them at most."""
         self.blocked += 1
+        self.isr = isr
 
     def unblock(self):
         self.blocked -= 1
         if not self.blocked:
             pending, self.pending = self.pending, []
-            for pin in pending:
-                pin.irq_handler(pin)
+            for fn, arg in pending:
+                fn(arg)
 
     def _route_wake_pins(self):
         e = self.esp32

@@ -25,7 +25,7 @@ import mp32  # noqa: E402
 
 KB = 1000
 STOCK, FROZEN = mp32.path("stock"), mp32.path("frozen")
-# In use after boot: figure name, interpreter, form (host_tools/sim.py FORMS), budget.
+# In use after boot: figure name, interpreter, form (host_tools/sim/build.py FORMS), budget.
 IN_USE = (("frozen_32", FROZEN, "frozen", 24 * KB),
           ("romfs_32", STOCK, "romfs", 40 * KB),
           ("stock_32", STOCK, "files", 64 * KB))

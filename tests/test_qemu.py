@@ -34,9 +34,13 @@ LEAVE_OUT = (
     "test_journal.test_nor_file_backed_keeps_contents",
     # the probe lists module copies in the current folder: here the ROMFS of the suites
     "test_probe_board.test_the_probe_counts_unsynced_sittings_and_lists_partitions",
-    # the time of day from time.mktime, which the port lacks (an ESP32 has it)
+    # the time of day from time.mktime, which the port lacks (an ESP32 has it): the
+    # clock reads an ESP32 board's RTC as the App is made
     "test_rtc.test_the_clock_survives_a_deep_sleep_in_the_rtc",
     "test_rtc.test_the_coreink_keeps_the_time_in_its_bm8563_through_the_esp32s_drift",
+    "test_rtc.test_a_games_end_reads_the_clock_without_allocating_set_or_not",
+    "test_power.test_a_restart_after_a_hang_says_so",
+    "test_power.test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh",
     # minutes of emulated CPU (seconds to a minute each on the unix port)
     "test_heap_lock", "test_journal_powercut", "test_gin_powercut", "test_search",
     "test_display.test_ssd1680_keeps_the_old_image_in_its_ram_not_in_the_heap",

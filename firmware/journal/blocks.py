@@ -4,9 +4,6 @@
 # values; 2: a check value on each record, the header twice). Journal
 # (firmware/journal/writer.py) is built on it, and reads each record through it
 # (damage is handled on demand by firmware/journal/damage.py).
-import binascii
-import struct
-
 from engine_core.compat import const
 
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
@@ -32,6 +29,54 @@ MAX_HEADER = const(255)
 # cleared when finished, synced.
 F_FINISHED = const(0x01)
 F_SYNCED = const(0x02)
+
+# CRC-32 (zlib's) of a block header's first 16 bytes, four bits at a time in 16-bit halves
+# (the table's 16 entries as low halves, then high halves, little-endian), so that no
+# value reaches 2**30: binascii.crc32's result would, and allocate on a 32-bit port, and
+# a new block is taken on the event path (Journal.append).
+_C32LO = (b"\x00\x00\x64\x10\xc8\x20\xac\x30\x90\x41\xf4\x51\x58\x61\x3c\x71"
+          b"\x20\x83\x44\x93\xe8\xa3\x8c\xb3\xb0\xc2\xd4\xd2\x78\xe2\x1c\xf2")
+_C32HI = (b"\x00\x00\xb7\x1d\x6e\x3b\xd9\x26\xdc\x76\x6b\x6b\xb2\x4d\x05\x50"
+          b"\xb8\xed\x0f\xf0\xd6\xd6\x61\xcb\x64\x9b\xd3\x86\x0a\xa0\xbd\xbd")
+
+
+def header_crc(h, at, put):
+    """The CRC-32 of h[at:at + 16], a block header's: put, write it after them (little-
+    endian) and return True; else, whether it is the one there. Allocates nothing."""
+    hi = 0xFFFF
+    lo = 0xFFFF
+    i = at
+    while i < at + 16:
+        lo ^= h[i]
+        k = 0
+        while k < 2:
+            n = (lo & 0xF) << 1
+            lo = (lo >> 4 | (hi & 0xF) << 12) ^ (_C32LO[n] | _C32LO[n + 1] << 8)
+            hi = hi >> 4 ^ (_C32HI[n] | _C32HI[n + 1] << 8)
+            k += 1
+        i += 1
+    lo ^= 0xFFFF
+    hi ^= 0xFFFF
+    if put:
+        put_u32(h, i, lo, hi)
+        return True
+    return (h[i] == lo & 0xFF and h[i + 1] == lo >> 8 and h[i + 2] == hi & 0xFF
+            and h[i + 3] == hi >> 8)
+
+
+def put_u32(h, at, lo, hi):
+    """A u32 given as 16-bit halves, little-endian, at h[at:at + 4]."""
+    h[at] = lo & 0xFF
+    h[at + 1] = lo >> 8
+    h[at + 2] = hi & 0xFF
+    h[at + 3] = hi >> 8
+
+
+def get_u32(h, at):
+    """The u32 at h[at:at + 4], little-endian (a small int while below 2**30: the
+    header's numbers are)."""
+    return h[at] | h[at + 1] << 8 | h[at + 2] << 16 | h[at + 3] << 24
+
 
 # CRC-8 (polynomial 0x07, as SMBus's PEC) four bits at a time: 16 bytes of table, small-int
 # arithmetic only, so the check of a record allocates nothing, on any port. (binascii.crc32
@@ -102,7 +147,6 @@ SCANNING = const(2)
 # Block header of format 1: magic "T42" + format version, seq, next sitting id, carried
 # sitting id (u32 each), CRC-32 of the first 16 bytes; the first record follows it.
 _HDR = const(20)
-_MAGIC1 = b"T42\x01"
 # Format 2: magic, seq (u32), next sitting id and carried sitting id (u24 each), where
 # the previous block's records end (u16), CRC-32; twice, so that one damaged byte does
 # not lose the block. The first record follows at HDR2.
@@ -135,6 +179,7 @@ class Blocks:
         if self._n < 2 or bs < 64 or bs % 64:
             raise JournalError("journal partition too small")
         self._win = bytearray(256 if bs % 256 == 0 else 64)  # read window, within a block
+        self._hdr = memoryview(self._win)[0:HDR2]   # a new block's header is built in it
         self._wblk = -1
         self._woff = 0
         self._one = bytearray(1)    # a byte to program: a tag, a check, a flag
@@ -187,17 +232,17 @@ class Blocks:
         self._bdev.readblocks(blk, h, 0)
         at = 0
         while at < HDR2:
-            m = h[at:at + 4]
-            if ((m == _MAGIC2 or m == _MAGIC1 and not at) and binascii.crc32(
-                    memoryview(h)[at:at + 16]) & 0xFFFFFFFF == struct.unpack_from("<I", h, at + 16)[0]):
-                if m == _MAGIC1:
-                    self._lo[blk], self._carry[blk] = struct.unpack_from("<II", h, 8)
+            v = h[at + 3] if h[at] == 0x54 and h[at + 1] == 0x34 and h[at + 2] == 0x32 else 0
+            if (v == 2 or v == 1 and not at) and header_crc(h, at, False):  # "T42", version
+                if v == 1:
+                    self._lo[blk] = get_u32(h, 8)
+                    self._carry[blk] = get_u32(h, 12)
                     self._pend[blk] = 0
                 else:
                     self._lo[blk] = h[at + 8] | h[at + 9] << 8 | h[at + 10] << 16
                     self._carry[blk] = h[at + 11] | h[at + 12] << 8 | h[at + 13] << 16
                     self._pend[blk] = h[at + 14] | h[at + 15] << 8 or 1
-                return struct.unpack_from("<I", h, at + 4)[0]
+                return get_u32(h, at + 4)
             at += _HDR
         return -1
 
@@ -221,8 +266,11 @@ class Blocks:
                 raise JournalError("flash erase failed: restart the scorer")
         h = self._win       # built in the read window, which forgets its block
         self._wblk = -1
-        h[0:4] = _MAGIC2
-        struct.pack_into("<I", h, 4, seq)
+        i = 0
+        while i < 4:
+            h[i] = _MAGIC2[i]
+            i += 1
+        put_u32(h, 4, seq & 0xFFFF, seq >> 16)
         i = 0
         while i < 3:
             h[8 + i] = (lo >> 8 * i) & 0xFF
@@ -230,9 +278,12 @@ class Blocks:
             i += 1
         h[14] = pend & 0xFF
         h[15] = pend >> 8
-        struct.pack_into("<I", h, 16, binascii.crc32(memoryview(h)[0:16]) & 0xFFFFFFFF)
-        h[_HDR:HDR2] = h[0:_HDR]
-        self.program(b, memoryview(h)[0:HDR2], 0)
+        header_crc(h, 0, True)
+        i = 0
+        while i < _HDR:
+            h[_HDR + i] = h[i]
+            i += 1
+        self.program(b, self._hdr, 0)
         self._carry[b] = carry
         self._lo[b] = lo
         self._pend[b] = pend or 1     # (never 0: that is format 1's)

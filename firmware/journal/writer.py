@@ -218,7 +218,7 @@ class Journal(B.Blocks):
 
     def append(self, event):
         """Append one event (1 to 4 bytes) to the open sitting; durable on return.
-        Allocates nothing (but for the new block it takes every few KB)."""
+        Allocates nothing, also when it takes a new block (every few KB)."""
         n = len(event)
         if n < 1 or (n > 4 and event is not self._end):
             raise B.JournalError("event must be 1 to 4 bytes")

@@ -127,7 +127,7 @@ def read_script(path):
 
 
 FLASH_SIZE = 16 * 4096      # boards/sim.py: FLASH_BLOCKS of 4 KB
-_JOURNAL_MAGIC = b"T42"      # firmware/journal.py: every block in use starts with it
+_JOURNAL_MAGIC = b"T42"      # firmware/journal/blocks.py: every block in use starts with it
 PANEL_MIN = (200, 120)
 PANEL_MAX = (400, 300)
 

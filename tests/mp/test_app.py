@@ -589,7 +589,7 @@ def test_contract_names_the_last_hands_trump_and_spells_follow_me():
 
 def test_every_long_press_is_said_in_words_on_its_screen():
     # Each screen's held keys in words ("hold >: 3 on"), never a bare "(hold: 3)" that
-    # reads as "hold for threes"; tests/mp/test_hidden.py checks every screen's keys.
+    # reads as "hold for threes"; tests/mp/test_search.py checks every screen's keys.
     a = boot()
     press(a, "next", "next", "ok")          # setup: editing the scoring
     assert "hold <>: 5 a step" in text(a)

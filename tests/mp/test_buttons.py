@@ -333,7 +333,8 @@ def _stepped(taps, hold, step_ms, kind=None, t0=1000):
     if kind is None:
         clock.advance(step_ms)
     else:
-        clock.advance(step_ms, c_call=True)
+        from costclock import COSTS
+        clock.advance(step_ms, c_call=COSTS[kind][1])
     end = clock.t + 1000
     while clock.t < end:
         _take(b, clock, ev)
@@ -359,6 +360,11 @@ def test_taps_during_a_long_step_each_count():
     assert _stepped([50], 100, 300, "erase") == [OK]
     # a tap that began in the C call and ends after it
     assert _stepped([20], 60, 45, "erase") == [OK]
+    # inside a C call with the interrupts on (a module's load): each edge's handler runs
+    # after it, both reading the level as it is then: one press, not one an edge
+    assert _stepped([5], 30, 45, "import") == [OK]
+    assert _stepped([50], 100, 300, "import") == [OK]
+    assert _stepped([20], 60, 45, "import") == [OK]
 
 
 def test_noise_shorter_than_the_debounce_is_no_press():
@@ -439,5 +445,50 @@ def test_after_a_light_sleep_the_buttons_read_and_interrupt_again():
                 ev = []
                 t = _run(b, t + 50, t + 200, ev)
                 assert ev == [short & 0xF], (name, gpio, ev)
+        finally:
+            undo()
+
+
+def test_a_tap_in_a_long_c_call_counts_however_many_timer_alarms_came():
+    # A C call with the interrupts on (wlan.active(True) as the radio comes on, a
+    # gc.collect): each edge and each alarm of the board's 10 ms timer is scheduled,
+    # into MicroPython's queue of 8 (ports/esp32). A timer that kept scheduling a tick
+    # every 10 ms would fill it in 80 ms and a tap after that would be lost; one
+    # scheduled tick at a time leaves the room to the buttons.
+    from fakes import install_fake_hardware
+
+    for name, table in _MAPS.items():
+        m, e, undo = install_fake_hardware()
+        try:
+            board = __import__("boards." + name, None, None, ["open"]).open()
+            now = [0]
+            board.ticks_ms = lambda: now[0]
+            for gpio, rest, _, _ in table:
+                m.pins[gpio].level = rest
+            b = board.buttons
+            while now[0] < 200:         # the loop runs: ticks at once, polls between
+                now[0] += 10
+                m.elapse(10)
+                b.poll(now[0])
+            gpio, rest, short, _ = table[0]
+            pin = m.pins[gpio]
+            m.block(isr=True)
+            t0 = now[0]
+            while now[0] < t0 + 200:
+                now[0] += 10
+                m.elapse(10)
+                if now[0] == t0 + 120:
+                    pin.drive(1 - rest)
+                elif now[0] == t0 + 160:
+                    pin.drive(rest)
+            m.unblock()
+            ev = []
+            while now[0] < t0 + 400:
+                now[0] += 10
+                m.elapse(10)
+                e = b.poll(now[0])
+                if e:
+                    ev.append(e)
+            assert ev == [short & 0xF], (name, ev)
         finally:
             undo()

@@ -1,5 +1,5 @@
 # The journal's record checks on MicroPython (the firmware's interpreter): the CRC-8 of a
-# record, a journal written by firmware before the checks (format 1, tests/journalv1.py)
+# record, a journal written by firmware before the checks (format 1, tests/mp/journalv1.py)
 # read and written on after the update, and damage that costs one sitting, is named,
 # and never stops the scorer from booting. MicroPython and CPython: tests/mp_run.py.
 from firmware.journal import Journal, JournalFull

@@ -113,3 +113,35 @@ def test_a_sync_longer_than_the_busy_timeout_is_no_stuck_panel():
     finally:
         A.App.poll_link = poll_link
     assert lp.app is not None and b.clock.t >= 40000
+
+
+def test_an_idle_round_of_the_main_loop_allocates_nothing():
+    # An idle board goes round every 10 ms (buttons, panel, line, power): a round that
+    # allocates fills the heap and wakes the collector over and over.
+    import micropython
+    from boards.sim import Board
+    from boards.simflash import NorFlash
+    from fakes import FakePin
+    from firmware import app as A
+    from firmware.buttons import Buttons
+    from firmware.codes import OK
+    from firmware.loop import Loop
+    from firmware.power import Power
+
+    b = Board(NorFlash(8, 4096))
+    b.buttons = Buttons([(FakePin(0), OK)])
+    b.sleep_ms = lambda ms: None
+    a = A.App(b.display, b.flash, None)
+    a.boot()
+    a.render()
+    lp = Loop(b, a, Power(b, 10))
+    for _ in range(5):
+        lp.step()
+    draws = lp.draws
+    micropython.heap_lock()
+    try:
+        for _ in range(20):
+            ok = lp.step()
+    finally:
+        micropython.heap_unlock()
+    assert ok and lp.draws == draws and lp.keys == 0

@@ -141,6 +141,25 @@ def test_espnow_loses_frames_and_says_so_to_a_sync_send():
     b.active(False)
 
 
+def test_espnow_loses_broadcast_frames_too_and_a_sync_send_cannot_tell():
+    # The sender broadcasts until the base station has answered: the air loses those as
+    # it loses any frame, and with no acknowledgement the send still says it went.
+    _, a, b = _pair(loss=0.5, seed=11)
+    for e in (a, b):
+        e._wlan.active(True)
+        e.active(True)
+    a.add_peer(b"\xff" * 6)
+    heard = 0
+    for i in range(40):
+        assert a.send(b"\xff" * 6, bytes([i]), True)
+        time.sleep_ms(1)
+        while b.irecv(0)[0] is not None:
+            heard += 1
+    assert 8 < heard < 32, heard
+    a.active(False)
+    b.active(False)
+
+
 # ---- the sender against a PC that acknowledges ----
 
 class _Pc:
@@ -377,6 +396,48 @@ def test_an_idle_sender_does_not_walk_the_journal_at_every_poll():
     assert walks[0] <= 1, walks
     j.begin_sitting(b"H" * 10)  # the journal moves: looked at again, and sent
     assert s.poll() and walks[0] >= 1
+    base.close()
+    s.stop()
+
+
+def test_the_radios_poll_allocates_nothing_while_it_has_nothing_to_send():
+    # The main loop polls the radio every round: waiting for a record (no sender yet),
+    # or with every record held by the PC. Only a frame sent allocates (its MAC).
+    import micropython
+    _clean()
+    path = "/tmp/tally42-test-radio.settings"
+    a, join, sys = _app(path)
+    assert join.save(join.path_of(path), "0f" * 16) is None
+    w = join.start(a)
+    micropython.heap_lock()
+    try:
+        for _ in range(20):
+            assert not w.poll()
+    finally:
+        micropython.heap_unlock()
+    join.stop(a)
+    join.save(join.path_of(path), "off")
+    j = Journal(NorFlash(8, 4096))
+    j.mount()
+    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", {})
+    base.on(8192)
+    pc = _Pc(base.espnow)
+    s = Sender(j, _radio_for(b"\x02\x00\x00\x00\x00\x01", {}), KEY, time.ticks_ms)
+    j.begin_sitting(b"H" * 10)
+    for i in range(40):
+        j.append(bytes([i, 1]))
+    t0 = time.ticks_ms()
+    while s.poll() and time.ticks_diff(time.ticks_ms(), t0) < 3000:
+        pc.poll()
+        time.sleep_ms(1)
+    frames = s.frames
+    micropython.heap_lock()
+    try:
+        for _ in range(20):
+            busy = s.poll()
+    finally:
+        micropython.heap_unlock()
+    assert not busy and s.frames == frames and len(pc.held[1]) > 80
     base.close()
     s.stop()
 

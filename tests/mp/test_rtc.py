@@ -61,3 +61,29 @@ def test_the_coreink_keeps_the_time_in_its_bm8563_through_the_esp32s_drift():
         assert board.rtc.now() == (0, 0)        # no chip: the ESP32's clock, unset
     finally:
         undo()
+
+
+def test_a_games_end_reads_the_clock_without_allocating_set_or_not():
+    # Scorer.take stamps a game's END from the clock on the event path. The RTC is read
+    # at boot: its date is a tuple, its Unix seconds an int past 2**30 (both on the heap
+    # of a 32-bit port), so a clock never set must not read it again at every game's end.
+    import micropython
+    m, e, undo = install_fake_hardware()
+    try:
+        b = _board()
+        for when in (None, (2026, 12, 1, 1, 8, 12, 35, 0)):
+            if when is not None:
+                m.RTC().datetime(when)
+            a = A.App(b.display, NorFlash(4, 4096), None, rtc=b.rtc)
+            micropython.heap_lock()
+            try:
+                got = a.clock.now()
+                again = a.clock.now()
+            finally:
+                micropython.heap_unlock()
+            if when is None:
+                assert got == again == 0
+            else:
+                assert T - 1704067200 <= got <= again <= T - 1704067200 + 2, got
+    finally:
+        undo()
