@@ -61,3 +61,23 @@ def test_stats_gives_each_players_gin_figures(tmp_path):
     assert lines["Cy"] == ["Cy", "1", "0", "1", "0", "0", "0", "0", "0", "0.0"]
     one = _run("stats", "--db", db, "--player", "bob")
     assert one.returncode == 0 and "Gin pads:" in one.stdout and "31.8" in one.stdout
+
+
+def test_an_unnamed_gin_sittings_export_names_its_players_as_the_device_does(tmp_path):
+    # The scorer calls the two players of a gin pad P1 and P2 until names are pushed
+    # (firmware/scorer.py); the PC's exports and replay say the same, not compass seats.
+    log = tmp_path / "unnamed.jsonl"
+    log.write_text('{"type": "sitting", "variant": "oklahoma-gin"}\n'
+                   '{"type": "turnup", "rank": "8"}\n'
+                   '{"type": "knock", "seat": 1, "knocker": 6, "opponent": 23}\n')
+    db = str(tmp_path / "t.db")
+    out = _run("import", "--db", db, str(log))
+    assert out.returncode == 0, out.stderr
+    out = _run("export", "--db", db, "--all", "--format", "csv")
+    assert out.returncode == 0, out.stderr
+    rows = [r.split(",") for r in out.stdout.strip().splitlines()]
+    hand = dict(zip(rows[0], rows[1]))
+    assert hand["bidder"] == "P2", hand
+    replay = _run("replay", str(log))
+    assert replay.returncode == 0, replay.stderr
+    assert "P2" in replay.stdout and '"N"' not in replay.stdout

@@ -10,7 +10,7 @@ from host_tools.log.times import instant
 from host_tools.log.text import is_int, name_problem, printable, repeated_name, show
 
 
-SEAT_NAMES = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
+SEAT_NAMES = {2: ("P1", "P2"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"), 6: ("1", "2", "3", "4", "5", "6")}
 HEADER_FIELDS = ("type", "variant", "options", "players", "dealer", "id", "started")
 
 
