@@ -75,6 +75,20 @@ class History:
             return OK if self.hlen else E_UNDO
         return self._check(ev)
 
+    def last_event(self):
+        """The last event of the history (the one undo() would take back), -1 none."""
+        hist = self.hist
+        end = self.hlen
+        if not end:
+            return -1
+        codec = self.codec
+        pos = 0
+        last = 0
+        while pos < end:
+            last = pos
+            pos += codec.length_at(hist, pos)
+        return codec.decode_at(hist, last)
+
     def undo(self):
         """Take back the last event: the state becomes what replaying all but it gives."""
         hist = self.hist

@@ -32,6 +32,8 @@ class App:
         self.edit = False           # setup: a value being changed
         self.fields = bytearray(12)  # Moon tricks by seat; a gin hand being keyed in
         self.banner = None          # a refusal, shown until the next press
+        self.undone = -1            # the event BACK just took back, for the cursor of the
+                                    # screen it shows (until that screen has entered)
         self.note = None            # a hand saved by a held key, shown until the next press
         self._noted = False         # the note was on show when this press came
         self.battery_low = False    # the score screen warns (firmware/ui/battery.py)
@@ -91,7 +93,9 @@ class App:
         self.really_undo()
 
     def really_undo(self):
+        ev = self.scorer.s.last_event()
         if self.take(EV_UNDO << 24):
+            self.undone = ev
             self.follow()
 
     # ---- screens ----
@@ -135,6 +139,7 @@ class App:
         m = self.module()
         if hasattr(m, "enter"):
             m.enter(self)
+        self.undone = -1
         return m
 
     def follow(self):

@@ -2,8 +2,9 @@
 # on the line above. The cursor starts on pass whenever passing is legal (OK out of habit
 # never records a bid), else on the lowest bid (a forced dealer). ▶ held steps 5 up, ◀
 # held goes to the mark bids (42, 84); OK held takes the bid and passes for the seats
-# after it (not offered to the dealer, who bids last). The footer is walk.help_text's.
-from engine_core.codes import GAME, MARKS, PASS, PLUNGE, SPLASH
+# after it (not offered to the dealer, who bids last). After BACK the cursor is on the
+# bid taken back. The footer is walk.help_text's.
+from engine_core.codes import EV_BID, GAME, MARKS, PASS, PLUNGE, SPLASH
 from engine_core.variants import MARK
 from firmware import fonts
 from firmware.codes import BACK, BLACK, DIGIT_H, LINE
@@ -14,7 +15,7 @@ HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG |
 
 
 def enter(app):
-    app.cur = walk.first(app.scorer.s)
+    app.cur = walk.again(app, EV_BID, walk.first(app.scorer.s))
 
 
 def headline(app):

@@ -3,7 +3,7 @@
 # on sixes (and says why). In a marks game the hand's result can be said with the name:
 # OK held names it and takes the hand as made, ◀ held names it and takes it as set, and
 # the score says so until the next press (BACK undoes it); ▶ held steps 3 on. Elsewhere
-# the held arrows step 3 either way.
+# the held arrows step 3 either way. After BACK the cursor is on the trump taken back.
 from engine_core.codes import DOUBLES, EV_MADE, EV_TRUMP, LAST_CONTRACT, LAST_THROWN
 from engine_core.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
@@ -35,7 +35,7 @@ def enter(app):
         j = walk.find(s, 6)
     if j < 0:
         j = walk.first(s)
-    app.cur = j
+    app.cur = walk.again(app, EV_TRUMP, j)
 
 
 def draw(app, fb):

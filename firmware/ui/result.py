@@ -1,7 +1,8 @@
 # The result of a hand. Marks: made or set (the cursor on made; OK held: set, which the
 # score then says until the next press), or track the tricks.
 # Points games: the points the bidders took, starting at the bid, the verdict updating as
-# the number moves. Moon: each seat's tricks, the last seat's being what is left.
+# the number moves. A hand taken back by BACK: the cursor on the other of made and set, on
+# the points it had. Moon: each seat's tricks, the last seat's being what is left.
 from engine_core.codes import EV_MADE, EV_POINTS, EV_TRICKS, GAME
 from engine_core.variants import MARKS, TEAMS, TOTAL, TRICKS, TRICKS_PER_HAND
 from firmware import fonts
@@ -25,11 +26,14 @@ def _mode(s):
 def enter(app):
     s = app.scorer.s
     mode = _mode(s)
+    undone = app.undone     # a hand taken back (BACK): offered again
     if mode == 0:
-        app.cur = 0
+        # Made or set taken back is the other one meant (a slip between two); a hand
+        # taken back further (its trump) is past this screen.
+        app.cur = 1 if undone == EV_MADE << 24 | 1 else 0
     elif mode == 1:
         total = s.row[TOTAL]
-        p = s.high_value()
+        p = (undone & 0xFF) if undone >> 24 == EV_POINTS else s.high_value()
         lo = s.side_points(True)
         hi = total - s.side_points(False)
         app.cur = lo if p < lo else (hi if p > hi else p)

@@ -1,8 +1,9 @@
 # Home: the score, big enough to read across the table. Marks to 7 are drawn as the
 # strokes of "ALL" (A: 3 strokes, L: 2, L: 2); other scores as big digits. Below, at a
 # fresh deal: who deals, and the first seat's bid, taken here (a hand starts on the
-# score without a press to leave it); in the middle of a hand, the bid and contract.
-from engine_core.codes import BIDDING, OVER
+# score without a press to leave it; after BACK, on the bid taken back); in the middle of
+# a hand, the bid and contract.
+from engine_core.codes import BIDDING, EV_BID, OVER
 from engine_core.variants import MARKS, TEAMS, TRICKS
 from firmware import fonts
 from firmware.codes import (BACK, BID, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV,
@@ -87,7 +88,7 @@ def _bidding(app):
 
 def enter(app):
     if _bidding(app):
-        app.cur = walk.first(app.scorer.s)
+        app.cur = walk.again(app, EV_BID, walk.first(app.scorer.s))
 
 
 def _help(app):

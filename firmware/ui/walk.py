@@ -34,6 +34,17 @@ def find(s, code):
     return -1
 
 
+def again(app, kind, j):
+    """Where a cursor starts: on the bid or contract (an event of `kind`) that BACK has
+    just taken back, so that it can be changed or taken again; else at j."""
+    ev = app.undone
+    if ev >> 24 == kind:
+        k = find(app.scorer.s, ev & 0xFFFFFF)
+        if k >= 0:
+            return k
+    return j
+
+
 def bid_press(app, key):
     """A bid's keys (their footer: help_text): the arrows through the legal bids (▶
     held: 5 up, pass counting as the lowest bid, so that 30 and pass both give 35; ◀

@@ -39,6 +39,7 @@ def test_undo_equals_replay_without_the_last_event_on_random_sittings():
         # Walk back: each undo must equal a fresh replay of one event fewer.
         while n:
             n -= 1
+            assert s.last_event() == out[n]     # what undo takes back, as applied
             assert undo(s) == 0
             fresh = Sitting(rules, k % 3)
             i = 0
@@ -46,7 +47,7 @@ def test_undo_equals_replay_without_the_last_event_on_random_sittings():
                 assert fresh.apply(out[i]) == 0
                 i += 1
             assert bytes(fresh.st) == bytes(s.st), (variant, n)
-        assert undo(s) == E.E_UNDO
+        assert s.last_event() == -1 and undo(s) == E.E_UNDO
 
 
 def test_undo_is_an_event_and_repeats_back():

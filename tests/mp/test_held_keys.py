@@ -159,3 +159,41 @@ def test_ok_held_on_a_points_result_takes_the_number():
     assert a.screen == RESULT and a.cur == 30
     press(a, "long ok")
     assert s.hands() == 1 and s.last(LAST_POINTS) == 30, (s.score(0), s.score(1))
+
+
+def test_back_leaves_the_cursor_on_what_it_took_back():
+    # A bid or a trump taken back is under the cursor again, to change by a press or two
+    # (as the gin pads offer an undone turn-up again); the result after an undone hand too.
+    a = boot()
+    press(a, "ok", "next", "next", "next", "ok")    # E bids 32, on the score
+    s = a.scorer.s
+    assert a.screen == BID and s.high_value() == 32
+    press(a, "back")                                # E's 32 taken back: E bids again
+    assert a.screen == HOME and s.hlen == 0
+    assert _code(a) == 32 and "E bids < 32 >" in text(a)
+    press(a, "prev", "ok", "long prev", "ok")       # E 31, S 42
+    assert s.high_value() == 42 and a.screen == BID and s.seat() == 3
+    press(a, "back")                                # S's 42 taken back: 42 on show
+    assert a.screen == BID and s.seat() == 2 and _code(a) == 42
+    press(a, "ok", "long ok")                       # S 42, W and N pass
+    assert a.screen == CONTRACT
+    press(a, "long next", "ok")                     # S names 3 steps on from sixes
+    named = s.contract()
+    assert s.phase() == PLAY and named != 6
+    press(a, "back")
+    assert a.screen == CONTRACT and _code(a) == named
+    # Once another screen has entered, BACK's choice is forgotten: a new deal's first
+    # bid starts on pass again.
+    press(a, "ok", "next", "ok")                    # named again, set
+    assert s.hands() == 1 and a.screen == HOME and _code(a) == C.PASS
+    assert s.last(LAST_MADE) == 0
+    # A result taken back was a slip between two: the other one is on show.
+    press(a, "back", "ok")                          # the set hand taken back: made on show
+    assert a.screen == RESULT and s.hands() == 0 and "\nmade\n" in text(a) and a.cur == 0
+    press(a, "ok")
+    assert s.hands() == 1 and s.last(LAST_MADE) == 1
+    press(a, "back", "ok")                          # and the made one: set on show
+    assert a.screen == RESULT and "\nset\n" in text(a) and a.cur == 1
+    press(a, "ok")
+    assert s.hands() == 1 and s.last(LAST_MADE) == 0
+    assert same_state(s, on_flash(a))
