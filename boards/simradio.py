@@ -24,7 +24,10 @@
 #       sync waits for the link-level acknowledgement and returns False when a peer did
 #       not get it (here: the frame was lost in the air), True otherwise; esp_now_send's
 #       errors as OSError: a peer not registered -12393 ESP_ERR_ESPNOW_NOT_FOUND, a
-#       message of 0 or over 250 bytes -12390 ESP_ERR_ESPNOW_ARG.
+#       message of 0 or over 250 bytes -12390 ESP_ERR_ESPNOW_ARG. While ESP-NOW's
+#       transmit buffers are full esp_now_send returns ESP_ERR_ESPNOW_NO_MEM, and the
+#       call tries again for DEFAULT_SEND_TIMEOUT_MS (2000 ms) before it raises -12391:
+#       the air's `busy` fault is the share of sends that find them full that long.
 #     _update_peer_info / espnow_add_peer: a MAC of 6 bytes and an lmk of 16 (else
 #       ValueError "invalid buffer length"); a second add of one MAC -12395
 #       ESP_ERR_ESPNOW_EXIST; over 20 peers -12392 ESP_ERR_ESPNOW_FULL; over 6 encrypted
@@ -56,8 +59,9 @@ _TIMEOUT_MS = const(300000)
 _PORT0 = const(42000)       # the first UDP port tried
 _DGRAM = const(273)         # on the air: address, encrypted flag, lmk, message
 _PORT_MS = const(2000)      # a radio's port is read again from the air's folder after
+_SEND_TIMEOUT_MS = const(2000)   # modespnow.c DEFAULT_SEND_TIMEOUT_MS
 _ERRS = {12389: "ESP_ERR_ESPNOW_NOT_INIT", 12390: "ESP_ERR_ESPNOW_ARG",
-         12392: "ESP_ERR_ESPNOW_FULL", 12393: "ESP_ERR_ESPNOW_NOT_FOUND",
+         12391: "ESP_ERR_ESPNOW_NO_MEM", 12392: "ESP_ERR_ESPNOW_FULL", 12393: "ESP_ERR_ESPNOW_NOT_FOUND",
          12395: "ESP_ERR_ESPNOW_EXIST", 12396: "ESP_ERR_ESPNOW_IF"}
 
 
@@ -77,10 +81,14 @@ class Air:
     """What lies between the radios: a folder where each names its UDP port, and the
     faults put in the way. loss: the share of frames lost; dup: of frames heard twice;
     reorder: of frames held back behind the next (up to 4 x delay_ms + 20 ms); delay_ms:
-    each frame's time in the air. seed: the faults' random sequence."""
+    each frame's time in the air; busy: of sends that find the transmit buffers full
+    (the send blocks 2 s, then raises ESP_ERR_ESPNOW_NO_MEM). seed: the faults' random
+    sequence."""
 
-    def __init__(self, folder, loss=0.0, dup=0.0, reorder=0.0, delay_ms=0, seed=None):
+    def __init__(self, folder, loss=0.0, dup=0.0, reorder=0.0, delay_ms=0, seed=None,
+                 busy=0.0):
         self.folder = folder
+        self.busy = busy
         self.loss = loss
         self.dup = dup
         self.reorder = reorder
@@ -96,7 +104,7 @@ class Air:
     @staticmethod
     def parse(text):
         """An Air from the sim's argument `FOLDER[,loss=0.3][,dup=..][,reorder=..]
-        [,delay=MS][,seed=N]`."""
+        [,busy=..][,delay=MS][,seed=N]`."""
         parts = text.split(",")
         kw = {}
         for p in parts[1:]:
@@ -105,11 +113,11 @@ class Air:
                 kw["delay_ms"] = int(v)
             elif k == "seed":
                 kw["seed"] = int(v)
-            elif k in ("loss", "dup", "reorder"):
+            elif k in ("loss", "dup", "reorder", "busy"):
                 kw[k] = float(v)
             else:
-                raise ValueError("radio: unknown fault %s (loss, dup, reorder, delay, seed)"
-                                 % k)
+                raise ValueError("radio: unknown fault %s (loss, dup, reorder, busy, delay,"
+                                 " seed)" % k)
         return Air(parts[0], **kw)
 
     def port_of(self, mac):
@@ -318,6 +326,9 @@ class ESPNow:
         else:
             self._peer(peer)
             targets = [bytes(peer)]
+        if self._air.busy and random.random() < self._air.busy:
+            time.sleep_ms(_SEND_TIMEOUT_MS)     # tried again and again, the buffers full
+            raise _err(12391)
         ok = True
         for mac in targets:
             self._stats[0] += 1

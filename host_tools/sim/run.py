@@ -172,7 +172,7 @@ def panel_size(panel):
 
 
 def radio_air(radio):
-    """The sim's --radio: FOLDER[,loss=P][,dup=P][,reorder=P][,delay=MS][,seed=N] (the
+    """The sim's --radio: FOLDER[,loss=P][,dup=P][,reorder=P][,busy=P][,delay=MS][,seed=N] (the
     air boards/simradio.py carries frames on), checked here; SimError when it is not."""
     folder, *faults = radio.split(",")
     if not folder:
@@ -181,12 +181,12 @@ def radio_air(radio):
     for f in faults:
         k, _, v = f.partition("=")
         try:
-            ok = (k in ("loss", "dup", "reorder") and 0 <= float(v) <= 1) or (
+            ok = (k in ("loss", "dup", "reorder", "busy") and 0 <= float(v) <= 1) or (
                 k in ("delay", "seed") and int(v) >= 0)
         except ValueError:
             ok = False
         if not ok:
-            raise SimError("--radio: %s is not a fault (loss=, dup=, reorder= from 0 to 1; "
+            raise SimError("--radio: %s is not a fault (loss=, dup=, reorder=, busy= from 0 to 1; "
                            "delay= milliseconds; seed=)" % f)
     return ",".join([os.path.abspath(folder)] + faults)
 

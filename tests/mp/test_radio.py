@@ -2,6 +2,7 @@
 # what MicroPython's esp32 port does, and the scorer's sender (firmware/radio/sender.py)
 # against a PC that acknowledges, over an air that loses, duplicates and reorders.
 import os
+import random
 import time
 
 from boards.simflash import NorFlash
@@ -160,6 +161,23 @@ def test_espnow_loses_broadcast_frames_too_and_a_sync_send_cannot_tell():
     b.active(False)
 
 
+def test_espnow_with_its_transmit_buffers_full_blocks_two_seconds_then_raises_no_mem():
+    # modespnow.c espnow_send: esp_now_send's ESP_ERR_ESPNOW_NO_MEM is tried again for
+    # DEFAULT_SEND_TIMEOUT_MS, then raised; nothing reaches the air.
+    _, a, b = _pair(busy=1.0)
+    for e in (a, b):
+        e._wlan.active(True)
+        e.active(True)
+    a.add_peer(b"\x02\x00\x00\x00\x00\x02")
+    t0 = time.ticks_ms()
+    _raises(lambda: a.send(b"\x02\x00\x00\x00\x00\x02", b"x", False), -12391)
+    assert time.ticks_diff(time.ticks_ms(), t0) >= 2000
+    time.sleep_ms(5)
+    assert b.irecv(0)[0] is None and a.stats()[0] == 0
+    a.active(False)
+    b.active(False)
+
+
 # ---- the sender against a PC that acknowledges ----
 
 class _Pc:
@@ -234,6 +252,41 @@ def test_the_sender_gets_a_sitting_to_the_pc_through_loss_duplication_and_reorde
     assert bytes(pc.held[1]) == bytes(want[:n]), (len(pc.held[1]), n)
     assert s.resends > 0 and s.frames > 30
     assert not s._radio.active      # all held: the radio is off
+    base.close()
+
+
+def test_the_sender_gets_a_sitting_through_sends_that_find_the_buffers_full():
+    # A send that blocks 2 s and raises ESP_ERR_ESPNOW_NO_MEM is a frame not sent: the
+    # resend sends it, and nothing is lost or sent twice.
+    _clean()
+    j = Journal(NorFlash(8, 4096))
+    j.mount()
+    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", {})
+    base.on(8192)
+    pc = _Pc(base.espnow)
+    s = Sender(j, _radio_for(b"\x02\x00\x00\x00\x00\x01", {"busy": 0.3}), KEY,
+               time.ticks_ms)
+    random.seed(5)      # the air's only draws are the busy sends': the same ones each run
+    j.begin_sitting(b"H" * 40)
+    blocked = 0
+    for hand in range(4):
+        for k in range(6):
+            j.append(bytes([hand, k]))
+        t0 = time.ticks_ms()
+        while time.ticks_diff(time.ticks_ms(), t0) < 60000:
+            t1 = time.ticks_ms()
+            more = s.poll()
+            if time.ticks_diff(time.ticks_ms(), t1) >= 2000:
+                blocked += 1
+            if not more:
+                break
+            pc.poll()
+            time.sleep_ms(1)
+        pc.poll()
+    want = bytearray(4096)
+    n = JournalReader(j).read(1, 0, want)
+    assert bytes(pc.held[1]) == bytes(want[:n]), (len(pc.held[1]), n)
+    assert blocked > 0 and pc.duplicates == 0, (blocked, pc.duplicates)
     base.close()
 
 
