@@ -70,6 +70,6 @@ def test_each_gin_game_played_in_the_sim_syncs_exports_and_replays(tmp_path, hel
         assert r["variant"] == game and r["over"] and r["winner"] == 1
         assert sorted(r["score"]) == score and len(r["hands"]) == 3
         text = _run("export", "--db", db, "--sitting", sid, "--format", "text")
-        assert text.returncode == 0 and "Winner: S" in text.stdout
+        assert text.returncode == 0 and "Winner: P2" in text.stdout
         csv = _run("export", "--db", db, "--sitting", sid, "--format", "csv")
         assert csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 4
