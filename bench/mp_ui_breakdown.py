@@ -3,6 +3,7 @@
 # not changed), each press charged to the screen it was made on (and its step: the
 # sitting's phase on the score, the question on the gin totals). MicroPython only:
 #   micropython -X heapsize=64m bench/mp_ui_breakdown.py 42|gin     (from the project root)
+# `floor`: the least any design with an OK a question could take on the gin corpus.
 import sys
 
 sys.path.insert(0, "bench")
@@ -87,6 +88,58 @@ def gin(seed=7, sittings=2):
         _report(game, hands[game], per[game])
 
 
+def _ball(n):
+    # The least mean presses to reach one of n equally likely values from where a screen
+    # starts, with four arrow gestures (short and held, each way): at most 4k values are
+    # k presses away, whatever the steps.
+    total = 0
+    left = n - 1
+    k = 1
+    while left > 0:
+        m = 4 * k if 4 * k < left else left
+        total += k * m
+        left -= m
+        k += 1
+    return total / n
+
+
+def gin_floor(seed=7, sittings=2):
+    """The same corpus as gin(), each hand charged what any design must charge where
+    each question (the turn-up, the ending, each total) is taken by its own OK and its
+    value reached by the four arrow gestures from a fixed start: one OK a question, the
+    turn-up's 13 cards and each total's range (gin_hand_events') at the _ball() bound, the
+    ending free. Prints the floor a hand next to the search's measured mean."""
+    from engine_core.gin import codec as Gc
+    from engine_core.gin import rules as G
+    d = SimDisplay()
+    rnd = M.Rand(seed)
+    k = 0
+    n = 0
+    floor = 0.0
+    for game in ("oklahoma-gin", "sequence-gin", "skarney-gin") * sittings:
+        a = M.make_app(d, O.resolve(game), k % 2)
+        s = a.scorer.s
+        while not s.over():
+            want = M.gin_hand_events(s, rnd)
+            up = s.row[G.TURNUP]
+            kind = want[len(want) - 1] >> 24
+            floor += 1      # the ending's OK
+            if len(want) > 1:
+                floor += 1 + _ball(13)
+            if kind == Gc.EV_DRAWOUT:
+                if not up:
+                    floor += 2 * (1 + _ball(56))
+            elif kind == Gc.EV_KNOCK:
+                floor += 1 + _ball(42)
+            else:
+                floor += 1 + _ball(51 if up else 71)
+            for ev in want:
+                assert a.scorer.take(ev), (a.scorer.refusal, ev)
+            n += 1
+        k += 1
+    print("ui.presses_per_hand.gin_floor: %.2f presses (%d hands)" % (floor / n, n))
+
+
 def f42(seed=7, sittings=4):
     # As corpus_mean().
     d = SimDisplay()
@@ -109,5 +162,7 @@ def f42(seed=7, sittings=4):
 if __name__ == "__main__":
     if sys.argv[-1] == "gin":
         gin()
+    elif sys.argv[-1] == "floor":
+        gin_floor()
     else:
         f42()
