@@ -23,7 +23,7 @@ MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 # The device code: every file the manifests name (host_tools/link/manifests.py).
 DEVICE_FILES = $(PY) -m host_tools.link.manifests --all
 
-.PHONY: setup test lint typecheck pytest mptest mptest32 mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: setup test lint typecheck pytest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -38,22 +38,20 @@ $(STAMP): requirements.txt pyproject.toml
 # Each target names what it needs, so that `make -j` runs them in any order.
 test: lint typecheck mpycheck pytest mptest mptest32 bench-quick
 
-# What must not run at once under `make -j`: pytest, mptest32 and bench-quick run the
-# sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py), and mptest
-# and mptest32 run tests/mp, which writes fixed files in /tmp. Where both of a pair are
-# asked for (`make test` asks for all), the second waits for the first.
+# What must not run at once under `make -j`: pytest, mptest32's sim tests and bench-quick
+# run the sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py).
+# Where two of them are asked for (`make test` asks for all), the later waits. The
+# MicroPython suites (mptest, mptest32's suites) run from the source tree, each in a
+# scratch folder of its own (tests/mp/scratch.py), alongside anything.
 runs = $(filter test $(1),$(MAKECMDGOALS))
-ifneq ($(and $(call runs,pytest),$(call runs,mptest32)),)
-mptest32: pytest
-endif
-ifneq ($(and $(call runs,mptest),$(call runs,mptest32)),)
-mptest32: mptest
+ifneq ($(and $(call runs,pytest),$(call runs,mptest32 mptest32-sim)),)
+mptest32-sim: pytest
 endif
 ifneq ($(and $(call runs,pytest),$(call runs,bench-quick)),)
 bench-quick: pytest
 endif
-ifneq ($(and $(call runs,mptest32),$(call runs,bench-quick)),)
-bench-quick: mptest32
+ifneq ($(and $(call runs,mptest32 mptest32-sim),$(call runs,bench-quick)),)
+bench-quick: mptest32-sim
 endif
 
 lint: setup
@@ -91,11 +89,16 @@ mp32-if-possible: setup
 
 # The engine and device suites again on the 32-bit build, then the sim end-to-end tests
 # on it (TALLY42_MICROPYTHON picks the interpreter the sim board runs on).
-mptest32: setup mp32-if-possible
+mptest32: mptest32-suites mptest32-sim
+
+mptest32-suites: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, its suites skipped"; exit 0; fi; \
 	set -e; echo "32-bit MicroPython ($(MP32)):"; \
 	$(MP32) tests/mp_run.py tests/engine; \
-	$(MP32) tests/mp_run.py tests/mp; \
+	$(MP32) tests/mp_run.py tests/mp
+
+mptest32-sim: setup mp32-if-possible
+	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, the sim tests on it skipped"; exit 0; fi; \
 	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) $(PY) -m pytest -m mp32 tests
 
 # The qemu port (tools/qemu.py, cached in build/qemu); tests/test_qemu.py runs on it.

@@ -458,7 +458,7 @@ def test_the_radios_poll_allocates_nothing_while_it_has_nothing_to_send():
     # or with every record held by the PC. Only a frame sent allocates (its MAC).
     import micropython
     _clean()
-    path = "/tmp/tally42-test-radio.settings"
+    path = scratch.path("radio-poll.settings")
     a, join, sys = _app(path)
     assert join.save(join.path_of(path), "0f" * 16) is None
     w = join.start(a)
