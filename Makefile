@@ -23,7 +23,7 @@ MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 # The device code: every file the manifests name (host_tools/link/manifests.py).
 DEVICE_FILES = $(PY) -m host_tools.link.manifests --all
 
-.PHONY: setup test lint typecheck pytest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: setup test lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -36,7 +36,7 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 # Each target names what it needs, so that `make -j` runs them in any order.
-test: lint typecheck mpycheck pytest mptest mptest32 bench-quick
+test: lint typecheck mpycheck pytest mptest mptest32 qemutest bench-quick
 
 # What must not run at once under `make -j`: pytest, mptest32's sim tests and bench-quick
 # run the sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py).
@@ -53,6 +53,10 @@ endif
 ifneq ($(and $(call runs,mptest32 mptest32-sim),$(call runs,bench-quick)),)
 bench-quick: mptest32-sim
 endif
+# bench_qemu boots the suites' ROMFS image, which qemutest may be making.
+ifneq ($(and $(call runs,qemutest),$(call runs,bench-quick)),)
+bench-quick: qemutest
+endif
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
@@ -68,9 +72,13 @@ typecheck: setup
 	@files=$$($(DEVICE_FILES)) && echo "pyright: the device code (pyproject.toml)" && \
 	$(VENV)/bin/pyright $$files
 
-# The full-journal and heap-budget tests run on the 32-bit build.
+# The full-journal and heap-budget tests run on the 32-bit build. The MicroPython suites
+# on the bare-metal build are qemutest's, which runs beside.
 pytest: setup mp32-if-possible qemu-if-possible
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not suites"
+
+qemutest: setup qemu-if-possible
+	$(PY) -m pytest -m suites tests/test_qemu.py
 
 mptest: setup
 	$(MP) tests/mp_run.py tests/engine

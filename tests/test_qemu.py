@@ -99,11 +99,13 @@ def scored(machine, tmp_path_factory):
     return out.stdout, db
 
 
+@pytest.mark.suites
 def test_engine_suite_on_the_bare_metal_build(suites):
     passed, failed, report = R.run_suite(suites, "tests/engine")
     assert failed == 0 and passed > 100, report
 
 
+@pytest.mark.suites
 def test_device_suite_on_the_bare_metal_build(suites):
     passed, failed, report = R.run_suite(suites, "tests/mp", LEAVE_OUT)
     assert failed == 0 and passed > 100, report
