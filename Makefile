@@ -35,8 +35,10 @@ $(STAMP): requirements.txt pyproject.toml
 	ln -sfn "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(VENV)/site-packages
 	touch $(STAMP)
 
-# Each target names what it needs, so that `make -j` runs them in any order.
-test: lint typecheck mpycheck pytest mptest mptest32 qemutest bench-quick
+# Each target names what it needs, so that `make -j` runs them in any order. pytest comes
+# first: the longest chain (pytest, then mptest32's sim tests, then bench-quick) starts
+# at once, and the rest share the second job.
+test: pytest lint typecheck mpycheck mptest mptest32 qemutest bench-quick
 
 # What must not run at once under `make -j`: pytest, mptest32's sim tests and bench-quick
 # run the sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py).
