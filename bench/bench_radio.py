@@ -224,10 +224,10 @@ def main():
         stop[0] = True
         relay.join(5)
         errs = [s.stop() for s in scorers]
+        station.close()         # goodbye while the base is there to answer
+        link.close()
         base.stdin.close()
         base.wait(10)
-        station.close()
-        link.close()
         base_link.close()
     if relay.is_alive() or not stop[0]:
         raise SystemExit("bench_radio: the relay did not stop")

@@ -137,3 +137,19 @@ def test_a_port_that_is_gone_fails_at_once(tmp_path):
     link.close()
     os.close(master)
     os.close(slave)
+
+
+def test_goodbye_to_a_scorer_that_has_gone_waits_seconds_not_the_whole_wait():
+    # loop:// hands the request back: no answer comes, as from a base station or a
+    # scorer unplugged at the end of a session (serve --base stopping, a sync's end).
+    link = T.SerialLink("loop://")
+    c = YC.Client(link, timeout=0.2, wait=30.0)
+    c.info = _Info()
+    c.session = 7
+    c._first = False
+    t = time.monotonic()
+    c.bye()
+    took = time.monotonic() - t
+    assert YC.BYE_WAIT <= took < YC.BYE_WAIT + 1.5, took
+    assert c.session == 0 and c.wait == 30.0 and not c._first
+    link.close()

@@ -27,6 +27,7 @@ _REQUESTS = {"H": "hello", "L": "the list", "F": "a fetch", "A": "an acknowledge
 
 MAX_ITEMS = 16          # sittings or ranges in one fetch or acknowledge
 WINDOW = 8192           # bytes asked for in one fetch
+BYE_WAIT = 2.0          # seconds a goodbye waits for its answer
 
 
 class SyncError(Exception):
@@ -480,10 +481,18 @@ class Client:
             self.push_settings(part)
 
     def bye(self):
+        """Close the session. A scorer that has gone (unplugged, asleep, stopped) is given
+        BYE_WAIT seconds, not the whole wait: its session times out there anyway."""
+        saved = self.wait, self._first
+        self.wait = min(self.wait, BYE_WAIT)
+        self._alive = time.monotonic()
+        self._first = True      # no talk of cables, no reopening of a port that is gone
         try:
             self.request("B")
         except (SyncError, LinkError):
-            pass    # the session times out on the scorer anyway
+            pass
+        finally:
+            self.wait, self._first = saved
         self.session = 0
 
 
