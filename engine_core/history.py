@@ -75,32 +75,28 @@ class History:
             return OK if self.hlen else E_UNDO
         return self._check(ev)
 
-    def last_event(self):
-        """The last event of the history (the one undo() would take back), -1 none."""
+    def _last_at(self):
+        # Where the history's last event starts, -1 when it is empty.
         hist = self.hist
         end = self.hlen
-        if not end:
-            return -1
         codec = self.codec
         pos = 0
-        last = 0
+        last = -1
         while pos < end:
             last = pos
             pos += codec.length_at(hist, pos)
-        return codec.decode_at(hist, last)
+        return last
+
+    def last_event(self):
+        """The last event of the history (the one undo() would take back), -1 none."""
+        last = self._last_at()
+        return -1 if last < 0 else self.codec.decode_at(self.hist, last)
 
     def undo(self):
         """Take back the last event: the state becomes what replaying all but it gives."""
-        hist = self.hist
-        end = self.hlen
-        if not end:
+        last = self._last_at()
+        if last < 0:
             return E_UNDO
-        codec = self.codec
-        pos = 0
-        last = 0
-        while pos < end:
-            last = pos
-            pos += codec.length_at(hist, pos)
         self._replay(last)
         return OK
 

@@ -226,50 +226,24 @@ def _radio_for(mac, faults):
     return Radio(_maker(mac, faults))
 
 
-def test_the_sender_gets_a_sitting_to_the_pc_through_loss_duplication_and_reordering():
+def _sender_and_pc(faults, base_faults=None):
+    # A scorer's journal and its sender on an air with `faults`, and a base station with
+    # the PC behind it (on a clean air unless base_faults says otherwise).
     _clean()
     j = Journal(NorFlash(8, 4096))
     j.mount()
-    faults = {"loss": 0.3, "dup": 0.1, "reorder": 0.2, "delay_ms": 3, "seed": 3}
-    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", faults)
+    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", base_faults or {})
     base.on(8192)
-    pc = _Pc(base.espnow)
     s = Sender(j, _radio_for(b"\x02\x00\x00\x00\x00\x01", faults), KEY, time.ticks_ms)
-    j.begin_sitting(b"H" * 40)
-    events = 0
-    for hand in range(30):
-        for k in range(6):
-            j.append(bytes([hand, k]))
-            events += 1
-        # A deadline well past what a hand takes: a loaded machine stalls the loop.
-        t0 = time.ticks_ms()
-        while s.poll() and time.ticks_diff(time.ticks_ms(), t0) < 30000:
-            pc.poll()
-            time.sleep_ms(1)
-        pc.poll()
-    want = bytearray(4096)
-    n = JournalReader(j).read(1, 0, want)
-    assert bytes(pc.held[1]) == bytes(want[:n]), (len(pc.held[1]), n)
-    assert s.resends > 0 and s.frames > 30
-    assert not s._radio.active      # all held: the radio is off
-    base.close()
+    return j, base, _Pc(base.espnow), s
 
 
-def test_the_sender_gets_a_sitting_through_sends_that_find_the_buffers_full():
-    # A send that blocks 2 s and raises ESP_ERR_ESPNOW_NO_MEM is a frame not sent: the
-    # resend sends it, and nothing is lost or sent twice.
-    _clean()
-    j = Journal(NorFlash(8, 4096))
-    j.mount()
-    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", {})
-    base.on(8192)
-    pc = _Pc(base.espnow)
-    s = Sender(j, _radio_for(b"\x02\x00\x00\x00\x00\x01", {"busy": 0.3}), KEY,
-               time.ticks_ms)
-    random.seed(5)      # the air's only draws are the busy sends': the same ones each run
-    j.begin_sitting(b"H" * 40)
+def _play(j, s, pc, hands):
+    # `hands` hands of 6 records, each polled until the PC holds it (a deadline well past
+    # what a hand takes: a loaded machine stalls the loop). Returns the polls that were
+    # blocked 2 s or more (a send that found the buffers full).
     blocked = 0
-    for hand in range(4):
+    for hand in range(hands):
         for k in range(6):
             j.append(bytes([hand, k]))
         t0 = time.ticks_ms()
@@ -286,6 +260,26 @@ def test_the_sender_gets_a_sitting_through_sends_that_find_the_buffers_full():
     want = bytearray(4096)
     n = JournalReader(j).read(1, 0, want)
     assert bytes(pc.held[1]) == bytes(want[:n]), (len(pc.held[1]), n)
+    return blocked
+
+
+def test_the_sender_gets_a_sitting_to_the_pc_through_loss_duplication_and_reordering():
+    faults = {"loss": 0.3, "dup": 0.1, "reorder": 0.2, "delay_ms": 3, "seed": 3}
+    j, base, pc, s = _sender_and_pc(faults, faults)
+    j.begin_sitting(b"H" * 40)
+    _play(j, s, pc, 30)
+    assert s.resends > 0 and s.frames > 30
+    assert not s._radio.active      # all held: the radio is off
+    base.close()
+
+
+def test_the_sender_gets_a_sitting_through_sends_that_find_the_buffers_full():
+    # A send that blocks 2 s and raises ESP_ERR_ESPNOW_NO_MEM is a frame not sent: the
+    # resend sends it, and nothing is lost or sent twice.
+    j, base, pc, s = _sender_and_pc({"busy": 0.3})
+    random.seed(5)      # the air's only draws are the busy sends': the same ones each run
+    j.begin_sitting(b"H" * 40)
+    blocked = _play(j, s, pc, 4)
     assert blocked > 0 and pc.duplicates == 0, (blocked, pc.duplicates)
     base.close()
 
@@ -422,13 +416,7 @@ def test_a_scorer_booted_with_a_sitting_open_sends_at_once():
 
 
 def test_an_idle_sender_does_not_walk_the_journal_at_every_poll():
-    _clean()
-    j = Journal(NorFlash(8, 4096))
-    j.mount()
-    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", {})
-    base.on(8192)
-    pc = _Pc(base.espnow)
-    s = Sender(j, _radio_for(b"\x02\x00\x00\x00\x00\x01", {}), KEY, time.ticks_ms)
+    j, base, pc, s = _sender_and_pc({})
     j.begin_sitting(b"H" * 10)
     j.append(b"\x01")
     j.finish()
