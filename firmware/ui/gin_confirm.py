@@ -44,13 +44,7 @@ def keep(app, s):
     defaults."""
     from engine_core.gin import codec as Gc
     f = app.fields
-    hist = s.hist
-    pos = 0
-    last = 0
-    while pos < s.hlen:
-        last = pos
-        pos += Gc.length_at(hist, pos)
-    ev = Gc.decode_at(hist, last)
+    ev = s.last_event()
     kind = ev >> 24
     arg = ev & 0xFFFFFF
     f[GD.MODE] = 1 if kind == Gc.EV_DRAWOUT else 0

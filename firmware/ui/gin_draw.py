@@ -20,7 +20,6 @@ B1 = const(8)
 CONTRACT = const(9)     # Skarney Gin: 1 the opponent had laid down the contract meld
 KEEP = const(10)        # 1: keep the ending on the score screen (back from the totals, or
                         # an undone hand); 2: keep the totals keyed in (an undone hand)
-RANK = const(11)        # an undone turn-up card (rank | spade << 4), offered again; 0 none
 
 
 def ending_words(app):

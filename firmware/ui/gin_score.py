@@ -14,6 +14,7 @@
 # draw-out. BACK undoes, and what was undone is where the cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
+from engine_core.gin.codec import EV_TURNUP
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV, RESULT
 from firmware.ui import draw as D
 from firmware.ui import gin_draw as GD
@@ -29,9 +30,10 @@ def enter(app):
         return
     f[GD.KEEP] = 0
     if s.phase() == Gn.TURNUP:
-        app.cur = f[GD.RANK] & 15 or 10
-        f[GD.SPADE] = f[GD.RANK] >> 4
-        f[GD.RANK] = 0
+        # The turn-up card BACK has just taken back (rank | spade << 4), offered again.
+        up = app.undone & 0xFFFFFF if app.undone >> 24 == EV_TURNUP else 0
+        app.cur = up & 15 or 10
+        f[GD.SPADE] = up >> 4
     else:
         f[GD.MODE] = 0
         f[GD.SEAT] = 1 - s.dealer()
@@ -122,8 +124,6 @@ def press(app, key):
     if key == LONG | OK and s.phase() == Gn.TURNUP and not s.rules.spade_doubles:
         key = OK    # held OK means a spade only where spades double
     if key == BACK:
-        if s.phase() == Gn.HAND and s.row[G.TURNUP]:
-            f[GD.RANK] = s.turnup_rank() | s.spade() << 4   # the undone card, offered again
         app.undo()
         return
     if s.phase() == Gn.TURNUP:
