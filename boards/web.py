@@ -16,6 +16,7 @@
 #   clock     the browser's: ticks_ms from the port (performance.now), the time of day
 #             from Date (WebRtc)
 #   serial    none (the page downloads the sitting log instead of a sync)
+#   random    os.urandom from the browser's crypto (urandom(): the port has none)
 # The firmware's main loop is not run() here: the page calls boards/webmain.py step(),
 # one round of firmware.loop.Loop, from a timer, so the page never blocks.
 import time
@@ -90,6 +91,16 @@ class WebRtc:
         return int(time.time()) + self._shift, self._offset
 
 
+def urandom(n):
+    """os.urandom as the chip gives it (ESP-IDF's hardware random number generator,
+    MicroPython's ports/esp32 modos.c), which the WebAssembly port leaves out: the
+    browser's crypto.getRandomValues. The sittings' random ids come from it."""
+    import js
+    a = js.Uint8Array.new(n)
+    js.crypto.getRandomValues(a)
+    return bytes(a[i] for i in range(n))
+
+
 def _no_sleep(ms):
     # The page's timer calls the next round: a wait here would block the page.
     pass
@@ -101,7 +112,10 @@ class Board:
 
     def __init__(self, flash_path, settings_path, width=WIDTH, height=HEIGHT,
                  utc_offset_minutes=0):
+        import os
         from time import ticks_ms
+        if not hasattr(os, "urandom"):
+            os.urandom = urandom
         self.name = "web"
         self.display = WebDisplay(width, height)
         self.buttons = Keys()

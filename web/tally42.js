@@ -42,7 +42,7 @@ const idbPut = (db, key, value) => request(db, "readwrite", (s) => s.put(value, 
 const idbClear = (db) => request(db, "readwrite", (s) => s.clear());
 
 const T = {           // what the page's tests and benches read (tests/test_web.py)
-  ready: false, bootMs: null, frames: 0, drawnAt: 0, pressedAt: 0, saving: 0, saves: 0,
+  ready: false, bootMs: null, presses: 0, frames: 0, drawnAt: 0, pressedAt: 0, saving: 0, saves: 0,
   error: null,
 };
 window.tally42 = T;
@@ -144,6 +144,7 @@ async function main() {
   function press(code) {
     if (!W.press(code)) return;
     T.pressedAt = performance.now();
+    T.presses++;
     pending++;
     schedule(0);
   }
