@@ -5,14 +5,15 @@
 # `tally42 export --from-image` does (host_tools/store/export.py image_logs). Loaded only
 # when the page asks, and dropped after.
 from host_tools.log import image
-from host_tools.log.device import from_device
+from host_tools.log.device import device_sitting_id, from_device
 from host_tools.log.lines import dump_log
 
 
-def newest_log(flash):
+def newest_log(flash, device_id):
     """The newest whole sitting of the journal on `flash` (a block device) as log text,
-    "" when there is none. The header gets the sitting's id when the scorer wrote none,
-    as the PC's export gives it."""
+    "" when there is none. Its id is the one a sync gives it (the scorer's id and the
+    sitting's random id, host_tools/log/device.py device_sitting_id), so that logs of
+    two browsers never pass for the same sitting."""
     bs = flash.ioctl(5, 0)
     data = bytearray(flash.ioctl(4, 0) * bs)
     mv = memoryview(data)
@@ -24,5 +25,5 @@ def newest_log(flash):
     sid, header, events, _, _, ended = whole[-1]
     lines = from_device(header, events, None, ended)
     if "id" not in lines[0]:
-        lines[0]["id"] = str(sid)
+        lines[0]["id"] = device_sitting_id(device_id, sid, header)
     return dump_log(lines)

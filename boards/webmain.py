@@ -99,7 +99,7 @@ def export():
     from boards import webexport
     gc.collect()
     try:
-        return webexport.newest_log(_board.flash)
+        return webexport.newest_log(_board.flash, _board.device_id)
     finally:
         sys.modules.pop("boards.webexport", None)
         gc.collect()

@@ -90,6 +90,22 @@ class Scorer:
             self.pw.click("#buttons button[data-code='%d']" % WORDS[word])
         self.settle()
 
+    def key(self, name):
+        """A key of the keyboard (the sim's: ArrowRight, Enter, PageDown...), pressed
+        and let go; `hold NAME`: held down until the firmware's long press has gone in."""
+        if name.startswith("hold "):
+            n = self.page.eval("tally42.presses")
+            self.pw.keyboard.down(name[5:])
+            self.page.wait_for("tally42.presses > %d" % n)
+            self.pw.keyboard.up(name[5:])
+        else:
+            self.pw.keyboard.press(name)
+        self.settle()
+
+    def keys(self, names):
+        for n in names:
+            self.key(n)
+
     def play(self, words):
         for w in words:
             self.press(w)
