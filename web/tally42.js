@@ -18,7 +18,6 @@ const LONG_KEYS = { PageUp: LONG | 1, PageDown: LONG | 2, Tab: LONG | 3 };
 
 const status = document.getElementById("status");
 const canvas = document.getElementById("panel");
-const t0 = performance.now();
 
 // ---- IndexedDB: one store, the journal image and the settings file by name ----
 function openDb() {
@@ -42,7 +41,7 @@ const idbPut = (db, key, value) => request(db, "readwrite", (s) => s.put(value, 
 const idbClear = (db) => request(db, "readwrite", (s) => s.clear());
 
 const T = {           // what the page's tests and benches read (tests/test_web.py)
-  ready: false, bootMs: null, presses: 0, frames: 0, drawnAt: 0, pressedAt: 0, saving: 0, saves: 0,
+  ready: false, bootMs: null, presses: 0, frames: 0, drawnAt: 0, downAt: 0, pressedAt: 0, saving: 0, saves: 0,
   error: null,
 };
 window.tally42 = T;
@@ -129,7 +128,7 @@ async function main() {
   T.frames = W.boot(FLASH, SETTINGS, width, height, offset);
   draw();
   persist();
-  T.bootMs = performance.now() - t0;
+  T.bootMs = T.drawnAt;     // since the page's navigation began (performance.now)
   T.width = width;
   T.height = height;
   T.screen = () => W.screen();
@@ -194,7 +193,12 @@ async function main() {
   }
   for (const b of document.querySelectorAll("#buttons button")) {
     const h = holder(Number(b.dataset.code), b);
-    b.addEventListener("pointerdown", (e) => { e.preventDefault(); b.setPointerCapture(e.pointerId); h.down(); });
+    b.addEventListener("pointerdown", (e) => {
+      e.preventDefault();
+      b.setPointerCapture(e.pointerId);
+      T.downAt = e.timeStamp;
+      h.down();
+    });
     b.addEventListener("pointerup", () => h.up(false));
     b.addEventListener("pointercancel", () => h.up(true));
     b.addEventListener("keydown", (e) => { if (e.key === " ") e.preventDefault(); });
