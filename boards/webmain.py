@@ -5,11 +5,9 @@
 #   step()   one round of the firmware's own main loop (firmware/loop.py Loop.step),
 #           called from the page's timer; returns the frames shown so far
 #   press(code)   a button (firmware/codes.py, LONG or-ed in), queued for the loop
-#   export()      the newest sitting's log (boards/webexport.py)
 # A fault stops the rounds: firmware/start.py crash() draws it on the panel, as on a
 # device, and the page offers a restart (a reload: the journal resumes).
 import gc
-import sys
 
 from boards.web import HEIGHT, WIDTH, Board
 
@@ -89,17 +87,10 @@ def screen():
     return d.name + "\n" + d.screen_text()
 
 
+def device_id():
+    return _board.device_id
+
+
 def heap_used():
     gc.collect()
     return gc.mem_alloc()
-
-
-def export():
-    """The newest sitting's log (JSON Lines), or "" when the journal holds none."""
-    from boards import webexport
-    gc.collect()
-    try:
-        return webexport.newest_log(_board.flash, _board.device_id)
-    finally:
-        sys.modules.pop("boards.webexport", None)
-        gc.collect()

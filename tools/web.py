@@ -30,9 +30,10 @@ PACKAGE = "@micropython/micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "tally42.js", "tally42.css")
 # Beyond the device code: the web board, the sim's panel and flash it builds on, and the
-# PC's own code that writes a sitting log from a journal (boards/webexport.py).
-EXTRA = ("boards/sim.py", "boards/web.py", "boards/webmain.py", "boards/webexport.py",
-         "host_tools/__init__.py", "host_tools/log/__init__.py", "host_tools/log/image.py",
+# PC's own code that writes a sitting log from a journal (host_tools/log/pagelog.py).
+EXTRA = ("boards/sim.py", "boards/web.py", "boards/webmain.py",
+         "host_tools/__init__.py", "host_tools/log/__init__.py", "host_tools/log/pagelog.py",
+         "host_tools/log/image.py",
          "host_tools/log/device.py", "host_tools/log/lines.py",
          "host_tools/log/sittinglog.py", "host_tools/log/ginlog.py",
          "host_tools/log/times.py", "host_tools/log/text.py")

@@ -234,7 +234,8 @@ async function main() {
   document.getElementById("export").addEventListener("click", () => {
     let text;
     try {
-      text = W.export();
+      // The PC's own code writes it (host_tools/log/pagelog.py), loaded at the first.
+      text = mp.pyimport("host_tools.log.pagelog").newest_log(FLASH, W.device_id());
     } catch (e) {
       status.textContent = "No log: " + (e.message || e);
       return;

@@ -14,7 +14,7 @@ DEVICE_EPOCH = 1704067200       # 2024-01-01T00:00:00Z
 def device_time(seconds, offset_minutes):
     """ISO 8601 local time (with its UTC offset) of a time on the scorer's clock, as
     datetime's isoformat() writes it; plain arithmetic, so the web board's MicroPython
-    (boards/webexport.py) writes the same."""
+    (host_tools/log/pagelog.py) writes the same."""
     t = DEVICE_EPOCH + seconds + offset_minutes * 60
     days, s = t // 86400, t % 86400
     # The civil date of a day count since 1970-01-01 (the inverse of times._days).
