@@ -132,6 +132,7 @@ async function main() {
   T.width = width;
   T.height = height;
   T.screen = () => W.screen();
+  T.frame = frame;           // the panel's bytes on show (MONO_HLSB), for screenshots
   T.heapUsed = () => W.heap_used();
   T.fault = () => W.fault();
   T.press = press;
