@@ -188,3 +188,20 @@ def test_device_time_is_what_datetime_writes():
             zone = datetime.timezone(datetime.timedelta(minutes=offset))
             want = datetime.datetime.fromtimestamp(DEVICE_EPOCH + seconds, zone).isoformat()
             assert device_time(seconds, offset) == want
+
+
+def test_a_second_tab_waits_until_the_first_is_closed(scorer):
+    # Two tabs would write over each other's journal: the second says so and waits.
+    scorer.load()
+    scorer.play(["ok"] + MADE)
+    shown = scorer.screen()
+    second = scorer.page.context.new_page()
+    second.goto(scorer.url)
+    second.wait_for_function("window.tally42 && tally42.elsewhere")
+    assert "open in another tab" in second.text_content("#status")
+    assert second.evaluate("tally42.ready") is False
+    scorer.pw.close()
+    scorer.pw = scorer.page.page = second
+    scorer.reload()
+    assert scorer.screen() == shown
+

@@ -36,9 +36,12 @@ function request(db, mode, fn) {
     tx.onerror = () => reject(tx.error);
   });
 }
-const idbGet = (db, key) => request(db, "readonly", (s) => s.get(key));
-const idbPut = (db, key, value) => request(db, "readwrite", (s) => s.put(value, key));
-const idbClear = (db) => request(db, "readwrite", (s) => s.clear());
+// Without a database (a browser that keeps nothing for this page) the scorer runs all
+// the same, and says that a reload loses the hands.
+const idbGet = (db, key) => db ? request(db, "readonly", (s) => s.get(key)) : undefined;
+const idbPut = (db, key, value) =>
+  db ? request(db, "readwrite", (s) => s.put(value, key)) : Promise.resolve();
+const idbClear = (db) => db ? request(db, "readwrite", (s) => s.clear()) : Promise.resolve();
 
 const T = {           // what the page's tests and benches read (tests/test_web.py)
   ready: false, bootMs: null, presses: 0, frames: 0, drawnAt: 0, downAt: 0, pressedAt: 0, saving: 0, saves: 0,
@@ -53,7 +56,14 @@ function fail(e) {
 }
 
 async function main() {
-  const db = await openDb();
+  let db = null;
+  let note = "Ready.";
+  try {
+    db = await openDb();
+  } catch (e) {
+    note = "This browser keeps nothing for this page (" + (e && e.message || e) +
+           "): the hands are lost at a reload.";
+  }
   const [bundle, mp, journal, settings, model] = await Promise.all([
     fetch("firmware.bin").then((r) => {
       if (!r.ok) throw new Error("firmware.bin: " + r.status);
@@ -138,10 +148,14 @@ async function main() {
   T.press = press;
   T.settled = () => pending === 0 && T.saving === 0;
   T.ready = true;
-  status.textContent = "Ready.";
+  status.textContent = note;
 
   let pending = 0;    // presses sent that the loop has not taken a round for
   function press(code) {
+    if (W.fault()) {      // the fault's screen says: press to restart
+      location.reload();
+      return;
+    }
     if (!W.press(code)) return;
     T.pressedAt = performance.now();
     T.presses++;
@@ -291,4 +305,24 @@ function unpack(FS, b) {
   }
 }
 
-main().catch(fail);
+// One scorer a browser: a second tab would write over the first one's journal, so it
+// waits, and says so, until the first is closed (the Web Locks API; where a browser has
+// none, the page runs as it is).
+if (navigator.locks) {
+  navigator.locks.request("tally42-web-scorer", { ifAvailable: true }, async (lock) => {
+    if (!lock) {
+      status.textContent = "The scorer is open in another tab of this browser: " +
+                           "close that one, then reload this one.";
+      T.elsewhere = true;
+      return;
+    }
+    try {
+      await main();
+    } catch (e) {
+      fail(e);
+    }
+    await new Promise(() => {});    // held while the page is open
+  });
+} else {
+  main().catch(fail);
+}
