@@ -75,6 +75,24 @@ class WebDisplay(SimDisplay):
         return len(self._buf)
 
 
+class WebFlash(FileFlash):
+    """The sim's NOR flash in a file, its programs and erases counted (writes): the page
+    copies the file to IndexedDB when the count moves."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.writes = 0
+
+    def writeblocks(self, block, buf, offset=None):
+        self.writes += 1
+        super().writeblocks(block, buf, offset)
+
+    def ioctl(self, op, arg):
+        if op == 6:
+            self.writes += 1
+        return super().ioctl(op, arg)
+
+
 class WebRtc:
     """The time of day: the browser's (Date), as boards/device.py RtcClock offers it.
     set() (a PC's clock) moves it by the difference, until the page is loaded again."""
@@ -119,7 +137,7 @@ class Board:
         self.name = "web"
         self.display = WebDisplay(width, height)
         self.buttons = Keys()
-        self.flash = FileFlash(flash_path)
+        self.flash = WebFlash(flash_path)
         self.settings_path = settings_path
         self.serial = None
         self.rtc = WebRtc(utc_offset_minutes)

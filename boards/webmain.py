@@ -63,6 +63,16 @@ def press(code):
     return _board.buttons.push(code)
 
 
+def waiting():
+    """Presses queued that the loop has not taken yet."""
+    return _board.buttons.waiting()
+
+
+def flash_writes():
+    """Programs and erases of the journal so far: the page saves it when this moves."""
+    return _board.flash.writes
+
+
 def fault():
     """What stopped the firmware, or None while it runs."""
     return _fault

@@ -205,3 +205,15 @@ def test_a_second_tab_waits_until_the_first_is_closed(scorer):
     scorer.reload()
     assert scorer.screen() == shown
 
+
+
+def test_presses_faster_than_the_loop_are_all_taken_in_order_and_kept(scorer):
+    scorer.load()
+    # Three presses in one go, before the loop's next round: OK, next, OK held.
+    scorer.page.eval("tally42.press(3), tally42.press(2), tally42.press(0x13)")
+    scorer.settle()
+    assert scorer.page.eval("tally42.presses") == 3
+    name, words = scorer.screen()
+    assert name == "contract" and "E bid 30" in words, words
+    scorer.reload()
+    assert scorer.screen() == (name, words)

@@ -117,21 +117,29 @@ async function main() {
     T.drawnAt = performance.now();
   }
 
-  // The journal and the settings to IndexedDB whenever the firmware changed them.
-  const stamps = {};
+  // The journal (when the firmware programmed or erased it) and the settings file (when
+  // its bytes changed) to IndexedDB, in order.
+  let writes = -1;
+  let settingsSaved = null;
   let chain = Promise.resolve();
+  function save(key, data) {
+    T.saving++;
+    chain = chain.then(() => idbPut(db, key, data)).then(
+      () => { T.saving--; T.saves++; },
+      (e) => { T.saving--; fail(e); });
+  }
   function persist() {
-    for (const [key, path] of [["journal", FLASH], ["settings", SETTINGS]]) {
-      let st;
-      try { st = FS.stat(path); } catch (e) { continue; }
-      const stamp = st.mtime.getTime() + ":" + st.size;
-      if (stamps[key] === stamp) continue;
-      stamps[key] = stamp;
-      const data = FS.readFile(path);
-      T.saving++;
-      chain = chain.then(() => idbPut(db, key, data)).then(
-        () => { T.saving--; T.saves++; },
-        (e) => { T.saving--; fail(e); });
+    const n = W.flash_writes();
+    if (n !== writes) {
+      writes = n;
+      save("journal", FS.readFile(FLASH));
+    }
+    let data = null;
+    try { data = FS.readFile(SETTINGS); } catch (e) { return; }    // none yet
+    if (settingsSaved === null || data.length !== settingsSaved.length ||
+        data.some((b, i) => b !== settingsSaved[i])) {
+      settingsSaved = data;
+      save("settings", data);
     }
   }
 
@@ -171,7 +179,7 @@ async function main() {
     timer = null;
     try {
       const frames = W.step();
-      pending = 0;
+      pending = W.waiting();    // the loop takes one press a round
       if (frames !== T.frames) {
         T.frames = frames;
         draw();
@@ -183,7 +191,7 @@ async function main() {
       fail(e);
       return;
     }
-    schedule(POLL_MS);
+    schedule(pending ? 0 : POLL_MS);
   }
   schedule(POLL_MS);
 
