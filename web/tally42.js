@@ -159,7 +159,9 @@ async function main() {
   status.textContent = note;
 
   let pending = 0;    // presses sent that the loop has not taken a round for
+  let stopped = false;  // the journal is being wiped: no more rounds, no more saves
   function press(code) {
+    if (stopped) return;
     if (W.fault()) {      // the fault's screen says: press to restart
       location.reload();
       return;
@@ -177,6 +179,7 @@ async function main() {
   }
   function tick() {
     timer = null;
+    if (stopped) return;
     try {
       const frames = W.step();
       pending = W.waiting();    // the loop takes one press a round
@@ -282,8 +285,8 @@ async function main() {
   document.getElementById("wipe").addEventListener("click", async () => {
     if (!confirm("Wipe this scorer? Every sitting kept in this browser is lost " +
                  "(download the logs first).")) return;
+    stopped = true;
     if (timer !== null) clearTimeout(timer);
-    timer = -1;
     await chain;
     await idbClear(db);
     location.reload();
