@@ -86,9 +86,12 @@ async function main() {
   const offset = -new Date().getTimezoneOffset();
   canvas.width = width;
   canvas.height = height;
-  const scale = Math.max(2, Math.floor(Math.min(900, window.innerWidth - 80) / width));
-  canvas.style.width = width * scale + "px";
-  canvas.style.height = height * scale + "px";
+  // Whole screen pixels a panel pixel (3 on a laptop, 1 on a phone), the e-ink pixels
+  // kept square and crisp; only a screen narrower than the panel shrinks it.
+  const room = document.querySelector("main").clientWidth - 64;   // the case's margins
+  const scale = Math.floor(Math.min(900, room) / width);
+  canvas.style.width = (scale >= 1 ? width * scale : room) + "px";
+  canvas.style.aspectRatio = width + " / " + height;
   const ctx = canvas.getContext("2d");
   const image = ctx.createImageData(width, height);
   const stride = (width + 7) >> 3;
