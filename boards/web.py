@@ -13,8 +13,8 @@
 #             (boards/sim.py FileFlash) in the port's in-memory file system; the page
 #             copies it to the browser's storage (IndexedDB) whenever it changes, and
 #             back before boot, so a reload or a closed tab resumes where it was
-#   clock     the browser's: ticks_ms from the port (performance.now), the time of day
-#             from Date (WebRtc)
+#   clock     the browser's: ticks_ms from the port (Date.now(), its micropython.mjs
+#             mp_js_ticks_ms), the time of day from Date too (WebRtc)
 #   serial    none (the page downloads the sitting log instead of a sync)
 #   random    os.urandom from the browser's crypto (urandom(): the port has none)
 # The firmware's main loop is not run() here: the page calls boards/webmain.py step(),
