@@ -30,19 +30,12 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 class Server:
-    """A static web server of `folder` (any would do: the page needs nothing else). Every
-    path asked for is kept in `asked`."""
+    """A static web server of `folder` on 127.0.0.1 (any would do: the page needs
+    nothing else)."""
 
     def __init__(self, folder):
-        asked = self.asked = []
-
-        class Handler(_Quiet):
-            def do_GET(self):
-                asked.append(self.path)
-                super().do_GET()
-
         self.httpd = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), functools.partial(Handler, directory=folder))
+            ("127.0.0.1", 0), functools.partial(_Quiet, directory=folder))
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.url = "http://127.0.0.1:%d/" % self.httpd.server_address[1]
 
