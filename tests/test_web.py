@@ -191,7 +191,8 @@ def test_device_time_is_what_datetime_writes():
 
 
 def test_a_second_tab_waits_until_the_first_is_closed(scorer):
-    # Two tabs would write over each other's journal: the second says so and waits.
+    # Two tabs would write over each other's journal: the second says so and waits, then
+    # starts once the first is closed.
     scorer.load()
     scorer.play(["ok"] + MADE)
     shown = scorer.screen()
@@ -200,9 +201,11 @@ def test_a_second_tab_waits_until_the_first_is_closed(scorer):
     second.wait_for_function("window.tally42 && tally42.elsewhere")
     assert "open in another tab" in second.text_content("#status")
     assert second.evaluate("tally42.ready") is False
+    # The first closed, the second starts by itself, where the first was.
     scorer.pw.close()
     scorer.pw = scorer.page.page = second
-    scorer.reload()
+    scorer.wait_ready()
+    assert second.evaluate("tally42.elsewhere") is False
     assert scorer.screen() == shown
 
 

@@ -320,22 +320,26 @@ function unpack(FS, b) {
 }
 
 // One scorer a browser: a second tab would write over the first one's journal, so it
-// waits, and says so, until the first is closed (the Web Locks API; where a browser has
-// none, the page runs as it is).
+// says so and waits for the first to close, then starts (the Web Locks API; where a
+// browser has none, the page runs as it is).
+async function run(lock) {
+  T.elsewhere = false;
+  try {
+    await main();
+  } catch (e) {
+    fail(e);
+  }
+  await new Promise(() => {});    // the lock held while the page is open
+}
 if (navigator.locks) {
-  navigator.locks.request("tally42-web-scorer", { ifAvailable: true }, async (lock) => {
-    if (!lock) {
-      status.textContent = "The scorer is open in another tab of this browser: " +
-                           "close that one, then reload this one.";
-      T.elsewhere = true;
-      return;
-    }
-    try {
-      await main();
-    } catch (e) {
-      fail(e);
-    }
-    await new Promise(() => {});    // held while the page is open
+  const LOCK = "tally42-web-scorer";
+  navigator.locks.request(LOCK, { ifAvailable: true }, (lock) => {
+    if (lock) return run(lock);
+    status.textContent = "The scorer is open in another tab of this browser: it " +
+                         "starts here when that tab is closed.";
+    T.elsewhere = true;
+    navigator.locks.request(LOCK, run);     // granted when the other tab lets go
+    return null;
   });
 } else {
   main().catch(fail);
