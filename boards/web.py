@@ -113,7 +113,7 @@ def urandom(n):
     """os.urandom as the chip gives it (ESP-IDF's hardware random number generator,
     MicroPython's ports/esp32 modos.c), which the WebAssembly port leaves out: the
     browser's crypto.getRandomValues. The sittings' random ids come from it."""
-    import js
+    import js  # pyright: ignore[reportMissingImports]  (the WebAssembly port's own)
     a = js.Uint8Array.new(n)
     js.crypto.getRandomValues(a)
     return bytes(a[i] for i in range(n))
