@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-import chromium
+from browser import Page
 from eventlogs import sitting_42
 from host_tools.events import event as EV
 from host_tools.events import live as LV
@@ -45,24 +45,9 @@ def night(tmp_path):
     server.server_close()
 
 
-def _browser(width, height):
-    binary = chromium.find()
-    if binary is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("chromium is not installed (.ci/run installs it)")
-        pytest.skip("chromium is not installed (apt install chromium)")
-    return chromium.Chromium(binary, width, height)
-
-
 def _open(width, height, url, rows=8, script=None):
-    browser = _browser(width, height)
-    browser.open("about:blank")
-    if script:
-        browser.send("Page.addScriptToEvaluateOnNewDocument", {"source": script})
-    browser.send("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1,
-        "mobile": width < height})
-    browser.send("Page.navigate", {"url": url})
+    browser = Page(width, height, script)
+    browser.open(url)
     browser.wait_for("document.querySelectorAll('#standings-table tr').length == %d" % rows)
     return browser
 
