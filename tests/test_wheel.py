@@ -2,11 +2,7 @@
 [sim] into a fresh virtual environment outside the checkout, HOME elsewhere, run from
 another folder. Every command a PC user meets works there: the files it reads at run time
 (board manifests, the device code the sim and deploy compile) come with the package.
-
-The wheel is built once a session from a copy of the packaged files (no stale build/ of the
-checkout gets into it). What it needs from PyPI is taken from a wheel folder of the
-checkout's build/ (build/wheelhouse), filled by `pip download` the first time (pip's cache
-makes that quick; afterwards no network is needed)."""
+The wheel is built and installed once a session (tests/wheelrig.py)."""
 import ast
 import json
 import os
@@ -14,65 +10,11 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import urllib.request
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WHEELHOUSE = os.path.join(ROOT, "build", "wheelhouse")
-PACKAGED = ("pyproject.toml", "README.md", "engine_core", "firmware", "host_tools", "boards")
-PIP = ["--disable-pip-version-check", "--quiet"]
-
-
-def _pip(python, *args, timeout=300):
-    return subprocess.run([python, "-m", "pip"] + PIP + list(args), capture_output=True,
-                          text=True, timeout=timeout)
-
-
-def _build_wheel(tmp):
-    src = os.path.join(tmp, "src")
-    os.makedirs(src)
-    for name in PACKAGED:
-        path = os.path.join(ROOT, name)
-        if os.path.isdir(path):
-            shutil.copytree(path, os.path.join(src, name),
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        else:
-            shutil.copy(path, src)
-    dist = os.path.join(tmp, "dist")
-    # The build backend (pyproject.toml's pinned setuptools) from the wheel folder first.
-    r = _pip(sys.executable, "wheel", "--no-deps", "--no-index", "--find-links", WHEELHOUSE,
-             "-w", dist, src)
-    if r.returncode:
-        os.makedirs(WHEELHOUSE, exist_ok=True)
-        r = _pip(sys.executable, "download", "--no-deps", "-d", WHEELHOUSE, _build_requires())
-        assert r.returncode == 0, r.stderr
-        r = _pip(sys.executable, "wheel", "--no-deps", "--no-index", "--find-links",
-                 WHEELHOUSE, "-w", dist, src)
-    assert r.returncode == 0, r.stderr
-    (wheel,) = os.listdir(dist)
-    return os.path.join(dist, wheel)
-
-
-def _build_requires():
-    text = open(os.path.join(ROOT, "pyproject.toml")).read()
-    return re.search(r'requires = \["([^"]+)"\]', text).group(1)
-
-
-def _install(venv, wheel):
-    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=120)
-    python = os.path.join(venv, "bin", "python")
-    target = wheel + "[sim]"
-    r = _pip(python, "install", "--no-index", "--find-links", WHEELHOUSE, target)
-    if r.returncode:
-        r = _pip(python, "download", "-d", WHEELHOUSE, target)
-        assert r.returncode == 0, r.stderr
-        for name in os.listdir(WHEELHOUSE):
-            if name.startswith("tally42-"):
-                os.remove(os.path.join(WHEELHOUSE, name))
-        r = _pip(python, "install", "--no-index", "--find-links", WHEELHOUSE, target)
-    assert r.returncode == 0, r.stderr
+from wheelrig import ROOT, installed_venv
 
 
 class Installed:
@@ -104,9 +46,7 @@ class Installed:
 def installed(tmp_path_factory):
     tmp = str(tmp_path_factory.mktemp("wheel"))
     assert not tmp.startswith(ROOT)
-    wheel = _build_wheel(tmp)
-    venv = os.path.join(tmp, "venv")
-    _install(venv, wheel)
+    venv = os.path.dirname(installed_venv(tmp))
     here = os.path.join(tmp, "elsewhere")
     home = os.path.join(tmp, "home")
     os.makedirs(here)
