@@ -1,9 +1,11 @@
 """The `tally42` command: one main(), a table of subcommands, errors as `tally42: message`."""
 import argparse
 import importlib
+import os
 import sys
 
 from host_tools.commands.errors import CommandError
+from host_tools.log.text import message
 
 
 # Every subcommand, in the order `tally42 --help` lists them: the module of host_tools.commands
@@ -86,18 +88,36 @@ def main(argv=None):
     else:
         parser = build_parser(argv[:1] if argv[:1] and argv[0] in COMMANDS else None)
     try:
-        args = parser.parse_args(argv)
-    except UsageError as e:
-        sys.stderr.write("tally42: %s\n" % e)
-        return 2
-    try:
-        return args.func(args) or 0
-    except CommandError as e:
-        sys.stderr.write("tally42: %s\n" % e)
-        return 2
-    except KeyboardInterrupt:
-        sys.stderr.write("tally42: interrupted\n")
-        return 130
+        try:
+            args = parser.parse_args(argv)
+        except UsageError as e:
+            return _refused(e)
+        try:
+            return args.func(args) or 0
+        except CommandError as e:
+            return _refused(e)
+        except KeyboardInterrupt:
+            sys.stderr.write("tally42: interrupted\n")
+            return 130
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped reading (`tally42 sittings | head -1`): it has what it wanted.
+        # Quiet, exit 0; what is left unwritten goes nowhere (Python flushes at exit).
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass        # a stdout with no file behind it (a test's capture)
+        return 0
+
+
+def _refused(e):
+    # Every message escapes what would act on the terminal or reorder the line (a name
+    # holding a bidirectional override, echoed in a refusal).
+    sys.stderr.write("tally42: %s\n" % message(str(e)))
+    return 2
 
 
 if __name__ == "__main__":

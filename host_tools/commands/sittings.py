@@ -10,7 +10,7 @@ from host_tools.commands.common import (CommandError, add_db, damage_refused, op
                                         read_file, read_log, write_stdout)
 from host_tools.log import sittinglog as L
 from host_tools.log.lines import LogError
-from host_tools.log.text import json_line, printable
+from host_tools.log.text import json_line, message, printable
 from host_tools.store import db as D
 from host_tools.store import export as X
 from host_tools.store import stats as T
@@ -21,9 +21,12 @@ from host_tools.store import stats as T
 def cmd_replay(args):
     data = sys.stdin.buffer.read() if args.log == "-" else read_file(args.log)
     try:
-        rp = L.replay(data, spec=True)
+        # Every check import makes: the #tally42 line is tally42's own (a reader of the
+        # spec alone skips it as a comment), and what import would refuse in it, replay
+        # refuses too (an end before the start).
+        rp = L.replay(data)
     except LogError as e:
-        sys.stderr.write("%s:%d: %s\n" % (args.log, e.line, e.message))
+        sys.stderr.write(message("%s:%d: %s\n" % (args.log, e.line, e.message)))
         return 2
     if args.json:
         sys.stdout.write(json_line(L.report(rp)))
@@ -63,7 +66,7 @@ def cmd_import(args):
                 stored = database.store(data, source="import")
             except LogError as e:
                 where = "%s:%d" % (path, e.line) if e.line else path
-                sys.stderr.write("%s: %s\n" % (where, e.message))
+                sys.stderr.write(message("%s: %s\n" % (where, e.message)))
                 refused += 1
                 continue
             except D.DbError as e:
