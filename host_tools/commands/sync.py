@@ -113,13 +113,41 @@ def _names(text, what):
         raise CommandError("--%s: %s is named twice" % (what, twice))
     if what == "teams" and len(names) != 2:
         raise CommandError("--teams: 2 team names, not %d" % len(names))
-    if what == "players" and len(names) not in (2, 3, 4, 6):
+    if what == "players" and len(names) not in SEATS.values():
         raise CommandError("--players: 4 names (2 for a gin pad, 3 for Moon, 6 for "
                            "Seventy-Nine and Eighty-Eight), not %d" % len(names))
     return names
 
 
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
+
+# The seats of every game the scorer sets up.
+SEATS = dict([(n, V.TABLE[V.index(n)][V.SEATS]) for n in V.NAMES]
+             + [(n, G.TABLE[G.index(n)][G.SEATS]) for n in G.NAMES])
+
+
+def _check_push(names, pairs, open_lines):
+    """A push of names and settings checked whole before anything is sent: the players
+    against the seats of the game pushed (--set variant=...), and, with a sitting open on
+    the scorer (open_lines: its log lines, or None), against that sitting, whose players
+    they also name. Raises CommandError: nothing has been sent."""
+    players = [ns for kind, ns in names if kind == "p"]
+    variant = dict(pairs).get("variant")
+    if players and variant and len(players[0]) != SEATS[variant]:
+        raise CommandError("--players: %s seats %d players, not %d: nothing was sent to the "
+                           "scorer" % (variant, SEATS[variant], len(players[0])))
+    if not players or not open_lines:
+        return
+    header = open_lines[0]
+    if not isinstance(header, dict):
+        header = json.loads(header)
+    seats = len(header.get("players") or ()) or SEATS.get(header.get("variant"), 0)
+    if seats and seats != len(players[0]):
+        raise CommandError(
+            "the scorer has a sitting of %s in progress (%d seats), and names pushed name its "
+            "players too: %d names do not fit it, so nothing was sent to the scorer. Finish "
+            "or end the sitting on the scorer first, then push the names and the game again"
+            % (header.get("variant", "42"), seats, len(players[0])))
 
 
 # Every game the scorer sets up: the 42 family and the gin pads.
@@ -153,6 +181,8 @@ def _settings(pairs):
             variant = value
         else:
             options[key] = setting_value(value, key)
+            if isinstance(options[key], bool):
+                value = "true" if options[key] else "false"     # the scorer's spelling
         out.append((key, value))
     names = [variant] if variant else list(_VARIANTS)
     for key, value in options.items():
@@ -358,6 +388,7 @@ def cmd_sync(args):
     if args.teams:
         names.append(("t", _names(args.teams, "teams")))
     pairs = _settings(args.set)
+    _check_push(names, pairs, None)
     assignment = None
     if args.assign is not None:
         # The players and the game go with the assignment, once the sittings are stored.
@@ -397,11 +428,23 @@ def cmd_sync(args):
         print(info.describe())
         if not args.no_clock:
             _optional(client.set_clock, "clock", refusals)
+        if any(kind == "p" for kind, _ in names):
+            try:
+                _check_push(names, pairs, _open_lines(client))
+            except CommandError:
+                client.bye()
+                raise
+        taken = True
         for kind, ns in names:
             what = "players" if kind == "p" else "teams"
             if _optional(lambda: client.push_names(kind, ns), what, refusals):
                 print("%s set on the scorer: %s" % (what, ", ".join(ns)))
-        if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
+            else:
+                taken = False
+        if pairs and not taken:
+            refusals.append("settings not sent: the names were refused, and a push is taken "
+                            "whole or not at all")
+        elif pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
         report = Report(info)
@@ -463,6 +506,15 @@ def _progress(client, database):
     try:
         return LV.record_log(database, lines, client.info.device_id)
     except (EV.EventError, D.DbError):
+        return None
+
+
+def _open_lines(client):
+    # The log lines of the sitting open on the scorer, or None (none, or a firmware that
+    # sends only finished sittings).
+    try:
+        return open_sitting(client)
+    except Y.DeviceError:
         return None
 
 
@@ -552,15 +604,18 @@ def sync_parser(sub, name):
                         "ESP32 USB serial port a scorer answers on)")
     add_db(p)
     p.add_argument("--players", metavar="A,B,C,D",
-                   help="player names for the sittings set up next (3, 4 or 6; at most 12 "
-                        "characters each)")
+                   help="player names for the sittings set up next (2 for a gin pad, 3 for "
+                        "Moon, 6 for Seventy-Nine and Eighty-Eight, else 4: as many as the "
+                        "game pushed with --set variant=... seats; at most 12 characters "
+                        "each)")
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
                         "scoring=points, target=250, nello=true, ...; the gin pads: "
                         "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
                         "spade_doubles, game_bonus, box_bonus, shutout_doubles, deal, "
-                        "bonus; tracker=on); repeatable")
+                        "bonus; tracker=on); a yes-or-no option takes on/off, true/false or "
+                        "yes/no alike; repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
