@@ -388,13 +388,13 @@ def cmd_sync(args):
     if args.teams:
         names.append(("t", _names(args.teams, "teams")))
     pairs = _settings(args.set)
-    _check_push(names, pairs, None)
     assignment = None
     if args.assign is not None:
         # The players and the game go with the assignment, once the sittings are stored.
         assignment = _assignment(args.assign, names[0][1] if args.players else None, pairs)
         names = [n for n in names if n[0] != "p"]
         pairs = []
+    _check_push(names, pairs, None)
     database = _open_event(args.db, args.event) if args.event is not None else None
     try:
         url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
