@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import os
+import time
 import subprocess
 import sys
 import types
@@ -351,9 +352,16 @@ def test_end_and_event_travel_through_export_and_import(tmp_path, capsys):
     assert "Ended: 2025-06-01T19:25:30-05:00" in out
 
 
-def test_sittings_and_stats_show_the_end_and_the_event(tmp_path, capsys):
+def test_sittings_and_stats_show_the_end_and_the_event(tmp_path, capsys, monkeypatch):
     db, ids = stored(tmp_path, CLUB, REDEAL)
-    code, out, err = run(capsys, "sittings", "--db", db)
+    # (the times in the PC's zone, -05:00 as the log's in June)
+    monkeypatch.setenv("TZ", "America/Chicago")
+    time.tzset()
+    try:
+        code, out, err = run(capsys, "sittings", "--db", db)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
     assert code == 0
     line = [x for x in out.splitlines() if x.startswith("club-1")][0]
     assert "2025-06-01 18:00" in line and "19:25" in line and "Club night R2 T3" in line

@@ -281,24 +281,33 @@ def cmd_sittings(args):
         sys.stdout.write("No sittings stored yet.\n")
         return 0
     out = []
+    zones = set()
     for r in rows:
         players = ", ".join(json.loads(r["players"])) if r["players"] else ""
         score = "-".join(str(x) for x in json.loads(r["score"]))
         state = "over" if r["over"] else "in progress"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
-        out.append([r["id"], r["variant"], _when(r["started"]), _ended(r), r["hands"],
+        started, ended = _when(r["started"], args.utc), _when(r["ended"], args.utc)
+        zones.update(z for _, z in (started, ended) if z)
+        out.append([r["id"], r["variant"], started, _ended(started, ended), r["hands"],
                     score, state, source, _event(r, slotted.get(r["id"])), players])  # the table escapes controls
-    sys.stdout.write(T.table(["id", "variant", "started", "ended", "hands", "score", "state",
-                              "source", "event", "players"], out))
+    # The times are the PC's local zone (--utc: UTC), named once in the heading when every
+    # time is in one (a summer and a winter sitting: each names its own).
+    one = len(zones) == 1
+    for row in out:
+        for i in (2, 3):
+            text, zone = row[i]
+            row[i] = text if one or not zone else "%s %s" % (text, zone)
+    zone = " (%s)" % zones.pop() if one else ""
+    sys.stdout.write(T.table(["id", "variant", "started" + zone, "ended" + zone, "hands",
+                              "score", "state", "source", "event", "players"], out))
     return 0
 
 
-def _ended(r):
+def _ended(started, ended):
     # The end as its minute, or only its time of day when it is the start's day.
-    ended = _when(r["ended"])
-    started = _when(r["started"])
-    if ended[:10] == started[:10] and len(ended) == 16:
-        return ended[11:]
+    if ended[0][:10] == started[0][:10] and len(ended[0]) == 16 and ended[1] == started[1]:
+        return ended[0][11:], ended[1]
     return ended
 
 
@@ -317,13 +326,19 @@ def _event(r, slot):
     return " ".join(p for p in parts if p) + " (not slotted)"
 
 
-def _when(started):
-    # An ISO 8601 start as its day and minute, in the time zone it was written in.
+def _when(text, utc=False):
+    """(day and minute, zone name) of an ISO 8601 time in the PC's local zone (utc: in
+    UTC), so that a column of them orders by instant; one written without an offset is
+    UTC (the log's rule, host_tools/log/times.py). Text that is no time: as it is, no zone."""
     import datetime
     try:
-        return datetime.datetime.fromisoformat(started).strftime("%Y-%m-%d %H:%M")
-    except (TypeError, ValueError):
-        return started or ""
+        t = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (AttributeError, TypeError, ValueError):
+        return text or "", None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=datetime.timezone.utc)
+    t = t.astimezone(datetime.timezone.utc if utc else None)
+    return t.strftime("%Y-%m-%d %H:%M"), "UTC" if utc else t.tzname()
 
 
 def sittings_parser(sub, name):
@@ -332,6 +347,9 @@ def sittings_parser(sub, name):
         description="List the sittings stored in the database, one a line (--json: one "
                     "JSON object a sitting), by the time they started.")
     p.add_argument("--json", action="store_true", help="one JSON object a sitting")
+    p.add_argument("--utc", action="store_true",
+                   help="times in UTC (default: the PC's local time zone, named in the "
+                        "heading; --json keeps each time as it was written)")
     add_db(p)
     return p
 
