@@ -113,9 +113,12 @@ def _sources(args):
     """(sitting id, log text) for each sitting asked for. The damaged sittings of an
     image are named on stderr, and args.damaged says how many there were."""
     args.damaged = 0
+    args.slots = {}
+    if args.device and not args.from_image:
+        raise CommandError("--device names the scorer of an image: give --from-image too")
     if args.from_image:
         try:
-            logs, damaged = X.image_logs(args.from_image)
+            logs, damaged = X.image_logs(args.from_image, args.device)
         except X.ExportError as e:
             raise CommandError(str(e))
         if damaged and not args.sitting:
@@ -123,8 +126,11 @@ def _sources(args):
             sys.stderr.write("tally42: %s: %s damaged (a record fails its check): not "
                              "exported\n" % (args.from_image, _numbers(damaged)))
         if args.sitting:
+            # The image's id, or its start, or the database's id of it (sync's, which
+            # ends with the image's id when no --device was given).
             picked = [(i, t) for i, t in logs if i == args.sitting] or [
-                (i, t) for i, t in logs if i.startswith(args.sitting)]
+                (i, t) for i, t in logs if i.startswith(args.sitting)
+                or args.sitting.endswith("-" + i)]
             if len(picked) != 1:
                 raise CommandError("%s: %s sitting %s (it has %s)" % (
                     args.from_image, "no" if not picked else "more than one",
@@ -136,6 +142,9 @@ def _sources(args):
             ids = [database.resolve(args.sitting)] if args.sitting else database.ids()
         except D.DbError as e:
             raise CommandError(str(e))
+        # A sitting slotted into an event (`event result`, sync --event): its event,
+        # round and table, as `sittings` shows them.
+        args.slots = SL.slots(database)
         return [(i, database.log(i)) for i in ids]
 
 
@@ -151,7 +160,11 @@ def cmd_export(args):
     refused = 0
     for sid, log in sources:
         try:
-            todo.append((sid, log, L.replay(log.encode("utf-8"))))
+            rp = L.replay(log.encode("utf-8"))
+            slot = args.slots.get(sid)
+            if slot is not None:
+                rp.header.extra.update(event=slot[0], round=slot[1], table=slot[2])
+            todo.append((sid, log, rp))
         except LogError as e:
             sys.stderr.write("%s:%d: %s\n" % (sid, e.line, e.message))
             refused += 1
@@ -227,6 +240,10 @@ def export_parser(sub, name):
                         "a sitting; jsonl --all needs a folder); default: standard output")
     p.add_argument("--from-image", metavar="FILE",
                    help="export the sittings of a device flash image instead of the database")
+    p.add_argument("--device", metavar="ID",
+                   help="with --from-image: the scorer's id (T42-..., as `tally42 devices` "
+                        "and sync name it): the sittings get the ids sync stores them by "
+                        "(default: their random id alone, the end of those ids)")
     add_db(p)
     return p
 
