@@ -9,6 +9,7 @@ import time
 from engine_core import options as O
 from engine_core import variants as V
 from engine_core.gin import rules as G
+from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
@@ -17,7 +18,6 @@ from host_tools.link.assignment import check_assignment, not_playing, setting_va
 from host_tools.events import live as LV
 from host_tools.link.sync import Refused, Report, open_sitting, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
-from host_tools.log.text import name_problem, repeated_name
 from host_tools.store import db as D
 
 PROBE_TIMEOUT = 1.0
@@ -95,60 +95,11 @@ class _Progress:
             self.shown = False
 
 
-# What the scorer shows of a name: player names on the score screen, team names.
-_SHOWN = {"players": 12, "teams": 8}
-
-
-def _names(text, what):
-    names = [n.strip() for n in text.split(",")]
-    for n in names:
-        problem = name_problem(n) if n else "an empty name (names are separated by commas)"
-        if not problem and len(n) > _SHOWN[what]:
-            problem = "name %s is longer than the %d characters the scorer shows" % (
-                n, _SHOWN[what])
-        if problem:
-            raise CommandError("--%s: %s" % (what, problem))
-    twice = repeated_name(names)
-    if twice is not None:
-        raise CommandError("--%s: %s is named twice" % (what, twice))
-    if what == "teams" and len(names) != 2:
-        raise CommandError("--teams: 2 team names, not %d" % len(names))
-    if what == "players" and len(names) not in SEATS.values():
-        raise CommandError("--players: 4 names (2 for a gin pad, 3 for Moon, 6 for "
-                           "Seventy-Nine and Eighty-Eight), not %d" % len(names))
-    return names
+# The names pushed (--players, --teams), checked (host_tools/commands/pushcheck.py).
+_names = PC.names
 
 
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
-
-# The seats of every game the scorer sets up.
-SEATS = dict([(n, V.TABLE[V.index(n)][V.SEATS]) for n in V.NAMES]
-             + [(n, G.TABLE[G.index(n)][G.SEATS]) for n in G.NAMES])
-
-
-def _check_push(names, pairs, open_lines):
-    """A push of names and settings checked whole before anything is sent: the players
-    against the seats of the game pushed (--set variant=...), and, with a sitting open on
-    the scorer (open_lines: its log lines, or None), against that sitting, whose players
-    they also name. Raises CommandError: nothing has been sent."""
-    players = [ns for kind, ns in names if kind == "p"]
-    variant = dict(pairs).get("variant")
-    if players and variant and len(players[0]) != SEATS[variant]:
-        raise CommandError("--players: %s seats %d players, not %d: nothing was sent to the "
-                           "scorer" % (variant, SEATS[variant], len(players[0])))
-    if not players or not open_lines:
-        return
-    header = open_lines[0]
-    if not isinstance(header, dict):
-        header = json.loads(header)
-    seats = len(header.get("players") or ()) or SEATS.get(header.get("variant"), 0)
-    if seats and seats != len(players[0]):
-        raise CommandError(
-            "the scorer has a sitting of %s in progress (%d seats), and names pushed name its "
-            "players too: %d names do not fit it, so nothing was sent to the scorer. Finish "
-            "or end the sitting on the scorer first, then push the names and the game again"
-            % (header.get("variant", "42"), seats, len(players[0])))
-
 
 # Every game the scorer sets up: the 42 family and the gin pads.
 _VARIANTS = tuple(V.NAMES) + tuple(G.NAMES)
@@ -394,7 +345,7 @@ def cmd_sync(args):
         assignment = _assignment(args.assign, names[0][1] if args.players else None, pairs)
         names = [n for n in names if n[0] != "p"]
         pairs = []
-    _check_push(names, pairs, None)
+    PC.check_push(names, pairs, None)
     database = _open_event(args.db, args.event) if args.event is not None else None
     try:
         url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
@@ -430,7 +381,7 @@ def cmd_sync(args):
             _optional(client.set_clock, "clock", refusals)
         if any(kind == "p" for kind, _ in names):
             try:
-                _check_push(names, pairs, _open_lines(client))
+                PC.check_push(names, pairs, PC.open_lines(client))
             except CommandError:
                 client.bye()
                 raise
@@ -506,15 +457,6 @@ def _progress(client, database):
     try:
         return LV.record_log(database, lines, client.info.device_id)
     except (EV.EventError, D.DbError):
-        return None
-
-
-def _open_lines(client):
-    # The log lines of the sitting open on the scorer, or None (none, or a firmware that
-    # sends only finished sittings).
-    try:
-        return open_sitting(client)
-    except Y.DeviceError:
         return None
 
 
