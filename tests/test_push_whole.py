@@ -12,7 +12,7 @@ import pytest
 
 from clihelp import run
 from host_tools.commands import sync as S
-from host_tools.commands.errors import CommandError
+from host_tools.commands.common import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TALLY = [sys.executable, "-m", "host_tools"]

@@ -3,8 +3,9 @@ folder (host_tools/resources.py), never against the current one."""
 import os
 
 from host_tools.link.fold import Fold
-from host_tools.resources import ROOT
 from host_tools.sim import build
+
+ROOT = build.ROOT
 
 
 def test_a_module_folds_from_another_folder(tmp_path, monkeypatch):
