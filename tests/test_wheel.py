@@ -200,14 +200,16 @@ def test_no_sys_path_change_in_the_tool():
 def test_a_start_loads_only_its_command(installed):
     code = ("import sys; from host_tools import cli\n"
             "try:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m.startswith('host_tools.')))")
+            "import json; print(json.dumps(sorted(m for m in sys.modules "
+            "if m.startswith('host_tools.'))))")
     def loaded(*argv):
         r = subprocess.run([os.path.join(installed.bin, "python"), "-c", code] + list(argv),
                            cwd=installed.here, env=installed.env, capture_output=True,
                            text=True, timeout=60)
-        return r.stdout.splitlines()[-1]
+        return json.loads(r.stdout.splitlines()[-1])
     version = loaded("--version")
     assert "host_tools.store.db" not in version and "host_tools.commands.sync" not in version
     replay = loaded("replay", "--help")
     assert "host_tools.sim.run" not in replay and "host_tools.link.client" not in replay
     assert "host_tools.link.deploy" not in replay
+    assert not [m for m in replay if m.startswith("host_tools.events")], replay

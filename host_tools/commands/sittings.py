@@ -4,8 +4,6 @@ import json
 import os
 import sys
 
-from host_tools.commands import event as EC
-from host_tools.events import slots as SL
 from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
                                         read_file, read_log, write_stdout)
 from host_tools.log import sittinglog as L
@@ -51,6 +49,8 @@ def replay_parser(sub, name):
 @damage_refused
 def cmd_import(args):
     if (args.event, args.round, args.table) != (None, None, None):
+        # (the event commands' module, loaded by an import to an event's table only)
+        from host_tools.commands import event as EC
         return EC.cmd_import_to_table(args)
     refused = 0
     paths = _log_paths(args.logs)
@@ -102,6 +102,7 @@ def import_parser(sub, name):
                     "and the others are stored; the exit status is then 2.")
     p.add_argument("logs", nargs="+", metavar="LOG",
                    help="sitting log files or folders of them (- for stdin)")
+    from host_tools.commands import event as EC
     EC.import_options(p)
     add_db(p)
     return p
@@ -112,6 +113,7 @@ def import_parser(sub, name):
 def _sources(args):
     """(sitting id, log text) for each sitting asked for. The damaged sittings of an
     image are named on stderr, and args.damaged says how many there were."""
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     args.damaged = 0
     args.slots = {}
     if args.device and not args.from_image:
@@ -280,6 +282,7 @@ def stats_parser(sub, name):
 
 @damage_refused
 def cmd_sittings(args):
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     with open_db(args, readonly=True) as database:
         rows = database.sittings()
         slotted = SL.slots(database)
@@ -375,6 +378,7 @@ def sittings_parser(sub, name):
 
 @damage_refused
 def cmd_delete(args):
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     with open_db(args, create=False) as database:
         for sid in args.ids:
             slot = SL.slot_of(database, sid)
@@ -403,6 +407,7 @@ def delete_parser(sub, name):
 
 @damage_refused
 def cmd_rename(args):
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     with open_db(args, create=False) as database:
         try:
             database.rename(args.id, args.new_id)
