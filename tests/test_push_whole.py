@@ -43,7 +43,7 @@ def test_every_yes_or_no_option_takes_on_off_and_true_false_alike():
         assert S._settings(["spade_doubles=%s" % word]) == [("spade_doubles", sent)]
         assert S._settings(["nello=%s" % word]) == [("nello", sent)]
     assert S._settings(["tracker=on"]) == [("tracker", "on")]
-    with pytest.raises(CommandError, match="true or false"):
+    with pytest.raises(CommandError, match="true or false .on/off and yes/no are taken"):
         S._settings(["nello=maybe"])
     assert S._settings(["target=250"]) == [("target", "250")]
 

@@ -156,6 +156,8 @@ def _settings(pairs):
             except O.OptionError as e:
                 problem = problem or str(e)
         if problem:
+            if problem.endswith("true or false"):
+                problem += " (on/off and yes/no are taken too)"
             raise CommandError("--set %s: %s" % (key, problem))
     if variant and options:
         try:
