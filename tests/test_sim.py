@@ -44,8 +44,11 @@ def _sim(capfd, *args):
     return rc, out, err
 
 
-def _export(capfd, flash, out, sitting="1"):
-    rc = tally42(["export", "--from-image", str(flash), "--sitting", sitting, "--out", str(out)])
+def _export(capfd, flash, out, sitting=1):
+    # The image's sitting `sitting` (its number on the scorer), by the id export gives it.
+    sid = [lines[0]["id"] for n, lines in image.read_image_report(str(flash))[0]
+           if n == int(sitting)][0]
+    rc = tally42(["export", "--from-image", str(flash), "--sitting", sid, "--out", str(out)])
     capfd.readouterr()
     assert rc == 0
     rc = tally42(["replay", str(out), "--json"])

@@ -9,6 +9,7 @@ import time
 from engine_core import options as O
 from engine_core import variants as V
 from engine_core.gin import rules as G
+from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
@@ -17,7 +18,6 @@ from host_tools.link.assignment import check_assignment, not_playing, setting_va
 from host_tools.events import live as LV
 from host_tools.link.sync import Refused, Report, open_sitting, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
-from host_tools.log.text import name_problem, repeated_name
 from host_tools.store import db as D
 
 PROBE_TIMEOUT = 1.0
@@ -95,32 +95,11 @@ class _Progress:
             self.shown = False
 
 
-# What the scorer shows of a name: player names on the score screen, team names.
-_SHOWN = {"players": 12, "teams": 8}
-
-
-def _names(text, what):
-    names = [n.strip() for n in text.split(",")]
-    for n in names:
-        problem = name_problem(n) if n else "an empty name (names are separated by commas)"
-        if not problem and len(n) > _SHOWN[what]:
-            problem = "name %s is longer than the %d characters the scorer shows" % (
-                n, _SHOWN[what])
-        if problem:
-            raise CommandError("--%s: %s" % (what, problem))
-    twice = repeated_name(names)
-    if twice is not None:
-        raise CommandError("--%s: %s is named twice" % (what, twice))
-    if what == "teams" and len(names) != 2:
-        raise CommandError("--teams: 2 team names, not %d" % len(names))
-    if what == "players" and len(names) not in (2, 3, 4, 6):
-        raise CommandError("--players: 4 names (2 for a gin pad, 3 for Moon, 6 for "
-                           "Seventy-Nine and Eighty-Eight), not %d" % len(names))
-    return names
+# The names pushed (--players, --teams), checked (host_tools/commands/pushcheck.py).
+_names = PC.names
 
 
 _TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
-
 
 # Every game the scorer sets up: the 42 family and the gin pads.
 _VARIANTS = tuple(V.NAMES) + tuple(G.NAMES)
@@ -153,6 +132,8 @@ def _settings(pairs):
             variant = value
         else:
             options[key] = setting_value(value, key)
+            if isinstance(options[key], bool):
+                value = "true" if options[key] else "false"     # the scorer's spelling
         out.append((key, value))
     names = [variant] if variant else list(_VARIANTS)
     for key, value in options.items():
@@ -175,6 +156,8 @@ def _settings(pairs):
             except O.OptionError as e:
                 problem = problem or str(e)
         if problem:
+            if problem.endswith("true or false"):
+                problem += " (on/off and yes/no are taken too)"
             raise CommandError("--set %s: %s" % (key, problem))
     if variant and options:
         try:
@@ -364,6 +347,7 @@ def cmd_sync(args):
         assignment = _assignment(args.assign, names[0][1] if args.players else None, pairs)
         names = [n for n in names if n[0] != "p"]
         pairs = []
+    PC.check_push(names, pairs, None)
     database = _open_event(args.db, args.event) if args.event is not None else None
     try:
         url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
@@ -397,11 +381,23 @@ def cmd_sync(args):
         print(info.describe())
         if not args.no_clock:
             _optional(client.set_clock, "clock", refusals)
+        if any(kind == "p" for kind, _ in names):
+            try:
+                PC.check_push(names, pairs, PC.open_lines(client))
+            except CommandError:
+                client.bye()
+                raise
+        taken = True
         for kind, ns in names:
             what = "players" if kind == "p" else "teams"
             if _optional(lambda: client.push_names(kind, ns), what, refusals):
                 print("%s set on the scorer: %s" % (what, ", ".join(ns)))
-        if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
+            else:
+                taken = False
+        if pairs and not taken:
+            refusals.append("settings not sent: the names were refused, and a push is taken "
+                            "whole or not at all")
+        elif pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
         report = Report(info)
@@ -552,15 +548,18 @@ def sync_parser(sub, name):
                         "ESP32 USB serial port a scorer answers on)")
     add_db(p)
     p.add_argument("--players", metavar="A,B,C,D",
-                   help="player names for the sittings set up next (3, 4 or 6; at most 12 "
-                        "characters each)")
+                   help="player names for the sittings set up next (2 for a gin pad, 3 for "
+                        "Moon, 6 for Seventy-Nine and Eighty-Eight, else 4: as many as the "
+                        "game pushed with --set variant=... seats; at most 12 characters "
+                        "each)")
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
                         "scoring=points, target=250, nello=true, ...; the gin pads: "
                         "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
                         "spade_doubles, game_bonus, box_bonus, shutout_doubles, deal, "
-                        "bonus; tracker=on); repeatable")
+                        "bonus; tracker=on); a yes-or-no option takes on/off, true/false or "
+                        "yes/no alike; repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "

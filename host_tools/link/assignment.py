@@ -84,13 +84,19 @@ def game_settings(a):
                                           for k, v in sorted(a["options"].items())]
 
 
+_YES = ("true", "on", "yes")
+_NO = ("false", "off", "no")
+
+
 def setting_value(text, key=None):
     """A pushed setting's value as the scorer reads it (firmware/session.py _value): a number,
-    true/false, a list of names (comma-separated), or a word; nello_doubles is a list."""
+    true/false, a list of names (comma-separated), or a word; nello_doubles is a list. A
+    yes-or-no option is spelled on/off, true/false or yes/no alike, every option (the
+    scorer is sent true or false)."""
     if key == "nello_doubles":
         return text.split(",")
-    if text in ("true", "false"):
-        return text == "true"
+    if text in _YES or text in _NO:
+        return text in _YES
     try:
         return int(text)
     except ValueError:
