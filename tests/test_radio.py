@@ -43,7 +43,13 @@ def night(tmp_path):
     db.close()
 
 
-def frames(stream, key=KEY, address=SCORER, sid=1, size=W.MAX_RECORDS, finished=True):
+def key_of(address=SCORER):
+    """The scorer's own key, as its sync pushes it."""
+    return RA.scorer_key(KEY, RA.device_of(address))
+
+
+def frames(stream, key=None, address=SCORER, sid=1, size=W.MAX_RECORDS, finished=True):
+    key = key or key_of(address)
     out = []
     for off in range(0, len(stream), size):
         b = bytearray(W.MAX_FRAME)
@@ -56,7 +62,7 @@ def frames(stream, key=KEY, address=SCORER, sid=1, size=W.MAX_RECORDS, finished=
 
 def _ack(ack):
     assert len(ack) == W.ACK_LEN and ack[0] == W.ACK
-    assert W.sound(KEY, SCORER, ack, len(ack))
+    assert W.sound(key_of(), SCORER, ack, len(ack))
     return W.get_u24(ack, 8), ack[11]
 
 
@@ -150,7 +156,7 @@ def test_a_second_scorer_at_a_table_is_refused(night):
     assert keeper == RA.device_of(SCORER)
     fs = frames(stream, address=OTHER)
     ack = rx.take(OTHER, fs[0])
-    assert W.sound(KEY, OTHER, ack, len(ack)) and ack[11] & W.F_REFUSED
+    assert W.sound(key_of(OTHER), OTHER, ack, len(ack)) and ack[11] & W.F_REFUSED
     assert len(_stored(db)) == 1 and rx.refused == 1
     assert "is scored by %s" % keeper in rx.notes[-1]
 

@@ -378,10 +378,12 @@ def cmd_sync(args):
         except D.DbError as e:
             link.close()
             raise CommandError(str(e))
+    radio_key = None
     if args.event is not None:
-        # The event's radio key: the scorer sends each hand live to a base station.
+        # The event's radio key: the scorer sends each hand live to a base station,
+        # under a key of its own made from it (pushed once the scorer is named).
         from host_tools.events.radio import event_key
-        pairs = pairs + [("radio", event_key(database, args.event).hex())]
+        radio_key = event_key(database, args.event)
     slotter = _Slotter(database, args.event)
     progress = _Progress(sys.stderr)
     report = None
@@ -395,6 +397,9 @@ def cmd_sync(args):
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
+        if radio_key is not None:
+            from host_tools.events.radio import scorer_key
+            pairs = pairs + [("radio", scorer_key(radio_key, info.device_id).hex())]
         if not args.no_clock:
             _optional(client.set_clock, "clock", refusals)
         for kind, ns in names:
