@@ -15,6 +15,7 @@ from firmware.radio import wire as W
 from host_tools.events import event as EV
 from host_tools.events import radio as RA
 from host_tools.events import serve as SV
+from host_tools.events import slots as SL
 from host_tools.store import db as D
 
 EVENT = "Club night"
@@ -198,3 +199,125 @@ def test_serve_base_on_a_scorer_says_it_is_not_a_base_station(tmp_path, capsys):
         cable.close()
     assert code != 0
     assert "T42-SIM001" in err and "is a scorer, not a base station" in err, err
+
+
+# ---- the next table, sent back over the air ----
+
+class _Clock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+def _confirm(nframe, address=SCORER):
+    b = bytearray(nframe[:W.HEAD])
+    b[0] = W.CONFIRM
+    return bytes(b[:W.seal(key_of(address), address, b, W.HEAD)])
+
+
+def _ask(stream, address=SCORER, sid=1):
+    b = bytearray(W.MAX_FRAME)
+    W.put_head(b, W.DATA, W.tag_of(key_of(address)), sid, len(stream), W.F_FINISHED)
+    return bytes(b[:W.seal(key_of(address), address, b, W.HEAD)])
+
+
+def test_a_finished_sitting_sends_its_scorer_the_next_table_until_it_confirms(night):
+    db, stream = night
+    clock = _Clock()
+    rx = RA.Receiver(db, EVENT, KEY, clock=clock)
+    fs = frames(stream)
+    for f in fs[:-1]:
+        rx.take(SCORER, f)
+    assert rx.due() == []           # not over yet: no next table
+    _ack(rx.take(SCORER, fs[-1]))
+    out = rx.due()
+    assert [a for a, _ in out] == [SCORER]
+    nframe = out[0][1]
+    assert nframe[0] == W.NEXT and W.sound(key_of(), SCORER, nframe, len(nframe))
+    assert not W.sound(key_of(OTHER), SCORER, nframe, len(nframe))
+    sid, rnd, table, event, names = W.next_parts(nframe, len(nframe))
+    # The same table a USB sync would push: the scorer keeps its table number.
+    a = SL.next_assignment(db, RA.device_of(SCORER), EVENT)
+    assert (sid, event.decode(), rnd, table) == (1, EVENT, 2, 1) == (
+        1, a["event"], a["round"], a["table"])
+    assert [n.decode() for n in names] == a["players"]
+    assert rx.due() == []           # not again at once
+    clock.t += 0.5
+    assert rx.due() == [(SCORER, nframe)]     # resent, not confirmed
+    # The scorer asks (its copy was lost): the same frame, with the acknowledge.
+    got, flags = _ack(rx.take(SCORER, _ask(stream)))
+    assert got == len(stream) and flags == W.F_HELD
+    assert rx.due() == [(SCORER, nframe)]
+    assert rx.take(SCORER, _confirm(nframe)) is None
+    assert rx.nexts[(SCORER, 1)].confirmed == clock.t
+    clock.t += 5
+    assert rx.due() == []
+    assert rx.duplicates == 0       # asks are not duplicates
+
+
+def test_a_confirm_or_an_ask_from_another_scorer_of_the_event_is_foreign(night):
+    db, stream = night
+    rx = RA.Receiver(db, EVENT, KEY)
+    for f in frames(stream):
+        rx.take(SCORER, f)
+    nframe = rx.due()[0][1]
+    forged = bytearray(_confirm(nframe, OTHER))     # OTHER's key, SCORER's name
+    assert rx.take(SCORER, bytes(forged)) is None
+    assert rx.nexts[(SCORER, 1)].confirmed is None
+    # Data frames one scorer makes for another's address under its own key.
+    n = rx.foreign
+    for f in frames(stream, key=key_of(OTHER), address=SCORER, sid=2):
+        assert rx.take(SCORER, f) is None
+    assert rx.foreign == n + len(frames(stream)) + 0 and rx.accepted == len(frames(stream))
+
+
+def test_a_table_decided_by_hand_while_its_scorer_plays_is_a_conflict_and_it_moves_on(
+        night, tmp_path, capsys):
+    db, stream = night
+    ev = EV.load(db, EVENT)
+    t = ev.table(1, 1)
+    image = str(tmp_path / "typed.img")
+    R.build_image(image, 1, 0, assign=[(EVENT, 1, 1)], names=ev.seats(t.side_a, t.side_b),
+                  seed=9)
+    j = Journal(NorFlash(R.BLOCKS, 4096, path=image))
+    j.mount()
+    buf = bytearray(8192)
+    typed = bytes(buf[:JournalReader(j).read(1, 0, buf)])
+    # The organiser's result for the table, stored and slotted with no scorer keeping it
+    # (as `event result` does).
+    other = RA.Receiver(db, EVENT, KEY)
+    for f in frames(typed, address=OTHER):
+        other.take(OTHER, f)
+    db.conn.execute("UPDATE event_tables SET device = NULL")
+    db.conn.execute("DELETE FROM event_scorers")
+    db.conn.commit()
+    capsys.readouterr()
+    rx = RA.Receiver(db, EVENT, KEY)
+    for f in frames(stream):
+        rx.take(SCORER, f)
+    assert [c[:3] for c in rx.conflicts] == [(1, 1, RA.device_of(SCORER))]
+    assert "conflict" in capsys.readouterr().err
+    # The scorer's sitting stays stored, not slotted; it is sent its next table.
+    nframe = rx.due()[0][1]
+    assert W.next_parts(nframe, len(nframe))[1:3] == (2, 1)
+
+
+def test_no_open_table_for_the_scorer_says_wait_for_the_round(night):
+    from host_tools.events import nexttable as NT
+    db, stream = night
+    # Every later table with this scorer's number handed to another scorer.
+    db.conn.execute("UPDATE event_tables SET device = 'T42-0000FF' WHERE round > 1 AND "
+                    "table_no = 1")
+    db.conn.commit()
+    rx = RA.Receiver(db, EVENT, KEY)
+    for f in frames(stream):
+        rx.take(SCORER, f)
+    nframe = rx.due()[0][1]
+    assert W.next_parts(nframe, len(nframe)) == (1, 2, 0, b"", [])
+    assert NT.describe(NT.next_for(db, EVENT, RA.device_of(SCORER))) == "wait for round 2"
+    # That round decided everywhere: nothing more tonight.
+    db.conn.execute("DELETE FROM event_tables WHERE table_no = 1 AND round > 1")
+    db.conn.commit()
+    assert NT.next_for(db, EVENT, RA.device_of(SCORER)) == ("none", 0)

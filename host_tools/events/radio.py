@@ -202,13 +202,14 @@ class Receiver:
                 nx = self.nexts[key] = Next(what, NT.frame(tag, mac, address, sid, what),
                                             now)
             nx.made = now
-        if nx.confirmed is None or nx.what[0] == "wait":
-            nx.due = 0          # goes out with this acknowledge
+        nx.due = 0              # goes out with this acknowledge (asked: wanted again)
 
     def _confirmed(self, address, sid, frame):
         nx = self.nexts.get((bytes(address), sid))
-        if nx is not None and bytes(frame[8:11]) == nx.frame[8:11] and nx.confirmed is None:
-            nx.confirmed = self.clock()
+        if nx is not None and bytes(frame[8:11]) == nx.frame[8:11]:
+            if nx.confirmed is None:
+                nx.confirmed = self.clock()
+            nx.due = None
 
     def due(self):
         """The next frames to send now [(address, frame)]: each not yet confirmed, at
@@ -284,6 +285,13 @@ class Receiver:
             if row[0] is None:
                 conn.execute("UPDATE event_tables SET device = ? WHERE event = ? AND "
                              "round = ? AND table_no = ?", (device, self.name, rnd, table))
+                # Its table number for the night too, as its first push would claim it
+                # (slots.next_assignment), when no other scorer holds that number.
+                if SL.scorer_table(self.database, self.name, device) is None and \
+                        conn.execute("SELECT 1 FROM event_scorers WHERE event = ? AND "
+                                     "table_no = ?", (self.name, table)).fetchone() is None:
+                    conn.execute("INSERT INTO event_scorers (event, device, table_no) "
+                                 "VALUES (?, ?, ?)", (self.name, device, table))
                 return None
         return None if row[0] == device else "%s is scored by %s" % (where, row[0])
 
