@@ -92,7 +92,7 @@ def test_frames_in_any_order_with_losses_and_repeats_store_one_slotted_sitting(n
             held = max(held, got)
     assert rounds > 2
     got, flags = _ack(rx.take(SCORER, fs[-1]))
-    assert got == len(stream) and flags == W.F_HELD
+    assert got == len(stream) and flags == W.F_HELD | W.F_OVER
     rows = _stored(db)
     assert len(rows) == 1 and rows[0]["over"] == 1
     slot = db.conn.execute("SELECT round, table_no FROM event_results WHERE sitting_id = ?",
@@ -109,7 +109,9 @@ def test_a_table_in_progress_shows_playing_with_its_score_and_hand(night):
     rx = RA.Receiver(db, EVENT, KEY)
     end = RA.complete(stream[:len(stream) // 2])
     for f in frames(stream[:end], finished=False):
-        rx.take(SCORER, f)
+        _, flags = _ack(rx.take(SCORER, f))
+        assert not flags & W.F_OVER     # a game in play: no next table asked for
+    assert rx.due() == [] and rx.nexts == {}
     live = rx.live[(1, 1)]
     page = SV.state_json(db, EVENT)
     t = [t for t in page["tables"] if t["table"] == 1][0]
@@ -248,7 +250,7 @@ def test_a_finished_sitting_sends_its_scorer_the_next_table_until_it_confirms(ni
     assert rx.due() == [(SCORER, nframe)]     # resent, not confirmed
     # The scorer asks (its copy was lost): the same frame, with the acknowledge.
     got, flags = _ack(rx.take(SCORER, _ask(stream)))
-    assert got == len(stream) and flags == W.F_HELD
+    assert got == len(stream) and flags == W.F_HELD | W.F_OVER
     assert rx.due() == [(SCORER, nframe)]
     assert rx.take(SCORER, _confirm(nframe)) is None
     assert rx.nexts[(SCORER, 1)].confirmed == clock.t

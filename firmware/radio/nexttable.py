@@ -21,7 +21,9 @@ class NextTable:
     def __call__(self, msg, n):
         app = self.app
         if msg is None:     # a new sitting begun: the line said is old
-            app.next_table = None
+            if app.next_table is not None:
+                app.next_table = None
+                app.redraw = True
             return NOT_TAKEN
         s = app.scorer.s
         if s is not None and not s.over():
@@ -34,6 +36,7 @@ class NextTable:
             app.next_table = ("wait for round " + str(rnd)) if rnd else \
                 "no more tables tonight"
             app.full = True
+            app.redraw = True
             return WAIT if rnd else TAKEN
         try:
             event = event.decode()
@@ -48,6 +51,7 @@ class NextTable:
             return NOT_TAKEN
         app.next_table = line(rnd, table, names)
         app.full = True
+        app.redraw = True
         return TAKEN
 
 

@@ -13,11 +13,12 @@
 # After GIVE_UP resends with no answer (out of range, the base off) the radio goes off
 # until the journal grows, or the board is awake AGAIN_MS later.
 #
-# Once a finished sitting is all held (or refused), the scorer asks for its next table:
-# a data frame of that sitting with no records, every RESEND_MS until the PC's next
-# frame comes (then every WAIT_MS while the PC says "wait for round N"). The next frame
-# is handed to `on_next` (firmware/radio/nexttable.py), which takes it when no game is in
-# play, and the scorer confirms it. A new sitting begun meanwhile ends the asking.
+# Once the PC's acknowledge says it holds the sitting as a game over (F_OVER), the
+# scorer asks for its next table: a data frame of that sitting with no records, every
+# RESEND_MS until the PC's next frame comes (then every WAIT_MS while the PC says "wait
+# for round N"). The next frame is handed to `on_next` (firmware/radio/nexttable.py),
+# which takes it when no game is in play, and the scorer confirms it. A record taken
+# meanwhile (an undo, a new sitting) ends the asking.
 import gc
 from time import ticks_diff
 
@@ -83,6 +84,10 @@ class Sender:
             self._mark = mark
             self._tries = 0
             self._none = False
+            self._want = 0          # an undo, or a new sitting: no next table now
+            self._wait = False
+            if self._on_next is not None:
+                self._on_next(None, 0)
             if not self._pick():
                 return self._idle(now)
         elif self._tries > GIVE_UP:
@@ -92,15 +97,11 @@ class Sender:
         if self._sid == 0 and not self._pick():
             return self._idle(now)
         if self._held >= self._length:
-            if self._finished:      # all of it held: its next table, the next sitting
+            if self._finished:      # all of it held: the next sitting, if any
                 self._done = self._sid
-                if self._on_next is not None:
-                    self._want = self._sid
                 self._sid = 0
-                self._tries = 0
-                self._at = now - RESEND_MS
                 return self._pick() or self._idle(now)
-            return self._rest(now)
+            return self._idle(now)
         if self._sent > self._held and ticks_diff(now, self._at) >= RESEND_MS:
             self._sent = self._held     # go back to what the PC holds
             self._tries += 1
@@ -137,11 +138,6 @@ class Sender:
         j.walk(w)
         while j.walk_next(w):
             if w.sid > self._done and not w.synced:
-                if self._want and w.sid > self._want:
-                    self._want = 0      # a new sitting begun: its own next, at its end
-                    self._wait = False
-                    if self._on_next is not None:
-                        self._on_next(None, 0)
                 self._sid = w.sid
                 self._length = w.length
                 self._finished = w.finished
@@ -181,15 +177,18 @@ class Sender:
             return self._rest(now)
         self._tries += 1
         f = self._frame
-        wire.put_head(f, wire.DATA, self._tag, self._want, self._length_of(self._want),
-                      wire.F_FINISHED)
+        length, finished = self._length_of(self._want)
+        wire.put_head(f, wire.DATA, self._tag, self._want, length,
+                      wire.F_FINISHED if finished else 0)
         self._transmit(now, wire.HEAD)
         return True
 
     def _length_of(self, sid):
+        if sid == self._sid:
+            return self._length, self._finished
         w = self._walk
         w.reset()
-        return w.length if self._j.find(sid, w) else 0
+        return (w.length, w.finished) if self._j.find(sid, w) else (0, False)
 
     def _transmit(self, now, n):
         r = self._radio
@@ -207,9 +206,6 @@ class Sender:
 
     def _next(self, msg, n):
         sid = wire.get_u24(msg, 5)
-        if sid == self._sid and self._finished and self._held >= self._length:
-            self._done = self._want = sid   # it came with the last acknowledge
-            self._sid = 0
         if sid != self._want or self._on_next is None:
             return              # not what is asked for: late, or a sitting gone by
         got = self._on_next(msg, n)
@@ -265,15 +261,27 @@ class Sender:
         if flags & wire.F_REFUSED:
             self._done = sid    # the PC will not take it (another scorer keeps the table)
             self._sid = 0
-            if self._finished and self._on_next is not None:   # its next table all the same
-                self._want = sid
+            if self._finished and self._on_next is not None:
+                self._want = sid    # its next table all the same
                 self._tries = 0
             return
+        if held < self._held and self._want == sid and not flags & wire.F_OVER:
+            # Asked for its next table, the PC holds less than it did (it was
+            # restarted): sent again from there, and asked for after.
+            self._held = self._sent = held
+            self._want = 0
+            self._none = False
         if held > self._held:
             self._held = held
             self._tries = 0
         if held > self._sent:
             self._sent = held
+        if flags & wire.F_OVER and held >= self._length and self._on_next is not None \
+                and self._want != sid:
+            self._want = sid    # a game over, all of it held: its next table
+            self._wait = False
+            self._tries = 0
+            self._at = self._ticks() - RESEND_MS
 
     def _rest(self, now):
         # Nothing waits: the radio off, and the reader and the frame out of the heap.

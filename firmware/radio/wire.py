@@ -16,9 +16,11 @@
 # record) where the frame's bytes begin; a resend after a reboot carries the same
 # numbers for the same bytes. flags (data): 1 the sitting is finished on the scorer.
 # held (ack): the stream bytes the PC holds from 0; flags (ack): 1 all of a finished
-# sitting is held, 2 refused (another scorer keeps this table): send it no more.
-# next: the table the scorer plays after its finished sitting `sitting` (the PC's
-# answer to a data frame of that sitting with no records, the scorer's ask); table 0 is
+# sitting is held, 2 refused (another scorer keeps this table): send it no more, 4 what
+# the PC holds is a game over (the scorer asks for its next table).
+# next: the table the scorer plays after its sitting `sitting`, a game over (with the
+# acknowledge, and the PC's answer to a data frame of that sitting with no records, the
+# scorer's ask); table 0 is
 # "wait for round `round`", round 0 too "no more tables tonight". The event's name and
 # the players by seat (N, E, S, W) follow, each a length byte and UTF-8. confirm: the
 # scorer took that next table (the PC stops resending it).
@@ -36,9 +38,11 @@ MAX_FRAME = const(250)      # ESP_NOW_MAX_DATA_LEN
 MAX_RECORDS = const(230)    # MAX_FRAME - HEAD - MAC_LEN
 ACK_LEN = const(20)
 KEY_LEN = const(16)
+MAX_NEXT = const(110)       # a next frame, so that the PC's request to the base holds it
 F_FINISHED = const(1)
 F_HELD = const(1)
 F_REFUSED = const(2)
+F_OVER = const(4)           # ack: what the PC holds is a game over: ask for the next table
 _BLOCK = const(64)          # SHA-256's block
 
 
@@ -114,7 +118,7 @@ def put_next(buf, tag, sitting, rnd, table, event, names):
     put_head(buf, NEXT, tag, sitting, table | rnd << 8, 0)
     p = HEAD
     for s in (event,) + tuple(names):
-        if len(s) > 63 or p + 1 + len(s) > MAX_FRAME - MAC_LEN:
+        if len(s) > 63 or p + 1 + len(s) > MAX_NEXT - MAC_LEN:
             raise ValueError("a next table too long for a frame")
         buf[p] = len(s)
         buf[p + 1:p + 1 + len(s)] = s

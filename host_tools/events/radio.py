@@ -84,6 +84,7 @@ class Sitting:
     def __init__(self):
         self.stream = bytearray()
         self.stored = 0         # stream bytes stored in the database
+        self.over = False       # what is stored is a game over
         self.id = None
         self.refused = None     # why the PC will not take it
 
@@ -174,12 +175,14 @@ class Receiver:
 
     def _ack(self, address, sid, s, finished):
         b = self._buf
-        held = finished and s.stored == len(s.stream) and s.stored
-        flags = W.F_REFUSED if s.refused else W.F_HELD if held else 0
+        whole = s.stored == len(s.stream) and s.stored
+        over = s.over and whole and not s.refused
+        flags = W.F_REFUSED if s.refused else (W.F_HELD if finished and whole else 0) | (
+            W.F_OVER if over else 0)
         tag, mac = self.scorer(address)
         W.put_head(b, W.ACK, tag, sid, s.stored, flags)
         n = mac.seal(address, b, W.HEAD)
-        if finished and (held or s.refused):
+        if over or (finished and s.refused):
             self._offer(address, sid)
         return bytes(b[:n])
 
@@ -199,8 +202,13 @@ class Receiver:
                 return
             tag, mac = self.scorer(address)
             if nx is None or nx.what != what:
-                nx = self.nexts[key] = Next(what, NT.frame(tag, mac, address, sid, what),
-                                            now)
+                try:
+                    f = NT.frame(tag, mac, address, sid, what)
+                except ValueError:
+                    self.notes.append("%s: its next table (%s) is too long for the radio: "
+                                      "sync it over USB" % (device, NT.describe(what)))
+                    return
+                nx = self.nexts[key] = Next(what, f, now)
             nx.made = now
         nx.due = 0              # goes out with this acknowledge (asked: wanted again)
 
@@ -269,7 +277,7 @@ class Receiver:
                 # scorer played it: the desk is told at once.
                 self.conflicts.append((rnd, table, device, str(e)))
                 sys.stderr.write("tally42: conflict: %s\n" % e)
-        self._show(rnd, table, device, st)
+        s.over = self._show(rnd, table, device, st)
 
     def _keeper(self, rnd, table, device):
         # None when `device` keeps the table (it was pushed to it, or it is the first
@@ -304,6 +312,7 @@ class Receiver:
             "over": bool(row[2]), "at": self.clock(),
             "line": ("over %d-%d after %d hands" if row[2] else "playing %d-%d, hand %d")
             % (score[0], score[1], row[1] + (0 if row[2] else 1))}
+        return bool(row[2])
 
     def figures(self):
         return {"frames": self.frames, "accepted": self.accepted,

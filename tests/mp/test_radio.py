@@ -506,9 +506,9 @@ def test_a_radio_out_of_memory_gives_way_and_the_scorer_goes_on():
 # ---- the next table, over the air ----
 
 class _NextPc(_Pc):
-    """_Pc that answers a finished sitting's ask (a data frame with no records, every
-    byte held) with a next frame, as host_tools/events/radio.py does, and counts the
-    scorer's confirms."""
+    """_Pc that says a game over (its last record b"\xee") in its acknowledge and sends a
+    next frame with it, as host_tools/events/radio.py does (then again at each ask, a
+    data frame with no records), and counts the scorer's confirms."""
 
     def __init__(self, espnow, rnd=2, table=3):
         super().__init__(espnow)
@@ -535,8 +535,9 @@ class _NextPc(_Pc):
             if off <= len(s) < off + len(rec):
                 s.extend(rec[len(s) - off:])
             a = bytearray(W.ACK_LEN)
-            done = msg[11] & W.F_FINISHED and off + len(rec) == len(s)
-            W.put_head(a, W.ACK, W.tag_of(KEY), sid, len(s), W.F_HELD if done else 0)
+            # A sitting that ends in the record b"\xee" is a game over.
+            done = len(s) and s[-1] == 0xEE and off + len(rec) <= len(s)
+            W.put_head(a, W.ACK, W.tag_of(KEY), sid, len(s), W.F_OVER if done else 0)
             W.seal(KEY, peer, a, W.HEAD)
             try:
                 self.e.add_peer(peer)
@@ -559,10 +560,11 @@ def _asked(faults, answers):
     base = _radio_for(b"\x02\x00\x00\x00\x00\x09", faults)
     base.on(8192)
     got = []
+    cleared = []
 
     def on_next(msg, n):
-        if msg is None:
-            got.append(None)
+        if msg is None:         # a record taken: the line said is old
+            cleared.append(len(got))
             return 0
         got.append(W.next_parts(msg, n))
         return answers[min(len(got), len(answers)) - 1]
@@ -571,7 +573,8 @@ def _asked(faults, answers):
     j.begin_sitting(b"H" * 10)
     for i in range(20):
         j.append(bytes([i, 1]))
-    j.finish()
+    j.append(b"\xee")       # the game over: the PC says so
+    s.cleared = cleared
     return j, base, _NextPc(base.espnow), s, got
 
 
@@ -623,13 +626,19 @@ def test_wait_for_a_round_is_asked_again_with_the_radio_off_between():
     s.stop()
 
 
-def test_a_new_sitting_ends_the_asking():
+def test_a_record_taken_an_undo_or_a_new_sitting_ends_the_asking():
     j, base, pc, s, got = _asked({}, [0])
     assert _until(s, pc, lambda: got)
-    j.begin_sitting(b"H" * 10)
-    j.append(b"\x01")
+    assert s._want == 1
+    j.append(b"\x01")          # an undo: no game over any more
     s.poll()
-    assert s._want == 0 and got[-1] is None
+    assert s._want == 0 and s.cleared[-1] == len(got)
+    n = len(got)
+    for _ in range(20):
+        s.poll()
+        pc.poll()
+        time.sleep_ms(2)
+    assert len(got) == n and s._want == 0     # not asked: the PC says no game over
     base.close()
     s.stop()
 
