@@ -33,6 +33,8 @@ RESEND_MS = const(250)      # no acknowledge within this: send again from it
 GIVE_UP = const(12)         # resends without an answer before the radio goes off
 AGAIN_MS = const(30000)     # then, once awake this long after, two more tries
 WAIT_MS = const(3000)       # "wait for round N": asked again this often
+LINGER_MS = const(3000)     # a next table taken: listening this long for the PC's resend
+                            # (its confirm lost: confirmed again)
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 
 
@@ -66,6 +68,8 @@ class Sender:
         self._none = False          # nothing to send at that mark: no walk till it moves
         self._want = 0              # the finished sitting whose next table is asked for
         self._wait = False          # the PC said: wait for a round
+        self._took = 0              # the sitting whose next table was taken last
+        self._took_at = 0
         self._on_next = on_next
         self.frames = 0             # counters, for the power model and the tests
         self.resends = 0
@@ -162,7 +166,11 @@ class Sender:
 
     # ---- the next table ----
     def _idle(self, now):
-        return self._ask(now) if self._want else self._rest(now)
+        if self._want:
+            return self._ask(now)
+        if self._took and self._radio.active and ticks_diff(now, self._took_at) < LINGER_MS:
+            return True     # a confirm lost: the PC's resend is heard, confirmed again
+        return self._rest(now)
 
     def _ask(self, now):
         # A data frame of the finished sitting with no records: the PC answers with its
@@ -206,16 +214,21 @@ class Sender:
 
     def _next(self, msg, n):
         sid = wire.get_u24(msg, 5)
-        if sid != self._want or self._on_next is None:
+        if sid == self._took and not self._want:
+            pass                # taken already: the confirm was lost, sent again
+        elif sid != self._want or self._on_next is None:
             return              # not what is asked for: late, or a sitting gone by
-        got = self._on_next(msg, n)
-        if not got:
-            return              # a game in play: asked again once it is over
-        self.nexts += 1
-        self._wait = got == 2
-        self._tries = 0
-        if not self._wait:
-            self._want = 0
+        else:
+            got = self._on_next(msg, n)
+            if not got:
+                return          # a game in play: asked again once it is over
+            self.nexts += 1
+            self._wait = got == 2
+            self._tries = 0
+            if not self._wait:
+                self._want = 0
+                self._took = sid
+                self._took_at = self._ticks()
         # The confirm: the same head, the kind changed, under the scorer's MAC.
         f = self._frame
         f[0:wire.HEAD] = msg[0:wire.HEAD]

@@ -97,6 +97,7 @@ class Next:
         self.what = what
         self.frame = frame
         self.made = made
+        self.first = made       # when it was first made: the result just stored
         self.confirmed = None
         self.due = 0
         self.sends = 0
@@ -152,6 +153,8 @@ class Receiver:
         offset = W.get_u24(frame, 8)
         records = bytes(frame[W.HEAD:n - W.MAC_LEN])
         s = self.sittings.setdefault((bytes(address), sid), Sitting())
+        if records:
+            self._moved_on(address, sid)
         if not records:
             pass                # a finished sitting's scorer asks for its next table
         elif s.refused is None:
@@ -218,6 +221,13 @@ class Receiver:
             if nx.confirmed is None:
                 nx.confirmed = self.clock()
             nx.due = None
+
+    def _moved_on(self, address, sid):
+        # A later sitting's records: the scorer took its next table (a confirm lost).
+        for (a, older), nx in self.nexts.items():
+            if a == address and older < sid and nx.confirmed is None:
+                nx.confirmed = self.clock()
+                nx.due = None
 
     def due(self):
         """The next frames to send now [(address, frame)]: each not yet confirmed, at
