@@ -11,6 +11,7 @@ from engine_core import variants as V
 from engine_core.gin import rules as G
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
+from host_tools.events import inplay as IP
 from host_tools.events import slots as SL
 from host_tools.link import client as Y
 from host_tools.link.assignment import check_assignment, not_playing, setting_value
@@ -397,6 +398,8 @@ def cmd_sync(args):
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
+        if args.event is not None:
+            _other_event(client, database, args.event, info.device_id, args.switch)
         if radio_key is not None:
             from host_tools.events.radio import scorer_key
             pairs = pairs + [("radio", scorer_key(radio_key, info.device_id).hex())]
@@ -410,9 +413,14 @@ def cmd_sync(args):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
         report = Report(info)
-        playing = _progress(client, database)
-        if playing is not None and args.event is not None:
-            assignment_for = not_playing(assignment_for, playing)
+        playing, game = _progress(client, database, assignment_for is not None)
+        if game is not None and assignment_for is not None:
+            # Never a game in play changed: its table and players stay till it ends.
+            assignment_for = not_playing(game, slotter.nothing, IP.held_back)
+        clash = IP.conflict(database, game, info.device_id) if game else None
+        if clash:
+            sys.stderr.write("tally42: %s\n" % clash)      # at once, not at the end
+            refusals.append(clash)
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
@@ -452,22 +460,59 @@ def cmd_sync(args):
     return 2 if refusals or report.refused else 0
 
 
-def _progress(client, database):
-    # The scorer's open sitting, when it is at an event's table: its progress for the
-    # page (never a result). A firmware that sends only finished sittings sends none.
-    # Asked only where there are events: a sync of a database without any costs no
-    # more than it did.
-    if not EV.names(database):
-        return None
+def _progress(client, database, pushing=False):
+    # The scorer's open sitting: its progress for the page when it is at an event's
+    # table (never a result), and the game in play (host_tools/events/inplay.py) that a
+    # push must leave alone. A firmware that sends only finished sittings sends none.
+    # Asked only where there are events or a push: a sync of a database without any
+    # costs no more than it did.
+    if not pushing and not EV.names(database):
+        return None, None
     try:
         lines = open_sitting(client)
     except Y.DeviceError:
-        return None
+        return None, None
     if lines is None:
-        return None
+        return None, None
+    game = IP.game_in_play(lines)
     try:
-        return LV.record_log(database, lines, client.info.device_id)
+        return LV.record_log(database, lines, client.info.device_id), game
     except (EV.EventError, D.DbError):
+        return None, game
+
+
+def _other_event(client, database, event, device_id, switch):
+    # sync --event to a scorer that keeps a table of another event: refused (nothing
+    # changed on it) unless --switch, which frees its table there first. A game in play
+    # there is never moved.
+    home = IP.home_event(database, device_id)
+    if home is None or home == event:
+        return
+    if not switch:
+        _bye(client)
+        raise CommandError("scorer %s keeps a table of %s, not %s: nothing changed on it "
+                           "(`--switch` moves it to %s, freeing its table in %s)" % (
+                               device_id, home, event, event, home))
+    game = IP.game_in_play(_open_lines(client))
+    if game is not None:
+        _bye(client)
+        raise CommandError("scorer %s is playing %s: it moves to %s when that game has "
+                           "ended; nothing changed on it" % (device_id, IP.where(game), event))
+    for left in IP.switch(database, device_id, event):
+        print("switched: scorer %s left its table in %s" % (device_id, left))
+
+
+def _bye(client):
+    try:
+        client.bye()
+    except Y.SyncError:
+        pass
+
+
+def _open_lines(client):
+    try:
+        return open_sitting(client)
+    except Y.DeviceError:
         return None
 
 
@@ -571,6 +616,10 @@ def sync_parser(sub, name):
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
                         "sittings are stored; --players and --set then give its players "
                         "and game (default 42 with the standard options)")
+    p.add_argument("--switch", action="store_true",
+                   help="with --event: move a scorer that keeps a table of another event "
+                        "to this one (its table there is freed; never in the middle of a "
+                        "game)")
     p.add_argument("--event", metavar="NAME",
                    help="the event this desk runs (`tally42 event create`): once the "
                         "scorer's sittings are stored and slotted, push it its next table "
