@@ -265,6 +265,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     # A connection that says nothing frees its worker after this many seconds.
     timeout = 10
+    _head = False
+
+    def do_HEAD(self):
+        """As GET, its headers (the body's length too) without the body."""
+        self._head = True
+        try:
+            self.do_GET()
+        finally:
+            self._head = False
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
@@ -289,7 +298,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        if not self._head:
+            self.wfile.write(body)
 
     def log_message(self, fmt, *args):
         pass        # a page polled every 2 s would fill the terminal
