@@ -323,3 +323,25 @@ def test_no_open_table_for_the_scorer_says_wait_for_the_round(night):
     db.conn.execute("DELETE FROM event_tables WHERE table_no = 1 AND round > 1")
     db.conn.commit()
     assert NT.next_for(db, EVENT, RA.device_of(SCORER)) == ("none", 0)
+
+
+def test_a_sitting_from_a_scorer_without_a_clock_starts_when_the_pc_first_heard_it(night):
+    from host_tools.link.sync import stream_parts
+    from host_tools.log.device import device_sitting_id, from_device
+    db, stream = night
+    rx = RA.Receiver(db, EVENT, KEY)
+    half = RA.complete(stream[:len(stream) // 2])
+    for f in frames(stream[:half], finished=False):
+        rx.take(SCORER, f)
+    heard = rx.sittings[(SCORER, 1)].heard
+    assert "T" in heard and heard[-6] in "+-"      # ISO 8601 with the PC's offset
+    row = db.conn.execute("SELECT id, started, started_utc, log FROM sittings").fetchone()
+    assert '"started"' not in row["log"].split("\n")[0]     # the scorer's log has none
+    assert row["started"] == heard and row["started_utc"] is not None
+    # The whole sitting stored from the scorer's own log (a USB sync): it is longer, the
+    # row is made again, and the PC's start time stays.
+    header, events, ended = stream_parts(stream)
+    lines = from_device(header, events, {"id": device_sitting_id(RA.device_of(SCORER), 1,
+                                                                 header)}, ended)
+    assert db.store_lines(lines).status == "updated"
+    assert db.conn.execute("SELECT started FROM sittings").fetchone()[0] == heard

@@ -16,6 +16,7 @@ other's address, so no scorer of the event can pass for another. Once a scorer's
 finished sitting is held (or refused: its table decided elsewhere), its next table goes
 back with the acknowledge, and again whenever the scorer asks, until it confirms
 (host_tools/events/nexttable.py)."""
+import datetime
 import hashlib
 import hmac
 import json
@@ -87,6 +88,9 @@ class Sitting:
         self.over = False       # what is stored is a game over
         self.id = None
         self.refused = None     # why the PC will not take it
+        # The PC's time when it was first heard of: its start time when the scorer's
+        # clock was not set (a restart without a sync).
+        self.heard = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
 class Next:
@@ -265,6 +269,8 @@ class Receiver:
             refusal = self._keeper(rnd, table, device)
             if refusal is None:
                 st = self.database.store_lines(lines, source="sync", device=device)
+                if not lines[0].get("started"):
+                    self.database.set_started(st.id, s.heard)
         except (LogError, D.Conflict) as e:
             refusal = str(e)        # it does not replay, or its id holds another log
         except (D.DbError, EV.EventError) as e:
