@@ -283,8 +283,9 @@ def main():
         per.setdefault(device, []).append(hands)
     duplicates = sum(len(v) - 1 for v in per.values())
     stored_hands = sum(max(v) for v in per.values())
-    duplicates += max(0, stored_hands - SCORERS * HANDS)
-    lost = max(lost, SCORERS * HANDS - stored_hands)
+    # Every game played out: GAME_HANDS hands each.
+    duplicates += max(0, stored_hands - SCORERS * GAME_HANDS)
+    lost = max(lost, SCORERS * GAME_HANDS - stored_hands)
     database.close()
     reader.close()
     for e in errs:
