@@ -13,6 +13,7 @@ import time
 
 from host_tools.events import event as EV
 from host_tools.events import live as LV
+from host_tools.events import whereat as WA
 from host_tools.events.page import PAGE
 from host_tools.events import standings as ST
 from host_tools.events import state as ES
@@ -26,16 +27,23 @@ def state_json(database, name):
     rows = ST.compute(ev, state)
     open_rounds = [t.round for t in ev.tables
                    if ES.table_status(ev, t, state) in ("ready", "playing")]
-    current = min(open_rounds) if open_rounds else ev.rounds
     progress = LV.read(database, ev)
+    # Each team where it is: tables may run ahead of the round, so the tables shown are
+    # each team's current one (host_tools/events/whereat.py), whatever its round.
+    at = WA.current_tables(ev, state, progress) if ev.bracket is None else {}
+    here = set(at.values())
+    current = (min(r for r, _ in here) if here else min(open_rounds) if open_rounds
+               else ev.rounds)
+    # The earliest round at play whole (its tables decided too), and each table ahead.
+    shown = here | {(t.round, t.table) for t in ev.tables if t.round == current}
     tables = []
-    seated = {}         # player -> table number, in the round shown
+    seated = {}         # player -> table number, at their team's current table
     for t in ev.tables:
         status = ES.table_status(ev, t, state)
         if ev.bracket is not None:
             if status not in ("ready", "playing"):
                 continue
-        elif t.round != current:
+        elif (t.round, t.table) not in shown:
             continue
         a, b = ES.sides_of(ev, t, state)
         games = state["results"].get((t.round, t.table), [])
@@ -45,7 +53,7 @@ def state_json(database, name):
         if status == "done" or (live is not None and now is not None and (
                 now.sitting != live.sitting or now.hands <= live.hands)):
             now = None      # the stored sitting says more than the scorer's last word
-        if a is not None and b is not None:
+        if a is not None and b is not None and (ev.bracket is not None or not here):
             for p in ev.seats(a, b, t.round):
                 seated[p] = t.table
         tables.append({
@@ -59,10 +67,16 @@ def state_json(database, name):
                                           if live and status == "playing" else None),
             "games": [wa, wb] if ev.best_of > 1 else None,
         })
+    for e, (r, tno) in sorted(at.items()):
+        for p in ev.side_players([e], r):      # its players (substitutes) of that round
+            seated[p] = tno
     byes = []
     if ev.bracket is None:
         rounds = {r: resting for r, _, resting in ES.schedule_rounds(ev)}
-        byes = rounds.get(current, [])
+        # Sitting out: a team with no current table while others play (its bye of
+        # the round shown, or its games all done).
+        byes = [name for e, name in enumerate(ev.entrants) if e not in at] if at else \
+            rounds.get(current, [])
         for e, name in enumerate(ev.entrants):
             if name in byes:
                 for p in ev.side_players([e], current):
