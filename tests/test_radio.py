@@ -345,3 +345,39 @@ def test_a_sitting_from_a_scorer_without_a_clock_starts_when_the_pc_first_heard_
                                                                  header)}, ended)
     assert db.store_lines(lines).status == "updated"
     assert db.conn.execute("SELECT started FROM sittings").fetchone()[0] == heard
+
+
+def test_the_desk_shows_each_scorer_its_table_next_table_and_when_it_was_heard(
+        night, capsys):
+    from clihelp import run
+    from host_tools.events import desk as DK
+    db, stream = night
+    clock = _Clock()
+    rx = RA.Receiver(db, EVENT, KEY, clock=clock)
+    half = RA.complete(stream[:len(stream) // 2])
+    for f in frames(stream[:half], finished=False):
+        rx.take(SCORER, f)
+    d = DK.desk(db, EVENT)
+    [row] = d["scorers"]
+    assert row["device"] == RA.device_of(SCORER) and row["at"] == (1, 1)
+    assert row["home"] == 1 and row["live"].startswith("playing ")
+    assert row["heard"].endswith("s ago") and row["next"] is None
+    assert d["unscored"] == [(1, 2)]
+    for f in frames(stream):
+        rx.take(SCORER, f)
+    nframe = rx.due()[0][1]
+    row = DK.desk(db, EVENT)["scorers"][0]
+    assert row["next"].startswith("table 1, round 2: ") and row["next_state"] == "sent"
+    text = DK.text(DK.desk(db, EVENT))
+    assert "pending: %s has not confirmed its next table (table 1, round 2" % (
+        RA.device_of(SCORER)) in text
+    rx.take(SCORER, _confirm(nframe))
+    row = DK.desk(db, EVENT)["scorers"][0]
+    assert row["next_state"] == "confirmed" and row["at"] == (2, 1)
+    # The command prints the same.
+    path = db.path
+    db.conn.commit()
+    code, out, err = run(capsys, "event", "desk", EVENT, "--db", path)
+    assert code == 0, err
+    assert RA.device_of(SCORER) in out and "round 2 table 1" in out
+    assert "(confirmed)" in out and "pending" not in out

@@ -1,5 +1,5 @@
 """The event subcommands of `tally42`: `event create|list|show|result|slot|standings|
-delete|next|release|cards|add-team|substitute` and `serve` (the page for the room)."""
+delete|next|release|desk|cards|add-team|substitute` and `serve` (the page for the room)."""
 import argparse
 import functools
 import sys
@@ -311,6 +311,14 @@ def cmd_serve(args):
 
 
 @refused
+def cmd_desk(args):
+    from host_tools.events import desk as DK
+    with open_db(args) as database:
+        write_stdout(DK.text(DK.desk(database, args.name)))
+    return 0
+
+
+@refused
 def cmd_release(args):
     if (args.device is None) == (args.table is None):
         raise CommandError("release: give --device or --table (the scorer, or its table)")
@@ -362,7 +370,8 @@ def cmd_substitute(args):
 ACTIONS = {"create": cmd_create, "list": cmd_list, "show": cmd_show,
            "standings": cmd_standings, "result": cmd_result, "slot": cmd_slot,
            "delete": cmd_delete, "next": cmd_next, "release": cmd_release,
-           "cards": cmd_cards, "add-team": cmd_add_team, "substitute": cmd_substitute}
+           "cards": cmd_cards, "add-team": cmd_add_team, "substitute": cmd_substitute,
+           "desk": cmd_desk}
 
 
 def cmd_event(args):
@@ -488,6 +497,12 @@ def event_parser(sub, name):
     p.add_argument("name")
     p.add_argument("--device", help="the scorer's device id")
     p.add_argument("--table", type=_TABLE, help="or the table it keeps")
+    add_db(p)
+
+    p = acts.add_parser("desk", help="the desk's view: each scorer, the table it keeps and "
+                                     "is at, its live state, the next table sent over the "
+                                     "radio, conflicts, when it was last heard")
+    p.add_argument("name")
     add_db(p)
 
     p = acts.add_parser("cards", help="score cards to print for tables without a scorer "

@@ -421,6 +421,7 @@ def cmd_sync(args):
         if clash:
             sys.stderr.write("tally42: %s\n" % clash)      # at once, not at the end
             refusals.append(clash)
+            _optional_note(database, game["event"], info.device_id, clash, refusals)
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
@@ -500,6 +501,15 @@ def _other_event(client, database, event, device_id, switch):
                            "ended; nothing changed on it" % (device_id, IP.where(game), event))
     for left in IP.switch(database, device_id, event):
         print("switched: scorer %s left its table in %s" % (device_id, left))
+
+
+def _optional_note(database, event, device_id, clash, refusals):
+    # The conflict on the desk too (tally42 event desk, the page's desk panel).
+    from host_tools.events import desk as DK
+    try:
+        DK.note(database, event, device_id, conflict=clash)
+    except (EV.EventError, D.DbError) as e:
+        refusals.append("the desk not told of the conflict: %s" % e)
 
 
 def _bye(client):

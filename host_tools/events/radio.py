@@ -26,6 +26,7 @@ import time
 
 from engine_core.header import header_assignment
 from firmware.radio import wire as W
+from host_tools.events import desk as DK
 from host_tools.events import event as EV
 from host_tools.events import nexttable as NT
 from host_tools.events import slots as SL
@@ -128,6 +129,7 @@ class Receiver:
         self.conflicts = []     # (round, table, device, why): decided elsewhere mid-game
         self.resend = 0.3       # seconds between sends of a next table not confirmed
         self._scorers = {}      # address -> (tag, Mac) under the scorer's own key
+        self._told = {}         # address -> when the desk was last told it was heard
         self._buf = bytearray(W.MAX_FRAME)
 
     def scorer(self, address):
@@ -151,6 +153,7 @@ class Receiver:
             self.foreign += 1
             return None
         sid = W.get_u24(frame, 5)
+        self._heard(address)
         if frame[0] == W.CONFIRM:
             self._confirmed(address, sid, frame)
             return None
@@ -216,6 +219,8 @@ class Receiver:
                                       "sync it over USB" % (device, NT.describe(what)))
                     return
                 nx = self.nexts[key] = Next(what, f, now)
+                self._desk(address, next_text=NT.describe(what),
+                           next_state="wait" if what[0] == "wait" else "sent")
             nx.made = now
         nx.due = 0              # goes out with this acknowledge (asked: wanted again)
 
@@ -224,7 +229,22 @@ class Receiver:
         if nx is not None and bytes(frame[8:11]) == nx.frame[8:11]:
             if nx.confirmed is None:
                 nx.confirmed = self.clock()
+                self._desk(address, next_state="confirmed")
             nx.due = None
+
+    # ---- what the desk sees (host_tools/events/desk.py) ----
+    def _desk(self, address, **fields):
+        try:
+            DK.note(self.database, self.name, device_of(address), **fields)
+        except (D.DbError, EV.EventError) as e:
+            self.notes.append("the desk not told: %s" % e)
+
+    def _heard(self, address):
+        # At most every 2 s a scorer: a window of frames is one write.
+        now = self.clock()
+        if now - self._told.get(bytes(address), -10.0) >= 2.0:
+            self._told[bytes(address)] = now
+            self._desk(address, heard_at=True)
 
     def _moved_on(self, address, sid):
         # A later sitting's records: the scorer took its next table (a confirm lost).
@@ -232,6 +252,7 @@ class Receiver:
             if a == address and older < sid and nx.confirmed is None:
                 nx.confirmed = self.clock()
                 nx.due = None
+                self._desk(address, next_state="confirmed")
 
     def due(self):
         """The next frames to send now [(address, frame)]: each not yet confirmed, at
@@ -292,6 +313,8 @@ class Receiver:
                 # Its result came another way (by hand, another sitting) while this
                 # scorer played it: the desk is told at once.
                 self.conflicts.append((rnd, table, device, str(e)))
+                self._desk(address, conflict="round %d table %d is decided while %s "
+                           "played it: %s" % (rnd, table, device, e))
                 sys.stderr.write("tally42: conflict: %s\n" % e)
         s.over = self._show(rnd, table, device, st)
 
