@@ -15,8 +15,7 @@ from host_tools.events import inplay as IP
 from host_tools.events import slots as SL
 from host_tools.link import client as Y
 from host_tools.link.assignment import check_assignment, not_playing, setting_value
-from host_tools.events import live as LV
-from host_tools.link.sync import Refused, Report, open_sitting, sync
+from host_tools.link.sync import Refused, Report, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.log.text import name_problem, repeated_name
 from host_tools.store import db as D
@@ -399,7 +398,13 @@ def cmd_sync(args):
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
         if args.event is not None:
-            _other_event(client, database, args.event, info.device_id, args.switch)
+            refusal, left = IP.other_event(database, args.event, info.device_id, args.switch,
+                                           lambda: IP.game_in_play(IP.open_lines(client)))
+            if refusal:
+                client.bye()
+                raise CommandError(refusal)
+            for home in left:
+                print("switched: scorer %s left its table in %s" % (info.device_id, home))
         if radio_key is not None:
             from host_tools.events.radio import scorer_key
             pairs = pairs + [("radio", scorer_key(radio_key, info.device_id).hex())]
@@ -413,7 +418,7 @@ def cmd_sync(args):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
         report = Report(info)
-        playing, game = _progress(client, database, assignment_for is not None)
+        playing, game = IP.open_game(client, database, assignment_for is not None)
         if game is not None and assignment_for is not None:
             # Never a game in play changed: its table and players stay till it ends.
             assignment_for = not_playing(game, slotter.nothing, IP.held_back)
@@ -421,7 +426,7 @@ def cmd_sync(args):
         if clash:
             sys.stderr.write("tally42: %s\n" % clash)      # at once, not at the end
             refusals.append(clash)
-            _optional_note(database, game["event"], info.device_id, clash, refusals)
+            refusals.extend(IP.note_conflict(database, game["event"], info.device_id, clash))
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
@@ -459,71 +464,6 @@ def cmd_sync(args):
     for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
     return 2 if refusals or report.refused else 0
-
-
-def _progress(client, database, pushing=False):
-    # The scorer's open sitting: its progress for the page when it is at an event's
-    # table (never a result), and the game in play (host_tools/events/inplay.py) that a
-    # push must leave alone. A firmware that sends only finished sittings sends none.
-    # Asked only where there are events or a push: a sync of a database without any
-    # costs no more than it did.
-    if not pushing and not EV.names(database):
-        return None, None
-    try:
-        lines = open_sitting(client)
-    except Y.DeviceError:
-        return None, None
-    if lines is None:
-        return None, None
-    game = IP.game_in_play(lines)
-    try:
-        return LV.record_log(database, lines, client.info.device_id), game
-    except (EV.EventError, D.DbError):
-        return None, game
-
-
-def _other_event(client, database, event, device_id, switch):
-    # sync --event to a scorer that keeps a table of another event: refused (nothing
-    # changed on it) unless --switch, which frees its table there first. A game in play
-    # there is never moved.
-    home = IP.home_event(database, device_id)
-    if home is None or home == event:
-        return
-    if not switch:
-        _bye(client)
-        raise CommandError("scorer %s keeps a table of %s, not %s: nothing changed on it "
-                           "(`--switch` moves it to %s, freeing its table in %s)" % (
-                               device_id, home, event, event, home))
-    game = IP.game_in_play(_open_lines(client))
-    if game is not None:
-        _bye(client)
-        raise CommandError("scorer %s is playing %s: it moves to %s when that game has "
-                           "ended; nothing changed on it" % (device_id, IP.where(game), event))
-    for left in IP.switch(database, device_id, event):
-        print("switched: scorer %s left its table in %s" % (device_id, left))
-
-
-def _optional_note(database, event, device_id, clash, refusals):
-    # The conflict on the desk too (tally42 event desk, the page's desk panel).
-    from host_tools.events import desk as DK
-    try:
-        DK.note(database, event, device_id, conflict=clash)
-    except (EV.EventError, D.DbError) as e:
-        refusals.append("the desk not told of the conflict: %s" % e)
-
-
-def _bye(client):
-    try:
-        client.bye()
-    except Y.SyncError:
-        pass
-
-
-def _open_lines(client):
-    try:
-        return open_sitting(client)
-    except Y.DeviceError:
-        return None
 
 
 def _optional(step, what, refusals):

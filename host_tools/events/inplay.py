@@ -10,6 +10,37 @@ from host_tools.log.lines import LogError, dump_log
 from host_tools.log.text import printable
 
 
+def open_lines(client):
+    """The scorer's open sitting's log lines (host_tools.link.sync.open_sitting), or
+    None: none open, or a firmware that sends only finished sittings."""
+    from host_tools.link.client import DeviceError
+    from host_tools.link.sync import open_sitting
+    try:
+        return open_sitting(client)
+    except DeviceError:
+        return None
+
+
+def open_game(client, database, pushing=False):
+    """At a sync: (the open sitting's progress recorded for the page when it is at an
+    event's table, live.record_log's; the game in play, game_in_play's), each or None.
+    Asked only where there are events or a push: a sync of a database without any
+    costs no more than it did."""
+    from host_tools.events import live as LV
+    from host_tools.events.event import names
+    from host_tools.store.db import DbError
+    if not pushing and not names(database):
+        return None, None
+    lines = open_lines(client)
+    if lines is None:
+        return None, None
+    game = game_in_play(lines)
+    try:
+        return LV.record_log(database, lines, client.info.device_id), game
+    except (EventError, DbError):
+        return None, game
+
+
 def game_in_play(lines):
     """The open sitting's {"event", "round", "table", "hands", "score", "id"} (event None
     when it is at no event's table) while it is a game in play; None when it is over, or
@@ -85,7 +116,7 @@ def home_event(database, device_id):
     return None
 
 
-def switch(database, device_id, event):
+def switch_event(database, device_id, event):
     """Free the scorer's tables in every event but `event` (sync --switch). Returns the
     events it left."""
     left = []
@@ -95,3 +126,33 @@ def switch(database, device_id, event):
             return left
         SL.release(database, home, device_id=device_id)
         left.append(home)
+
+
+def other_event(database, event, device_id, switch, game_now):
+    """sync --event to a scorer that keeps a table of another event: (refusal, [])
+    (nothing is to change on it) unless `switch`, which frees its table there first:
+    (None, [events left]). A game in play there (game_now() -> game_in_play's) is never
+    moved. (None, []) when the scorer is in no other event."""
+    home = home_event(database, device_id)
+    if home is None or home == event:
+        return None, []
+    if not switch:
+        return ("scorer %s keeps a table of %s, not %s: nothing changed on it (`--switch` "
+                "moves it to %s, freeing its table in %s)" % (device_id, home, event, event,
+                                                               home)), []
+    game = game_now()
+    if game is not None:
+        return ("scorer %s is playing %s: it moves to %s when that game has ended; "
+                "nothing changed on it" % (device_id, where(game), event)), []
+    return None, switch_event(database, device_id, event)
+
+
+def note_conflict(database, event, device_id, clash):
+    """The conflict on the desk too (host_tools/events/desk.py): [] or [why not]."""
+    from host_tools.events import desk as DK
+    from host_tools.store.db import DbError
+    try:
+        DK.note(database, event, device_id, conflict=clash)
+    except (EventError, DbError) as e:
+        return ["the desk not told of the conflict: %s" % e]
+    return []
