@@ -6,7 +6,9 @@ import sys
 
 from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
                                         read_log, write_stdout)
+from host_tools.commands import club as CC
 from host_tools.events import cards as CA
+from host_tools.events import club as CL
 from host_tools.events import event as EV
 from host_tools.events import late as LT
 from host_tools.events import schedule as SC
@@ -108,6 +110,8 @@ def cmd_create(args):
                       seed=args.seed)
     with open_db(args) as database:
         ev = EV.store(database, plan)
+        if args.gate:
+            CL.set_gate(database, ev.name, True)
     tables = len(ev.tables)
     print("created %s: %s of %d %s, %s (%s to %d), %d round%s, %d table%s%s" % (
         ev.name, ev.format, len(ev.entrants), "teams" if ev.teams else "players",
@@ -212,6 +216,8 @@ def cmd_result(args):
             with database.batch():
                 stored = database.store(data, source="import")
                 what = SL.slot_sitting(database, stored.id, ev, args.round, args.table)
+                CL.note(database, ev.name, "result entered: round %d table %d, sitting %s"
+                        % (args.round, args.table, stored.id))
         except LogError as e:
             raise CommandError("%s%s: %s" % (args.log, ":%d" % e.line if e.line else "",
                                               e.message))
@@ -247,7 +253,10 @@ def import_options(p):
 def cmd_slot(args):
     with open_db(args) as database:
         sid = database.resolve(args.sitting)
-        what = SL.slot_sitting(database, sid, args.name, args.round, args.table)
+        with database.batch():
+            what = SL.slot_sitting(database, sid, args.name, args.round, args.table)
+            CL.note(database, args.name, "slotted by hand: round %d table %d, sitting %s"
+                    % (args.round, args.table, sid))
     print("%s round %d table %d: sitting %s%s" % (args.name, args.round, args.table, sid,
                                                    " (already)" if what != "slotted" else ""))
     return 0
@@ -324,6 +333,7 @@ def cmd_release(args):
         raise CommandError("release: give --device or --table (the scorer, or its table)")
     with open_db(args) as database:
         done = SL.release(database, args.name, args.device, args.table)
+        CL.note(database, args.name, "released: %s" % ", ".join(d for d, _ in done))
     for device, table in done:
         print("released scorer %s%s: the next scorer synced may take %s" % (
             device, " from table %d" % table if table is not None else "",
@@ -349,6 +359,7 @@ def cmd_add_team(args):
     name, players = _team(args.team)
     with open_db(args) as database:
         ev, first = LT.add_team(database, args.name, name, players)
+        CL.note(database, ev.name, "late team %s: %s" % (name, ", ".join(players)))
     if first > ev.rounds:
         print("added %s to %s: every pair has met already" % (name, ev.name))
         return 0
@@ -361,6 +372,8 @@ def cmd_add_team(args):
 def cmd_substitute(args):
     with open_db(args) as database:
         LT.substitute(database, args.name, args.out_player, args.in_player, args.round)
+        CL.note(database, args.name, "substitute: %s for %s from round %d" % (
+            args.in_player, args.out_player, args.round))
     print("%s plays for %s from round %d of %s" % (args.in_player, args.out_player,
                                                    args.round, args.name))
     return 0
@@ -371,7 +384,7 @@ ACTIONS = {"create": cmd_create, "list": cmd_list, "show": cmd_show,
            "standings": cmd_standings, "result": cmd_result, "slot": cmd_slot,
            "delete": cmd_delete, "next": cmd_next, "release": cmd_release,
            "cards": cmd_cards, "add-team": cmd_add_team, "substitute": cmd_substitute,
-           "desk": cmd_desk}
+           "desk": cmd_desk, **CC.ACTIONS}
 
 
 def cmd_event(args):
@@ -423,9 +436,13 @@ def event_parser(sub, name):
     acts = top.add_subparsers(dest="action", metavar="ACTION")
     acts.required = True
 
+    CC.parsers(acts, add_db)
     p = _action(acts, "create", "make an event and its rounds")
     p.add_argument("name", help="the event's name (at most %d characters)"
                    % EV.MAX_EVENT_NAME)
+    p.add_argument("--gate", action="store_true",
+                   help="round gating: no table of a round goes out until the round "
+                        "before is all decided")
     p.add_argument("--format", required=True, choices=EV.FORMATS,
                    help="round-robin (teams), progressive (players, partners rotate), "
                         "double-elimination (teams)")

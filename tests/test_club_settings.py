@@ -1,0 +1,87 @@
+"""What a club sets for its night (host_tools/events/club.py): round gating holds the
+next round back until the round before is all decided (a scorer is told to wait), a
+finished night locks its results, and every correction is in the audit trail."""
+from clihelp import run
+from eventlogs import sitting_42
+from host_tools.events import event as EV
+from host_tools.events import nexttable as NT
+from host_tools.events import slots as SL
+from host_tools.store import db as D
+
+TEAMS = ["--team=Aces: Ann, Cy", "--team=Bones: Bob, Di", "--team=Cats: Eve, Gus",
+         "--team=Dogs: Fay, Hal"]
+
+
+def _made(capsys, db, *extra):
+    code, out, err = run(capsys, "event", "create", "Tue", "--format", "round-robin",
+                         "--db", db, *TEAMS, *extra)
+    assert code == 0, err
+
+
+def _result(capsys, tmp_path, db, rnd, table):
+    with D.open_db(db) as d:
+        ev = EV.load(d, "Tue")
+    t = ev.table(rnd, table)
+    log = tmp_path / ("r%dt%d.jsonl" % (rnd, table))
+    log.write_text(sitting_42(ev.seats(t.side_a, t.side_b, rnd), 0, 3, "r%dt%d" % (rnd,
+                                                                                table)))
+    return run(capsys, "event", "result", "Tue", "--round", str(rnd), "--table", str(table),
+               str(log), "--db", db)
+
+
+def test_round_gating_holds_the_next_round_until_the_round_is_in(tmp_path, capsys):
+    db = str(tmp_path / "club.db")
+    _made(capsys, db, "--gate")
+    with D.open_db(db) as d:
+        assert SL.next_assignment(d, "T42-A", "Tue")["table"] == 1
+        assert SL.next_assignment(d, "T42-B", "Tue")["table"] == 2
+    assert _result(capsys, tmp_path, db, 1, 1)[0] == 0
+    with D.open_db(db) as d:
+        # Its table decided, round 1 not: nothing for it yet, "wait for round 2".
+        assert SL.next_assignment(d, "T42-A", "Tue") is None
+        assert NT.next_for(d, "Tue", "T42-A") == ("wait", 2)
+    assert _result(capsys, tmp_path, db, 1, 2)[0] == 0
+    with D.open_db(db) as d:
+        a = SL.next_assignment(d, "T42-A", "Tue")
+        assert (a["round"], a["table"]) == (2, 1)
+    # Off: the next round goes out at once, whatever the other tables do.
+    code, out, err = run(capsys, "event", "gate", "Tue", "off", "--db", db)
+    assert code == 0 and "round gating off" in out
+    assert _result(capsys, tmp_path, db, 2, 1)[0] == 0
+    with D.open_db(db) as d:
+        a = SL.next_assignment(d, "T42-A", "Tue")
+        assert (a["round"], a["table"]) == (3, 1)
+
+
+def test_a_finished_night_is_locked_and_every_correction_is_in_the_log(tmp_path, capsys):
+    db = str(tmp_path / "club.db")
+    _made(capsys, db)
+    assert _result(capsys, tmp_path, db, 1, 1)[0] == 0
+    code, out, err = run(capsys, "event", "finish", "Tue", "--db", db)
+    assert code == 0 and "Tue finished " in out and "locked" in out
+    code, out, err = _result(capsys, tmp_path, db, 1, 2)
+    assert code == 2 and "Tue is finished" in err and "--reopen" in err
+    with D.open_db(db) as d:
+        assert SL.next_assignment(d, "T42-A", "Tue") is None
+        # Refused whole: the result's log was not stored either.
+        assert d.conn.execute("SELECT COUNT(*) FROM sittings").fetchone()[0] == 1
+    code, out, err = run(capsys, "event", "finish", "Tue", "--db", db)
+    assert code == 2 and "finished already" in err
+    code, out, err = run(capsys, "event", "finish", "Tue", "--reopen", "--db", db)
+    assert code == 0 and "opened again" in out
+    assert _result(capsys, tmp_path, db, 1, 2)[0] == 0
+    code, out, err = run(capsys, "event", "substitute", "Tue", "--out", "Cy", "--in", "Zed",
+                         "--round", "2", "--db", db)
+    assert code == 0, err
+    code, out, err = run(capsys, "event", "log", "Tue", "--db", db)
+    assert code == 0
+    lines = out.splitlines()
+    whats = [line.split("  ", 2)[2] for line in lines]
+    assert whats == ["result entered: round 1 table 1, sitting r1t1",
+                     "finished: results locked", "opened again",
+                     "result entered: round 1 table 2, sitting r1t2",
+                     "substitute: Zed for Cy from round 2"], lines
+    at, who = lines[0].split("  ")[:2]
+    assert "T" in at and "@" in who
+    code, out, err = run(capsys, "event", "log", "Nope", "--db", db)
+    assert code == 2 and "Nope" in err
