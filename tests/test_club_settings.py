@@ -1,6 +1,8 @@
 """What a club sets for its night (host_tools/events/club.py): round gating holds the
 next round back until the round before is all decided (a scorer is told to wait), a
 finished night locks its results, and every correction is in the audit trail."""
+import os
+
 from clihelp import run
 from eventlogs import sitting_42
 from host_tools.events import event as EV
@@ -85,3 +87,38 @@ def test_a_finished_night_is_locked_and_every_correction_is_in_the_log(tmp_path,
     assert "T" in at and "@" in who
     code, out, err = run(capsys, "event", "log", "Nope", "--db", db)
     assert code == 2 and "Nope" in err
+
+
+def test_publish_writes_a_static_folder_of_rounds_tables_hands_and_standings(
+        tmp_path, capsys):
+    import csv
+    import json
+    db = str(tmp_path / "club.db")
+    _made(capsys, db)
+    assert _result(capsys, tmp_path, db, 1, 1)[0] == 0
+    assert _result(capsys, tmp_path, db, 1, 2)[0] == 0
+    site = tmp_path / "site"
+    code, out, err = run(capsys, "event", "publish", "Tue", str(site), "--db", db)
+    assert code == 0, err
+    names = sorted(os.listdir(site))
+    assert names == ["event.json", "hands.csv", "index.html", "round-1.html",
+                     "round-2.html", "round-3.html", "rounds.csv", "rounds.html",
+                     "standings.csv"]
+    data = json.loads((site / "event.json").read_text())
+    code, want, _ = run(capsys, "event", "standings", "Tue", "--format", "csv", "--db", db)
+    assert (site / "standings.csv").read_text() == want
+    r1 = data["rounds"][0]
+    assert [t["sittings"] for t in r1["tables"]] == [["r1t1"], ["r1t2"]]
+    # Every hand of both results, in the JSON and the CSV alike.
+    with D.open_db(db) as d:
+        stored = d.conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0]
+    assert sum(len(h) for h in data["hands"].values()) == stored > 0
+    rows = list(csv.reader((site / "hands.csv").open()))
+    assert len(rows) == stored + 1 and rows[0][:4] == ["sitting", "round", "table", "number"]
+    page = (site / "round-1.html").read_text()
+    assert "Round 1" in page and "Standings after round 1" in page and "Aces" in page
+    assert 'href="round-3.html"' in (site / "index.html").read_text()
+    # A file where the folder should be: refused.
+    code, out, err = run(capsys, "event", "publish", "Tue", str(site / "index.html"),
+                         "--db", db)
+    assert code == 2 and "is a file, not a folder" in err

@@ -1,5 +1,6 @@
-"""`tally42 event gate|finish|log`: round gating, a night's lock, and its audit trail
-(host_tools/events/club.py); registered with the other event subcommands
+"""`tally42 event gate|finish|log|publish`: round gating, a night's lock, its audit
+trail (host_tools/events/club.py), and its results as a static folder
+(host_tools/events/publish.py); registered with the other event subcommands
 (host_tools/commands/event.py)."""
 import functools
 
@@ -45,7 +46,16 @@ def cmd_log(args):
     return 0
 
 
-ACTIONS = {"gate": cmd_gate, "finish": cmd_finish, "log": cmd_log}
+@_refused
+def cmd_publish(args):
+    from host_tools.events import publish as PB
+    with open_db(args, readonly=True) as database:
+        written = PB.publish(database, args.name, args.folder)
+    print("published %s in %s: %s" % (args.name, args.folder, ", ".join(written)))
+    return 0
+
+
+ACTIONS = {"gate": cmd_gate, "finish": cmd_finish, "log": cmd_log, "publish": cmd_publish}
 
 
 def parsers(acts, add_db):
@@ -61,4 +71,10 @@ def parsers(acts, add_db):
     add_db(p)
     p = acts.add_parser("log", help="the audit trail: each correction, who made it, when")
     p.add_argument("name")
+    add_db(p)
+    p = acts.add_parser("publish", help="a static folder of the results for a club's web "
+                                        "site: HTML, CSV and JSON of the rounds, tables, "
+                                        "hands and standings")
+    p.add_argument("name")
+    p.add_argument("folder", metavar="DIR")
     add_db(p)
