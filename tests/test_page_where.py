@@ -65,3 +65,36 @@ def test_find_your_table_follows_each_team_up_to_two_rounds_ahead_with_a_substit
     row = [x for x in page["tables"] if (x["round"], x["table"]) == (3, t3.table)]
     assert row and row[0]["live"] == "playing 1-1, hand 3"
     db.close()
+
+
+def test_the_desk_panel_is_served_behind_its_flag(tmp_path):
+    import json
+    import threading
+    import urllib.request
+    path = str(tmp_path / "club.db")
+    with D.open_db(path) as db:
+        ev = EV.create(db, "Tue", "round-robin", "42", teams=TEAMS)
+        assert SL.next_assignment(db, "T42-0000A1", "Tue")["table"] == 1
+        t = ev.table(1, 1)
+        LV.record(db, "Tue", 1, 1, "live", ev.seats(t.side_a, t.side_b, 1), [2, 1], 3,
+                  "T42-0000A1")
+    for desk in (False, True):
+        server = SV.make_server(path, "Tue", "127.0.0.1", 0, desk=desk)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = "http://127.0.0.1:%d/" % server.server_address[1]
+        try:
+            with urllib.request.urlopen(url + "state.json", timeout=10) as r:
+                state = json.loads(r.read())
+            with urllib.request.urlopen(url, timeout=10) as r:
+                page = r.read().decode()
+        finally:
+            server.shutdown()
+            server.server_close()
+        assert 'id="desk-pane"' in page
+        if not desk:
+            assert "desk" not in state
+            continue
+        [row] = state["desk"]["scorers"]
+        assert row["device"] == "T42-0000A1" and row["home"] == 1 and row["at"] == [1, 1]
+        assert row["live"] == "playing 2-1, hand 4"
+        assert state["desk"]["unscored"] == [[1, 2], [1, 3]]

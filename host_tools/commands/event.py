@@ -290,7 +290,7 @@ def cmd_serve(args):
         EV.load(database, args.name)
     path = args.db or D.default_path()      # a URL with its password: the server reopens
     try:
-        server = SV.make_server(path, args.name, args.host, args.port)
+        server = SV.make_server(path, args.name, args.host, args.port, args.desk)
     except OSError as e:
         raise CommandError("cannot listen on %s:%d: %s" % (args.host, args.port,
                                                            e.strerror or e))
@@ -563,6 +563,9 @@ def serve_parser(sub, name):
     p.add_argument("--base", metavar="PORT",
                    help="the base station's serial port: each table's hands come live "
                         "over the radio (docs/radio.md)")
+    p.add_argument("--desk", action="store_true",
+                   help="the page has the desk's panel too: each scorer, its table, its "
+                        "next table, conflicts (for the organiser's screen)")
     add_db(p)
     return p
 

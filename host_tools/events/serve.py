@@ -279,6 +279,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     # A connection that says nothing frees its worker after this many seconds.
     timeout = 10
+    desk = False
     _head = False
 
     def do_HEAD(self):
@@ -304,7 +305,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._send(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _state_body(self, database):
-        return json.dumps(state_json(database, self.event), ensure_ascii=False).encode("utf-8")
+        out = state_json(database, self.event)
+        if self.desk:       # serve --desk: the desk's panel (host_tools/events/desk.py)
+            from host_tools.events import desk as DK
+            out["desk"] = DK.desk(database, self.event)
+        return json.dumps(out, ensure_ascii=False).encode("utf-8")
 
     def _send(self, code, kind, body):
         self.send_response(code)
@@ -361,11 +366,13 @@ class Server(http.server.HTTPServer):
             self.reader.close()
 
 
-def make_server(db_path, event, host="0.0.0.0", port=8042):
+def make_server(db_path, event, host="0.0.0.0", port=8042, desk=False):
     """An HTTP server for the event (call serve_forever); OSError if it cannot listen.
-    db_path: a SQLite file's path or a postgresql:// URL (with its password, if any)."""
+    db_path: a SQLite file's path or a postgresql:// URL (with its password, if any).
+    desk: the page has the desk's panel too."""
     reader = Reader(db_path)
-    handler = type("EventHandler", (Handler,), {"reader": reader, "event": event})
+    handler = type("EventHandler", (Handler,), {"reader": reader, "event": event,
+                                                "desk": desk})
     server = Server((host, port), handler)
     server.reader = reader
     return server
