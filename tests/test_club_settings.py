@@ -122,3 +122,53 @@ def test_publish_writes_a_static_folder_of_rounds_tables_hands_and_standings(
     code, out, err = run(capsys, "event", "publish", "Tue", str(site / "index.html"),
                          "--db", db)
     assert code == 2 and "is a file, not a folder" in err
+
+
+def test_byes_score_as_the_event_sets_and_the_tie_breaks_go_in_its_order(tmp_path, capsys):
+    from host_tools.events import standings as ST
+    from host_tools.events.state import event_state
+    db = str(tmp_path / "club.db")
+    code, out, err = run(capsys, "event", "create", "Tue", "--format", "round-robin",
+                         "--db", db, *TEAMS[:3], "--bye", "win", "--tiebreak", "diff")
+    assert code == 0, err
+    assert "a bye scores a win" in out and "tie-breaks after matches won: diff, h2h, for" \
+        in out
+    with D.open_db(db) as d:
+        ev = EV.load(d, "Tue")
+    (t,) = [x for x in ev.tables if x.round == 1]
+    resting = [n for i, n in enumerate(ev.entrants) if i not in t.side_a + t.side_b]
+    assert len(resting) == 1
+
+    def rows(through=None):
+        with D.open_db(db) as d:
+            ev = EV.load(d, "Tue")
+            return {r.name: r for r in ST.compute(ev, event_state(ev, d), through)}
+    assert rows()[resting[0]].played == 0       # round 1 not in: no bye yet
+    assert _result(capsys, tmp_path, db, 1, 1)[0] == 0
+    r = rows()[resting[0]]
+    assert (r.played, r.won, r.lost, r.points_for, r.points_against) == (1, 1, 0, 7, 0)
+    # The average instead: the points of its games, no win; nothing: nothing at all.
+    assert run(capsys, "event", "set", "Tue", "--bye", "average", "--db", db)[0] == 0
+    r = rows()[resting[0]]
+    assert (r.played, r.won, r.points_for) == (0, 0, 0)     # no game of its own yet
+    assert run(capsys, "event", "set", "Tue", "--bye", "nothing", "--db", db)[0] == 0
+    assert rows()[resting[0]].won == 0
+    # A bad order is refused before anything is made.
+    code, out, err = run(capsys, "event", "create", "Wed", "--format", "round-robin",
+                         "--db", db, *TEAMS, "--tiebreak", "diff,luck")
+    assert code == 2 and "--tiebreak diff,luck" in err
+    with D.open_db(db) as d:
+        assert EV.names(d) == ["Tue"]
+
+
+def test_the_tie_break_order_decides_between_teams_level_on_wins():
+    from host_tools.events import standings as ST
+    a, b = ST.Row(0, "Aces"), ST.Row(1, "Bones")
+    for r in (a, b):
+        r.won = 1
+    a.beat[1] = 1                       # Aces beat Bones...
+    a.points_for, a.points_against = 7, 6
+    b.points_for, b.points_against = 14, 2      # ...but Bones have the difference
+    assert [r.name for r in ST.rank([a, b])] == ["Aces", "Bones"]
+    assert [r.name for r in ST.rank([a, b], order=("diff", "h2h", "for"))] == ["Bones",
+                                                                               "Aces"]

@@ -55,10 +55,46 @@ def cmd_publish(args):
     return 0
 
 
-ACTIONS = {"gate": cmd_gate, "finish": cmd_finish, "log": cmd_log, "publish": cmd_publish}
+@_refused
+def cmd_set(args):
+    if args.bye is None and args.tiebreak is None:
+        raise CommandError("set: give --bye or --tiebreak")
+    with open_db(args) as database:
+        apply_settings(database, args.name, args.bye, args.tiebreak)
+    return 0
+
+
+def apply_settings(database, name, bye, tiebreak):
+    """--bye and --tiebreak of `event set` and `event create`, each said."""
+    if bye is not None:
+        CL.set_bye(database, name, bye)
+        print("%s: a bye scores %s" % (name, {"nothing": "nothing", "win": "a win",
+                                               "average": "the team's average"}[bye]))
+    if tiebreak is not None:
+        CL.set_tiebreak(database, name, tiebreak)
+        print("%s: tie-breaks after matches won: %s" % (
+            name, CL.setting(database, name, "tiebreak").replace(",", ", ")))
+
+
+def settings_options(p):
+    p.add_argument("--bye", choices=CL.BYES,
+                   help="what a bye (a team sitting out a round) scores once its round "
+                        "is in: nothing (default), a win (the game's target to 0), or the "
+                        "team's average")
+    p.add_argument("--tiebreak", metavar="ORDER",
+                   help="the tie-breaks after matches won, in order: a comma list of h2h "
+                        "(head to head), diff (difference), for (marks or points for); "
+                        "default h2h,diff,for")
+
+
+ACTIONS = {"set": cmd_set, "gate": cmd_gate, "finish": cmd_finish, "log": cmd_log, "publish": cmd_publish}
 
 
 def parsers(acts, add_db):
+    p = acts.add_parser("set", help="how byes score and the tie-breaks' order")
+    p.add_argument("name")
+    settings_options(p)
+    add_db(p)
     p = acts.add_parser("gate", help="round gating on or off: no table of a round goes "
                                      "out until the round before is all decided")
     p.add_argument("name")

@@ -105,6 +105,8 @@ def cmd_create(args):
             raise CommandError("--set %s: give KEY=VALUE" % pair)
         options[key.strip()] = setting_value(value)
     # Checked before the database is opened: a refused event leaves no file behind.
+    if args.tiebreak is not None:
+        CL.tiebreak_order(args.tiebreak)
     plan = EV.prepare(args.name, args.format, args.game, options, teams=teams,
                       players=players, rounds=args.rounds, best_of=args.best_of,
                       seed=args.seed)
@@ -112,6 +114,7 @@ def cmd_create(args):
         ev = EV.store(database, plan)
         if args.gate:
             CL.set_gate(database, ev.name, True)
+        CC.apply_settings(database, ev.name, args.bye, args.tiebreak)
     tables = len(ev.tables)
     print("created %s: %s of %d %s, %s (%s to %d), %d round%s, %d table%s%s" % (
         ev.name, ev.format, len(ev.entrants), "teams" if ev.teams else "players",
@@ -443,6 +446,7 @@ def event_parser(sub, name):
     p.add_argument("--gate", action="store_true",
                    help="round gating: no table of a round goes out until the round "
                         "before is all decided")
+    CC.settings_options(p)
     p.add_argument("--format", required=True, choices=EV.FORMATS,
                    help="round-robin (teams), progressive (players, partners rotate), "
                         "double-elimination (teams)")

@@ -1,5 +1,8 @@
 """What a club sets for its night beyond the format, and its record of changes:
 
+- how a bye scores (`bye`: nothing, a win, the team's average) and the order of the
+  tie-breaks after matches won (`tiebreak`: h2h, diff, for), read by
+  host_tools/events/standings.py from Event.club;
 - round gating (`gate`): no table of round N+1 is handed out (by a sync, or over the
   radio) until every table of round N is decided; a scorer whose table is decided is
   told to wait for the round;
@@ -13,9 +16,8 @@ event_log (event, at, who, what)."""
 import datetime
 import getpass
 import socket
-import sqlite3
 
-from host_tools.events.event import EventError, Transaction, load
+from host_tools.events.event import EventError, Transaction, has_table, load
 
 _SETTINGS = ("CREATE TABLE IF NOT EXISTS event_settings (event TEXT NOT NULL REFERENCES "
              "events(name) ON DELETE CASCADE, key TEXT NOT NULL, value TEXT, "
@@ -25,10 +27,7 @@ _LOG = ("CREATE TABLE IF NOT EXISTS event_log (event TEXT NOT NULL REFERENCES ev
 
 
 def _has(conn, table):
-    if isinstance(conn, sqlite3.Connection):
-        return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                            (table,)).fetchone() is not None
-    return table in conn.table_names()
+    return has_table(conn, table)
 
 
 def setting(database, event, key):
@@ -104,6 +103,34 @@ def _set(database, event, key, value, what):
 def set_gate(database, event, on):
     _set(database, event, "gate", "on" if on else None,
          "round gating %s" % ("on" if on else "off"))
+
+
+BYES = ("nothing", "win", "average")
+TIEBREAKS = ("h2h", "diff", "for")
+
+
+def set_bye(database, event, how):
+    if how not in BYES:
+        raise EventError("--bye: %s (one of %s)" % (how, ", ".join(BYES)))
+    _set(database, event, "bye", how, "a bye scores: %s" % how)
+
+
+def set_tiebreak(database, event, text):
+    """The tie-breaks after matches won, in order (tiebreak_order)."""
+    order = tiebreak_order(text)
+    _set(database, event, "tiebreak", ",".join(order), "tie-breaks: %s" % ", ".join(order))
+
+
+def tiebreak_order(text):
+    """A comma list of h2h, diff, for as the full order (those left out come after, in
+    that order); EventError when it is not one."""
+    given = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [t for t in given if t not in TIEBREAKS]
+    if bad or not given or len(set(given)) != len(given):
+        raise EventError("--tiebreak %s: a comma list of %s, each once (h2h: head to "
+                         "head, diff: difference, for: marks or points for)"
+                         % (text, ", ".join(TIEBREAKS)))
+    return given + [t for t in TIEBREAKS if t not in given]
 
 
 def finish(database, event, reopen=False):
