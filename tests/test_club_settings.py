@@ -101,9 +101,9 @@ def test_publish_writes_a_static_folder_of_rounds_tables_hands_and_standings(
     code, out, err = run(capsys, "event", "publish", "Tue", str(site), "--db", db)
     assert code == 0, err
     names = sorted(os.listdir(site))
-    assert names == ["event.json", "hands.csv", "index.html", "round-1.html",
-                     "round-2.html", "round-3.html", "rounds.csv", "rounds.html",
-                     "standings.csv"]
+    assert names == ["event.json", "hands.csv", "index.html", "prizes.html",
+                     "round-1.html", "round-2.html", "round-3.html", "rounds.csv",
+                     "rounds.html", "standings.csv"]
     data = json.loads((site / "event.json").read_text())
     code, want, _ = run(capsys, "event", "standings", "Tue", "--format", "csv", "--db", db)
     assert (site / "standings.csv").read_text() == want
@@ -172,3 +172,27 @@ def test_the_tie_break_order_decides_between_teams_level_on_wins():
     assert [r.name for r in ST.rank([a, b])] == ["Aces", "Bones"]
     assert [r.name for r in ST.rank([a, b], order=("diff", "h2h", "for"))] == ["Bones",
                                                                                "Aces"]
+
+
+def test_the_prize_list_names_the_first_places_and_who_played(tmp_path, capsys):
+    db = str(tmp_path / "club.db")
+    _made(capsys, db)
+    assert _result(capsys, tmp_path, db, 1, 1)[0] == 0
+    assert _result(capsys, tmp_path, db, 1, 2)[0] == 0
+    assert run(capsys, "event", "substitute", "Tue", "--out", "Cy", "--in", "Zed",
+               "--round", "2", "--db", db)[0] == 0
+    code, out, err = run(capsys, "event", "prizes", "Tue", "--places", "2", "--db", db)
+    assert code == 0, err
+    code, want, _ = run(capsys, "event", "standings", "Tue", "--format", "csv", "--db", db)
+    first = [line.split(",") for line in want.splitlines()[1:3]]
+    lines = out.splitlines()[2:]
+    assert len(lines) == 2
+    for line, (place, name) in zip(lines, [("1st", first[0][1]), ("2nd", first[1][1])]):
+        assert line.startswith("%-4s %s (" % (place, name)), line
+    assert any("Zed" in line for line in lines) == ("Aces" in (first[0][1], first[1][1]))
+    page = tmp_path / "prizes.html"
+    code, out, err = run(capsys, "event", "prizes", "Tue", "--html", "--out", str(page),
+                         "--db", db)
+    assert code == 0 and "<td>1st</td>" in page.read_text()
+    code, out, err = run(capsys, "event", "prizes", "Tue", "--places", "0", "--db", db)
+    assert code == 2 and "places" in err

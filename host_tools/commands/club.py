@@ -87,10 +87,47 @@ def settings_options(p):
                         "default h2h,diff,for")
 
 
-ACTIONS = {"set": cmd_set, "gate": cmd_gate, "finish": cmd_finish, "log": cmd_log, "publish": cmd_publish}
+@_refused
+def cmd_prizes(args):
+    from host_tools.events import prizes as PZ
+    with open_db(args, readonly=True) as database:
+        ev, rows = PZ.prize_rows(database, args.name, args.places)
+    text = PZ.html_page(ev, rows) if args.html else PZ.text(ev, rows)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise CommandError("%s: cannot write: %s" % (args.out, e.strerror or e))
+        print("wrote %s" % args.out)
+    else:
+        write_stdout(text)
+    return 0
+
+
+ACTIONS = {"prizes": cmd_prizes, "set": cmd_set, "gate": cmd_gate, "finish": cmd_finish, "log": cmd_log, "publish": cmd_publish}
+
+
+def _places(text):
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if not 1 <= n <= 99:
+        raise argparse.ArgumentTypeError("places: a whole number from 1 to 99, not %r"
+                                         % text)
+    return n
 
 
 def parsers(acts, add_db):
+    p = acts.add_parser("prizes", help="the prize list: the first places with their "
+                                       "players (text, or --html to print)")
+    p.add_argument("name")
+    p.add_argument("--places", type=_places, default=3, help="how many (default 3)")
+    p.add_argument("--html", action="store_true", help="a page to print")
+    p.add_argument("--out", metavar="FILE", help="write it to FILE")
+    add_db(p)
     p = acts.add_parser("set", help="how byes score and the tie-breaks' order")
     p.add_argument("name")
     settings_options(p)

@@ -8,6 +8,7 @@ club's web site, nothing in it that needs a server:
   standings.csv     the standings (as `event standings --format csv`)
   rounds.csv        round, table, side A, side B, seats, result: a line a table
   hands.csv         every hand of every result: sitting, round, table, then the hand
+  prizes.html       the prize list (the first three, with their players)
   event.json        all of it: the event, its rounds and tables with their sittings,
                     the hands, the standings
 
@@ -99,6 +100,8 @@ def files(database, name):
             SC.html_rounds([r]) + "\n<h2>Standings after round %d</h2>\n%s\n"
             '<p><a href="index.html">%s</a></p>' % (r[0], ST.html_table(ev, after),
                                                     html.escape(ev.name)))
+    from host_tools.events import prizes as PZ
+    out["prizes.html"] = PZ.html_page(*PZ.prize_rows(database, name))
     out["standings.csv"] = ST.csv_text(ev, rows)
     table_rows = [("round", "table", "side_a", "side_b", "seats", "result")]
     for number, tables, _ in rounds:
