@@ -17,6 +17,9 @@
 #                                    it, drawn at the loop's next round)
 #   radio.forged_by_scorer_accepted  frames one scorer of the event (its own key) made
 #                                    in another scorer's name that changed anything
+#   event.cables_per_night           then round 2 played on the tables the radio sent:
+#                                    its results not in over the radio (each would need
+#                                    a USB sync)
 # --quick (TALLY42_BENCH_QUICK=1): 2 scorers, 3 hands.
 import os
 import random
@@ -33,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from firmware.radio import wire as W  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402
 from host_tools.events import slots as SL  # noqa: E402
+from host_tools.events import state as ES  # noqa: E402
 from host_tools.events import radio as RA  # noqa: E402
 from host_tools.events import serve as SV  # noqa: E402
 from host_tools.link.radio import BaseStation  # noqa: E402
@@ -265,6 +269,21 @@ def main():
                 a = SL.next_assignment(d, s.device, EVENT)
                 if a is None or (a["round"], a["table"]) != (2, s.table):
                     raise SystemExit("bench_radio: %s would be pushed %r" % (s.device, a))
+        # Round 2 on the tables the radio sent, no cable: OK held (a new sitting, set up
+        # as sent), OK (start it), the game played out; every result must come in.
+        for s in scorers:
+            s.keys(bytes([LONG | OK, OK]) + HAND * GAME_HANDS)
+        deadline = time.monotonic() + 120
+        in_by_radio = 0
+        while time.monotonic() < deadline:
+            with D.open_db(db, readonly=True) as d:
+                ev = EV.load(d, EVENT)
+                state = ES.event_state(ev, d)
+                in_by_radio = sum(1 for t in ev.tables if t.round == 2 and t.device and
+                                  ES.table_status(ev, t, state) == "done")
+            if in_by_radio >= SCORERS:
+                break
+            time.sleep(0.5)
     finally:
         stop[0] = True
         relay.join(5)
@@ -281,11 +300,11 @@ def main():
     per = {}
     for device, hands in rows:
         per.setdefault(device, []).append(hands)
-    duplicates = sum(len(v) - 1 for v in per.values())
-    stored_hands = sum(max(v) for v in per.values())
-    # Every game played out: GAME_HANDS hands each.
-    duplicates += max(0, stored_hands - SCORERS * GAME_HANDS)
-    lost = max(lost, SCORERS * GAME_HANDS - stored_hands)
+    # Two sittings a scorer (rounds 1 and 2), every game played out: GAME_HANDS hands.
+    duplicates = sum(max(0, len(v) - 2) for v in per.values())
+    stored_hands = sum(sum(v) for v in per.values())
+    duplicates += max(0, stored_hands - 2 * SCORERS * GAME_HANDS)
+    lost = max(lost, 2 * SCORERS * GAME_HANDS - stored_hands)
     database.close()
     reader.close()
     for e in errs:
@@ -305,6 +324,10 @@ def main():
     print("radio.next_table_ms.median: %.0f ms" % (sorted(next_ms)[len(next_ms) // 2]
                                                    if next_ms else 0))
     print("radio.next_table_missing: %d" % missing_next)
+    # No USB sync after each scorer's first: a result not in over the radio would have
+    # needed a cable, one a table.
+    print("event.cables_per_night: %d (2 rounds of %d tables on the radio: %d of %d round-2 "
+          "results in without one)" % (SCORERS - in_by_radio, SCORERS, in_by_radio, SCORERS))
     print("radio.frames_heard: %d (%d duplicates, %d foreign)" % (rx.frames, rx.duplicates,
                                                                  rx.foreign))
     shutil.rmtree(tmp, ignore_errors=True)
