@@ -173,9 +173,10 @@ class Sender:
         return self._rest(now)
 
     def _ask(self, now):
-        # A data frame of the finished sitting with no records: the PC answers with its
-        # next table. Every RESEND_MS until it comes; every WAIT_MS, the radio off in
-        # between, while the PC says wait.
+        # A data frame of the sitting the PC holds as a game over, with no records: the
+        # PC answers with its next table. Every RESEND_MS until it comes (GIVE_UP times,
+        # then as the sender rests); every WAIT_MS, the radio off in between, while the
+        # PC says wait.
         since = ticks_diff(now, self._at)
         if since < RESEND_MS:
             return True
