@@ -25,6 +25,8 @@ class App:
         self.air = None             # the board, when it has a radio (boards/)
         self.radio = None           # the radio's sender, in an event (firmware/radio/)
         self.radio_busy = False     # it waits for the PC's acknowledge
+        self.next_table = None      # the next table the radio brought, for game over
+        self.redraw = False         # the main loop draws the screen again (the radio)
         self.safe = False           # safe mode: no resume, the sync screen
         self.screen = HOME          # the screen on show, by name (firmware/codes.py)
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)

@@ -14,7 +14,8 @@ SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.
            "engine_core.optionnames", "firmware.journal.reader", "firmware.journal.damage")
 # The radio's (firmware/radio/): loaded for a scorer in an event, out of the heap while a
 # sync session is open (firmware/session.py) and on a scorer with no event's key.
-RADIO = ("firmware.radio.sender", "firmware.radio.air", "firmware.radio.wire",
+RADIO = ("firmware.radio.sender", "firmware.radio.nexttable", "firmware.radio.air",
+         "firmware.radio.wire",
          "firmware.radio.join", "firmware.radio")
 # The USB line's hello gate (firmware/link.py), once it has decided.
 HELLO = ("firmware.hello",)

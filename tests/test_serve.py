@@ -67,6 +67,28 @@ def test_state_json_has_standings_tables_and_live_scores(served):
     assert e.value.code == 404
 
 
+def test_head_is_answered_as_get_without_a_body(served):
+    import http.client
+    path, ev, seats, url = served
+    host, port = url.split("//")[1].rstrip("/").split(":")
+    for target, code in (("/", 200), ("/state.json", 200), ("/nothing", 404)):
+        conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            conn.request("GET", target)
+            got = conn.getresponse()
+            body = got.read()
+            conn.request("HEAD", target)        # the same connection: no body between
+            head = conn.getresponse()
+            assert head.status == got.status == code
+            assert head.getheader("Content-Type") == got.getheader("Content-Type")
+            assert int(head.getheader("Content-Length")) == len(body) > 0
+            assert head.read() == b""
+            conn.request("GET", target)         # the connection still in step
+            assert conn.getresponse().read()[:20] == body[:20]
+        finally:
+            conn.close()
+
+
 def _state(url):
     with urllib.request.urlopen(url + "state.json") as r:
         return json.loads(r.read())

@@ -34,11 +34,13 @@ def night(tmp_path, db_url):
     made = []
 
     class Scorer:
-        def __init__(self, assign, names=R.NAMES, device="T42-SIM001"):
+        def __init__(self, assign, names=R.NAMES, device="T42-SIM001", open_events=0,
+                     open_assign=None, open_names=R.NAMES):
             self.image = str(tmp_path / ("flash%d.img" % len(made)))
             self.record = str(tmp_path / ("record%d.txt" % len(made)))
-            self.played = R.build_image(self.image, len(assign), 0, assign=assign,
-                                        names=names, seed=len(made) + 3)
+            self.played = R.build_image(self.image, len(assign), open_events, assign=assign,
+                                        names=names, seed=len(made) + 3,
+                                        open_assign=open_assign, open_names=open_names)
             self.cable = R.Cable()
             made.append(self)
             self.proc = R.Scorer(self.image, self.cable, "--id", device, record=self.record)
@@ -224,3 +226,61 @@ def test_a_bad_sim_chip_id_is_refused(chip, tmp_path, capsys):
     assert code == 2 and err == "tally42: --chip-id %s: 6 hex digits, such as 0000A1 (the " \
         "scorer is then T42-0000A1)\n" % chip, err
     assert not flash.exists()
+
+
+# ---- a game in play is never changed; another event only when asked ----
+
+def test_a_scorer_with_a_game_open_is_pushed_nothing_and_told_why(night, capsys):
+    db, ev, Scorer = night
+    # A finished sitting at round 1 table 1, and a game open on the scorer after it.
+    s = Scorer([(EVENT, 1, 1)], names=_seats(ev, 1, 1), open_events=3)
+    assert s.sync("--event", EVENT) == 0
+    out = capsys.readouterr().out
+    assert "slotted: sitting" in out            # its result is in all the same
+    assert "pushed" not in out.replace("not pushed", "")
+    assert "not pushed: the scorer is playing a game at no event's table, hand 1" in out
+    assert not any(x.startswith(("assign", "names")) for x in s.recorded()), s.recorded()
+    with D.open_db(db) as d:
+        # Nothing claimed for it either: the table goes when the game has ended.
+        assert all(t.device is None for t in EV.load(d, EVENT).tables if t.round > 1)
+
+
+def test_a_table_decided_elsewhere_while_its_scorer_plays_it_is_a_conflict_at_once(
+        night, capsys, tmp_path):
+    db, ev, Scorer = night
+    seats = _seats(ev, 1, 1)
+    # Round 1 table 1 decided by another scorer's sitting (as by hand).
+    first = Scorer([(EVENT, 1, 1)], names=seats, device="T42-SIM002")
+    assert first.sync() == 0
+    capsys.readouterr()
+    s = Scorer([], open_events=3, open_assign=(EVENT, 1, 1), open_names=seats)
+    assert s.sync("--event", EVENT) == 2
+    cap = capsys.readouterr()
+    assert ("conflict: %s round 1 table 1 is decided" % EVENT) in cap.err
+    assert "while scorer T42-SIM001 plays it" in cap.err
+    assert "not pushed: the scorer is playing %s round 1 table 1, hand 1" % EVENT in cap.out
+    assert not any(x.startswith("assign") for x in s.recorded())
+
+
+def test_a_sync_to_another_event_asks_for_switch_and_changes_nothing(night, capsys):
+    db, ev, Scorer = night
+    with D.open_db(db) as d:
+        EV.create(d, "County", "round-robin", "42", teams=TEAMS)
+    s = Scorer([])
+    assert s.sync("--event", EVENT) == 0
+    out = capsys.readouterr().out
+    assert "pushed: %s round 1 table 1" % EVENT in out
+    before = s.recorded()
+    assert s.sync("--event", "County") == 2
+    cap = capsys.readouterr()
+    assert ("scorer T42-SIM001 keeps a table of %s, not County: nothing changed on it "
+            "(`--switch` moves it to County" % EVENT) in cap.err
+    assert s.recorded() == before               # not even the clock
+    with D.open_db(db) as d:
+        assert EV.load(d, EVENT).table(1, 1).device == "T42-SIM001"
+    assert s.sync("--event", "County", "--switch") == 0
+    out = capsys.readouterr().out
+    assert "switched: scorer T42-SIM001 left its table in %s" % EVENT in out
+    assert "pushed: County round 1 table 1" in out
+    with D.open_db(db) as d:
+        assert EV.load(d, EVENT).table(1, 1).device is None

@@ -3,7 +3,7 @@
 # (or MENU, new sitting), never the OK pressed out of habit.
 from engine_core.variants import TEAMS
 from firmware import fonts
-from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LONG, NEXT, OK, PREV, SETUP
+from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV, SETUP
 from firmware.ui import draw as D
 
 HELP = "hold OK: new sitting  BACK undo\n<> history  M menu"
@@ -34,7 +34,16 @@ def draw(app, fb):
     extra = "%d hands" % s.hands()
     if s.games():
         extra = "games %d-%d, " % (s.games_won(0), s.games_won(1)) + extra
-    D.center(fb, extra, y)
+    nt = app.next_table     # the next table the radio brought (firmware/radio/nexttable.py)
+    if nt:
+        bottom = fb.height - 3 * LINE
+        for t in D.wrap(nt, D.cols(fb)):
+            if y > bottom:
+                break
+            D.center(fb, t, y)
+            y += LINE
+    else:
+        D.center(fb, extra, y)
     D.help(fb, HELP)
 
 

@@ -12,11 +12,11 @@ from engine_core.gin import rules as G
 from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
+from host_tools.events import inplay as IP
 from host_tools.events import slots as SL
 from host_tools.link import client as Y
 from host_tools.link.assignment import check_assignment, not_playing, setting_value
-from host_tools.events import live as LV
-from host_tools.link.sync import Refused, Report, open_sitting, sync
+from host_tools.link.sync import Refused, Report, sync
 from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.store import db as D
 
@@ -362,10 +362,12 @@ def cmd_sync(args):
         except D.DbError as e:
             link.close()
             raise CommandError(str(e))
+    radio_key = None
     if args.event is not None:
-        # The event's radio key: the scorer sends each hand live to a base station.
+        # The event's radio key: the scorer sends each hand live to a base station,
+        # under a key of its own made from it (pushed once the scorer is named).
         from host_tools.events.radio import event_key
-        pairs = pairs + [("radio", event_key(database, args.event).hex())]
+        radio_key = event_key(database, args.event)
     slotter = _Slotter(database, args.event)
     progress = _Progress(sys.stderr)
     report = None
@@ -379,6 +381,17 @@ def cmd_sync(args):
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
+        if args.event is not None:
+            refusal, left = IP.other_event(database, args.event, info.device_id, args.switch,
+                                           lambda: IP.game_in_play(IP.open_lines(client)))
+            if refusal:
+                client.bye()
+                raise CommandError(refusal)
+            for home in left:
+                print("switched: scorer %s left its table in %s" % (info.device_id, home))
+        if radio_key is not None:
+            from host_tools.events.radio import scorer_key
+            pairs = pairs + [("radio", scorer_key(radio_key, info.device_id).hex())]
         if not args.no_clock:
             _optional(client.set_clock, "clock", refusals)
         if any(kind == "p" for kind, _ in names):
@@ -401,9 +414,15 @@ def cmd_sync(args):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
         report = Report(info)
-        playing = _progress(client, database)
-        if playing is not None and args.event is not None:
-            assignment_for = not_playing(assignment_for, playing)
+        playing, game = IP.open_game(client, database, assignment_for is not None)
+        if game is not None and assignment_for is not None:
+            # Never a game in play changed: its table and players stay till it ends.
+            assignment_for = not_playing(game, slotter.nothing, IP.held_back)
+        clash = IP.conflict(database, game, info.device_id) if game else None
+        if clash:
+            sys.stderr.write("tally42: %s\n" % clash)      # at once, not at the end
+            refusals.append(clash)
+            refusals.extend(IP.note_conflict(database, game["event"], info.device_id, clash))
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
@@ -441,25 +460,6 @@ def cmd_sync(args):
     for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
     return 2 if refusals or report.refused else 0
-
-
-def _progress(client, database):
-    # The scorer's open sitting, when it is at an event's table: its progress for the
-    # page (never a result). A firmware that sends only finished sittings sends none.
-    # Asked only where there are events: a sync of a database without any costs no
-    # more than it did.
-    if not EV.names(database):
-        return None
-    try:
-        lines = open_sitting(client)
-    except Y.DeviceError:
-        return None
-    if lines is None:
-        return None
-    try:
-        return LV.record_log(database, lines, client.info.device_id)
-    except (EV.EventError, D.DbError):
-        return None
 
 
 def _optional(step, what, refusals):
@@ -565,6 +565,10 @@ def sync_parser(sub, name):
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
                         "sittings are stored; --players and --set then give its players "
                         "and game (default 42 with the standard options)")
+    p.add_argument("--switch", action="store_true",
+                   help="with --event: move a scorer that keeps a table of another event "
+                        "to this one (its table there is freed; never in the middle of a "
+                        "game)")
     p.add_argument("--event", metavar="NAME",
                    help="the event this desk runs (`tally42 event create`): once the "
                         "scorer's sittings are stored and slotted, push it its next table "

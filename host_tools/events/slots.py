@@ -3,6 +3,7 @@ table a scorer plays next, handed out by sync. Each is one write transaction, so
 doing either at once never clash."""
 import json
 
+from host_tools.events import club as CL
 from host_tools.events import live
 from host_tools.events.event import EventError, load, names, Transaction
 from host_tools.events.state import event_state, flipped, sides_of, table_status
@@ -26,6 +27,7 @@ def slot_sitting(database, sitting_id, event, round_no, table_no):
 
 
 def _slot(database, sitting_id, ev, round_no, table_no):
+    CL.check_open(database, ev.name)        # a finished night's results are locked
     conn = database.conn
     row = conn.execute("SELECT id, variant, options, players FROM sittings WHERE id = ?",
                        (sitting_id,)).fetchone()
@@ -143,9 +145,15 @@ def _next_assignment(database, device_id, event):
     todo = [event] if event is not None else names(database)
     for name in todo:
         ev = load(database, name)
+        if CL.finished(database, ev.name):
+            continue            # locked: no table handed out
         state = event_state(ev, database)
         open_tables = [t for t in ev.tables
                        if table_status(ev, t, state) in ("ready", "playing")]
+        if open_tables and CL.gated(database, ev.name):
+            # Round gating: nothing of a round until the one before is all decided.
+            first = min(t.round for t in open_tables)
+            open_tables = [t for t in open_tables if t.round == first]
         mine = [t for t in open_tables if t.device == device_id]
         if not mine and open_tables:
             t = (_first_match(open_tables) if ev.bracket is not None else

@@ -501,3 +501,178 @@ def test_a_radio_out_of_memory_gives_way_and_the_scorer_goes_on():
     assert Starved.stopped and type(a.radio).__name__ == "Waiting"
     join.stop(a)
     join.save(join.path_of(path), "off")
+
+
+# ---- the next table, over the air ----
+
+class _NextPc(_Pc):
+    """_Pc that says a game over (its last record b"\xee") in its acknowledge and sends a
+    next frame with it, as host_tools/events/radio.py does (then again at each ask, a
+    data frame with no records), and counts the scorer's confirms."""
+
+    def __init__(self, espnow, rnd=2, table=3):
+        super().__init__(espnow)
+        self.rnd = rnd
+        self.table = table
+        self.confirms = []
+        self.nexts = 0
+
+    def poll(self):
+        while True:
+            peer, msg = self.e.recv(0)
+            if peer is None:
+                return
+            n = len(msg)
+            if not W.sound(KEY, peer, msg, n):
+                continue
+            sid = W.get_u24(msg, 5)
+            if msg[0] == W.CONFIRM:
+                self.confirms.append((sid, msg[9], msg[8]))
+                continue
+            off = W.get_u24(msg, 8)
+            s = self.held.setdefault(sid, bytearray())
+            rec = msg[W.HEAD:n - W.MAC_LEN]
+            if off <= len(s) < off + len(rec):
+                s.extend(rec[len(s) - off:])
+            a = bytearray(W.ACK_LEN)
+            # A sitting that ends in the record b"\xee" is a game over.
+            done = len(s) and s[-1] == 0xEE and off + len(rec) <= len(s)
+            W.put_head(a, W.ACK, W.tag_of(KEY), sid, len(s), W.F_OVER if done else 0)
+            W.seal(KEY, peer, a, W.HEAD)
+            try:
+                self.e.add_peer(peer)
+            except OSError:
+                pass
+            self.e.send(peer, a, False)
+            if done:
+                f = bytearray(W.MAX_FRAME)
+                k = W.put_next(f, W.tag_of(KEY), sid, self.rnd, self.table, b"Club",
+                               (b"Ann", b"Cy", b"Bob", b"Di"))
+                self.e.send(peer, f[:W.seal(KEY, peer, f, k)], False)
+                self.nexts += 1
+
+
+def _asked(faults, answers):
+    # A finished sitting and a sender whose on_next answers from `answers` in turn.
+    _clean()
+    j = Journal(NorFlash(8, 4096))
+    j.mount()
+    base = _radio_for(b"\x02\x00\x00\x00\x00\x09", faults)
+    base.on(8192)
+    got = []
+    cleared = []
+
+    def on_next(msg, n):
+        if msg is None:         # a record taken: the line said is old
+            cleared.append(len(got))
+            return 0
+        got.append(W.next_parts(msg, n))
+        return answers[min(len(got), len(answers)) - 1]
+    s = Sender(j, _radio_for(b"\x02\x00\x00\x00\x00\x01", faults), KEY, time.ticks_ms,
+               on_next)
+    j.begin_sitting(b"H" * 10)
+    for i in range(20):
+        j.append(bytes([i, 1]))
+    j.append(b"\xee")       # the game over: the PC says so
+    s.cleared = cleared
+    return j, base, _NextPc(base.espnow), s, got
+
+
+def _until(s, pc, done, ms=30000):
+    t0 = time.ticks_ms()
+    while not done() and time.ticks_diff(time.ticks_ms(), t0) < ms:
+        s.poll()
+        pc.poll()
+        time.sleep_ms(1)
+    return done()
+
+
+def test_a_finished_sitting_brings_its_next_table_confirmed_through_a_lossy_air():
+    faults = {"loss": 0.3, "dup": 0.05, "reorder": 0.1, "seed": 7}
+    j, base, pc, s, got = _asked(faults, [1])
+    assert _until(s, pc, lambda: pc.confirms)
+    assert got[0] == (1, 2, 3, b"Club", [b"Ann", b"Cy", b"Bob", b"Di"]), got
+    assert pc.confirms[0] == (1, 2, 3) and s.nexts == 1
+    # Taken: the asking ends and the radio goes off.
+    t0 = time.ticks_ms()
+    while s.poll() and time.ticks_diff(time.ticks_ms(), t0) < 5000:
+        pc.poll()
+        time.sleep_ms(1)
+    assert not s.poll() and not s._radio.active
+    base.close()
+    s.stop()
+
+
+def test_a_next_table_not_taken_mid_game_is_asked_for_again_and_not_confirmed():
+    j, base, pc, s, got = _asked({}, [0, 0, 1])
+    assert _until(s, pc, lambda: len(got) >= 2)
+    assert pc.confirms == [] and s.nexts == 0     # not taken: no confirm
+    assert _until(s, pc, lambda: pc.confirms)
+    assert len(got) == 3 and s.nexts == 1
+    base.close()
+    s.stop()
+
+
+def test_wait_for_a_round_is_asked_again_with_the_radio_off_between():
+    j, base, pc, s, got = _asked({}, [2, 1])
+    assert _until(s, pc, lambda: pc.confirms)
+    assert s._wait and s._want == 1
+    # Between asks the radio is off: polls say nothing waits.
+    busy = [s.poll() for _ in range(5)]
+    assert not s._radio.active or busy[-1]
+    assert _until(s, pc, lambda: len(pc.confirms) >= 2, 20000)
+    assert not s._wait and s._want == 0
+    base.close()
+    s.stop()
+
+
+def test_a_record_taken_an_undo_or_a_new_sitting_ends_the_asking():
+    j, base, pc, s, got = _asked({}, [0])
+    assert _until(s, pc, lambda: got)
+    assert s._want == 1
+    j.append(b"\x01")          # an undo: no game over any more
+    s.poll()
+    assert s._want == 0 and s.cleared[-1] == len(got)
+    n = len(got)
+    for _ in range(20):
+        s.poll()
+        pc.poll()
+        time.sleep_ms(2)
+    assert len(got) == n and s._want == 0     # not asked: the PC says no game over
+    base.close()
+    s.stop()
+
+
+class _Open:
+    """A sitting in play, as NextTable asks it (Sitting.over)."""
+
+    def over(self):
+        return False
+
+
+def _next_frame(rnd, table, names=(b"Ann", b"Cy", b"Bob", b"Di")):
+    f = bytearray(W.MAX_FRAME)
+    k = W.put_next(f, W.tag_of(KEY), 1, rnd, table, b"Club", names)
+    return f, W.seal(KEY, b"\x02\x00\x00\x00\x00\x01", f, k)
+
+
+def test_the_next_table_is_kept_as_the_next_setup_never_over_a_game_in_play():
+    from engine_core import header
+    from firmware.radio.nexttable import NextTable, NOT_TAKEN, TAKEN, WAIT
+    path = scratch.path("radio-next.settings")
+    a, join, sys = _app(path)
+    before = a.scorer.last_setup
+    taker = NextTable(a)
+    a.scorer.s = _Open()
+    f, n = _next_frame(2, 3)
+    assert taker(f, n) == NOT_TAKEN
+    assert a.scorer.last_setup == before and a.next_table is None
+    a.scorer.s = None
+    assert taker(f, n) == TAKEN
+    assert header.header_assignment(a.scorer.last_setup) == ("Club", 2, 3)
+    assert list(header.decode_header(a.scorer.last_setup)[2]) == ["Ann", "Cy", "Bob", "Di"]
+    assert a.next_table == "next: table 3, round 2: Ann/Bob v Cy/Di"
+    f, n = _next_frame(3, 0, ())
+    assert taker(f, n) == WAIT and a.next_table == "wait for round 3"
+    assert header.header_assignment(a.scorer.last_setup) == ("Club", 2, 3)
+    assert taker(None, 0) == NOT_TAKEN and a.next_table is None
