@@ -15,6 +15,7 @@ _HEADER_FIXED = const(15)
 _STAMP = const(9)
 _NAME_MAX = const(32)           # bytes of one name
 _GIN_VARIANT0 = const(0x40)     # header byte 1 of a gin pad: 0x40 + its variant
+_NELLO_MIN = const(42)          # nello_min's default: byte 7 keeps the difference (6 bits)
 
 
 def _name_bytes(name):
@@ -39,8 +40,12 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=
         order = len(rules.nello_order)
         for i, mode in enumerate(rules.nello_order):
             order |= mode << (2 + 2 * i)
+        # Bytes 6 and 7 carry the later options in the bits above all_pass and
+        # made_scores, 0 for their defaults (so a header written before reads the same).
         vals = (_HEADER_VERSION, rules.variant, rules.scoring, rules.target & 0xFF,
-                rules.target >> 8, rules.min_bid, rules.all_pass, rules.made_scores, flags,
+                rules.target >> 8, rules.min_bid,
+                rules.all_pass | rules.nello_by << 1 | (rules.forced_min - rules.min_bid) << 2,
+                rules.made_scores | ((rules.nello_min - _NELLO_MIN) & 0x3F) << 1, flags,
                 order, rules.plunge_marks, rules.splash_marks, rules.match_games, dealer, 0)
     out = bytearray(_HEADER_FIXED)
     for i in range(_HEADER_FIXED):
@@ -123,12 +128,20 @@ def decode_header(buf):
 
 def _rules(buf):
     from engine_core.rules import Rules
+    from engine_core.variants import MARK
     rules = Rules(buf[1])
     rules.scoring = buf[2]
     rules.target = buf[3] | buf[4] << 8
     rules.min_bid = buf[5]
-    rules.all_pass = buf[6]
-    rules.made_scores = buf[7]
+    rules.all_pass = buf[6] & 1
+    rules.nello_by = buf[6] >> 1 & 1
+    rules.forced_min = rules.min_bid + (buf[6] >> 2)
+    rules.made_scores = buf[7] & 1
+    d = buf[7] >> 1 & 0x3F
+    rules.nello_min = _NELLO_MIN + (d - 64 if d > 42 else d)
+    if buf[7] >> 7 or not 30 <= rules.nello_min <= 84 or (
+            buf[6] >> 2 and rules.forced_min >= rules.row[MARK]):
+        raise ValueError("not a sitting header")
     flags = buf[8]
     rules.nello = flags & 1
     rules.sevens = flags >> 1 & 1
@@ -153,20 +166,30 @@ def _rules(buf):
 
 
 # A gin pad's fixed bytes: byte 1 is 0x40 + the gin variant; then the target, the game and
-# box bonuses (2 bytes each), the flags (spade_doubles, shutout_doubles, bonus) and deal.
+# box bonuses (2 bytes each), the flags (spade_doubles, shutout_doubles, bonus,
+# knock_scores, ace_turnup), deal, and gin_bonus and undercut_bonus less the game's own
+# (0: the seed's 20, so a header written before reads the same).
 
 def _gin_values(rules, dealer):
-    flags = rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
+    flags = (rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
+             | rules.knock_scores << 3 | rules.ace_turnup << 4)
+    from engine_core.gin.rules import GIN_BONUS, UNDERCUT_BONUS
+    gin = rules.gin_bonus - rules.row[GIN_BONUS]
+    under = rules.undercut_bonus - rules.row[UNDERCUT_BONUS]
     return (_HEADER_VERSION, _GIN_VARIANT0 + rules.variant, 0, rules.target & 0xFF,
             rules.target >> 8, rules.game_bonus & 0xFF, rules.game_bonus >> 8,
-            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, 0, 0, dealer, 0)
+            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, gin, under,
+            dealer, 0)
 
 
 def _gin_rules(buf):
     # The GinRules of a gin pad's header bytes; ValueError if they are not one.
-    from engine_core.gin.rules import TABLE, DEAL_NAMES, GinRules
+    from engine_core.gin.rules import (TABLE, DEAL_NAMES, GinRules, KNOCK, BONUS_LO,
+                                       BONUS_HI)
     v = buf[1] - _GIN_VARIANT0
-    if v >= len(TABLE) or buf[10] >= len(DEAL_NAMES) or buf[13] > 1:
+    if (v >= len(TABLE) or buf[10] >= len(DEAL_NAMES) or buf[13] > 1 or buf[9] >> 5
+            or buf[11] > BONUS_HI - BONUS_LO or buf[12] > BONUS_HI - BONUS_LO
+            or (not TABLE[v][KNOCK] and (buf[11] or buf[12] or buf[9] >> 3))):
         raise ValueError("not a sitting header")
     rules = GinRules(v)
     rules.target = buf[3] | buf[4] << 8
@@ -176,4 +199,8 @@ def _gin_rules(buf):
     rules.shutout_doubles = buf[9] >> 1 & 1
     rules.bonus = buf[9] >> 2 & 1
     rules.deal = buf[10]
+    rules.knock_scores = buf[9] >> 3 & 1
+    rules.ace_turnup = buf[9] >> 4 & 1
+    rules.gin_bonus += buf[11]
+    rules.undercut_bonus += buf[12]
     return rules
