@@ -42,8 +42,8 @@ ACE_TURNUP_NAMES = ("knock", "gin")
 BONUS_LO = const(20)    # gin_bonus, undercut_bonus: 20 (the seed's) to 25 (Hoyle's)
 BONUS_HI = const(25)
 
-_OKLAHOMA = ("target", "knock_scores", "gin_bonus", "undercut_bonus", "ace_turnup",
-             "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal")
+_OKLAHOMA = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal",
+             "knock_scores", "gin_bonus", "undercut_bonus", "ace_turnup")
 _SKARNEY = ("target", "game_bonus", "box_bonus", "shutout_doubles", "deal")
 APPLIES = (_OKLAHOMA, _OKLAHOMA + ("bonus",), _SKARNEY)
 _FLAGS = ("spade_doubles", "shutout_doubles", "bonus")

@@ -132,6 +132,11 @@ def _applies(variant):
     return G.APPLIES[g] if g >= 0 else O.APPLIES[V.index(variant)]
 
 
+# The options a --set option is checked with, when they are given too.
+_NEEDS = {"nello_min": ("nello",), "nello_by": ("nello",), "nello_doubles": ("nello",),
+          "forced_min": ("min_bid",)}
+
+
 def _settings(pairs):
     # Checked here with the engine's option rules, as the scorer checks them: each key
     # an option of some game (or variant, tracker), each value one that option takes.
@@ -168,8 +173,14 @@ def _settings(pairs):
                                "tracker)" % (key, ", ".join(known)))
         problem = None
         for name in where:
+            # With the options it needs, when given (nello_min needs nello, forced_min
+            # is checked against min_bid).
+            given = {key: value}
+            for k in _NEEDS.get(key, ()):
+                if k in options:
+                    given[k] = options[k]
             try:
-                O.resolve(name, {key: value})
+                O.resolve(name, given)
                 problem = None
                 break
             except O.OptionError as e:
@@ -557,10 +568,12 @@ def sync_parser(sub, name):
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
-                        "scoring=points, target=250, nello=true, ...; the gin pads: "
+                        "scoring=points, target=250, forced_min=31, nello=true, "
+                        "nello_min=30, nello_by=forced_dealer, ...; the gin pads: "
                         "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
-                        "spade_doubles, game_bonus, box_bonus, shutout_doubles, deal, "
-                        "bonus; tracker=on); repeatable")
+                        "knock_scores=difference, gin_bonus=25, undercut_bonus=25, "
+                        "ace_turnup=gin, spade_doubles, game_bonus, box_bonus, "
+                        "shutout_doubles, deal, bonus; tracker=on); repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
