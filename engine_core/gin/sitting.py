@@ -133,6 +133,11 @@ class GinSitting(History):
         """The knock limit of the hand in progress (0 before the turn-up)."""
         return limit_of(self.st[_RANK])
 
+    def may_knock(self):
+        """A hand may end in a knock: not in Skarney Gin, nor after an ace turn-up under
+        ace_turnup gin."""
+        return self.row[G.KNOCK] and not (self.st[_RANK] == 1 and self.rules.ace_turnup)
+
     def last(self, slot):
         """A fact of the last finished hand: a slot name from LAST_*."""
         return self.st[slot]
