@@ -8,7 +8,8 @@ from engine_core.compat import const
 # scorer's clock (seconds since 2024-01-01T00:00Z, 0 when the clock was not set: a
 # small int for 34 years) and the clock's UTC offset in quarter hours. Byte 0 is the
 # format version; version 1 (no stamp) is still read. A gin pad's header has the same
-# frame: byte 1 is _GIN_VARIANT0 + its variant (_gin_values below).
+# frame: byte 1 is _GIN_VARIANT0 + its variant (the rest is gin/header.py's, loaded only
+# for a gin pad, so that a 42 sitting's boot interns none of its option names).
 _HEADER_VERSION = const(2)
 _HEADER_EVENT = const(3)        # version 3: version 2 and the table assignment after it
 _HEADER_FIXED = const(15)
@@ -34,7 +35,8 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=
     (event name, round, table) (version 3: round and table bytes, the name as a
     length byte and at most 32 bytes of UTF-8), or None."""
     if rules.family:
-        vals = _gin_values(rules, dealer)
+        from engine_core.gin import header as ginheader
+        vals = ginheader.encode(rules, dealer, _HEADER_VERSION, _GIN_VARIANT0 + rules.variant)
     else:
         flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
         order = len(rules.nello_order)
@@ -117,7 +119,8 @@ def decode_header(buf):
     if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
-        rules = _gin_rules(buf)
+        from engine_core.gin import header as ginheader
+        rules = ginheader.decode(buf, buf[1] - _GIN_VARIANT0)
     elif buf[1] >= len(TABLE):
         raise ValueError("not a sitting header")
     else:
@@ -162,45 +165,4 @@ def _rules(buf):
     rules.plunge_marks = buf[10]
     rules.splash_marks = buf[11]
     rules.match_games = buf[12]
-    return rules
-
-
-# A gin pad's fixed bytes: byte 1 is 0x40 + the gin variant; then the target, the game and
-# box bonuses (2 bytes each), the flags (spade_doubles, shutout_doubles, bonus,
-# knock_scores, ace_turnup), deal, and gin_bonus and undercut_bonus less the game's own
-# (0: the seed's 20, so a header written before reads the same).
-
-def _gin_values(rules, dealer):
-    flags = (rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
-             | rules.knock_scores << 3 | rules.ace_turnup << 4)
-    from engine_core.gin.rules import GIN_BONUS, UNDERCUT_BONUS
-    gin = rules.gin_bonus - rules.row[GIN_BONUS]
-    under = rules.undercut_bonus - rules.row[UNDERCUT_BONUS]
-    return (_HEADER_VERSION, _GIN_VARIANT0 + rules.variant, 0, rules.target & 0xFF,
-            rules.target >> 8, rules.game_bonus & 0xFF, rules.game_bonus >> 8,
-            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, gin, under,
-            dealer, 0)
-
-
-def _gin_rules(buf):
-    # The GinRules of a gin pad's header bytes; ValueError if they are not one.
-    from engine_core.gin.rules import (TABLE, DEAL_NAMES, GinRules, KNOCK, BONUS_LO,
-                                       BONUS_HI)
-    v = buf[1] - _GIN_VARIANT0
-    if (v >= len(TABLE) or buf[10] >= len(DEAL_NAMES) or buf[13] > 1 or buf[9] >> 5
-            or buf[11] > BONUS_HI - BONUS_LO or buf[12] > BONUS_HI - BONUS_LO
-            or (not TABLE[v][KNOCK] and (buf[11] or buf[12] or buf[9] >> 3))):
-        raise ValueError("not a sitting header")
-    rules = GinRules(v)
-    rules.target = buf[3] | buf[4] << 8
-    rules.game_bonus = buf[5] | buf[6] << 8
-    rules.box_bonus = buf[7] | buf[8] << 8
-    rules.spade_doubles = buf[9] & 1
-    rules.shutout_doubles = buf[9] >> 1 & 1
-    rules.bonus = buf[9] >> 2 & 1
-    rules.deal = buf[10]
-    rules.knock_scores = buf[9] >> 3 & 1
-    rules.ace_turnup = buf[9] >> 4 & 1
-    rules.gin_bonus += buf[11]
-    rules.undercut_bonus += buf[12]
     return rules

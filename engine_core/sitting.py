@@ -232,20 +232,16 @@ class Sitting(Scoring):
             if c == C.SEVENS:
                 return E.E_NEEDS_MARK if st[S.VALUE] < self.row[V.MARK] else E.OK
             if rules.nello_by:
-                # Only a dealer forced to bid after every other seat passed, whatever
-                # the bid.
-                return E.OK if self._forced_bid() else E.E_NELLO_BY
+                # Only a dealer forced to bid after every other seat passed (all_pass
+                # forced), whatever the bid.
+                d = st[S.DEALER]
+                others = ((1 << self.seats) - 1) & ~(1 << d)
+                if (rules.all_pass == V.FORCED and st[S.BIDDER] == d
+                        and st[S.PASSED] & others == others):
+                    return E.OK
+                return E.E_NELLO_BY
             return E.E_NELLO_MIN if st[S.VALUE] < rules.nello_min else E.OK
         return E.E_BAD_EVENT
-
-    def _forced_bid(self):
-        # The standing bid is the dealer's, forced: every other seat passed (all_pass
-        # forced).
-        st = self.st
-        d = st[S.DEALER]
-        others = ((1 << self.seats) - 1) & ~(1 << d)
-        return (self.rules.all_pass == V.FORCED and st[S.BIDDER] == d
-                and st[S.PASSED] & others == others)
 
     def _check_trick(self, seat, count):
         st = self.st

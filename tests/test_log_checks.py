@@ -133,6 +133,27 @@ def test_the_gin_pads_names_and_options_go_to_a_scorer():
         S._settings(["variant=sequence-gin", "deal=nobody"])
 
 
+def test_the_house_rules_go_to_a_scorer_checked_with_the_options_they_need():
+    pairs = ["forced_min=31", "nello=true", "nello_min=30", "nello_by=forced_dealer"]
+    assert S._settings(pairs) == [tuple(p.split("=")) for p in pairs]
+    gin = ["variant=oklahoma-gin", "knock_scores=difference", "gin_bonus=25",
+           "undercut_bonus=25", "ace_turnup=gin"]
+    assert S._settings(gin) == [tuple(p.split("=")) for p in gin]
+    assert S._settings(["variant=moon", "min_bid=3"]) == [("variant", "moon"), ("min_bid", "3")]
+    for bad, why in ((["nello_min=30"], "nello_min needs nello"),
+                     (["nello=true", "nello_min=85"], "from 30 to 84"),
+                     (["nello=true", "nello_by=dealer"], "one of any, forced_dealer"),
+                     (["min_bid=32", "forced_min=31"], "from 32 to 41"),
+                     (["forced_min=42"], "from 30 to 41"),
+                     (["variant=skarney-gin", "knock_scores=difference"], "does not apply"),
+                     (["gin_bonus=30"], "from 20 to 25"),
+                     (["variant=moon", "min_bid=6"], "from 3 to 5"),
+                     (["variant=partnership-moon", "min_bid=3"], "does not apply")):
+        with pytest.raises(CommandError) as e:
+            S._settings(bad)
+        assert why in str(e.value), (bad, str(e.value))
+
+
 def test_every_csv_cell_that_a_spreadsheet_would_run_is_guarded():
     for cell in ("=T1", "+1", "-A1", "@SUM(A1)", "\tx", "\rx"):
         assert csv_cell(cell) == "'" + cell

@@ -132,9 +132,7 @@ def _applies(variant):
     return G.APPLIES[g] if g >= 0 else O.APPLIES[V.index(variant)]
 
 
-# The options a --set option is checked with, when they are given too.
-_NEEDS = {"nello_min": ("nello",), "nello_by": ("nello",), "nello_doubles": ("nello",),
-          "forced_min": ("min_bid",)}
+_NEEDS = {"nello_min": "nello", "nello_by": "nello", "forced_min": "min_bid"}   # checked with
 
 
 def _settings(pairs):
@@ -173,12 +171,7 @@ def _settings(pairs):
                                "tracker)" % (key, ", ".join(known)))
         problem = None
         for name in where:
-            # With the options it needs, when given (nello_min needs nello, forced_min
-            # is checked against min_bid).
-            given = {key: value}
-            for k in _NEEDS.get(key, ()):
-                if k in options:
-                    given[k] = options[k]
+            given = {k: v for k, v in options.items() if k in (key, _NEEDS.get(key))}
             try:
                 O.resolve(name, given)
                 problem = None
@@ -568,12 +561,12 @@ def sync_parser(sub, name):
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
-                        "scoring=points, target=250, forced_min=31, nello=true, "
-                        "nello_min=30, nello_by=forced_dealer, ...; the gin pads: "
-                        "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
-                        "knock_scores=difference, gin_bonus=25, undercut_bonus=25, "
-                        "ace_turnup=gin, spade_doubles, game_bonus, box_bonus, "
-                        "shutout_doubles, deal, bonus; tracker=on); repeatable")
+                        "scoring=points, target=250, forced_min=31, nello=true, nello_min=30, "
+                        "nello_by=forced_dealer, ...; the gin pads: variant=oklahoma-gin, "
+                        "sequence-gin or skarney-gin, target=150, knock_scores=difference, "
+                        "gin_bonus=25, undercut_bonus, ace_turnup=gin, spade_doubles, "
+                        "game_bonus, box_bonus, shutout_doubles, deal, bonus; tracker=on); "
+                        "repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "

@@ -233,3 +233,28 @@ def test_the_last_tracked_trick_must_take_the_count_left():
     press(a, "next", "ok")                              # +5
     assert s.hands() == 1 and s.score(1) == 35 and s.score(0) == 7
     assert same_state(on_flash(a), s)
+
+
+# ---- pushed from the PC (tally42 sync --set) ----
+
+def test_house_rules_pushed_from_the_pc_merge_into_the_next_setup():
+    from engine_core.header import decode_header
+    from firmware import nextsetup
+    a = boot()
+    assert nextsetup.update(a.scorer, {"min_bid": 32}, None) is None
+    r = decode_header(a.scorer.last_setup)[0]
+    assert r.min_bid == 32 and r.forced_min == 32       # it follows min_bid
+    assert nextsetup.update(a.scorer, {"nello": True, "nello_min": 30, "forced_min": 34},
+                            None) is None
+    r = decode_header(a.scorer.last_setup)[0]
+    assert r.nello == 1 and r.nello_min == 30 and r.forced_min == 34
+    before = a.scorer.last_setup
+    why = nextsetup.update(a.scorer, {"min_bid": 35}, None)
+    assert "forced_min" in why and a.scorer.last_setup == before    # nothing changed
+    assert nextsetup.update(a.scorer, {"nello": False}, None) is None   # its rules go too
+    r = decode_header(a.scorer.last_setup)[0]
+    assert r.nello == 0 and r.nello_min == 42
+    assert nextsetup.update(a.scorer, {"variant": "oklahoma-gin", "knock_scores": "difference",
+                                       "ace_turnup": "gin"}, None) is None
+    r = decode_header(a.scorer.last_setup)[0]
+    assert r.name == "oklahoma-gin" and r.knock_scores == 1 and r.ace_turnup == 1
