@@ -40,8 +40,8 @@ def update(scorer, changes, names, assign=0):
         if changes:
             variant = changes.pop("variant", rules.name)
             merged = rules.to_dict() if variant == rules.name else {}
-            if "min_bid" in changes and merged.get("forced_min") == rules.min_bid:
-                merged.pop("forced_min")    # it was min_bid's default: it follows min_bid
+            if "min_bid" in changes and merged.get("forced_min") == merged.get("min_bid"):
+                merged.pop("forced_min", None)  # it was min_bid's default: it follows min_bid
             merged.update(changes)
             if not merged.get("nello"):
                 for key in ("nello_min", "nello_by"):   # refused without nello
