@@ -4,9 +4,11 @@ check of fine point 13 (docs/event-log.md; docs/rules.md): `forced_min`, `nello_
 `undercut_bonus` and `ace_turnup`, and a fully tracked hand that must place its whole
 count. Each option is played to the score the rules give, and each refusal is checked as
 `LOG:LINE: reason` with exit 2. Same helpers as test_replay_spec.py."""
+import json
+
 import pytest
 
-from test_replay_spec import B, K, P, R, T, auction, hdr, ok, refused
+from test_replay_spec import ROOT, B, K, P, R, T, auction, hdr, ok, refused, run_cli
 
 
 def forced(dealer=0, bid=30, n=4):
@@ -320,3 +322,13 @@ def test_gin_options_refused_in_skarney_gin(tmp_path, opts):
 
 def test_gin_options_refused_in_42(tmp_path):
     refused(tmp_path, [hdr(knock_scores="difference")], 1)
+
+
+def test_the_house_rules_example_replays():
+    # examples/house-rules.jsonl: a forced 31 with every trick tracked, then nello on a 30.
+    proc = run_cli(ROOT / "examples" / "house-rules.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert [(h["bid"], h["contract"], h["made"]) for h in out["hands"]] == [
+        (31, 6, True), (30, "nello", True)]
+    assert out["hands"][0]["points"] == 35 and out["score"] == [2, 0]
