@@ -40,7 +40,13 @@ def update(scorer, changes, names, assign=0):
         if changes:
             variant = changes.pop("variant", rules.name)
             merged = rules.to_dict() if variant == rules.name else {}
+            if "min_bid" in changes and merged.get("forced_min") == merged.get("min_bid"):
+                merged.pop("forced_min", None)  # it was min_bid's default: it follows min_bid
             merged.update(changes)
+            if not merged.get("nello"):
+                for key in ("nello_min", "nello_by"):   # refused without nello
+                    if key not in changes:
+                        merged.pop(key, None)
             if "scoring" in changes and "target" not in changes:
                 merged.pop("target", None)
             if merged.get("scoring") == "points":

@@ -6,11 +6,12 @@ import sys
 # The journal's mount (firmware/journal/writer.py), once a boot.
 MOUNT = ("firmware.journal.mount",)
 # The boot's replay of the open sitting (firmware/resume.py), a sitting's start.
-BOOT = ("firmware.resume", "engine_core.header", "engine_core.games", "firmware.journal.reader",
-        "firmware.journal.damage")
+BOOT = ("firmware.resume", "engine_core.header", "engine_core.gin.header", "engine_core.games",
+        "firmware.journal.reader", "firmware.journal.damage")
 # A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
 SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.syncjournal",
-           "engine_core.wire", "engine_core.header", "engine_core.options",
+           "engine_core.wire", "engine_core.header", "engine_core.gin.header",
+           "engine_core.options",
            "engine_core.optionnames", "firmware.journal.reader", "firmware.journal.damage")
 # The radio's (firmware/radio/): loaded for a scorer in an event, out of the heap while a
 # sync session is open (firmware/session.py) and on a scorer with no event's key.
@@ -30,7 +31,7 @@ SHARED = ("firmware.ui.walk", "firmware.ui.draw", "firmware.fonts")
 SCREENS = "firmware.ui."
 WITH_SCREEN = {
     "setup": ("engine_core.options", "engine_core.gin.options", "engine_core.optioncheck",
-              "engine_core.optionnames", "engine_core.header"),
+              "engine_core.optionnames", "engine_core.header", "engine_core.gin.header"),
     "history": ("engine_core.games", "firmware.journal.reader"),
     # A hand saved by a held key says so (firmware/ui/confirm.py saved()).
     "contract": ("firmware.ui.confirm",),

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from clihelp import run
-from host_tools.commands import sync as S
+from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,12 +40,12 @@ def test_the_players_help_names_every_count_a_game_seats(capsys):
 def test_every_yes_or_no_option_takes_on_off_and_true_false_alike():
     for word, sent in (("on", "true"), ("yes", "true"), ("true", "true"),
                        ("off", "false"), ("no", "false"), ("false", "false")):
-        assert S._settings(["spade_doubles=%s" % word]) == [("spade_doubles", sent)]
-        assert S._settings(["nello=%s" % word]) == [("nello", sent)]
-    assert S._settings(["tracker=on"]) == [("tracker", "on")]
+        assert PC.settings_pairs(["spade_doubles=%s" % word]) == [("spade_doubles", sent)]
+        assert PC.settings_pairs(["nello=%s" % word]) == [("nello", sent)]
+    assert PC.settings_pairs(["tracker=on"]) == [("tracker", "on")]
     with pytest.raises(CommandError, match="true or false .on/off and yes/no are taken"):
-        S._settings(["nello=maybe"])
-    assert S._settings(["target=250"]) == [("target", "250")]
+        PC.settings_pairs(["nello=maybe"])
+    assert PC.settings_pairs(["target=250"]) == [("target", "250")]
 
 
 def test_event_create_takes_on_and_off_too(tmp_path, capsys):

@@ -1377,7 +1377,7 @@ def test_resolved_options_42_defaults(tmp_path):
     out = ok(tmp_path, [header()])
     assert out["options"] == {
         "scoring": "marks", "target": 7, "min_bid": 30, "all_pass": "forced",
-        "made_scores": "points", "nello": False, "nello_doubles": ["high", "low", "suit"],
+        "forced_min": 30, "made_scores": "points", "nello": False, "nello_doubles": ["high", "low", "suit"],
         "sevens": False, "plunge": False, "plunge_marks": 4, "splash": False,
         "splash_marks": 3,
     }
@@ -1388,7 +1388,8 @@ def test_resolved_options_42_given_values(tmp_path):
             "nello_doubles": ["low"], "sevens": True, "plunge": True, "plunge_marks": 5,
             "splash": True, "splash_marks": 2}
     out = ok(tmp_path, [header(**opts)])
-    expect = dict(opts, scoring="marks", made_scores="points")
+    expect = dict(opts, scoring="marks", made_scores="points", forced_min=31, nello_min=42,
+                  nello_by="any")
     assert out["options"] == expect
 
 

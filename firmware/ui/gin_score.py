@@ -9,9 +9,10 @@
 # often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending one under the knock
 # limit of the player who played first (the dealer's opponent): a player knocks as soon
 # as the cards allow, at the limit or a little under it, and the limit and the next two
-# down are then a press, gin a held press. Where a player can only go gin (Skarney Gin)
-# the arrows, short or held, go round the first player's gin, the dealer's, the
-# draw-out. BACK undoes, and what was undone is where the cursor starts again.
+# down are then a press, gin a held press. Where a player can only go gin (Skarney Gin, an
+# ace turn-up under ace_turnup gin) the arrows, short or held, go round the first
+# player's gin, the dealer's, the draw-out. BACK undoes, and what was undone is where the
+# cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
 from engine_core.gin.codec import EV_TURNUP
@@ -38,7 +39,7 @@ def enter(app):
         f[GD.MODE] = 0
         f[GD.SEAT] = 1 - s.dealer()
         k = s.limit()
-        f[GD.K] = k - 1 if k > 1 else k
+        f[GD.K] = (k - 1 if k > 1 else k) if s.may_knock() else 0
 
 
 def _help(app):
@@ -47,7 +48,7 @@ def _help(app):
         if s.rules.spade_doubles:
             return "<> card  hold <>: 5 a step  OK take\nhold OK: a spade  BACK undo  M menu"
         return "<> card  hold <>: 5 a step  OK take\nBACK undo  M menu"
-    arrows = "<> how it ended  hold <>: 2 a step" if s.row[G.KNOCK] else "<> how it ended"
+    arrows = "<> how it ended  hold <>: 2 a step" if s.may_knock() else "<> how it ended"
     if app.fields[GD.MODE]:
         return arrows + "\nOK  BACK undo  M menu"
     # Either player may go out: OK held takes the ending on show for the other one.
@@ -136,7 +137,7 @@ def press(app, key):
         return
     if key & 0xF == PREV or key & 0xF == NEXT:
         d = 1 if key & 0xF == NEXT else -1
-        if s.row[G.KNOCK]:
+        if s.may_knock():
             _round(app, 2 * d if key & LONG else d)
         else:
             _who(app, d)

@@ -6,7 +6,7 @@
 # or its first (plain 42, Oklahoma Gin) when the last was the other family's.
 from engine_core import header
 from engine_core import options as O
-from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
+from engine_core.variants import FORCED, MARK, POINTS, SCORINGS, SEATS, TEAMS
 from firmware.codes import BACK, BLACK, LINE, LONG, MENU, NEXT, OK, PREV, WHITE
 from firmware.ui import draw as D
 
@@ -59,6 +59,10 @@ def _applies(r, key):
         return r.plunge
     if key == "splash_marks":
         return r.splash
+    if key == "forced_min":
+        return r.all_pass == FORCED     # only a forced dealer bids it
+    if key == "nello_min" or key == "nello_by":
+        return r.nello
     return True
 
 
@@ -89,6 +93,8 @@ def value(app, key):
     v = O.value(r, key)
     if key in _BOOL:
         return "on" if v else "off"
+    if key == "nello_by":
+        return "forced dealer" if v == "forced_dealer" else v
     return str(v)
 
 
@@ -98,7 +104,12 @@ def _range(r, key):
     if key == "target":
         return 1, 9999, 10 if r.scoring == POINTS else 1
     if key == "min_bid":
-        return (1 if row[MARK] else row[MIN_BID]), (row[MARK] or row[TOP_NUMBER]), 1
+        lo, hi = O.min_bid_range(r)
+        return lo, hi, 1
+    if key == "forced_min":     # min_bid to 41
+        return r.min_bid, max(r.min_bid, row[MARK] - 1), 1
+    if key == "nello_min":      # 30 to 42, then 84 (a bid between is none)
+        return O.NELLO_MIN_LO, O.NELLO_MIN_HI, 1
     if key == "match_games":
         return 1, 99, 2
     return 2, 7, 1
@@ -122,15 +133,24 @@ def change(app, key, d):
                 break
         r.scoring = s
         r.default_target()
-    elif key == "all_pass" or key == "made_scores" or key in _BOOL:
+    elif key == "all_pass" or key == "made_scores" or key == "nello_by" or key in _BOOL:
         setattr(r, key, 1 - getattr(r, key))
     elif key == "nello_doubles":
         r.nello_doubles = (r.nello_doubles - 1 + d) % 7 + 1
     else:
         lo, hi, step = _range(r, key)
-        v = getattr(r, key) + d * step
+        old = getattr(r, key)
+        v = old + d * step
+        if key == "nello_min" and r.row[MARK] < v < O.NELLO_MIN_HI:
+            v = O.NELLO_MIN_HI if d > 0 else r.row[MARK]   # past one mark, two marks
         v = lo if v < lo else (hi if v > hi else v)
         setattr(r, key, v)
+        if key == "min_bid":
+            # The forced dealer's least bid keeps its distance from min_bid (none: it
+            # follows it), up to 41.
+            top = max(v, r.row[MARK] - 1)
+            f = r.forced_min - old + v
+            r.forced_min = top if f > top else f
 
 
 def _help(editing, key=None, leave=True):
@@ -226,6 +246,10 @@ def _label(key):
         return "first dealer"
     if key == "min_bid":
         return "lowest bid"
+    if key == "forced_min":
+        return "forced bid from"
+    if key == "nello_min":
+        return "nello from bid"
     return key.replace("_", " ")
 
 

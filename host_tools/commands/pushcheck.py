@@ -2,10 +2,12 @@
 checked whole before anything is sent."""
 import json
 
+from engine_core import options as O
 from engine_core import variants as V
 from engine_core.gin import rules as G
 from host_tools.commands.errors import CommandError
 from host_tools.link import client as Y
+from host_tools.link.assignment import setting_value
 from host_tools.link.sync import open_sitting
 from host_tools.log.text import name_problem, repeated_name
 
@@ -70,3 +72,77 @@ def names(text, what):
         raise CommandError("--players: 4 names (2 for a gin pad, 3 for Moon, 6 for "
                            "Seventy-Nine and Eighty-Eight), not %d" % len(names))
     return names
+
+
+_TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
+
+# Every game the scorer sets up: the 42 family and the gin pads.
+_VARIANTS = tuple(V.NAMES) + tuple(G.NAMES)
+
+
+def _applies(variant):
+    # The options a game takes.
+    g = G.index(variant)
+    return G.APPLIES[g] if g >= 0 else O.APPLIES[V.index(variant)]
+
+
+_NEEDS = {"nello_min": "nello", "nello_by": "nello", "forced_min": "min_bid"}   # checked with
+
+
+def settings_pairs(pairs):
+    """`--set KEY=VALUE` pairs checked whole, as (key, value) in the scorer's spelling;
+    CommandError says what is wrong, before anything is sent."""
+    # Checked here with the engine's option rules, as the scorer checks them: each key
+    # an option of some game (or variant, tracker), each value one that option takes.
+    out = []
+    options = {}
+    variant = None
+    for p in pairs or ():
+        key, eq, value = p.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise CommandError("--set %s: give KEY=VALUE" % p)
+        if key == "tracker":
+            if value not in _TRACKER:
+                raise CommandError("--set tracker=%s: on or off" % value)
+        elif key == "variant":
+            if value not in _VARIANTS:
+                raise CommandError("--set variant=%s: unknown variant (one of %s)"
+                                   % (value, ", ".join(_VARIANTS)))
+            variant = value
+        else:
+            options[key] = setting_value(value, key)
+            if isinstance(options[key], bool):
+                value = "true" if options[key] else "false"     # the scorer's spelling
+        out.append((key, value))
+    names = [variant] if variant else list(_VARIANTS)
+    for key, value in options.items():
+        where = [n for n in names if key in _applies(n)]
+        if not where:
+            if variant:
+                raise CommandError("--set %s: option %s does not apply to %s"
+                                   % (key, key, variant))
+            known = []
+            for n in _VARIANTS:
+                known += [k for k in _applies(n) if k not in known]
+            raise CommandError("--set %s: unknown option (the options: %s, variant, "
+                               "tracker)" % (key, ", ".join(known)))
+        problem = None
+        for name in where:
+            given = {k: v for k, v in options.items() if k in (key, _NEEDS.get(key))}
+            try:
+                O.resolve(name, given)
+                problem = None
+                break
+            except O.OptionError as e:
+                problem = problem or str(e)
+        if problem:
+            if problem.endswith("true or false"):
+                problem += " (on/off and yes/no are taken too)"
+            raise CommandError("--set %s: %s" % (key, problem))
+    if variant and options:
+        try:
+            O.resolve(variant, options)
+        except O.OptionError as e:
+            raise CommandError("--set: %s" % e)
+    return out

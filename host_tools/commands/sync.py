@@ -6,9 +6,6 @@ import math
 import sys
 import time
 
-from engine_core import options as O
-from engine_core import variants as V
-from engine_core.gin import rules as G
 from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
@@ -97,74 +94,6 @@ class _Progress:
 
 # The names pushed (--players, --teams), checked (host_tools/commands/pushcheck.py).
 _names = PC.names
-
-
-_TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
-
-# Every game the scorer sets up: the 42 family and the gin pads.
-_VARIANTS = tuple(V.NAMES) + tuple(G.NAMES)
-
-
-def _applies(variant):
-    # The options a game takes.
-    g = G.index(variant)
-    return G.APPLIES[g] if g >= 0 else O.APPLIES[V.index(variant)]
-
-
-def _settings(pairs):
-    # Checked here with the engine's option rules, as the scorer checks them: each key
-    # an option of some game (or variant, tracker), each value one that option takes.
-    out = []
-    options = {}
-    variant = None
-    for p in pairs or ():
-        key, eq, value = p.partition("=")
-        key = key.strip()
-        if not eq or not key:
-            raise CommandError("--set %s: give KEY=VALUE" % p)
-        if key == "tracker":
-            if value not in _TRACKER:
-                raise CommandError("--set tracker=%s: on or off" % value)
-        elif key == "variant":
-            if value not in _VARIANTS:
-                raise CommandError("--set variant=%s: unknown variant (one of %s)"
-                                   % (value, ", ".join(_VARIANTS)))
-            variant = value
-        else:
-            options[key] = setting_value(value, key)
-            if isinstance(options[key], bool):
-                value = "true" if options[key] else "false"     # the scorer's spelling
-        out.append((key, value))
-    names = [variant] if variant else list(_VARIANTS)
-    for key, value in options.items():
-        where = [n for n in names if key in _applies(n)]
-        if not where:
-            if variant:
-                raise CommandError("--set %s: option %s does not apply to %s"
-                                   % (key, key, variant))
-            known = []
-            for n in _VARIANTS:
-                known += [k for k in _applies(n) if k not in known]
-            raise CommandError("--set %s: unknown option (the options: %s, variant, "
-                               "tracker)" % (key, ", ".join(known)))
-        problem = None
-        for name in where:
-            try:
-                O.resolve(name, {key: value})
-                problem = None
-                break
-            except O.OptionError as e:
-                problem = problem or str(e)
-        if problem:
-            if problem.endswith("true or false"):
-                problem += " (on/off and yes/no are taken too)"
-            raise CommandError("--set %s: %s" % (key, problem))
-    if variant and options:
-        try:
-            O.resolve(variant, options)
-        except O.OptionError as e:
-            raise CommandError("--set: %s" % e)
-    return out
 
 
 def _number(kind, lo, hi, what):
@@ -340,7 +269,7 @@ def cmd_sync(args):
     names = [("p", _names(args.players, "players"))] if args.players else []
     if args.teams:
         names.append(("t", _names(args.teams, "teams")))
-    pairs = _settings(args.set)
+    pairs = PC.settings_pairs(args.set)
     assignment = None
     if args.assign is not None:
         # The players and the game go with the assignment, once the sittings are stored.
@@ -555,11 +484,13 @@ def sync_parser(sub, name):
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
-                        "scoring=points, target=250, nello=true, ...; the gin pads: "
-                        "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
-                        "spade_doubles, game_bonus, box_bonus, shutout_doubles, deal, "
-                        "bonus; tracker=on); a yes-or-no option takes on/off, true/false or "
-                        "yes/no alike; repeatable")
+                         "scoring=points, target=250, forced_min=31, nello=true, nello_min=30, "
+                         "nello_by=forced_dealer, ...; the gin pads: variant=oklahoma-gin, "
+                         "sequence-gin or skarney-gin, target=150, knock_scores=difference, "
+                         "gin_bonus=25, undercut_bonus, ace_turnup=gin, spade_doubles, "
+                         "game_bonus, box_bonus, shutout_doubles, deal, bonus; tracker=on); "
+                         "a yes-or-no option takes on/off, true/false or yes/no alike; "
+                         "repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
