@@ -65,7 +65,8 @@ def timed(b, at):
         light_sleep(ms)
         fire()
     b.sleep_ms = sleep
-    b.light_sleep = light
+    if light_sleep is not None:
+        b.light_sleep = light
 
 
 def presses():
@@ -179,13 +180,15 @@ def device_fault(name, setup, inject=None, partitions=("journal",), play=True):
         board.display.busy_timeout_ms = 30
         m.WDT.now = clock.ticks_ms
         m.ADC.cell = FakeCell(3.9)
+        m.ADC.ratio = board.battery_ratio
         m.deep_ends = True
         device_light = board.light_sleep
 
         def light(ms):      # the board's own (its pins to the RTC and back), in fake time
             device_light(ms)
             clock.light_sleep(ms)
-        board.light_sleep = light
+        if device_light is not None:
+            board.light_sleep = light
         fp = FakePresses(clock, presses() if play else [])
         board.buttons = StopAfter(Buttons([(fp.reader(i), c) for i, c in enumerate(ORDER)]),
                                   clock, END_MS)

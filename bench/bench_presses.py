@@ -10,7 +10,9 @@
 #   ui.presses_lost.in_slowest_erase    the same taps in a 300 ms erase (the flash's
 #                                       datasheet maximum): the pin's IRQ status is one
 #                                       bit, so two taps in one C call are one
-#   ui.presses_lost.after_light_sleep   each button of each board tapped after the board's
+#   ui.presses_lost.after_light_sleep   each button of each board that light-sleeps
+#                                       (not the CoreInk: boards/m5stack_coreink.py) tapped
+#                                       after the board's
 #                                       light sleep (its pins routed to the RTC domain)
 #   ui.phantom_presses                  noise pulses of 1 to 5 ms, while polled and during
 #                                       Python steps: presses that came of them
@@ -95,6 +97,8 @@ def after_light_sleep():
         m, e, undo = install_fake_hardware()
         try:
             board = __import__("boards." + name, None, None, ["open"]).open()
+            if board.light_sleep is None:   # the CoreInk does not light-sleep
+                continue
             now = [0]
             board.ticks_ms = lambda: now[0]
             for gpio, rest in pins:

@@ -222,17 +222,33 @@ class _FakeWDTClass:
 
 
 class _FakeADCClass:
-    # machine.ADC(Pin(gpio), atten=...): read_uv() of the cell behind a 1:1 divider, from
-    # FakeMachine.cell (a FakeCell), or 0 with none.
+    # machine.ADC(Pin(gpio), atten=...): read_uv() of the cell (FakeMachine.ADC.cell, a
+    # FakeCell; 0 with none) behind the board's divider (ADC.ratio: the board file's
+    # (num, den), the cell's volts being the pin's x num/den; set by the test from the
+    # board it opened). As the esp32 port reads it (ports/esp32/adc.c,
+    # madcblock_read_uv_helper): a 12-bit raw step (adc_oneshot_read, the block's width
+    # ADC_WIDTH_MAX), turned into whole millivolts by the calibration scheme
+    # (adc_cali_raw_to_voltage), x 1000. At 11 dB the ESP32's ADC spans about 0-3.1 V
+    # (ESP-IDF's ADC docs: 150-2450 mV within its best accuracy, saturating near 3.1 V):
+    # a step is FULL_MV / 4095, and a pin above FULL_MV reads 4095.
     ATTN_11DB = 3
+    FULL_MV = 3100
     cell = None
+    ratio = None
+    reads = 0
 
     def __init__(self, pin, atten=None):
         self.pin = pin
 
     def read_uv(self):
+        _FakeADCClass.reads += 1
         c = _FakeADCClass.cell
-        return 0 if c is None else c.volts() * 1000000 // 2
+        if c is None:
+            return 0
+        num, den = _FakeADCClass.ratio      # (None: the test did not wire the board's)
+        pin_mv = c.volts() * 1000 * den / num
+        raw = min(4095, max(0, int(pin_mv * 4095 / self.FULL_MV + 0.5)))
+        return raw * self.FULL_MV // 4095 * 1000
 
 
 class _FakeTimerClass:
@@ -278,6 +294,8 @@ class FakeMachine:
         _FakeWDTClass.feeds = 0
         self.WDT = _FakeWDTClass
         _FakeADCClass.cell = None
+        _FakeADCClass.ratio = None
+        _FakeADCClass.reads = 0
         self.ADC = _FakeADCClass
         _FakeTimerClass.made = []
         self.Timer = _FakeTimerClass
