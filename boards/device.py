@@ -111,7 +111,7 @@ class BoardWlan:
             from firmware.ui import battery
             if battery.millivolts(b) < battery.LOW_MV:
                 raise OSError("battery low")
-        hush = getattr(b.buttons, "hush", None)
+        hush = getattr(b, "hush", None)
         if hush is not None:
             hush(True, b.ticks_ms())
         try:
@@ -213,6 +213,7 @@ def latch_presses(board, pins):
         board.ticker.init(period=10, mode=Timer.ONE_SHOT, callback=tick)
 
     buttons.rearm = rearm
+    board.hush = buttons.hush   # a battery read and WiFi's start hush GPIO36/39's buttons
 
 
 def _arm(high, low):

@@ -231,6 +231,8 @@ class App:
         if self.battery_low and self.screen == HOME:
             from firmware.ui.battery import mark
             mark(fb)
+        if self.screen == HOME and getattr(self.radio, "down", None) is not None:
+            self.radio.mark(fb)     # the radio would not start (firmware/radio/sender.py)
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)

@@ -221,6 +221,21 @@ class _FakeWDTClass:
         _FakeWDTClass.fed_at = _FakeWDTClass.now() if _FakeWDTClass.now else 0
 
 
+def sar_glitch():
+    # ESP32 errata 3.11: powering the SAR ADC (an ADC read, WiFi's start) pulls GPIO36
+    # and GPIO39 low for about 80 ns. In a C call with the interrupts on: each edge's
+    # handler is scheduled and runs after, reading the level as it is then.
+    m = _FakePinClass.machine
+    pins = [m.pins[g] for g in (36, 39) if g in m.pins and m.pins[g].level]
+    if not pins:
+        return
+    m.block(isr=True)
+    for p in pins:
+        p.drive(0)
+        p.drive(1)
+    m.unblock()
+
+
 class _FakeADCClass:
     # machine.ADC(Pin(gpio), atten=...): read_uv() of the cell (FakeMachine.ADC.cell, a
     # FakeCell; 0 with none) behind the board's divider (ADC.ratio: the board file's
@@ -242,6 +257,7 @@ class _FakeADCClass:
 
     def read_uv(self):
         _FakeADCClass.reads += 1
+        sar_glitch()
         c = _FakeADCClass.cell
         if c is None:
             return 0

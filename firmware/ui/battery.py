@@ -45,7 +45,7 @@ def millivolts(board):
     39 are hushed meanwhile (firmware/buttons.py: the SAR ADC's power glitches them)."""
     from machine import ADC, Pin
     num, den = board.battery_ratio
-    hush = getattr(board.buttons, "hush", None)
+    hush = getattr(board, "hush", None)
     if hush is not None:
         hush(True, board.ticks_ms())
     try:
