@@ -221,18 +221,19 @@ class _FakeWDTClass:
         _FakeWDTClass.fed_at = _FakeWDTClass.now() if _FakeWDTClass.now else 0
 
 
-def sar_glitch():
+def sar_glitch(clock=None, ms=0):
     # ESP32 errata 3.11: powering the SAR ADC (an ADC read, WiFi's start) pulls GPIO36
-    # and GPIO39 low for about 80 ns. In a C call with the interrupts on: each edge's
-    # handler is scheduled and runs after, reading the level as it is then.
+    # and GPIO39 low for about 80 ns. In a C call with the interrupts on, of ms (clock: a
+    # FakeClock, moved on by it): each edge's handler is scheduled and runs after,
+    # reading the level as it is then.
     m = _FakePinClass.machine
     pins = [m.pins[g] for g in (36, 39) if g in m.pins and m.pins[g].level]
-    if not pins:
-        return
     m.block(isr=True)
     for p in pins:
         p.drive(0)
         p.drive(1)
+    if clock is not None:
+        clock.t += ms
     m.unblock()
 
 

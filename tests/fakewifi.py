@@ -15,13 +15,15 @@ from fakes import sar_glitch
 
 STA_IF = 0
 NEED_BYTES = 40000      # what WiFi's start takes from ESP-IDF's heap (tens of KB)
+START_MS = 80           # esp_wifi_start: one C call, the interrupts on
 
 
 class FakeNetwork:
     """Stands in for the network module: FakeNetwork.free is ESP-IDF's heap left."""
     STA_IF = STA_IF
 
-    def __init__(self, mac=b"\x02\x00\x00\x00\x00\x33"):
+    def __init__(self, mac=b"\x02\x00\x00\x00\x00\x33", clock=None):
+        self.clock = clock      # a FakeClock: the start takes START_MS of it
         self.free = 100000
         self.mac = mac
         self.wlans = []
@@ -38,7 +40,7 @@ class FakeNetwork:
 
             def active(self, on=None):
                 if on and not self._on:
-                    sar_glitch()
+                    sar_glitch(net.clock, START_MS)
                     if net.free < NEED_BYTES:
                         net.refused += 1
                         raise OSError("WiFi Out of Memory")
@@ -69,11 +71,11 @@ class FakeEspnowModule:
         return simradio.ESPNow(simradio.Air(self._folder), self._net.wlans[-1])
 
 
-def install(folder):
+def install(folder, clock=None):
     """network and espnow into sys.modules; returns (network, undo)."""
     import sys
     saved = {k: sys.modules.get(k) for k in ("network", "espnow")}
-    net = FakeNetwork()
+    net = FakeNetwork(clock=clock)
     sys.modules["network"] = net
     sys.modules["espnow"] = FakeEspnowModule(net, folder)
 

@@ -17,14 +17,14 @@ def _board(name, volts=3.9):
     from fakes import FakeClock, install_fake_hardware
     import fakewifi
     m, e, undo = install_fake_hardware()
-    net, undo_net = fakewifi.install(scratch.path("air33"))
+    clock = FakeClock(START_MS)
+    net, undo_net = fakewifi.install(scratch.path("air33"), clock)
     board = __import__("boards." + name, None, None, ["open"]).open()
     for gpio in (37, 38, 39):   # pulled up on the boards: released
         if gpio in m.pins:
             m.pins[gpio].level = 1
     m.ADC.cell = FakeCell(volts)
     m.ADC.ratio = board.battery_ratio
-    clock = FakeClock(START_MS)
     board.ticks_ms = clock.ticks_ms
 
     def both():
@@ -132,6 +132,7 @@ def test_gpio39s_glitch_as_wifi_starts_or_the_cell_is_read_is_no_tap():
         try:
             b = board.buttons
             got = []
+            battery.at_boot(board)      # as start.py does, before the first poll
 
             def run(ms):
                 end = clock.t + ms
