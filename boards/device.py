@@ -31,6 +31,7 @@ class Board:
         self.tx_dbm = tx_dbm        # the radio's transmit power (WLAN.config(txpower=))
         self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
         self._wdt = None
+        self.self_test_first = True     # the self-test at the first boot (firmware/ui)
         display.feed = self.feed    # the panel's waits feed the watchdog too
         self.rtc = RtcClock()
         self.ticks_ms = ticks_ms

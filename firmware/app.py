@@ -23,6 +23,7 @@ class App:
         self.scorer = Scorer(flash, self.clock, settings_path)
         self.link = Link(self, line, device_id or "T42")
         self.air = None             # the board, when it has a radio (boards/)
+        self.board = None           # the board (firmware/start.py): the self-test reads it
         self.radio = None           # the radio's sender, in an event (firmware/radio/)
         self.radio_busy = False     # it waits for the PC's acknowledge
         self.safe = False           # safe mode: no resume, the sync screen

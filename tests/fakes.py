@@ -446,6 +446,13 @@ class FakeMachine:
         self.resets += 1
         self._latch_lost()
 
+    def panic(self, cause=3):
+        """A panic reset (the task watchdog's end of a hang: ports/esp32/machine_wdt.c
+        sets ESP-IDF's task watchdog to panic) or a brown-out: a reset like any other to
+        the pads, held or not; the next boot's reset_cause() says which."""
+        self.cause = cause
+        self.reset()
+
 
 class _FakePartitionClass:
     TYPE_APP = 0

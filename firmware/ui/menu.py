@@ -1,11 +1,12 @@
 # The menu: short trips away from the score, and back. A new sitting is set up from
 # either family's list: the gin pads' is last, one press back from the top.
-from firmware.codes import BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SETUP, SYNC, WHITE
+from firmware.codes import (BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SELFTEST, SETUP,
+                            SYNC, WHITE)
 from firmware.ui import draw as D
 
 HELP = "<> choose  OK open  M/BACK close"
 _ITEMS = ("back to the game", "hand history", "trick tracker", "sync with the PC",
-          "new 42 sitting", "new gin pad")
+          "new 42 sitting", "new gin pad", "self-test")
 
 
 def draw(app, fb):
@@ -45,6 +46,8 @@ def press(app, key):
             app.scorer.save_settings()
         elif i == 3:
             app.go(SYNC)
+        elif _ITEMS[i] == "self-test":
+            app.go(SELFTEST)    # firmware/ui/selftest.py
         else:
             app.go(SETUP)
             app.draft = i - 4       # the family asked for (firmware/ui/setup.py)
