@@ -6,7 +6,7 @@ from firmware.ui import draw as D
 
 HELP = "<> choose  OK open  M/BACK close"
 _ITEMS = ("back to the game", "hand history", "trick tracker", "sync with the PC",
-          "new 42 sitting", "new gin pad", "self-test")
+          "self-test", "new 42 sitting", "new gin pad")
 
 
 def draw(app, fb):
@@ -46,8 +46,8 @@ def press(app, key):
             app.scorer.save_settings()
         elif i == 3:
             app.go(SYNC)
-        elif _ITEMS[i] == "self-test":
+        elif i == 4:
             app.go(SELFTEST)    # firmware/ui/selftest.py
         else:
             app.go(SETUP)
-            app.draft = i - 4       # the family asked for (firmware/ui/setup.py)
+            app.draft = i - 5       # the family asked for (firmware/ui/setup.py)

@@ -13,7 +13,7 @@
 from firmware.codes import BACK, BLACK, LINE, NEXT, OK, PREV, WHITE
 from firmware.ui import draw as D
 
-HELP = "press each key  MENU: leave"
+HELP = "<>/OK/BACK: named  M: leave"
 _KEYS = ((PREV, "PREV"), (NEXT, "NEXT"), (OK, "OK"), (BACK, "BACK"))
 _SQUARE = 8
 
