@@ -233,7 +233,8 @@ class App:
             from firmware.ui.battery import mark
             mark(fb)
         if self.screen == HOME and getattr(self.radio, "down", None) is not None:
-            self.radio.mark(fb)     # the radio would not start (firmware/radio/sender.py)
+            from firmware.radio.sender import mark
+            mark(fb)    # the radio would not start (firmware/radio/sender.py)
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)

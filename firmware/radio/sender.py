@@ -218,13 +218,6 @@ class Sender:
             pass
         gc.collect()
 
-    def mark(self, fb):
-        """The score screen's tag while the radio is off for a fault: top left, as the
-        battery's BAT! is top right (the sync over USB still brings every record)."""
-        from firmware.codes import BLACK, WHITE
-        fb.fill_rect(0, 0, 76, 10, BLACK)
-        fb.text("NO RADIO", 2, 1, WHITE)
-
     def _rest(self, now):
         # Nothing waits: the radio off, and the reader and the frame out of the heap.
         r = self._radio
@@ -236,3 +229,10 @@ class Sender:
             gc.collect()
         return False
 
+
+def mark(fb):
+    """The score screen's tag while the radio is off for a fault (Sender.down): top
+    left, as the battery's BAT! is top right (a sync over USB still brings every record)."""
+    from firmware.codes import BLACK, WHITE
+    fb.fill_rect(0, 0, 76, 10, BLACK)
+    fb.text("NO RADIO", 2, 1, WHITE)
