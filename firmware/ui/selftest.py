@@ -100,15 +100,22 @@ def journal_lines(app, cols):
         n += 1
         unsynced += 0 if w.synced else 1
         damaged += 1 if w.damaged else 0
-    if n == 0:
-        first = "journal: empty"
-    else:
-        first = "journal: %d sittings" % n if n != 1 else "journal: 1 sitting"
-        if unsynced:
-            first += ", %d to sync" % unsynced
-    second = "%d KB free" % (j.free_bytes() // 1024)
+    parts = ["journal: empty" if n == 0 else
+             "journal: 1 sitting" if n == 1 else "journal: %d sittings" % n]
+    if unsynced:
+        parts.append("%d to sync" % unsynced)
     if damaged:
-        second += ", %d damaged" % damaged
-    if len(first) + 2 + len(second) <= cols:
-        return (first + ", " + second,)
-    return (first, "  " + second)
+        parts.append("%d damaged" % damaged)
+    parts.append("%d KB free" % (j.free_bytes() // 1024))
+    lines = []
+    line = ""
+    for p in parts:
+        if not line:
+            line = p
+        elif len(line) + 2 + len(p) <= cols:
+            line += ", " + p
+        else:
+            lines.append(line + ",")
+            line = "  " + p
+    lines.append(line)
+    return lines
