@@ -112,7 +112,6 @@ class Buttons:
         self._count = 0
         self.dropped = 0  # events, or edges, that found no room
         self.rearm = None  # the board's: arm the timer again (its tick was dropped)
-        self.rearms = 0
         self._armed = 0  # when rearm() was last called
         self._glitchy = 0  # the buttons on GPIO36/39, a bit each
         for i in glitchy:
@@ -166,7 +165,6 @@ class Buttons:
         if (self.rearm is not None and ticks_diff(now_ms, self._alive) > _DEAD_MS
                 and ticks_diff(now_ms, self._armed) > _DEAD_MS):
             self._armed = now_ms    # (not _alive: the tick that comes shows the stall)
-            self.rearms += 1
             self.rearm()
         last = now_ms
         while self._er != self._ew:

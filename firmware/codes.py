@@ -23,7 +23,6 @@ HISTORY = "history"
 SYNC = "sync"
 SETUP = "setup"
 MENU_SCREEN = "menu"
-SELFTEST = "selftest"
 GIN_SCREENS = {HOME: "gin_score", RESULT: "gin_totals", CONFIRM: "gin_confirm"}
 
 # Colours: a set bit is white paper on every panel here (the controllers' RAM convention).

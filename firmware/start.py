@@ -94,7 +94,7 @@ def first_boot(app, board):
     """A device board's first boot (no settings file, no sitting on the journal): the
     self-test (firmware/ui/selftest.py, which writes the settings) rather than the
     setup."""
-    from firmware.codes import SELFTEST, SETUP
+    from firmware.codes import SETUP
     path = app.scorer.settings_path
     if app.screen != SETUP or not path or not getattr(board, "self_test_first", False):
         return
@@ -109,7 +109,7 @@ def first_boot(app, board):
     w = Walk(False)
     j.walk(w)
     if not j.walk_next(w):
-        app.go(SELFTEST)
+        app.go("selftest")
 
 
 def device_id():

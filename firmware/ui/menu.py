@@ -1,7 +1,6 @@
 # The menu: short trips away from the score, and back. A new sitting is set up from
 # either family's list: the gin pads' is last, one press back from the top.
-from firmware.codes import (BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SELFTEST, SETUP,
-                            SYNC, WHITE)
+from firmware.codes import BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SETUP, SYNC, WHITE
 from firmware.ui import draw as D
 
 HELP = "<> choose  OK open  M/BACK close"
@@ -47,7 +46,7 @@ def press(app, key):
         elif i == 3:
             app.go(SYNC)
         elif i == 4:
-            app.go(SELFTEST)    # firmware/ui/selftest.py
+            app.go("selftest")  # firmware/ui/selftest.py (no name in codes: none at boot)
         else:
             app.go(SETUP)
             app.draft = i - 5       # the family asked for (firmware/ui/setup.py)
