@@ -279,7 +279,9 @@ def wifi_out_of_memory():
     import fakewifi
     import scratch
     from firmware.radio import join
+    from firmware import settings
     path = scratch.path("faults.settings")
+    settings.save(path, None, 0)    # set up before: no first boot's self-test
     join.save(join.path_of(path), "0f" * 16)
     undo = []
 
