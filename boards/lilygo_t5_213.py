@@ -13,8 +13,9 @@
 #   long press: OK -> MENU, PREV -> BACK, NEXT -> LONG|NEXT
 # Wake from deep sleep: IO39 low (ext0), GPIO32/33 high (ext1 ANY_HIGH). The SD card
 # (13, 15, 2, 14) and LED (19) are not used. The battery: GPIO35, through a 100k/100k
-# divider (LilyGO's T5 V2.3 schematic, the BAT_ADC net; its examples read it as
-# analogRead(35) / 4095 * 2 * 3.3). The OK button is on GPIO39: powering the SAR ADC (a
+# divider (LilyGO's T5 V2.3 schematic, the BAT_ADC net, read times 2; a board revision
+# with other resistors reads wrong here: check the cell with a meter against the
+# self-test's reading). The OK button is on GPIO39: powering the SAR ADC (a
 # battery read, WiFi starting) glitches it (ESP32 errata 3.11; firmware/buttons.py).
 import gc
 
