@@ -4,6 +4,10 @@
 # tests/costclock.py), and whether it recovered: it shows a screen that says what
 # happened (a panel that no longer answers cannot: the REPL's message then), keeps
 # every event it took, and sleeps instead of spinning.
+# Beside the 7 of play (a hang, MemoryError in a render and an import, a crash in a
+# sync, a stuck BUSY, a brown-out, no journal partition): WiFi out of memory as the
+# radio starts (fakewifi), a timer tick dropped by a full scheduler queue, a panic reset
+# on a CoreInk on battery (its latch), GPIO39's glitch at each battery read.
 #   faults.injected       the faults tried
 #   faults.unrecovered    of those, the ones it did not recover from
 import sys
@@ -65,7 +69,8 @@ def timed(b, at):
         light_sleep(ms)
         fire()
     b.sleep_ms = sleep
-    b.light_sleep = light
+    if light_sleep is not None:
+        b.light_sleep = light
 
 
 def presses():
@@ -173,20 +178,24 @@ def device_fault(name, setup, inject=None, partitions=("journal",), play=True):
         clock = FakeClock(START_MS)
         nor = Nor(8, 4096) if partitions else None
         board.flash = nor
+        board.settings_path = None      # a scorer set up before: no first boot's self-test
         board.ticks_ms = clock.ticks_ms
         board.sleep_ms = clock.sleep_ms
         board.clock = clock
         board.display.busy_timeout_ms = 30
         m.WDT.now = clock.ticks_ms
         m.ADC.cell = FakeCell(3.9)
+        m.ADC.ratio = board.battery_ratio
         m.deep_ends = True
         device_light = board.light_sleep
 
         def light(ms):      # the board's own (its pins to the RTC and back), in fake time
             device_light(ms)
             clock.light_sleep(ms)
-        board.light_sleep = light
+        if device_light is not None:
+            board.light_sleep = light
         fp = FakePresses(clock, presses() if play else [])
+        board.own = board.buttons       # the board's own, on its fake pins
         board.buttons = StopAfter(Buttons([(fp.reader(i), c) for i, c in enumerate(ORDER)]),
                                   clock, END_MS)
         text = []
@@ -264,6 +273,159 @@ def brown_out(m, board):
     m.ADC.cell.ohms = 8.0
 
 
+def wifi_out_of_memory():
+    # A scorer in an event: its radio starts with the first record, and ESP-IDF's heap
+    # has no room for WiFi's start (OSError("WiFi Out of Memory")).
+    import fakewifi
+    import scratch
+    from firmware.radio import join
+    from firmware import settings
+    path = scratch.path("faults.settings")
+    settings.save(path, None, 0)    # set up before: no first boot's self-test
+    join.save(join.path_of(path), "0f" * 16)
+    undo = []
+
+    def setup(m, board):
+        _said(m, board)
+        net, off = fakewifi.install(scratch.path("air-faults"), board.clock)
+        net.free = 1000
+        undo.append(off)
+        board.settings_path = path
+    try:
+        said, kept, asleep, shows = device_fault("lilygo_t5_213", setup)
+    finally:
+        for off in undo:
+            off()
+        join.save(join.path_of(path), "off")
+    return "NO RADIO" in said, kept, asleep
+
+
+def coreink_panic():
+    # A hang on a CoreInk on battery: the watchdog's panic resets the chip. Its latch
+    # must stay held, or the board is off and nothing restarts it.
+    m_seen = []
+
+    def setup(m, board):
+        _said(m, board)
+        m.pins[4].level = 1     # the JD79653A's BUSY: high when idle
+        m.latch = 12            # on battery: GPIO12 keeps it powered
+        m_seen.append(m)
+        # It does not light-sleep (boards/m5stack_coreink.py): awake, the loop waits its
+        # poll time over and over until the ten idle minutes are up. Once the play is
+        # over, in waits of a second each: the same decisions, fewer rounds to run.
+        fine = board.sleep_ms
+        clock = board.clock
+
+        def sleep(ms):
+            fine(ms if clock.t < START_MS + 8000 else max(ms, 1000))
+        board.sleep_ms = sleep
+
+    def inject(m, board):
+        m.panic(m.WDT_RESET)
+        raise Reset()
+    said, kept, asleep, shows = device_fault("m5stack_coreink", setup, inject)
+    m = m_seen[0]
+    return "after a hang" in " ".join(said) and not m.powered_off, kept, asleep
+
+
+def dropped_tick():
+    # A bouncing button fills the scheduler's queue in a C call with the interrupts on;
+    # the button timer's tick is dropped. It must tick again, and a tap in a later long
+    # C call still count (once), on every board.
+    from firmware.buttons import NONE
+    ok = True
+    for name in ("esp32_epd29", "lilygo_t5_213", "m5stack_coreink"):
+        m, e, undo = install_fake_hardware()
+        try:
+            board = __import__("boards." + name, None, None, ["open"]).open()
+            pins = [m.pins[g] for g in BUTTON_GPIOS[name]]
+            rest = [1 if g in (37, 38, 39, 5, 27) and name != "esp32_epd29" else 0
+                    for g in BUTTON_GPIOS[name]]
+            for p, r in zip(pins, rest):
+                p.level = r
+            clock = FakeClock(0)
+            board.ticks_ms = clock.ticks_ms
+            b = board.buttons
+            got = []
+
+            def run(ms):
+                end = clock.t + ms
+                while clock.t < end:
+                    clock.t += 10
+                    m.elapse(10)
+                    ev = b.poll(clock.t)
+                    if ev != NONE:
+                        got.append(ev)
+            run(200)
+            m.block(isr=True)
+            for k in range(8):
+                pins[0].drive(1 - rest[0] if k % 2 == 0 else rest[0])
+            clock.t += 10
+            m.elapse(10)        # the alarm finds the queue full
+            m.unblock()
+            run(300)
+            del got[:]
+            alive = b._alive
+            m.block(isr=True)   # a tap within a 100 ms C call
+            for k in range(10):
+                clock.t += 10
+                m.elapse(10)
+                if k == 3:
+                    pins[1].drive(1 - rest[1])
+                elif k == 6:
+                    pins[1].drive(rest[1])
+            m.unblock()
+            run(300)
+            ok = ok and len(got) == 1 and b._alive != alive
+        finally:
+            undo()
+    return ok, True, True
+
+
+BUTTON_GPIOS = {"esp32_epd29": (32, 33, 25, 26, 27), "lilygo_t5_213": (39, 32, 33),
+                "m5stack_coreink": (37, 39, 38, 5, 27)}
+
+
+def adc_glitch():
+    # GPIO39 (the T5's OK) glitches at every battery read (ESP32 errata 3.11): the boot's
+    # sixteen, and one each time the board goes idle. In play, no press may come of it:
+    # the board's own buttons (their IRQs on the real pins, which nobody touches) are
+    # polled beside the scripted ones, and whatever they give is a phantom.
+    seen = []
+
+    def setup(m, board):
+        _said(m, board)
+        m.pins[39].level = 1    # pulled up on the board: released
+        board.buttons = _Also(board.buttons, board.own)
+        seen.append(board.buttons)
+    said, kept, asleep, shows = device_fault("lilygo_t5_213", setup)
+    return seen[0].phantoms == 0 and seen[0].polls > 0, kept, asleep
+
+
+class _Also:
+    def __init__(self, scripted, own):
+        self.b = scripted
+        self.own = own
+        self.phantoms = 0
+        self.polls = 0
+
+    def poll(self, now):
+        self.polls += 1
+        from firmware.buttons import NONE
+        if self.own.poll(now) != NONE:
+            self.phantoms += 1
+        return self.b.poll(now)
+
+    def busy(self):
+        return self.b.busy()
+
+    def held(self):
+        return self.b.held()
+
+    def skip_held(self, now):
+        self.b.skip_held(now)
+
+
 def main():
     results = []
     text, kept, asleep = sim_fault(hang, [(START_MS + 7000, INDEX["next"])])
@@ -292,6 +454,10 @@ def main():
     said, kept, asleep, shows = device_fault("esp32_epd29", _said, partitions=(),
                                              play=False)
     results.append(("no journal partition", "partition" in " ".join(said), kept, asleep))
+    results.append(("WiFi out of memory at radio start",) + wifi_out_of_memory())
+    results.append(("a dropped timer tick",) + dropped_tick())
+    results.append(("a panic reset on a CoreInk on battery",) + coreink_panic())
+    results.append(("an ADC glitch on GPIO39",) + adc_glitch())
     bad = [r for r in results if not (r[1] and r[2] and r[3])]
     print("faults.injected: %d faults" % len(results))
     print("faults.unrecovered: %d faults" % len(bad))

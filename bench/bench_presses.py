@@ -10,7 +10,9 @@
 #   ui.presses_lost.in_slowest_erase    the same taps in a 300 ms erase (the flash's
 #                                       datasheet maximum): the pin's IRQ status is one
 #                                       bit, so two taps in one C call are one
-#   ui.presses_lost.after_light_sleep   each button of each board tapped after the board's
+#   ui.presses_lost.after_light_sleep   each button of each board that light-sleeps
+#                                       (not the CoreInk: boards/m5stack_coreink.py) tapped
+#                                       after the board's
 #                                       light sleep (its pins routed to the RTC domain)
 #   ui.phantom_presses                  noise pulses of 1 to 5 ms, while polled and during
 #                                       Python steps: presses that came of them
@@ -31,13 +33,17 @@ QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
 T0 = 1000
 
 
-def stepped(taps, hold, step_ms, c_call):
-    """Events from `taps` (ms into the step) of `hold` ms during one step."""
+def stepped(taps, hold, step_ms, c_call, dropped=False):
+    """Events from `taps` (ms into the step) of `hold` ms during one step. dropped: the
+    timer's tick was dropped before (its queue full: tests/costclock.py)."""
     clock = CostClock(T0 - 200)
     fp = FakePresses(clock, [(T0 + t, 0) for t in taps], hold)
     b = Buttons([(fp.reader(0), OK)])
     clock.irq = b.edge
     clock.timer = b.tick
+    b.rearm = clock.rearm       # the board's Timer.init (boards/device.py)
+    if dropped:
+        clock.drop_tick()
     n = 0
     while clock.t < T0:
         n += b.poll(clock.t) != NONE
@@ -50,7 +56,7 @@ def stepped(taps, hold, step_ms, c_call):
     return n
 
 
-def during_long_steps(steps):
+def during_long_steps(steps, dropped=False):
     lost = extra = cases = 0
     taps = (30, 65, 150) if QUICK else (30, 45, 65, 100, 150)
     for step, c_call in steps:
@@ -64,20 +70,20 @@ def during_long_steps(steps):
                     starts = [at + k * (tap + 40) for k in range(count)]
                     if starts[-1] >= step:
                         continue
-                    got = stepped(starts, tap, step, c_call)
+                    got = stepped(starts, tap, step, c_call, dropped)
                     cases += 1
                     lost += max(0, count - got)
                     extra += max(0, got - count)
     return lost, extra, cases
 
 
-def phantoms():
+def phantoms(dropped=False):
     python = c_call = 0
     for ms in (1, 2, 3, 4, 5):
-        python += stepped([-160, -93, -41], ms, 0, False)          # while polled
+        python += stepped([-160, -93, -41], ms, 0, False, dropped)          # while polled
         for step in (100, 3000):
-            python += stepped([7, step // 2, step - 6], ms, step, False)
-        c_call += stepped([20], ms, 45, True)
+            python += stepped([7, step // 2, step - 6], ms, step, False, dropped)
+        c_call += stepped([20], ms, 45, True, dropped)
     return python, c_call
 
 
@@ -95,6 +101,8 @@ def after_light_sleep():
         m, e, undo = install_fake_hardware()
         try:
             board = __import__("boards." + name, None, None, ["open"]).open()
+            if board.light_sleep is None:   # the CoreInk does not light-sleep
+                continue
             now = [0]
             board.ticks_ms = lambda: now[0]
             for gpio, rest in pins:
@@ -121,9 +129,9 @@ def after_light_sleep():
 
 
 def main():
-    python = (100, 3000) if QUICK else (50, 100, 150, 300, 1000, 3000)
+    python_steps = (100, 3000) if QUICK else (50, 100, 150, 300, 1000, 3000)
     c_calls = [COSTS[k][0] // 1000 for k in ("spi_frame", "import", "erase")]
-    lost, extra, cases = during_long_steps([(ms, False) for ms in python]
+    lost, extra, cases = during_long_steps([(ms, False) for ms in python_steps]
                                            + [(ms, True) for ms in c_calls])
     print("ui.presses_lost.during_long_steps: %d taps (%d cases)" % (lost, cases))
     print("ui.presses_extra.during_long_steps: %d presses" % extra)
@@ -134,6 +142,11 @@ def main():
     python, c_call = phantoms()
     print("ui.phantom_presses: %d presses" % python)
     print("ui.phantom_presses.in_c_call: %d of 5 pulses" % c_call)
+    lost, extra, cases = during_long_steps([(ms, False) for ms in python_steps]
+                                           + [(ms, True) for ms in c_calls], True)
+    python, c_call = phantoms(True)
+    print("ui.presses_lost.after_dropped_tick: %d taps (%d cases)" % (lost, cases))
+    print("ui.phantom_presses.after_dropped_tick: %d presses" % (extra + python))
 
 
 main()

@@ -19,7 +19,8 @@ KEYS = (OK, NEXT, PREV, BACK, MENU, LONG | OK, LONG | NEXT, LONG | PREV, LONG | 
 KEY_NAMES = {OK: "OK", NEXT: ">", PREV: "<", BACK: "BACK", MENU: "M"}
 # The screen modules under firmware/ui/ (the others are shared drawing and walking).
 SCREENS = ("score", "bidding", "contract", "result", "tracker", "confirm", "over",
-           "history", "menu", "setup", "sync", "gin_score", "gin_totals", "gin_confirm")
+           "history", "menu", "setup", "sync", "gin_score", "gin_totals", "gin_confirm",
+           "selftest")
 
 
 def _glyphs(word):
@@ -135,6 +136,7 @@ def cases():
         ("gin history", "oklahoma-gin", None, _gin_hand(), HISTORY),
         ("gin menu", "oklahoma-gin", None, _gin_hand(), MENU_SCREEN),
         ("gin setup", "oklahoma-gin", None, _gin_hand(), SETUP),
+        ("self-test", "42", None, HAND, "selftest"),
     ]
     return out
 
@@ -152,7 +154,7 @@ def build(display, case):
         if not a.take(ev):
             raise ValueError("%s: %s refused: %s" % (label, hex(ev), a.banner))
     a.follow()
-    if then == SETUP or then == SYNC or then == HISTORY or then == MENU_SCREEN or then == HOME:
+    if then in (SETUP, SYNC, HISTORY, MENU_SCREEN, HOME, "selftest"):
         a.go(then)
     a.render()
     if isinstance(then, tuple):

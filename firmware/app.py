@@ -23,6 +23,7 @@ class App:
         self.scorer = Scorer(flash, self.clock, settings_path)
         self.link = Link(self, line, device_id or "T42")
         self.air = None             # the board, when it has a radio (boards/)
+        self.board = None           # the board (firmware/start.py): the self-test reads it
         self.radio = None           # the radio's sender, in an event (firmware/radio/)
         self.radio_busy = False     # it waits for the PC's acknowledge
         self.next_table = None      # the next table the radio brought, for game over
@@ -233,6 +234,9 @@ class App:
         if self.battery_low and self.screen == HOME:
             from firmware.ui.battery import mark
             mark(fb)
+        if self.screen == HOME and getattr(self.radio, "down", None) is not None:
+            from firmware.radio.sender import mark
+            mark(fb)    # the radio would not start (firmware/radio/sender.py)
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)

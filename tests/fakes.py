@@ -221,18 +221,51 @@ class _FakeWDTClass:
         _FakeWDTClass.fed_at = _FakeWDTClass.now() if _FakeWDTClass.now else 0
 
 
+def sar_glitch(clock=None, ms=0):
+    # ESP32 errata 3.11: powering the SAR ADC (an ADC read, WiFi's start) pulls GPIO36
+    # and GPIO39 low for about 80 ns. In a C call with the interrupts on, of ms (clock: a
+    # FakeClock, moved on by it): each edge's handler is scheduled and runs after,
+    # reading the level as it is then.
+    m = _FakePinClass.machine
+    pins = [m.pins[g] for g in (36, 39) if g in m.pins and m.pins[g].level]
+    m.block(isr=True)
+    for p in pins:
+        p.drive(0)
+        p.drive(1)
+    if clock is not None:
+        clock.t += ms
+    m.unblock()
+
+
 class _FakeADCClass:
-    # machine.ADC(Pin(gpio), atten=...): read_uv() of the cell behind a 1:1 divider, from
-    # FakeMachine.cell (a FakeCell), or 0 with none.
+    # machine.ADC(Pin(gpio), atten=...): read_uv() of the cell (FakeMachine.ADC.cell, a
+    # FakeCell; 0 with none) behind the board's divider (ADC.ratio: the board file's
+    # (num, den), the cell's volts being the pin's x num/den; set by the test from the
+    # board it opened). As the esp32 port reads it (ports/esp32/adc.c,
+    # madcblock_read_uv_helper): a 12-bit raw step (adc_oneshot_read, the block's width
+    # ADC_WIDTH_MAX), turned into whole millivolts by the calibration scheme
+    # (adc_cali_raw_to_voltage), x 1000. At 11 dB the ESP32's ADC spans about 0-3.1 V
+    # (ESP-IDF's ADC docs: 150-2450 mV within its best accuracy, saturating near 3.1 V):
+    # a step is FULL_MV / 4095, and a pin above FULL_MV reads 4095.
     ATTN_11DB = 3
+    FULL_MV = 3100
     cell = None
+    ratio = None
+    reads = 0
 
     def __init__(self, pin, atten=None):
         self.pin = pin
 
     def read_uv(self):
+        _FakeADCClass.reads += 1
+        sar_glitch()
         c = _FakeADCClass.cell
-        return 0 if c is None else c.volts() * 1000000 // 2
+        if c is None:
+            return 0
+        num, den = _FakeADCClass.ratio      # (None: the test did not wire the board's)
+        pin_mv = c.volts() * 1000 * den / num
+        raw = min(4095, max(0, int(pin_mv * 4095 / self.FULL_MV + 0.5)))
+        return raw * self.FULL_MV // 4095 * 1000
 
 
 class _FakeTimerClass:
@@ -278,6 +311,8 @@ class FakeMachine:
         _FakeWDTClass.feeds = 0
         self.WDT = _FakeWDTClass
         _FakeADCClass.cell = None
+        _FakeADCClass.ratio = None
+        _FakeADCClass.reads = 0
         self.ADC = _FakeADCClass
         _FakeTimerClass.made = []
         self.Timer = _FakeTimerClass
@@ -410,6 +445,13 @@ class FakeMachine:
     def reset(self):
         self.resets += 1
         self._latch_lost()
+
+    def panic(self, cause=3):
+        """A panic reset (the task watchdog's end of a hang: ports/esp32/machine_wdt.c
+        sets ESP-IDF's task watchdog to panic) or a brown-out: a reset like any other to
+        the pads, held or not; the next boot's reset_cause() says which."""
+        self.cause = cause
+        self.reset()
 
 
 class _FakePartitionClass:

@@ -19,8 +19,17 @@
 # for round N"). The next frame is handed to `on_next` (firmware/radio/nexttable.py),
 # which takes it when no game is in play, and the scorer confirms it. A record taken
 # meanwhile (an undo, a new sitting) ends the asking.
+#
+# Starting the radio may fail: the esp32 port's heap grows into ESP-IDF's, and with too
+# little left wlan.active(True) or ESP-NOW's start raises OSError("WiFi Out of Memory")
+# (ports/esp32/network_common.c, esp_exceptions: ESP_ERR_NO_MEM; modespnow.c likewise
+# through check_esp_err), an unknown code RuntimeError; the board refuses below the
+# cell's low mark (boards/device.py, BoardWlan: OSError("battery low")). Then the radio
+# backs off: off, tried again BACK_OFF_MS later, then twice that and so on up to
+# AGAIN_MS x 8, the journal growing or not; `down` holds why, and the score screen says
+# so (mark()). The journal keeps every record meanwhile: a sync over USB brings them.
 import gc
-from time import ticks_diff
+from time import ticks_add, ticks_diff
 
 from micropython import const
 
@@ -35,6 +44,8 @@ AGAIN_MS = const(30000)     # then, once awake this long after, two more tries
 WAIT_MS = const(3000)       # "wait for round N": asked again this often
 LINGER_MS = const(3000)     # a next table taken: listening this long for the PC's resend
                             # (its confirm lost: confirmed again)
+BACK_OFF_MS = const(15000)  # the radio would not start: tried again this long after
+_MAX_SHIFT = const(4)       # ... doubling, up to BACK_OFF_MS << 4 (4 minutes)
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 
 
@@ -77,10 +88,15 @@ class Sender:
         self.nexts = 0
         self.on_ms = 0
         self._on_at = 0
+        self.down = None            # why the radio would not start, until it does
+        self.failures = 0           # starts that failed, in a row
+        self._retry_at = 0
 
     # ---- the main loop's side ----
     def poll(self):
         now = self._ticks()
+        if self.down is not None and ticks_diff(now, self._retry_at) < 0:
+            return False            # backing off: the radio is off
         if self._radio.active:
             self._hear()
         mark = self._j.free_bytes()
@@ -118,7 +134,7 @@ class Sender:
                 self._sent - self._held < WINDOW * wire.MAX_RECORDS):
             if not self._send(now):
                 break
-        return True
+        return self.down is None    # backing off: nothing waits on the radio
 
     def stop(self):
         """The radio off, ESP-NOW too (a new key, none, or a sync session)."""
@@ -202,7 +218,13 @@ class Sender:
     def _transmit(self, now, n):
         r = self._radio
         if not r.active:
-            r.on()
+            try:
+                r.on()
+            except (OSError, RuntimeError) as e:
+                self._back_off(now, e)
+                return False
+            self.down = None
+            self.failures = 0
             self._on_at = now
         n = self._mac.seal(r.mac, self._frame, n)
         try:
@@ -297,6 +319,19 @@ class Sender:
             self._tries = 0
             self._at = self._ticks() - RESEND_MS
 
+    def _back_off(self, now, e):
+        # The radio would not start: all of it off (what started goes, ESP-NOW's ring
+        # too), and the heap it took back in one piece.
+        self.down = e.args[0] if e.args and isinstance(e.args[0], str) else "error"
+        self._retry_at = ticks_add(now, BACK_OFF_MS << min(self.failures, _MAX_SHIFT))
+        self.failures += 1
+        self._sent = self._held     # what went out unheard goes again
+        try:
+            self._radio.close()
+        except (OSError, RuntimeError):
+            pass
+        gc.collect()
+
     def _rest(self, now):
         # Nothing waits: the radio off, and the reader and the frame out of the heap.
         r = self._radio
@@ -308,3 +343,10 @@ class Sender:
             gc.collect()
         return False
 
+
+def mark(fb):
+    """The score screen's tag while the radio is off for a fault (Sender.down): top
+    left, as the battery's BAT! is top right (a sync over USB still brings every record)."""
+    from firmware.codes import BLACK, WHITE
+    fb.fill_rect(0, 0, 76, 10, BLACK)
+    fb.text("NO RADIO", 2, 1, WHITE)

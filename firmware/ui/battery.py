@@ -1,5 +1,6 @@
 # The battery, on the boards that can measure it (board.battery: the GPIO of its ADC,
-# the cell behind a 1:1 divider; the T5's and the CoreInk's is GPIO35). Loaded only
+# board.battery_ratio: its divider as (num, den), the cell's volts being the pin's x
+# num/den, from the board's schematic; GPIO35 on each board). Loaded only
 # there, and only when it is measured: at boot, and each time the board goes idle
 # (firmware/power.py). With the screens, as it draws two: the last one, and the tag on
 # the score.
@@ -10,6 +11,9 @@
 #               screen, drawn with a partial refresh, says so before a deep sleep
 #   RESUME_MV   a board resting on a low battery wakes every CHECK_MS (or at a press)
 #               and plays again only once the cell is back above this: charged
+#   NO_CELL_MV  below it no cell powers the board (the ESP32 and its flash stop well
+#               above): on USB with no cell, or a DIY board built without the divider.
+#               Nothing is said, nothing rests.
 #
 # A LiPo's open-circuit voltage is about 3.7 V at half charge and 3.4-3.5 V with 5-10 %
 # left; the board's LDO (ME6211-class, 0.1 V dropout) and the SPI flash (2.7 V at least)
@@ -26,6 +30,7 @@ LOW_MV = const(3550)
 FLOOR_MV = const(3400)
 RESUME_MV = const(3700)
 CHECK_MS = const(1800000)   # half an hour
+NO_CELL_MV = const(2500)
 SAFE_MV = const(2900)       # the flash's 2.7 V, the LDO's 0.1 V, 0.1 V to spare
 FULL_MA = const(120)        # the board at a full refresh's peak: CPU, panel pump, LDO
 _SLOW_MA = const(31)
@@ -34,15 +39,29 @@ LAST_WORDS = "battery low: charge me, the sitting is saved"
 
 
 def millivolts(board):
-    """The cell's voltage, by the ADC behind its divider (100k/100k on the T5)."""
+    """The cell's voltage, by the ADC behind the board's divider. read_uv() is the
+    port's calibrated reading (ports/esp32/adc.c: whole mV x 1000, from 12-bit steps);
+    under 2**30 on 32 bits: a pin's 3.1 V at most x 251 is 7.8e8. The buttons on GPIO36/
+    39 are hushed meanwhile (firmware/buttons.py: the SAR ADC's power glitches them)."""
     from machine import ADC, Pin
-    return ADC(Pin(board.battery), atten=ADC.ATTN_11DB).read_uv() * 2 // 1000
+    num, den = board.battery_ratio
+    hush = getattr(board, "hush", None)
+    if hush is not None:
+        hush(True, board.ticks_ms())
+    try:
+        uv = ADC(Pin(board.battery), atten=ADC.ATTN_11DB).read_uv()
+    finally:
+        if hush is not None:
+            hush(False, board.ticks_ms())
+    return uv // 1000 * num // den
 
 
 def at_boot(board):
     """Before any refresh: rest again if the cell is below its floor, or still below
     RESUME_MV after a rest on a low cell (the last screen is still on the panel)."""
     mv, ohm_mv = sag(board)
+    if mv < NO_CELL_MV:
+        return
     if mv < FLOOR_MV or mv - ohm_mv * (FULL_MA - _SLOW_MA) // 1000 < SAFE_MV:
         rest(board)
     elif mv < RESUME_MV:
@@ -73,6 +92,8 @@ def check(board, app):
     """The board goes idle: warn on a low cell, rest on one below its floor. True when
     the warning has just come on (the screen is to be drawn again)."""
     mv = millivolts(board)
+    if mv < NO_CELL_MV:
+        return False
     if mv < FLOOR_MV:
         rest(board)
         return False

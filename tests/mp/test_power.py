@@ -94,6 +94,7 @@ def _device(name, volts=3.9):
     if name == "m5stack_coreink":
         m.pins[4].level = 1     # its BUSY: high when idle
     m.ADC.cell = FakeCell(volts)
+    m.ADC.ratio = board.battery_ratio
     clock = FakeClock(START_MS)
     board.ticks_ms = clock.ticks_ms
     board.sleep_ms = clock.sleep_ms

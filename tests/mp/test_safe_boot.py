@@ -158,6 +158,7 @@ def _device(name, m):
             m.pins[gpio].level = 1
     from costclock import FakeCell
     m.ADC.cell = FakeCell(3.9)      # a charged LiPo
+    m.ADC.ratio = board.battery_ratio
     clock = FakeClock(START_MS)
     board.ticks_ms = clock.ticks_ms
     board.sleep_ms = clock.sleep_ms
