@@ -1,5 +1,6 @@
-# The result of a hand. Marks: made or set (the cursor on made; OK held: set, which the
-# score then says until the next press), or track the tricks.
+# The result of a hand. Marks: made or set (the cursor on made), or track the tricks; OK
+# takes the one on show, held or not (a held key never saves what the screen does not
+# show).
 # Points games: the points the bidders took, starting at the bid, the verdict updating as
 # the number moves. A hand taken back by BACK: the cursor on the other of made and set, on
 # the points it had. Moon: each seat's tricks, the last seat's being what is left.
@@ -10,7 +11,6 @@ from firmware.codes import BACK, BLACK, DIGIT_H, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
 _MADE_WORDS = ("made", "set", "track tricks")
-HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
 def _mode(s):
@@ -54,7 +54,7 @@ def _help(mode):
         return "<> tricks  hold >: +5  hold <: -5\nOK next seat  BACK undo  M menu"
     if mode == 1:
         return "<> choose  hold >: +5  hold <: -5\nOK take it  BACK undo  M menu"
-    return "<> choose  OK take it\nhold OK: set  BACK undo  M menu"
+    return "<> choose  OK take it\nBACK undo  M menu"
 
 
 def draw(app, fb):
@@ -174,14 +174,6 @@ def press(app, key):
         step = 5
     elif key == LONG | PREV:
         step = -5
-    elif key == LONG | OK:
-        if mode == 0:
-            if app.take(EV_MADE << 24 | 0):
-                from firmware.ui import confirm     # unloaded with this screen
-                app.note = confirm.saved(app)
-                app.follow()
-            return
-        key = OK
     if mode == 0:
         if step:
             app.cur = (app.cur + (1 if step > 0 else -1)) % 3

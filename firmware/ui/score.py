@@ -96,7 +96,7 @@ def _help(app):
     if s.phase() == OVER:
         return "OK game over  <> history\nBACK undo  M menu"
     if _bidding(app):
-        return walk.help_text(s)
+        return walk.help_text(app)
     return "OK go on  <> history\nBACK undo  M menu"
 
 
@@ -193,7 +193,7 @@ def _first_bid(app, fb, y):
     arrows = walk.around(s, app.cur, D.bid_words)
     if (len(t) * 2 + 1 + len(arrows)) * 8 <= fb.width:
         D.right(fb, arrows, y + 4)
-    D.help(fb, walk.help_text(s))
+    D.help(fb, walk.help_text(app))
 
 
 def press(app, key):
