@@ -161,10 +161,52 @@ def build(display, case):
     return a
 
 
+def events(a):
+    """The events of the sitting's history, oldest first (the journal's codec)."""
+    s = a.scorer.s
+    if s is None:
+        return []
+    out = []
+    pos = 0
+    while pos < s.hlen:
+        out.append(s.codec.decode_at(s.hist, pos))
+        pos += s.codec.length_at(s.hist, pos)
+    return out
+
+
+def more_of(base, short, held):
+    """Whether a held key (its events `held`, the state after it) does more of what the
+    short press does (`short`), never something else; each a (state, events) pair, base
+    the state before either. More of: the same, or nothing where the short press does
+    nothing (then the footer names it: see named()), or the short press's events and
+    more after them (a bid, then the rest pass; a trump, then made), or its one event
+    with more said of it (the turn-up on show, as a spade: the same kind, every flag of
+    the short one's set). Not more of: another event (set where made is on show), or
+    another state with no event (the other player's ending)."""
+    (bs, be), (ss, se), (hs, he) = base, short, held
+    if hs == ss or hs == bs or ss == bs:
+        return True
+    if not se[:len(be)] == be or not he[:len(be)] == be:
+        return False        # an undo: BACK's, never a held key's
+    se = se[len(be):]
+    he = he[len(be):]
+    if not se:
+        return False        # the short press moves on; the held one goes elsewhere
+    if he[:len(se)] == se:
+        return True
+    if len(he) != len(se) or he[:-1] != se[:-1]:
+        return False
+    s1 = se[len(se) - 1]
+    h1 = he[len(he) - 1]
+    return h1 >> 24 == s1 >> 24 and h1 & s1 == s1
+
+
 def check(display, cases_=None):
-    """The hidden actions: a list of (case label, screen module, button), and the screen
-    modules met."""
+    """The hidden actions: a list of (case label, screen module, button); the screen
+    modules met; and the opposite holds: a list of (case label, screen module, button)
+    whose held press is not more of the short one (more_of)."""
     hidden = []
+    opposite = []
     met = {}
     for case in cases_ or cases():
         a = build(display, case)
@@ -172,19 +214,26 @@ def check(display, cases_=None):
         module = a._mod_name
         met[module] = 1
         base = state(a)
+        base_ev = events(a)
         after = {}
         for key in KEYS:
             a = build(display, case)
             a.press(key)
             got = state(a)
-            after[key] = got
+            after[key] = (got, events(a))
+            if key & LONG and (key & 0xF == NEXT or key & 0xF == PREV):
+                # A held arrow moves further, as the short one moves; it takes nothing.
+                if after[key][1] != base_ev:
+                    opposite.append((case[0], module, key))
+            elif key & LONG and not more_of((base, base_ev), after[key & 0xF], after[key]):
+                opposite.append((case[0], module, key))
             if got == base:
                 continue                    # nothing changes: no action
-            if key & LONG and got == after.get(key & 0xF):
+            if key & LONG and got == after[key & 0xF][0]:
                 continue                    # held, it does what the short press does
             if not named(text, key):
                 hidden.append((case[0], module, key))
-    return hidden, met
+    return hidden, met, opposite
 
 
 def key_name(key):
@@ -193,9 +242,12 @@ def key_name(key):
 
 def report(display):
     """Print the count, and each hidden action (for bench/bench_ui.py)."""
-    hidden, met = check(display)
+    hidden, met, opposite = check(display)
     missing = [m for m in SCREENS if m not in met]
     for label, module, key in hidden:
         print("hidden_at %s|%s|%s" % (label, module, key_name(key)))
+    for label, module, key in opposite:
+        print("opposite_at %s|%s|%s" % (label, module, key_name(key)))
     print("hidden_actions", len(hidden))
+    print("opposite_holds", len(opposite))
     print("hidden_screens_missed", len(missing))

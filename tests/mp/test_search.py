@@ -95,7 +95,25 @@ def test_the_check_reads_button_names_as_the_footers_write_them():
 
 
 def test_no_screen_hides_an_action():
-    hidden, met = H.check(SimDisplay(record=True))
+    hidden, met, opposite = H.check(SimDisplay(record=True))
     assert [m for m in H.SCREENS if m not in met] == []
     assert hidden == [], "\n".join("%s (%s): %s" % (label, m, H.key_name(k))
                                    for label, m, k in hidden)
+    # A held key does more of what the short press does, never something else.
+    assert opposite == [], "\n".join("%s (%s): %s" % (label, m, H.key_name(k))
+                                     for label, m, k in opposite)
+
+
+def test_more_of_tells_a_held_key_that_does_something_else():
+    base = ((0,), [])
+    bid = [BID30]
+    # A bid, then the rest pass: more of the bid.
+    assert H.more_of(base, ((1,), bid), ((2,), bid + [PASS, PASS]))
+    # Set where OK takes made: another event.
+    assert not H.more_of(base, ((1,), [MADE]), ((2,), [SET]))
+    # The turn-up on show as a spade: its event with a flag more.
+    assert H.more_of(base, ((1,), [0x0500000A]), ((2,), [0x0500001A]))
+    # The short press moves on, the held one elsewhere (the other player's ending).
+    assert not H.more_of(base, ((1,), []), ((2,), []))
+    # Held, nothing more: the same as the short press, or nothing at all.
+    assert H.more_of(base, ((1,), bid), ((1,), bid)) and H.more_of(base, ((1,), bid), base)
