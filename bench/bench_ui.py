@@ -14,6 +14,10 @@
 #   ui.hidden_actions                actions reachable from a screen that its text does
 #                                    not name (mp_ui_hidden.py: every screen of both
 #                                    families, each button short and held)
+#   ui.opposite_holds                held keys that do something other than more of what
+#                                    the short press does (mp_ui_hidden.py more_of)
+#   ui.preset_unknowns               counts only the players know that a plain OK saves
+#                                    untouched (mp_ui_hidden.py UNKNOWNS)
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
@@ -247,6 +251,8 @@ def main():
                                           got["gin_most"]))
     print("ui.presses.setup_gin: %s presses" % got["setup_gin"])
     print("ui.hidden_actions: %s actions" % got["hidden_actions"])
+    print("ui.opposite_holds: %s held keys" % got["opposite_holds"])
+    print("ui.preset_unknowns: %s values" % got["preset_unknowns"])
     if int(got["hidden_screens_missed"]):
         raise SystemExit("bench_ui: the hidden-action check missed a screen")
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))

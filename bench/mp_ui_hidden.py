@@ -110,6 +110,8 @@ def cases():
         ("result made/set", "42", None, (BID30, PASS, PASS, PASS, SIXES), ()),
         ("result points", "42", {"scoring": "points"}, (BID30, PASS, PASS, PASS, SIXES),
          ()),
+        ("result points set", "42", {"scoring": "points"},
+         (BID30, PASS, PASS, PASS, SIXES), (NEXT,)),
         ("trick tracker", "42", None, (BID30, PASS, PASS, PASS, SIXES), "tracker"),
         ("after a hand", "42", None, HAND, ()),
         ("undo a hand", "42", None, HAND, (BACK,)),
@@ -121,14 +123,21 @@ def cases():
         ("setup, a value", "42", None, HAND, (MENU, PREV, OK, NEXT, OK)),
         ("moon bidding", "moon", None, (), ()),
         ("moon tricks", "moon", None, (_bid(5), PASS, PASS, C.event(C.EV_TRUMP, 6)), ()),
+        ("moon tricks set", "moon", None, (_bid(5), PASS, PASS, C.event(C.EV_TRUMP, 6)),
+         (NEXT,)),
         ("gin turn-up", "oklahoma-gin", None, (), ()),
         ("gin spade turn-up", "oklahoma-gin", {"spade_doubles": True}, (), ()),
-        ("gin ending", "oklahoma-gin", None, (_gin(),), ()),
-        ("gin totals", "oklahoma-gin", None, (_gin(),), (OK,)),
-        ("gin bonus cards", "sequence-gin", {"bonus": True}, (_gin(),), (OK, OK)),
-        ("skarney ending", "skarney-gin", None, (), ()),
-        ("skarney totals", "skarney-gin", None, (), (OK,)),
-        ("skarney contract meld", "skarney-gin", None, (), (OK, OK)),
+        ("gin who went out", "oklahoma-gin", None, (_gin(),), ()),
+        ("gin how", "oklahoma-gin", None, (_gin(),), (NEXT,)),
+        ("gin draw-out", "oklahoma-gin", None, (_gin(),), (OK,)),
+        ("gin totals", "oklahoma-gin", None, (_gin(),), (NEXT, OK)),
+        ("gin totals set", "oklahoma-gin", None, (_gin(),), (NEXT, OK, NEXT)),
+        ("gin bonus cards", "sequence-gin", {"bonus": True}, (_gin(),),
+         (NEXT, OK, NEXT, OK)),
+        ("skarney who went out", "skarney-gin", None, (), ()),
+        ("skarney meld", "skarney-gin", None, (), (NEXT,)),
+        ("skarney totals", "skarney-gin", None, (), (NEXT, OK)),
+        ("skarney draw-out totals", "skarney-gin", None, (), (OK, OK)),
         ("gin after a hand", "oklahoma-gin", None, _gin_hand(), ()),
         ("gin undo a hand", "oklahoma-gin", None, _gin_hand(), (BACK,)),
         ("gin game over", "oklahoma-gin", {"target": 10}, _gin_hand(), ()),
@@ -236,6 +245,28 @@ def check(display, cases_=None):
     return hidden, met, opposite
 
 
+# The screens that ask a count only the players know (points taken, tricks, a deadwood
+# total, bonus cards), as a table meets them: ui.preset_unknowns counts those a plain OK
+# (pressed a few times, as a hasty player would) saves untouched.
+UNKNOWNS = ("result points", "moon tricks", "gin totals", "gin bonus cards",
+            "skarney totals", "skarney draw-out totals")
+
+
+def preset_unknowns(display, presses=4):
+    """The labels of the UNKNOWNS cases whose value a plain OK saves untouched."""
+    out = []
+    for case in cases():
+        if case[0] not in UNKNOWNS:
+            continue
+        a = build(display, case)
+        before = len(events(a))
+        for _ in range(presses):
+            a.press(OK)
+        if len(events(a)) > before:
+            out.append(case[0])
+    return out
+
+
 def key_name(key):
     return ("hold " if key & LONG else "") + KEY_NAMES[key & 0xF]
 
@@ -250,4 +281,8 @@ def report(display):
         print("opposite_at %s|%s|%s" % (label, module, key_name(key)))
     print("hidden_actions", len(hidden))
     print("opposite_holds", len(opposite))
+    preset = preset_unknowns(display)
+    for label in preset:
+        print("preset_at %s" % label)
+    print("preset_unknowns", len(preset))
     print("hidden_screens_missed", len(missing))

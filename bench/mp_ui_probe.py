@@ -55,11 +55,12 @@ def gin_typical_hand(a):
         if a.screen == HOME and s.phase() == 4:           # the turn-up
             d = (8 - a.cur) % 13
             key = OK if d == 0 else (NEXT if d <= 6 else PREV)
+        elif a.screen == HOME and not f[GD.STAGE]:        # who went out: seat 1, right
+            key = NEXT
         elif a.screen == HOME:                            # how the hand ended
-            if f[GD.MODE] or f[GD.SEAT] != 1:
-                key = LONG | NEXT
-            else:
-                key = OK if f[GD.K] == 6 else (PREV if f[GD.K] > 6 else NEXT)
+            key = OK if f[GD.K] == 6 else (PREV if f[GD.K] > 6 else NEXT)
+        elif a.cur < 0:                                     # unset: the first arrow, 25
+            key = NEXT
         else:                                               # the opponent's total
             d = 23 - a.cur
             if d == 0:

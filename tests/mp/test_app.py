@@ -265,8 +265,12 @@ def test_points_result_starts_at_the_bid_and_says_made_or_set():
     s = a.scorer.s
     assert s.rules.scoring == V.POINTS and s.rules.target == 250
     press(a, "next", "long ok", "ok")     # E 30, passes, sixes
-    assert a.screen == RESULT and a.cur == 30
-    assert "bid 30: made" in text(a)
+    # Only the players know the points taken: `?`, no verdict, OK saves nothing.
+    assert a.screen == RESULT and "\n?\n" in text(a) and "bid 30:" not in text(a)
+    press(a, "ok")
+    assert s.hands() == 0 and a.screen == RESULT and "not set yet" in a.banner
+    press(a, "next")                    # the first arrow: the bid
+    assert a.cur == 30 and "bid 30: made" in text(a)
     press(a, "prev")
     assert a.cur == 29 and "bid 30: set" in text(a)
     press(a, "next", "next", "ok")      # took 31
@@ -279,8 +283,12 @@ def test_moon_tricks_entry_refuses_a_wrong_total():
     s = a.scorer.s
     assert s.rules.name == "moon" and s.seats == 3
     press(a, "next", "long ok", "ok")     # E bids 4, W N pass, sixes
-    assert a.screen == RESULT and a.fields[1] == 4
-    press(a, "ok", "next", "next", "next", "next", "ok")     # E 4, W 4: N would have -1
+    assert a.screen == RESULT and "?" in text(a).split("\n") and "E made" not in text(a)
+    press(a, "ok")                                  # E's tricks unset: nothing saved
+    assert s.hands() == 0 and "not set yet" in a.banner
+    press(a, "next")                                # the first arrow: the bid
+    assert a.fields[1] == 4 and "only you know them" in text(a)   # W still unset
+    press(a, "ok", "next", "next", "next", "next", "next", "ok")    # W 4: N would have -1
     assert a.banner is not None and "add up to 8, not 7" in a.banner
     assert s.phase() == PLAY and s.hands() == 0
     press(a, "prev", "ok")      # W 3, N 0
@@ -494,7 +502,7 @@ def test_hold_ok_passes_for_the_rest_and_leaves_a_forced_dealer_to_bid():
     a = boot()
     press(a, "ok")
     s = a.scorer.s
-    assert "hold OK: bid, rest pass" in text(a)
+    assert "hold OK: all pass, N must bid" in text(a)
     press(a, "long ok")             # E passes, and S and W; N (the dealer) must bid
     assert s.seat() == 0 and s.phase() == BIDDING and a.screen == BID
     assert a.banner is None and "dealer must bid" in text(a)
@@ -575,16 +583,14 @@ def test_pushed_names_replace_the_seats_in_the_labels():
     assert "Reds Ann/Cy" in t and "Blues Bob/Di" in t
 
 
-def test_contract_names_the_last_hands_trump_and_spells_follow_me():
+def test_contract_starts_on_sixes_every_hand_and_spells_follow_me():
     a = boot()
     press(a, "ok", "next", "long ok")
-    assert "the last hand's trump" not in text(a) and "follow-me" in text(a)
+    assert a.scorer.s.legal_at(a.cur) == 6 and "follow-me" in text(a)
     assert "fm" not in text(a).split()
     press(a, "next", "next", "ok", "ok")    # follow-me, made
     press(a, "next", "long ok")
-    assert a.scorer.s.legal_at(a.cur) == C.FOLLOW_ME and "the last hand's trump" in text(a)
-    press(a, "next")
-    assert "the last hand's trump" not in text(a)
+    assert a.scorer.s.legal_at(a.cur) == 6
 
 
 def test_every_long_press_is_said_in_words_on_its_screen():
@@ -596,12 +602,11 @@ def test_every_long_press_is_said_in_words_on_its_screen():
     press(a, "ok", "prev", "prev", "ok")
     assert a.screen == HOME and "<> bid  hold >: +5  hold <: 42/84" in text(a)
     press(a, "next", "long ok")
-    assert a.screen == CONTRACT and "<> choose  hold >: +3" in text(a)
-    assert "hold <: and set" in text(a)
+    assert a.screen == CONTRACT and "<> choose  hold <>: 3 a step" in text(a)
+    assert "set" not in text(a)
     assert "(hold: 3)" not in text(a) and "hold OK: and made" in text(a)
-    assert "no trump yet: sixes, the top suit" in text(a)
     press(a, "ok")
-    assert a.screen == RESULT and "hold OK: set" in text(a)
+    assert a.screen == RESULT and "hold" not in text(a)
     press(a, "back")
     press(a, "back", "back", "back", "back")     # to E's bid again
     press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on

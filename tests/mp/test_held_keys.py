@@ -185,7 +185,11 @@ def test_ok_held_on_a_points_result_takes_the_number():
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
     s = a.scorer.s
     press(a, "next", "long ok", "ok")
-    assert a.screen == RESULT and a.cur == 30
+    assert a.screen == RESULT and a.cur == -1
+    press(a, "long ok")                     # `?`: nothing saved, held or not
+    assert s.hands() == 0 and a.screen == RESULT
+    press(a, "long next", "long prev")      # held first: 5 over the bid, then 5 down
+    assert a.cur == 30
     press(a, "long ok")
     assert s.hands() == 1 and s.last(LAST_POINTS) == 30, (s.score(0), s.score(1))
 

@@ -36,9 +36,11 @@ def test_typical_hand_is_3_presses_and_ends_on_the_score():
 
 def test_a_trump_away_from_the_cursor_costs_the_moves_to_it():
     a = _app()
-    # Threes are three steps back from sixes, two held steps on (nine names, 3 a step).
-    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 5
-    assert a.scorer.s.last(LAST_CONTRACT) == 3
+    # Threes are one held step back from sixes (3 a step).
+    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 4
+    # Twos: a held step back and one more; the start is sixes every hand.
+    n = M.fewest(a, (PASS, BID30, PASS, PASS, C.event(C.EV_TRUMP, 2), MADE))
+    assert n == 6 and a.scorer.s.last(LAST_CONTRACT) == 2
 
 
 def test_the_search_finds_the_held_keys_of_a_mark_bid_and_a_set():
@@ -46,9 +48,9 @@ def test_the_search_finds_the_held_keys_of_a_mark_bid_and_a_set():
     six = C.event(C.EV_TRUMP, 6)
     # ◀ held (42), OK held (and the rest pass), OK held (sixes, and made)
     assert M.fewest(a, (C.event(C.EV_BID, 42), PASS, PASS, PASS, six, MADE)) == 3
-    # E deals: OK (S passes), ▶ (30), OK held (W bids it, the rest pass), ◀ held
-    # (sixes, and set)
-    assert M.fewest(a, (PASS, BID30, PASS, PASS, six, SET)) == 4
+    # E deals: OK (S passes), ▶ (30), OK held (W bids it, the rest pass), OK (sixes),
+    # ▶ (set: on show), OK
+    assert M.fewest(a, (PASS, BID30, PASS, PASS, six, SET)) == 6
     assert a.scorer.s.hands() == 2 and a.scorer.s.last(LAST_MADE) == 0
 
 
@@ -56,9 +58,9 @@ def test_forced_dealer_and_an_undone_result_are_found():
     a = _app()
     want = (PASS, PASS, PASS, C.event(C.EV_BID, 31), C.event(C.EV_TRUMP, 6), SET, UNDO,
             MADE)
-    # OK held (three passes), next, OK (31), ◀ held (sixes, and set), BACK (undone at
-    # once: the score says `hand 1 saved, BACK undoes`), OK (made).
-    assert M.fewest(a, want) == 6
+    # OK held (three passes), next, OK (31), OK (sixes), next, OK (set), BACK (undone
+    # at once: the score says `hand 1 saved, BACK undoes`), OK (made, on show).
+    assert M.fewest(a, want) == 8
     s = a.scorer.s
     assert s.hands() == 1 and s.score(0) == 1 and s.last(LAST_BID) == 31
 
