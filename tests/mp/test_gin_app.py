@@ -1,7 +1,7 @@
 # The gin pads on the real firmware and the sim board: setting up each game, the typical
 # hand in at most 10 presses, one list of every ending, refusals on the banner, undo with confirmation, history,
 # game over, and the journal holding exactly what the screen shows.
-from apphelp import boot, flash, on_flash, press, same_state, start, text
+from apphelp import boot, flash, on_flash, press, rows, same_state, start, text
 from engine_core.gin import sitting as Gn
 from firmware import transient
 from firmware.codes import CONFIRM, HISTORY, HOME, OVER_SCREEN, RESULT, SETUP
@@ -11,6 +11,7 @@ GAMES = {"oklahoma-gin": 3, "sequence-gin": 2, "skarney-gin": 1}   # "prev" pres
 
 def gin_sitting(game="oklahoma-gin", *options):
     a = boot()
+    rows(a)
     press(a, "next", "ok")
     for _ in range(GAMES[game]):
         press(a, "prev")
