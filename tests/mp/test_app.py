@@ -2,7 +2,7 @@
 # MicroPython only: run with tests/mp_run.py.
 import micropython
 
-from apphelp import boot, flash, on_flash, pc_sets, press, same_state, start, text
+from apphelp import rows, boot, flash, on_flash, pc_sets, press, same_state, start, text
 from engine_core.header import decode_header, header_stamp
 from engine_core.codes import (BIDDING, LAST_BID, LAST_CONTRACT, LAST_MADE, LAST_THROWN, PLAY,
                                TRUMP)
@@ -23,10 +23,38 @@ from firmware.journal.reader import JournalReader
 import scratch
 
 
+def test_first_boot_asks_what_we_play_and_remembers_it():
+    path = scratch.path("settings-first")
+    import os
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    a = boot(settings=path)
+    assert a.scorer.s is None and a.screen == SETUP
+    t = text(a).split("\n")
+    assert t[0] == "What are we playing?" and t[1] == "42, marks to 7"
+    assert t[2:5] == ["oklahoma-gin, game to 100", "sequence-gin, game to 100",
+                      "skarney-gin, game to 200"], t
+    assert t[5] == "other games, house rules..." and "OK play it" in text(a)
+    press(a, "next", "ok")                  # Oklahoma Gin, at once
+    assert a.scorer.s.rules.name == "oklahoma-gin" and a.screen == HOME
+    # Remembered: the next power-on with no sitting open starts on its rows.
+    b = boot(settings=path)
+    assert b.scorer.last_setup is not None
+    assert header_name(b.scorer.last_setup) == "oklahoma-gin"
+    os.remove(path)
+
+
+def header_name(h):
+    from engine_core.header import decode_header
+    return decode_header(h)[0].name
+
+
 def test_first_boot_offers_plain_42_for_marks_to_7():
     a = boot()
     assert a.scorer.s is None and a.screen == SETUP
-    assert "start: 42, marks to 7" in text(a)
+    assert "42, marks to 7" in text(a)
     press(a, "ok")
     s = a.scorer.s
     assert s.rules.name == "42" and s.rules.scoring == V.MARKS and s.rules.target == 7
@@ -203,6 +231,8 @@ def test_undo_across_hands_asks_first():
     press(a, *HAND)
     s = a.scorer.s
     assert s.hands() == 1 and a.screen == HOME
+    assert "hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
+    press(a, "next", "prev")                # the note gone: BACK asks first
     press(a, "back")
     assert a.screen == CONFIRM and "Them +1 comes off" in text(a)
     assert s.hands() == 1
@@ -421,6 +451,7 @@ def test_settings_persist():
 def test_every_variant_can_be_set_up_and_played_a_hand():
     for k in range(len(V.NAMES)):
         a = boot()
+        rows(a)
         press(a, "next", "ok")
         for _ in range(k):
             press(a, "next")
@@ -526,9 +557,10 @@ def test_setup_opens_at_the_top_with_start_and_only_the_options_that_apply():
     # game, "scoring: marks" six rows up), saying "defaults: last game" on a new device.
     from firmware.ui import setup
     a = boot()
+    rows(a)
     assert a.cur == 0 and a.top == 0
     t = text(a).split("\n")
-    assert t[0] == "New 42 sitting" and t[1] == "choices: plain 42"
+    assert t[0] == "New 42 sitting" and t[1] == "usual rules"
     assert t[2] == "start: 42, marks to 7" and t[3] == "game" and t[5] == "scoring"
     assert "made scores" not in t and "nello doubles" not in t and "plunge marks" not in t
     assert "Us: N+S  Them: E+W, N deals first" in t
@@ -555,8 +587,9 @@ def test_setup_after_a_sitting_says_its_choices_are_the_last_games():
     except OSError:
         pass
     a = boot(settings=path)
-    press(a, "ok", "menu", "prev", "prev", "ok")  # menu, new 42 sitting
-    assert a.screen == SETUP and "choices: as last game" in text(a)
+    press(a, "ok", "menu", "prev", "prev", "ok")  # menu, new sitting, same game
+    assert a.screen == SETUP and "as last game" in text(a)
+    assert "start: 42, marks to 7" in text(a)
     os.remove(path)
 
 
@@ -597,6 +630,7 @@ def test_every_long_press_is_said_in_words_on_its_screen():
     # Each screen's held keys in words ("hold >: 3 on"), never a bare "(hold: 3)" that
     # reads as "hold for threes"; tests/mp/test_search.py checks every screen's keys.
     a = boot()
+    rows(a)
     press(a, "next", "next", "ok")          # setup: editing the scoring
     assert "hold <>: 5 a step" in text(a)
     press(a, "ok", "prev", "prev", "ok")

@@ -51,14 +51,22 @@ def test_a_gin_pad_from_a_42_score_in_4_presses_with_its_own_words():
     # The trap: 12 presses, Oklahoma Gin the eighth game, "marks" and seats N and S.
     a = boot()
     press(a, "ok")                                      # a 42 sitting
-    press(a, "menu", "prev", "ok")                      # the menu's last item: new gin pad
+    press(a, "menu")
+    assert "trick tracker: off" in text(a) and "another game" in text(a)
+    press(a, "prev", "ok")                              # the menu's last item
     t = text(a)
-    assert a.screen == SETUP and "New gin pad" in t and "start: oklahoma-gin" in t
-    assert "marks" not in t and "lowest bid" not in t and "P1 deals first" in t
+    assert a.screen == SETUP and "What are we playing?" in t
+    assert a.cur == 1 and "oklahoma-gin, game to 100" in t      # the other family's first
     press(a, "ok")
     assert a.scorer.s.rules.name == "oklahoma-gin" and a.screen == HOME
     assert a.scorer.s.phase() == Gn.TURNUP and "P1 deals" in text(a)
-
+    # The menu of a gin pad: only what applies to it.
+    press(a, "menu")
+    t = text(a)
+    assert "trick tracker" not in t and "42" not in t and "another game" in t
+    press(a, "prev", "prev", "ok")                      # a new sitting, the same game
+    assert a.screen == SETUP and "start: oklahoma-gin" in text(a)
+    assert "marks" not in text(a) and "lowest bid" not in text(a)
 
 def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     a = gin_sitting()
@@ -226,15 +234,15 @@ def test_skarney_gin_to_game_over_then_a_new_game():
     assert a.scorer.s.over() and a.scorer.s.score(1) == 95 + 120
     press(a, "ok")                  # out of habit: nothing but how to start one
     assert a.screen == OVER_SCREEN and "hold OK" in a.banner
-    press(a, "long ok")
-    assert a.screen == SETUP and "skarney-gin" in text(a)
+    press(a, "long ok")             # a new sitting of the same game, at once
+    assert a.screen == HOME and a.scorer.s.rules.name == "skarney-gin"
+    assert a.scorer.s.hands() == 0 and a.scorer.s.score(1) == 0
 
 
 def test_resume_after_a_restart_at_the_exact_state():
     nor = flash()
     a = boot(nor)
-    press(a, "next", "ok", "prev", "prev", "ok")
-    start(a)
+    press(a, "next", "next", "ok")                      # what we play: sequence-gin
     press(a, "ok", "ok", "ok", "ok")
     b = boot(nor)
     assert b.scorer.s.rules.name == "sequence-gin" and same_state(b.scorer.s, a.scorer.s)
@@ -260,8 +268,7 @@ def test_gin_option_errors_are_the_reloaded_options_modules():
 def test_gin_screens_fit_other_panels():
     for w, h in ((250, 122), (200, 200)):
         a = boot(width=w, height=h)
-        press(a, "next", "ok", "prev", "prev", "prev", "ok")
-        start(a)
+        press(a, "next", "ok")                          # what we play: oklahoma-gin
         assert "turn-up < 10 >" in text(a)
         press(a, "prev", "prev", "ok", "next")
         assert "limit 8: " in text(a) and "< P2 knocks 7 >" in text(a)

@@ -221,11 +221,12 @@ def test_back_leaves_the_cursor_on_what_it_took_back():
     assert s.hands() == 1 and a.screen == HOME and _code(a) == C.PASS
     assert s.last(LAST_MADE) == 0
     # A result taken back was a slip between two: the other one is on show.
-    press(a, "back", "ok")                          # the set hand taken back: made on show
+    # The score says what was saved, `BACK undoes`: BACK does, at once.
+    press(a, "back")                                # the set hand taken back: made on show
     assert a.screen == RESULT and s.hands() == 0 and "\nmade\n" in text(a) and a.cur == 0
     press(a, "ok")
     assert s.hands() == 1 and s.last(LAST_MADE) == 1
-    press(a, "back", "ok")                          # and the made one: set on show
+    press(a, "next", "prev", "back", "ok")          # later, it asks: and the made one
     assert a.screen == RESULT and "\nset\n" in text(a) and a.cur == 1
     press(a, "ok")
     assert s.hands() == 1 and s.last(LAST_MADE) == 0
