@@ -65,8 +65,8 @@ def state(a):
     sc = a.scorer
     s = sc.s
     d = a.draft
-    draft = None
-    if d is not None:
+    draft = d       # None, or the family asked for, or asking what we play (an int)
+    if d is not None and not isinstance(d, int):
         draft = (d.name, sorted(d.to_dict().items()), a.draft_dealer)
     return (a.screen, a.cur, a.top, a.edit, bytes(a.fields), sc.hand_mode, sc.tracker,
             draft, None if s is None else bytes(s.hist[:s.hlen]),
@@ -120,7 +120,8 @@ def cases():
         ("menu", "42", None, HAND, MENU_SCREEN),
         ("sync", "42", None, HAND, SYNC),
         ("setup", "42", None, HAND, SETUP),
-        ("setup, a value", "42", None, HAND, (MENU, PREV, OK, NEXT, OK)),
+        ("setup, a value", "42", None, HAND, (MENU, PREV, PREV, OK, NEXT, OK)),
+        ("another game", "42", None, HAND, (MENU, PREV, OK)),
         ("moon bidding", "moon", None, (), ()),
         ("moon tricks", "moon", None, (_bid(5), PASS, PASS, C.event(C.EV_TRUMP, 6)), ()),
         ("moon tricks set", "moon", None, (_bid(5), PASS, PASS, C.event(C.EV_TRUMP, 6)),

@@ -5,8 +5,9 @@
 #   presses N SEED GIN  presses a hand (mp_ui_search.py): the typical hand, each trump,
 #                       N sittings of the corpus from SEED, gin sittings of each game
 #                       (GIN hands of one each, 0: two whole sittings each), the presses from
-#                       a 42 sitting to a new gin pad; and the hidden actions
-#                       (mp_ui_hidden.py)
+#                       a 42 sitting (and from a fresh scorer's first power-on) to a new gin
+#                       pad; the hidden actions, opposite holds and preset unknowns
+#                       (mp_ui_hidden.py); the text that does not fit (mp_ui_fit.py)
 # (arguments after the launcher's name: see bench_ui.py)
 import gc
 from time import ticks_diff, ticks_ms, ticks_us
@@ -154,8 +155,11 @@ def presses(sittings, seed, gin_hands):
     print("gin_presses", total)
     print("gin_most", most)
     print("setup_gin", M.setup_gin(d))
+    print("setup_gin_from_power_on", M.setup_gin_from_power_on(d))
     import mp_ui_hidden
     mp_ui_hidden.report(sim.SimDisplay(record=True))
+    import mp_ui_fit
+    mp_ui_fit.report()
 
 
 def main(argv):

@@ -45,28 +45,37 @@ def draw(app, fb):
     word = D.contract_words(c)
     D.choice(fb, 0, y, word, 0, 2)
     y += 28
-    # Every legal name, the one under the cursor boxed.
-    line = ""
-    j = walk.first(s)
+    # Every legal name, the one under the cursor boxed, each drawn on its own so that
+    # the box falls between names (scrolled round the cursor when they do not fit).
+    n = D.cols(fb)
+    total = 0
     at = 0
+    j = walk.first(s)
     while j >= 0:
         if j == app.cur:
-            at = len(line)
-        line += _short(s.legal_at(j)) + " "
+            at = total
+        total += len(_short(s.legal_at(j))) + 1
         j = s.next_legal(j)
-    n = D.cols(fb)
-    if len(line) > n:
+    total -= 1
+    first = 0
+    if total > n:
         first = at - n // 2
         if first < 0:
             first = 0
-        if first > len(line) - n:
-            first = len(line) - n
-        line = line[first:first + n]
-        at -= first
-    x = (fb.width - len(line) * 8) // 2
-    fb.text(line, x, y, BLACK)
-    k = len(_short(c))
-    fb.rect(x + at * 8 - 2, y - 2, k * 8 + 3, 12, BLACK)
+        if first > total - n:
+            first = total - n
+    x = (fb.width - (total if total < n else n) * 8) // 2 - first * 8
+    j = walk.first(s)
+    col = 0
+    while j >= 0:
+        name = _short(s.legal_at(j))
+        k = len(name)
+        if col >= first and col + k <= first + n:
+            fb.text(name, x + col * 8, y, BLACK)
+            if j == app.cur:
+                fb.rect(x + col * 8 - 3, y - 2, k * 8 + 5, 12, BLACK)
+        col += k + 1
+        j = s.next_legal(j)
     D.help(fb, MADE if _made(s) else HELP)
 
 

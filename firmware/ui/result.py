@@ -90,15 +90,17 @@ def draw(app, fb):
             D.center(fb, "one trick at a time", y)
     elif mode == 1:
         who = D.side_label(app, s.side_of(s.bidder())) + " took"
+        x0 = 0
         if fb.width >= 240:
             fb.text(who, 0, y + 10, BLACK)
+            x0 = len(who) * 8 + 4   # the number and its arrows right of the words
         else:
             D.center(fb, who, y)
             y += LINE + 2
         if app.cur == UNSET:
-            D.choice(fb, 0, y, "?", 0, 3)
+            D.choice(fb, x0, y, "?", 0, 3)
         else:
-            D.choice(fb, 0, y, None, app.cur, 3)
+            D.choice(fb, x0, y, None, app.cur, 3)
         y += DIGIT_H * 3 + 4
         if app.cur == UNSET:
             D.center(fb, "only you know it: set it with < >"[:D.cols(fb)], y)

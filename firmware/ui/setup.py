@@ -77,7 +77,9 @@ def _applies(r, key):
 
 
 def _visible(fb):
-    return (D.help_top(fb, _help(False)) - 16 - LINE) // LINE
+    # The rows that fit above the seats line and the help, at its tallest (a value being
+    # changed), so that no row runs into them.
+    return (D.help_top(fb, _help(True)) - 16 - LINE) // LINE
 
 
 def _scroll(app, n):
