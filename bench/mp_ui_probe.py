@@ -46,7 +46,7 @@ def make(path, hands):
 def gin_typical_hand(a):
     # Oklahoma Gin from the score screen before a hand: turn-up 8, seat 1 knocks with 6,
     # seat 0 is left with 23. Each press is the one the cursor on show asks for (the
-    # short way round for the turn-up; a held arrow for a step of 10).
+    # short way round for the turn-up; seat 1 on the right; a held arrow for a step of 5).
     from firmware.ui import gin_draw as GD
     s = a.scorer.s
     f = a.fields
@@ -66,7 +66,7 @@ def gin_typical_hand(a):
             d = 23 - a.cur
             if d == 0:
                 key = OK
-            elif d >= 10 or d <= -10:
+            elif d >= 5 or d <= -5:
                 key = LONG | (NEXT if d > 0 else PREV)
             else:
                 key = NEXT if d > 0 else PREV

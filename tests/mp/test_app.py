@@ -422,6 +422,18 @@ def test_history_marks_a_forced_bid_and_a_hand_corrected_by_an_undo():
     assert not [line for line in t if line.startswith(" 1") and "corrected" in line]
 
 
+def test_a_corrected_hand_keeps_its_tags():
+    # The trap: a forced hand set, undone and keyed made showed "made, corrected".
+    a = boot()
+    press(a, "ok", "long ok")           # start; E, S and W pass: N must bid
+    press(a, "ok", "ok", "next", "ok")  # N 30, sixes, set
+    press(a, "back", "ok")              # undone at once (the note), made on show: made
+    assert a.scorer.s.hands() == 1
+    press(a, "menu", "next", "ok")
+    t = text(a).split("\n")
+    assert " 1 N 30 6 made, forced, corrected" in t, t
+
+
 def test_menu_sync_screen_shows_the_journal():
     a = boot()
     press(a, "ok", "menu", "next", "next", "next", "ok")

@@ -72,7 +72,7 @@ def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     a = gin_sitting()
     press(a, "ok")                                       # turn-up 10
     press(a, "next", "ok")                               # P2 knocks 9
-    press(a, "long prev", "prev", "ok")                  # P1 left with 14 (held: 25 - 10)
+    press(a, "long prev", "ok")                          # P1 left with 10 (held: 25 - 15)
     assert a.scorer.s.last(Gn.LAST_END) != Gn.END_UNDERCUT
     press(a, "ok", "next", "ok", "long prev", "long prev", "prev", "ok")   # 4: undercut
     assert a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
@@ -87,7 +87,7 @@ def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
     assert "P1 gin" in text(a) and "\n?\n" in text(a)
     s = a.scorer.s
     before = s.score(0)
-    press(a, "long prev", "ok")                # held first: 10 under 35, P2 has 25
+    press(a, "next", "long prev", "long prev", "ok")     # 35, held 5 a step: P2 has 25
     assert before == 25 and s.score(0) == 70
     press(a, "ok", "ok")                       # neither went out: a draw-out on show
     assert "< draw-out >" in text(a) and "OK take it" in text(a)
@@ -99,8 +99,7 @@ def test_an_undercut_a_gin_and_a_drawout_through_the_buttons():
 def test_a_total_the_cards_cannot_make_is_refused_on_the_banner():
     a = gin_sitting()
     press(a, "ok", "next", "ok")
-    press(a, "long next", "long next", "long next", "long next", "long next", "long next",
-          "long next", "long next")                     # 35, then 7 x 10: 105
+    press(a, *["long next"] * 14)                       # 40, then 13 x 5: 105
     assert "not possible" in text(a)
     press(a, "ok")
     assert a.banner and "more than the cards allow" in a.banner
@@ -193,9 +192,9 @@ def test_history_says_who_scored_an_undercut_and_shows_a_king_as_itself():
     a = gin_sitting()
     press(a, "next", "next", "next", "ok")              # the turn-up: a king
     press(a, "next", "prev", "prev", "prev", "prev", "prev", "ok")     # P2 knocks 4
-    press(a, "next", "long prev", "long prev", "ok")    # P1 left with 5: no undercut
+    press(a, "long prev", "long prev", "ok")            # P1 left with 5: no undercut
     press(a, "ok", "prev", "prev", "prev", "prev", "prev", "prev", "ok")   # P1 knocks 4
-    press(a, "prev", "long prev", "long prev", "prev", "ok")    # P2 left with 3: undercut
+    press(a, "long prev", "long prev", "prev", "ok")    # P2 left with 4: undercut
     assert a.scorer.s.last(Gn.LAST_END) == Gn.END_UNDERCUT
     press(a, "menu", "next", "ok")
     t = text(a)
@@ -210,19 +209,19 @@ def test_skarney_gin_to_game_over_then_a_new_game():
     assert "< P2 gin, P1 melded >" in text(a)
     press(a, "ok")                                      # P1's cards in hand: unset
     assert "\n?\n" in text(a) and "P2 +" not in text(a)
+    assert "<> 50  hold <>: 35/65" in text(a)           # where the first press goes
     press(a, "next")                                    # the middle of the usual range
-    assert a.cur == 50
-    press(a, "long next", "long next", "next", "next", "next", "next", "next")    # 75
+    assert a.cur == 50 and "hold <>: 5" in text(a)
+    press(a, *["long next"] * 5)                        # 75
     assert "gin: P2 +95" in text(a) and "hold OK" not in text(a)
     press(a, "ok")
     assert a.scorer.s.score(1) == 95
-    press(a, "ok", "ok", "prev", "long prev", "prev", "prev", "prev", "prev", "prev",
-          "ok", "next", "long prev", "prev", "prev", "prev", "prev", "prev", "ok")
-    assert a.scorer.s.hands() == 2 and a.scorer.s.score(0) == 0     # a draw-out 34-34
+    press(a, "ok", "ok", "long next", "ok", "long next", "ok")
+    assert a.scorer.s.hands() == 2 and a.scorer.s.score(0) == 0     # a draw-out 40-40
     press(a, "next", "next")                            # P2 gin, P1 no meld
     assert "< P2 gin, P1 no meld >" in text(a)
-    press(a, "ok", "next", "long next", "long next", "long next", "long next", "long next",
-          "ok")                                         # 100
+    press(a, "ok", "next", *["long next"] * 10)
+    press(a, "ok")                                      # 100
     assert a.scorer.s.over() and a.scorer.s.winner() == 1 and a.screen == OVER_SCREEN
     assert a.scorer.s.score(1) == 95 + 100 + 40, a.scorer.s.score(1)
     press(a, "back", "ok")                              # undo reopens the game
