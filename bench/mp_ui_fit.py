@@ -4,7 +4,7 @@
 # text drawn is checked: no text crosses a rule (a line drawn: hline, vline, the edges
 # of a rect), none overlaps another text, none runs off the panel (a row cut). A refusal's
 # banner is left out: it is drawn over the screen on purpose, white on black, until the
-# next press. MicroPython only; run by bench/mp_ui_probe.py and tests/mp/test_screens_fit.py.
+# next press. MicroPython only; run by bench/mp_ui_probe.py and tests/mp/test_search.py.
 from boards.sim import SimDisplay
 from firmware import fonts
 from firmware.codes import DIGIT_H, WHITE

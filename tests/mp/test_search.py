@@ -1,7 +1,9 @@
 # The press search of bench/mp_ui_search.py (ui.presses_per_hand.*): the fewest presses
 # it finds are real paths through the screens. And the check of bench/mp_ui_hidden.py
 # (ui.hidden_actions): every action reachable from a screen is named on it, each screen
-# of both families in the states a table meets it in, each button short and held.
+# of both families in the states a table meets it in, each button short and held; a held
+# key does more of what the short press does (ui.opposite_holds); every line fits both
+# panels (ui.text_overlaps).
 # MicroPython only: run with tests/mp_run.py.
 import sys
 from engine_core.codes import LAST_BID, LAST_CONTRACT, LAST_MADE  # noqa: E402
@@ -9,11 +11,13 @@ from firmware.codes import BACK, HOME, LONG, MENU, NEXT, OK, PREV  # noqa: E402
 
 sys.path.insert(0, "bench")
 
+import mp_ui_fit as F  # noqa: E402
 import mp_ui_hidden as H  # noqa: E402
 import mp_ui_search as M  # noqa: E402
 from boards.sim import SimDisplay  # noqa: E402
 from engine_core import codes as C  # noqa: E402
 from engine_core import options as O  # noqa: E402
+from firmware.codes import BLACK, WHITE  # noqa: E402
 
 BID30 = C.event(C.EV_BID, 30)
 PASS = C.event(C.EV_BID, C.PASS)
@@ -119,3 +123,32 @@ def test_more_of_tells_a_held_key_that_does_something_else():
     assert not H.more_of(base, ((1,), []), ((2,), []))
     # Held, nothing more: the same as the short press, or nothing at all.
     assert H.more_of(base, ((1,), bid), ((1,), bid)) and H.more_of(base, ((1,), bid), base)
+
+
+# Every line of every screen fits the 296x128 panel and the T5's 250x122
+# (bench/mp_ui_fit.py, ui.text_overlaps), and the check finds a line that does not.
+def test_no_text_overlaps_a_rule_or_a_text_and_none_is_cut():
+    bad = F.check()
+    assert bad == [], "\n".join("%s %s: %s %s" % b for b in bad)
+
+
+def test_the_check_finds_what_does_not_fit():
+    d = F.FitDisplay(250, 122)
+    d.fill(WHITE)
+    d.text("ok", 0, 0, BLACK)
+    assert F.faults(d) == []
+    d.text("a line too long for the T5 panel", 0, 20, BLACK)    # 32 columns: cut
+    d.hline(0, 4, 10, BLACK)                                    # through "ok"
+    d.text("x", 4, 4, BLACK)                                    # over "ok"
+    d.fill_rect(0, 18, 20, 4, WHITE)                            # over the long line
+    got = [what for what, _ in F.faults(d)]
+    assert "under a box" in got and "over a rule" in got
+    assert "over text 'x'" in got
+    d.fill(WHITE)
+    d.text("a line too long for the T5 panel", 0, 20, BLACK)
+    assert F.faults(d) == [("cut", "a line too long for the T5 panel")]
+
+
+def test_a_gin_pad_is_at_most_3_presses_from_a_first_power_on():
+    n = M.setup_gin_from_power_on(SimDisplay())
+    assert 0 < n <= 3, n
