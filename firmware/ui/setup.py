@@ -184,10 +184,7 @@ def _pick_label(app, i):
     name = PICKS[i]
     if name is None:
         return "other games, house rules..."
-    r = _pick_rules(app, name)[0]
-    if r.family:
-        return _gin().summary(r)
-    return "%s, %s to %d" % (name, ("marks", "points", "points")[r.scoring], r.target)
+    return _summary(_pick_rules(app, name)[0])
 
 
 def _pick_help(app):
@@ -263,7 +260,7 @@ def draw(app, fb):
         label = _label(key)
         v = value(app, key)
         if key == "start":
-            label = "start: " + _summary(app)
+            label = "start: " + _summary(app.draft)
         c = BLACK
         if i == app.cur:
             if app.edit:
@@ -332,8 +329,8 @@ def _gin():
     return gin_setup
 
 
-def _summary(app):
-    r = app.draft
+def _summary(r):
+    # The game and its target: `42, marks to 7`, `oklahoma-gin, game to 100`.
     if r.family:
         return _gin().summary(r)
     unit = ("marks", "points", "points")[r.scoring]
