@@ -1,9 +1,12 @@
-# A new sitting: "start" first (the cursor's place, so the same game again is one press),
-# then the game (every variant), its scoring and target, the house options that apply
-# to that game and scoring (a special's marks only while it is on), and the first
-# dealer. It starts from the last sitting's choices, plain 42 on a new device; opened for
-# a family from the menu (a new 42 sitting, a new gin pad), from that family's last game,
-# or its first (plain 42, Oklahoma Gin) when the last was the other family's.
+# A new sitting. A first power-on (nothing set up yet), or MENU ▸ another game, asks
+# what we are playing, one screen: plain 42 and each gin pad start at once (with the last
+# choices for that game, else its usual rules), the last line opens the rows. The rows:
+# "start" first (the cursor's place, so the same game again is one press), then the game
+# (every variant), its scoring and target, the house options that apply to that game and
+# scoring (a special's marks only while it is on; the rows are data: rows() and each
+# family's APPLIES), and the first dealer. Opened for a family (MENU ▸ new sitting, same
+# game), from that family's last game, or its first (plain 42, Oklahoma Gin) when the last
+# was the other family's.
 from engine_core import header
 from engine_core import options as O
 from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
