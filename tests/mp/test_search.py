@@ -152,3 +152,14 @@ def test_the_check_finds_what_does_not_fit():
 def test_a_gin_pad_is_at_most_3_presses_from_a_first_power_on():
     n = M.setup_gin_from_power_on(SimDisplay())
     assert 0 < n <= 3, n
+
+
+def test_a_long_footer_breaks_between_phrases_not_inside_one():
+    from firmware.ui import draw as D
+    d = F.FitDisplay(250, 122)      # 31 columns
+    lines = D.help_lines(d, "<> bid  hold >: +5  hold <: 42/84\n"
+                            "OK bid  hold OK: all pass, W must bid\nBACK undo  M menu")
+    assert lines == ["<> bid  hold >: +5", "hold <: 42/84  OK bid",
+                     "hold OK: all pass, W must bid", "BACK undo  M menu"], lines
+    # Where every line fits, the lines as written.
+    assert D.help_lines(d, "<> choose\nOK take it") == ["<> choose", "OK take it"]
