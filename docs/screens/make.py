@@ -87,10 +87,10 @@ GIN_TOURS = [
         "back", "menu", "next", "ok", ("shot", "gin-history"),
         "ok", "menu", ("shot", "gin-menu"),
         "prev", "prev", "ok", ("shot", "gin-setup"),        # the same game again
-        "back", "ok", "next", "ok", "long next", "long next", "long next", "long next",
-        "long next", "long next", "long next", "long next", "ok", ("shot", "gin-refusal"),
+        "back", "ok", "next", "ok"] + ["long next"] * 14 + [   # 40, then 13 x 5: 105
+        "ok", ("shot", "gin-refusal"),
         "back", "next", "next", "ok", "long next", "long next", "long next", "long next",
-        "long next", "long next", "ok", ("shot", "gin-game-over"),     # gin, 85 (35 on)
+        "long next", "long next", "ok", ("shot", "gin-game-over"),     # gin, 65
     ]),
     (None, [
         "next", "next", "next", "ok", ("shot", "gin-score-skarney"),
