@@ -172,6 +172,9 @@ class App:
         setup screen starts again from it. Returns refusal."""
         if refusal is None and self.screen != SETUP:
             self.draft = None
+        elif refusal is None and self.draft == 2:
+            self.go(SETUP)      # asking what we play (firmware/ui/setup.py): the PC said
+            self.draft = None
         return refusal
 
     # ---- a press ----

@@ -12,17 +12,27 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TALLY = [sys.executable, "-m", "host_tools"]
-# Each hand: the turn-up 10 (where the cursor starts), the first player knocks with 10
-# (one over where the ending starts), the other is left with 95 (25 and seven held
-# arrows); Skarney: the first player's gin, 95 in the other's hand (50, four held arrows
-# and five), taken by OK: the contract meld down (+115).
-KNOCK_HAND = ["ok", "next", "ok"] + ["long next"] * 7 + ["ok"]
-SKARNEY_HAND = ["ok"] + ["long next"] * 4 + ["next"] * 5 + ["ok"]
+# Each hand: the turn-up 10 (where the cursor starts), the first player (the dealer's
+# opponent: P2, P1, P2 as the deal alternates; ▶ the right one, ◀ the left) knocks with 10
+# (one over where the ending starts), the other is left with 95 (the first held arrow 40,
+# then eleven held arrows of 5); Skarney: the first player's gin, the contract meld down,
+# 95 in the other's hand (50, nine held arrows) (+115).
+def _knock(who):
+    return ["ok", who, "next", "ok"] + ["long next"] * 12 + ["ok"]
+
+
+def _skarney(who):
+    return [who, "ok", "next"] + ["long next"] * 9 + ["ok"]
+
+
+KNOCK_HANDS = _knock("next") + _knock("prev") + _knock("next")
+SKARNEY_HANDS = _skarney("next") + _skarney("prev") + _skarney("next")
+ANOTHER = ["menu", "prev", "ok"]    # MENU ▸ another game: what we play, the cursor on 42
 GAMES = (
-    # (the setup presses from the start row, the hands to game over, final score)
-    (["next", "ok", "prev", "prev", "prev", "ok", "prev", "ok"], KNOCK_HAND * 3, [95, 190]),
-    (["next", "ok", "next", "ok", "prev", "ok"], KNOCK_HAND * 3, [95, 190]),
-    (["next", "ok", "next", "ok", "prev", "ok"], SKARNEY_HAND * 3, [115, 230]),
+    # (the presses that start it from what we play, the hands to game over, final score)
+    (["next", "ok"], KNOCK_HANDS, [95, 190]),
+    (ANOTHER + ["next", "next", "ok"], KNOCK_HANDS, [95, 190]),
+    (ANOTHER + ["next", "next", "next", "ok"], SKARNEY_HANDS, [115, 230]),
 )
 
 
@@ -31,7 +41,7 @@ def held_sim(tmp_path):
     script = tmp_path / "gin.txt"
     lines = []
     for setup, hands, _ in GAMES:
-        lines += setup + hands + ["long ok"]    # game over: OK held, a new sitting
+        lines += setup + hands          # to game over; the next game from the menu
     script.write_text("\n".join(lines) + "\n")
     proc = subprocess.Popen(TALLY + ["sim", "--script", str(script), "--flash",
                                      str(tmp_path / "flash.bin"), "--hold"],

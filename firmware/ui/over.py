@@ -1,12 +1,13 @@
 # Game over: who won, the final score, and the way on: BACK undoes the last hand (and
-# the game plays on); a new sitting, which ends this one for good, takes OK held down
-# (or MENU, new sitting), never the OK pressed out of habit.
+# the game plays on); a new sitting of the same game, which ends this one for good, is
+# OK held down, at once (MENU for another game), never the OK pressed out of habit.
 from engine_core.variants import TEAMS
 from firmware import fonts
-from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV, SETUP
+from firmware import transient
+from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-HELP = "hold OK: new sitting  BACK undo\n<> history  M menu"
+HELP = "hold OK: new sitting, same game\nBACK undo  <> history  M menu"
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
@@ -49,10 +50,12 @@ def draw(app, fb):
 
 def press(app, key):
     if key == LONG | OK:
-        app.go(SETUP)
+        from firmware.ui import setup
+        setup.again(app)
+        transient.unload_screen("setup")
     elif key == OK:
         app.banner = ("a new sitting ends this one (no more undo): hold OK, or MENU "
-                      "and new sitting")
+                      "and another game")
     elif key == PREV or key == NEXT:
         app.go(HISTORY)
     elif key == BACK:

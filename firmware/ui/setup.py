@@ -1,9 +1,12 @@
-# A new sitting: "start" first (the cursor's place, so the same game again is one press),
-# then the game (every variant), its scoring and target, the house options that apply
-# to that game and scoring (a special's marks only while it is on), and the first
-# dealer. It starts from the last sitting's choices, plain 42 on a new device; opened for
-# a family from the menu (a new 42 sitting, a new gin pad), from that family's last game,
-# or its first (plain 42, Oklahoma Gin) when the last was the other family's.
+# A new sitting. A first power-on (nothing set up yet), or MENU ▸ another game, asks
+# what we are playing, one screen: plain 42 and each gin pad start at once (with the last
+# choices for that game, else its usual rules), the last line opens the rows. The rows:
+# "start" first (the cursor's place, so the same game again is one press), then the game
+# (every variant), its scoring and target, the house options that apply to that game and
+# scoring (a special's marks only while it is on; the rows are data: rows() and each
+# family's APPLIES), and the first dealer. Opened for a family (MENU ▸ new sitting, same
+# game), from that family's last game, or its first (plain 42, Oklahoma Gin) when the last
+# was the other family's.
 from engine_core import header
 from engine_core import options as O
 from engine_core.variants import FORCED, MARK, POINTS, SCORINGS, SEATS, TEAMS
@@ -11,10 +14,24 @@ from firmware.codes import BACK, BLACK, LINE, LONG, MENU, NEXT, OK, PREV, WHITE
 from firmware.ui import draw as D
 
 _BOOL = ("nello", "sevens", "plunge", "splash")
+PICKING = 2     # app.draft while the screen asks what we are playing
+# What we are playing, one screen: plain 42 and each gin pad start at once (with the last
+# choices made for that game, else the usual ones); the last line opens the rows (every
+# game of the 42 family, every house option, the first dealer).
+PICKS = ("42", "oklahoma-gin", "sequence-gin", "skarney-gin", None)
 
 
 def enter(app):
     family = app.draft
+    if family == PICKING or (family is None and app.scorer.last_setup is None
+                             and app.scorer.s is None):
+        # A first power-on, or MENU ▸ another game: what are we playing? The cursor on
+        # the first game of the other family than the one in play.
+        app.draft = PICKING
+        s = app.scorer.s
+        app.cur = 1 if s is not None and not app.scorer.gin else 0
+        app.top = 0
+        return
     if family is None or family == 0 or family == 1:
         # A family asked for from the menu (0 the 42 family, 1 the gin pads), else the
         # last one set up: its last game, or its first game when the last was the other's.
@@ -67,7 +84,9 @@ def _applies(r, key):
 
 
 def _visible(fb):
-    return (D.help_top(fb, _help(False)) - 16 - LINE) // LINE
+    # The rows that fit above the seats line and the help, at its tallest (a value being
+    # changed), so that no row runs into them.
+    return (D.help_top(fb, _help(True)) - 16 - LINE) // LINE
 
 
 def _scroll(app, n):
@@ -170,16 +189,88 @@ def _title(fb, assign, gin):
     return assign[0][:room]
 
 
+def _pick_rules(app, name):
+    # The rules a pick starts: the last setup's when it was this game, else the usual.
+    # With its first dealer.
+    last = app.scorer.last_setup
+    if last:
+        try:
+            rules, dealer, _ = header.decode_header(last)
+            if rules.name == name:
+                return rules, dealer
+        except ValueError:
+            pass
+    return O.resolve(name), 0
+
+
+def _pick_label(app, i):
+    name = PICKS[i]
+    if name is None:
+        return "other games, house rules..."
+    return _summary(_pick_rules(app, name)[0])
+
+
+def _pick_help(app):
+    if PICKS[app.cur] is None:
+        out = "<> choose  OK open"
+    else:
+        out = "<> choose  OK play it"
+    return out + "\nM/BACK leave" if app.scorer.s is not None else out
+
+
+def _draw_pick(app, fb):
+    fb.text("What are we playing?", 0, 0, BLACK)
+    fb.hline(0, LINE, fb.width, BLACK)
+    y = 14
+    i = 0
+    while i < len(PICKS):
+        c = BLACK
+        if i == app.cur:
+            fb.fill_rect(0, y - 2, fb.width, LINE + 1, BLACK)
+            c = WHITE
+        fb.text(_pick_label(app, i)[:D.cols(fb) - 1], 4, y, c)
+        y += LINE + 1
+        i += 1
+    hp = _pick_help(app)
+    if y + LINE <= D.help_top(fb, hp):
+        D.center(fb, "remembered for the next sitting"[:D.cols(fb)], D.help_top(fb, hp) - LINE + 1)
+    D.help(fb, hp)
+
+
+def _press_pick(app, key):
+    n = len(PICKS)
+    if key == NEXT:
+        app.cur = (app.cur + 1) % n
+    elif key == PREV:
+        app.cur = (app.cur - 1) % n
+    elif key == OK:
+        name = PICKS[app.cur]
+        if name is None:
+            app.draft = 1 if app.scorer.gin else 0
+            enter(app)      # the rows, from the last setup of the family in play
+            return
+        rules, dealer = _pick_rules(app, name)
+        if new_sitting(app, rules, dealer):
+            app.draft = None
+    elif (key == BACK or key == MENU) and app.scorer.s is not None:
+        app.draft = None
+        app.follow()
+
+
 def draw(app, fb):
+    if app.draft == PICKING:
+        _draw_pick(app, fb)
+        return
     gin = app.draft.family
     assign = setup_assign(app)
     fb.text(_title(fb, assign, gin), 0, 0, BLACK)
-    note = "choices: as last game"
+    # Where the rows' values come from: the last game set up, or the game's usual rules.
+    note = "as last game"
     try:
         if header.decode_header(app.scorer.last_setup)[0].family != gin:
-            note = "choices: the usual"
+            note = "usual rules"
     except (TypeError, ValueError):     # none set up yet, or not readable
-        note = "choices: the usual" if gin else "choices: plain 42"
+        note = "usual rules"
     if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)
     fb.hline(0, LINE, fb.width, BLACK)
@@ -192,7 +283,7 @@ def draw(app, fb):
         label = _label(key)
         v = value(app, key)
         if key == "start":
-            label = "start: " + _summary(app)
+            label = "start: " + _summary(app.draft)
         c = BLACK
         if i == app.cur:
             if app.edit:
@@ -265,8 +356,8 @@ def _gin():
     return gin_setup
 
 
-def _summary(app):
-    r = app.draft
+def _summary(r):
+    # The game and its target: `42, marks to 7`, `oklahoma-gin, game to 100`.
     if r.family:
         return _gin().summary(r)
     unit = ("marks", "points", "points")[r.scoring]
@@ -274,6 +365,9 @@ def _summary(app):
 
 
 def press(app, key):
+    if app.draft == PICKING:
+        _press_pick(app, key)
+        return
     keys = rows(app)
     n = len(keys)
     name = keys[app.cur]
@@ -298,6 +392,16 @@ def press(app, key):
         app.follow()
         return
     _scroll(app, n)
+
+
+def again(app):
+    """A new sitting of the game last set up, with its choices: one press at game over."""
+    try:
+        rules, dealer, _ = header.decode_header(app.scorer.last_setup)
+    except (TypeError, ValueError):
+        rules = app.scorer.s.rules
+        dealer = 0
+    new_sitting(app, rules, dealer)
 
 
 def start(app):
