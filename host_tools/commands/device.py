@@ -87,13 +87,12 @@ def _deploy(args):
         print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
     remove = ()
     if args.dry_run:
-        print("would ask the board what it has first (MicroPython, partition table, "
-              "module copies)")
+        print("would ask the board what it has first (MicroPython, .mpy version, partition "
+              "table, module copies)")
     else:
-        table = DP.PARTITIONS_ROMFS if args.romfs else DP.PARTITIONS
-        plan = boardcheck.check(DP.probe(args.port), table, args.partition,
-                                [f for f in files if f.endswith(".mpy")], args.force,
-                                args.romfs)
+        plan = boardcheck.check(DP.probe(args.port), DP.table_for(args.romfs),
+                                args.partition, [f for f in files if f.endswith(".mpy")],
+                                args.force, args.romfs, DP.mpy_version(out_dir))
         for note in plan.notes:
             print(note)
         if plan.refusal:
@@ -102,13 +101,33 @@ def _deploy(args):
         remove = plan.remove
         if not plan.copy_modules and not args.romfs:
             files = [f for f in files if not f.endswith(".mpy")]
+    steps = []
     if args.partition:
-        DP.write_partitions(args.port, out_dir, args.dry_run, args.romfs)
-    cmd = [DP.tool("mpremote")] + DP.mpremote_args(args.port, out_dir, files, remove)
+        steps = DP.esptool_steps(args.port, out_dir, args.romfs)
+        vfs = [p for p in DP.table_for(args.romfs) if p[0] == "vfs"][0]
+        print("partition table: %s (file system: %d KB at 0x%x, formatted by MicroPython "
+              "at the next boot; journal: 64 KB at 0x3f0000%s)"
+              % (os.path.join(out_dir, "partitions.bin"), vfs[4] // 1024, vfs[3],
+                 ", romfs: 192 KB at 0x3c0000" if args.romfs else ""))
+    copy = DP.remote() + DP.mpremote_args(args.port, out_dir, files, remove)
     if args.dry_run:
-        print("would run: mpremote " + " ".join(cmd[1:4]) + " ... (%d files)" % len(files))
+        for cmd in steps:
+            print("would run: " + DP.shell(cmd))
+        if steps:
+            print("would wait for the board's MicroPython prompt (its first boot formats "
+                  "the file system)")
+        print("would run: " + DP.shell(copy))
         return 0
-    if subprocess.call(cmd):
+    for cmd in steps:
+        if subprocess.call(cmd):
+            raise CommandError("esptool could not write to %s (%s): nothing else was "
+                               "written; check the port, hold BOOT if the board has no "
+                               "auto-reset, and try again" % (args.port, cmd[-3]))
+    if steps:
+        print("waiting for the board to start on its new table (it formats its file "
+              "system)")
+        DP.wait_for_repl(args.port)
+    if subprocess.call(copy):
         if args.romfs:
             raise CommandError("mpremote could not deploy the ROMFS image to %s: the "
                                "firmware needs ROMFS (MICROPY_VFS_ROM) and a romfs "
