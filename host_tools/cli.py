@@ -20,6 +20,7 @@ COMMANDS = {
     "sync": (sync.cmd_sync, sync.sync_parser),
     "devices": (sync.cmd_devices, sync.devices_parser),
     "deploy": (device.cmd_deploy, device.deploy_parser),
+    "rescue": (device.cmd_rescue, device.rescue_parser),
     "event": (event.cmd_event, event.event_parser),
     "serve": (event.cmd_serve, event.serve_parser),
 }

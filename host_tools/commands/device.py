@@ -160,3 +160,30 @@ def deploy_parser(sub, name):
     p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
     return p
 
+
+
+def cmd_rescue(args):
+    from host_tools.link import rescue
+    if not args.dry_run and os.path.exists(args.out) and not args.force:
+        raise CommandError("%s exists: give another --out, or --force to replace it"
+                           % args.out)
+    try:
+        rescue.rescue(args.port, args.out, args.dry_run)
+    except rescue.RescueError as e:
+        raise CommandError(str(e))
+    return 0
+
+
+def rescue_parser(sub, name):
+    p = sub.add_parser(
+        name, help="read the journal off a board that no longer starts (esptool)",
+        description="Read the journal partition off a board over esptool, through the "
+                    "chip's own boot loader (nothing on the board has to run), into a file "
+                    "that `tally42 export --from-image FILE` reads. The partition table "
+                    "says where the journal is; without one, the 64 KB at 0x3f0000 "
+                    "(docs/hardware.md, \"Rescuing the journal\").")
+    p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
+    p.add_argument("--out", required=True, metavar="FILE", help="the file to write")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--dry-run", action="store_true", help="say what would run")
+    return p
