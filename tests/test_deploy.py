@@ -325,3 +325,16 @@ def test_shell_lines_keep_every_word_as_it_was():
 def esptool_split(line):
     import esp32boot
     return esp32boot.split(line)
+
+
+def test_make_deploy_takes_dryrun():
+    import os
+    args = ["make", "-n", "-s", "deploy", "PORT=/dev/ttyUSB0", "BOARD=esp32_epd29",
+            "PARTITION=1"]
+    with_it = subprocess.run(args + ["DRYRUN=1"], cwd=deploy.ROOT, capture_output=True,
+                             text=True, env=dict(os.environ, MAKEFLAGS=""))
+    line = [x for x in with_it.stdout.splitlines() if " deploy " in x][-1]
+    assert line.split()[-1] == "--dry-run" and "--partition" in line.split()
+    without = subprocess.run(args, cwd=deploy.ROOT, capture_output=True, text=True,
+                             env=dict(os.environ, MAKEFLAGS=""))
+    assert "--dry-run" not in without.stdout
