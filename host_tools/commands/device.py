@@ -131,8 +131,8 @@ def _deploy(args):
         if args.romfs:
             raise CommandError("mpremote could not deploy the ROMFS image to %s: the "
                                "firmware needs ROMFS (MICROPY_VFS_ROM) and a romfs "
-                               "partition (--partition --romfs), see docs/device.md"
-                               % args.port)
+                               "partition (--partition --romfs), see docs/hardware.md, "
+                               "\"The recommended build\"" % args.port)
         raise CommandError("mpremote could not copy to %s" % args.port)
     print("deployed to %s: the board restarts into Tally 42" % args.port)
     return 0
@@ -144,12 +144,15 @@ def deploy_parser(sub, name):
         description="Compile the firmware (mpy-cross) and copy it with its board file to a "
                     "board running MicroPython, over its serial port; --partition, the "
                     "first time only, gives the board a partition table with the journal's "
-                    "own 64 KB (docs/device.md).")
+                    "own 64 KB and a new file system (docs/hardware.md, \"Partitions\": "
+                    "the table, what is erased and why).")
     p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
     p.add_argument("--board", required=True, help="one of " + ", ".join(DP.BOARDS))
     p.add_argument("--partition", action="store_true",
                    help="first time only: write a partition table with a 64 KB journal "
-                        "partition (the file system is formatted anew)")
+                        "partition; the new file system's first 8 KB are erased so that "
+                        "MicroPython formats it at the next boot (its files are lost; "
+                        "the journal's flash is kept)")
     p.add_argument("--romfs", action="store_true",
                    help="put the modules in the romfs partition as one ROMFS image, run "
                         "in place from flash (MicroPython built with MICROPY_VFS_ROM)")

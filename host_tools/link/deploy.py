@@ -272,7 +272,7 @@ def wait_for_repl(port, timeout=20.0):
                 return
             if b"appears to be corrupted" in seen:
                 raise DeployError("the board says its file system is corrupted after the "
-                                  "new partition table: see docs/device.md, \"Partitions\"")
+                                  "new partition table: see docs/hardware.md, \"Partitions\"")
     except LinkError as e:
         raise DeployError(str(e))
     finally:
