@@ -338,3 +338,82 @@ def test_make_deploy_takes_dryrun():
     without = subprocess.run(args, cwd=deploy.ROOT, capture_output=True, text=True,
                              env=dict(os.environ, MAKEFLAGS=""))
     assert "--dry-run" not in without.stdout
+
+
+def _board_on_a_pty(answer):
+    """A pty whose far end plays a board: answer(bytes it got) -> bytes to send."""
+    import os
+    import threading
+    import tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+
+    def run():
+        import select
+        while not stop.is_set():
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                try:
+                    got = os.read(master, 256)
+                except OSError:
+                    return
+                out = answer(got)
+                if out:
+                    os.write(master, out)
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+
+    def close():
+        stop.set()
+        t.join(2)
+        os.close(master)
+        os.close(slave)
+    return os.ttyname(slave), close
+
+
+def test_deploy_waits_for_the_prompt_after_esptools_reset():
+    # The banner went by before the port was open: a carriage return asks for the prompt.
+    asked = []
+    port, close = _board_on_a_pty(lambda got: asked.append(got) or (
+        b"\r\n>>> " if b"\r" in got else b""))
+    try:
+        deploy.wait_for_repl(port, timeout=60)
+    finally:
+        close()
+    assert asked and asked[0] == b"\r"
+    # The port's inisetup stuck on an old file system: said at once, not waited out.
+    port, close = _board_on_a_pty(lambda got: b"The filesystem appears to be corrupted. ")
+    try:
+        with pytest.raises(deploy.DeployError, match="file system is corrupted"):
+            deploy.wait_for_repl(port, timeout=60)
+    finally:
+        close()
+    # A board that never answers: the timeout, with what to do.
+    port, close = _board_on_a_pty(lambda got: b"")
+    try:
+        with pytest.raises(deploy.DeployError, match="did not start within 1 s"):
+            deploy.wait_for_repl(port, timeout=1)
+    finally:
+        close()
+
+
+def test_a_partition_deploy_runs_esptool_then_waits_then_copies(tmp_path, monkeypatch, capsys):
+    from host_tools import cli
+    order = []
+    monkeypatch.setattr(deploy, "probe", lambda port: _found(STOCK, unsynced=None))
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: order.append(cmd) or 0)
+    monkeypatch.setattr(deploy, "wait_for_repl", lambda port: order.append("wait"))
+    assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
+                     "--build", str(tmp_path / "b"), "--partition"]) == 0
+    steps = [c if c == "wait" else c[c.index("--port") + 2] if "esptool" in c else "mpremote"
+             for c in order]
+    assert steps == ["--after", "write-flash", "wait", "mpremote"], steps
+    assert order[0][-3:] == ["erase-region", "0x200000", "0x2000"]
+    # esptool failing: nothing after it runs.
+    order.clear()
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: order.append(cmd) or 2)
+    assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
+                     "--build", str(tmp_path / "c"), "--partition"]) == 2
+    assert len(order) == 1 and "esptool could not write to /dev/ttyX (erase-region)" in (
+        capsys.readouterr().err)

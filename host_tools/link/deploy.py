@@ -256,8 +256,10 @@ def remote():
 
 def wait_for_repl(port, timeout=20.0):
     """After esptool's reset: wait until the board's boot has finished (its first boot
-    formats the file system) and MicroPython's banner or prompt has come, so that
-    mpremote's Ctrl-C cannot stop _boot.py half way. Raises DeployError at the timeout."""
+    formats the file system) and MicroPython's prompt has come, so that mpremote's
+    Ctrl-C cannot stop _boot.py half way. A carriage return each second asks for the
+    prompt again, in case the banner came before the port was open. Raises DeployError
+    at the timeout, or when the board says its file system is corrupted."""
     from host_tools.link.transport import LinkError, SerialLink
     try:
         link = SerialLink(port, timeout=0.2)
@@ -265,14 +267,18 @@ def wait_for_repl(port, timeout=20.0):
         raise DeployError(str(e))
     seen = b""
     deadline = time.monotonic() + timeout
+    asked = time.monotonic()
     try:
         while time.monotonic() < deadline:
             seen = (seen + link.read())[-512:]
-            if b">>> " in seen or b"MicroPython v" in seen or b"Type \"help()\"" in seen:
-                return
             if b"appears to be corrupted" in seen:
                 raise DeployError("the board says its file system is corrupted after the "
                                   "new partition table: see docs/hardware.md, \"Partitions\"")
+            if b">>> " in seen:
+                return
+            if time.monotonic() - asked >= 1.0:
+                link.write(b"\r")
+                asked = time.monotonic()
     except LinkError as e:
         raise DeployError(str(e))
     finally:
