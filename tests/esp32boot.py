@@ -8,6 +8,7 @@ tarball in ../shared/micropython, unpacked once into build/mp32/src by tools/mp3
 or MICROPY_DIR), as they are: nothing here is a copy of them."""
 import ast
 import hashlib
+import json
 import os
 import shlex
 import struct
@@ -73,7 +74,8 @@ def write(image, addr, data):
 
 def boot(image, copies=None, tmp=None):
     """Boot the image once: the port's _boot.py (and inisetup.py when the mount fails);
-    with copies [(source, device path)], then copy them as mpremote's cp does. Returns
+    with copies, then run them on the board as mpremote does: ("exec", code) or
+    ("cp", source, device path). Returns
     {"mounted", "corrupted", "fs", "files": {device path: size}, "out": what it printed}."""
     from host_tools.sim import build as simbuild
     args = [simbuild.tool("micropython"), RUNNER, os.path.abspath(image),
@@ -81,7 +83,11 @@ def boot(image, copies=None, tmp=None):
     if copies:
         listing = os.path.join(tmp, "copies.txt")
         with open(listing, "w") as f:
-            f.write("".join("%s\t%s\n" % (os.path.abspath(s), d) for s, d in copies))
+            for step in copies:
+                assert step[0] in ("cp", "exec"), step
+                if step[0] == "cp":
+                    step = ("cp", os.path.abspath(step[1]), step[2])
+                f.write(json.dumps(list(step)) + "\n")
         args.append(listing)
     r = subprocess.run(args, capture_output=True, text=True, timeout=120)
     lines = [x for x in r.stdout.splitlines() if x.startswith("BOOT-RESULT ")]

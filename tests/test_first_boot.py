@@ -34,20 +34,24 @@ def _apply(image, output, tmp):
     after. Returns that last boot."""
     steps = E.plan_steps(output)
     assert steps, output
-    copies = []
+    copies = []         # mpremote's steps on the board, in order
     rom = None
     for argv in steps:
         if "esptool" in argv:
             E.esptool(image, argv)
             continue
-        assert "mpremote" in argv[0] or "remote" in " ".join(argv[:3]), argv
-        words = argv[argv.index("connect"):]
-        for i, w in enumerate(words):
-            if w == "cp":
-                assert words[i + 2].startswith(":"), words[i:i + 3]
-                copies.append((words[i + 1], words[i + 2][1:]))
-            if w == "romfs" and words[i + 1] == "deploy":
-                rom = words[i + 2]
+        assert "host_tools.link.quietremote" in argv, argv
+        words = argv[argv.index("connect") + 2:]
+        for step in _chain(words):
+            if step[0] == "cp":
+                assert step[2].startswith(":"), step
+                copies.append(("cp", step[1], step[2][1:]))
+            elif step[0] == "exec":
+                copies.append(("exec", step[1]))
+            elif step[:2] == ["romfs", "deploy"]:
+                rom = step[2]
+            else:
+                assert step == ["reset"], step
     # The board started by esptool (or as it was), then mpremote's copies.
     first = E.boot(image, copies, str(tmp))
     assert first["mounted"] and not first["corrupted"], first["out"]
@@ -61,6 +65,17 @@ def _apply(image, output, tmp):
         assert len(data) <= part[0][3], "the ROMFS image is larger than its partition"
         E.write(image, part[0][2], data)
     return E.boot(image)                        # mpremote's reset
+
+
+def _chain(words):
+    """mpremote's chained commands ("a + b + c") as lists of words."""
+    out = [[]]
+    for w in words:
+        if w == "+":
+            out.append([])
+        else:
+            out[-1].append(w)
+    return [c for c in out if c]
 
 
 def _journal_with_a_sitting():
@@ -119,6 +134,9 @@ def test_a_first_deploy_with_partition_boots_to_the_scorer_on_a_stock_board(
     result = _apply(path, out, tmp_path)
     assert result["mounted"] and not result["corrupted"], result["out"]
     _scorer_on(result)
+    # The port's own boot.py (inisetup's) is removed, but for the CoreInk's, which
+    # sets its power latch.
+    assert ("boot.py" in result["files"]) == (board == "m5stack_coreink"), result["files"]
     parts = {p[4]: p for p in E.table_parts(path)}
     assert parts["journal"][2:4] == (JOURNAL_AT, JOURNAL_SIZE)
     assert parts["vfs"][2] + parts["vfs"][3] <= JOURNAL_AT
@@ -147,7 +165,7 @@ def test_an_update_keeps_the_file_system_and_the_journal(tmp_path, capsys, stock
     # A file of the player's own on the board's file system.
     own = tmp_path / "notes.txt"
     own.write_text("keep me")
-    assert E.boot(path, [(str(own), "notes.txt")], str(tmp_path))["mounted"]
+    assert E.boot(path, [("cp", str(own), "notes.txt")], str(tmp_path))["mounted"]
     out = _dry_run(capsys, tmp_path, "esp32_epd29")
     assert not [s for s in E.plan_steps(out) if "esptool" in s], out
     result = _apply(path, out, tmp_path)

@@ -5,8 +5,9 @@
 #
 #   micropython boot_run.py IMAGE PORT_MODULES [COPIES]
 #
-# COPIES: a file of "SOURCE<TAB>DEVICE PATH" lines, copied onto the mounted file system
-# after the boot as mpremote's cp writes them (folders made first).
+# COPIES: a file of JSON lines run on the mounted file system after the boot, in order,
+# as mpremote runs them there (the current folder "/"): ["exec", CODE] runs CODE;
+# ["cp", SOURCE, DEVICE PATH] writes the PC's file SOURCE as mpremote's cp does.
 #
 # The unix port's own root (the PC's files) is moved to /host so that "/" is free for
 # the board's file system, as it is on the chip before _boot.py runs.
@@ -53,27 +54,27 @@ if root:
     result["fs"] = type(root[0]).__name__
 
 
-def _mkdirs(path):
-    parts = path.split("/")[:-1]
-    for i in range(1, len(parts) + 1):
-        try:
-            os.mkdir("/" + "/".join(parts[:i]))
-        except OSError:
-            pass
-
-
 if root and copies:
+    import json
     with open("/host" + copies) as f:
         lines = f.read().split("\n")
+    os.chdir("/")
     for line in lines:
         if not line:
             continue
-        src, dst = line.split("\t")
-        _mkdirs(dst)
-        with open("/host" + src, "rb") as s:
-            data = s.read()
-        with open("/" + dst, "wb") as d:
-            d.write(data)
+        step = json.loads(line)
+        if step[0] == "exec":
+            exec(step[1], {})
+            continue
+        src, dst = step[1], step[2]
+        try:
+            with open("/host" + src, "rb") as s:
+                data = s.read()
+            with open("/" + dst, "wb") as d:
+                d.write(data)
+        except OSError as e:
+            # mpremote's cp fails the same way: its message, and the boot's result
+            raise OSError("cp %s :%s: %s" % (src, dst, e))
 
 
 def _walk(fs, d, out):
