@@ -159,7 +159,8 @@ def test_the_romfs_form_boots_with_its_image_in_the_romfs_partition(tmp_path, ca
 
 def test_an_update_keeps_the_file_system_and_the_journal(tmp_path, capsys, stock):
     path = _board(tmp_path, stock)
-    _apply(path, _dry_run(capsys, tmp_path, "esp32_epd29", "--partition"), tmp_path)
+    first = _dry_run(capsys, tmp_path, "esp32_epd29", "--partition")
+    _apply(path, first, tmp_path)
     journal = _journal_with_a_sitting()
     E.write(path, JOURNAL_AT, journal)
     # A file of the player's own on the board's file system.
@@ -174,3 +175,15 @@ def test_an_update_keeps_the_file_system_and_the_journal(tmp_path, capsys, stock
     assert result["files"]["notes.txt"] == 7
     assert E.read(path, JOURNAL_AT, JOURNAL_SIZE) == journal
     assert len(I.sittings(journal)) == 1
+
+    # MicroPython then written whole by mistake: the stock table is back, and the stock
+    # firmware finds a file system of another size: the port's corrupted loop.
+    E.write(path, 0x8000, E.table_from_csv(E.stock_csv()))
+    broken = E.boot(path)
+    assert broken["corrupted"] and not broken["mounted"]
+    assert "The filesystem appears to be corrupted" in broken["out"]
+    # --partition again: the board boots with the scorer, the journal found where it was.
+    again = _apply(path, first, tmp_path)
+    assert again["mounted"] and not again["corrupted"]
+    _scorer_on(again)
+    assert E.read(path, JOURNAL_AT, JOURNAL_SIZE) == journal
