@@ -137,21 +137,23 @@ class Panel(framebuf.FrameBuffer):
         self.asleep = False
         self.texts = None
         if Panel.record:
+            # Only then: the framebuf's own text() and fill() otherwise, as before.
             self.texts = []
             self.note = self._note
+            self.text = self._text
+            self.fill = self._fill
         self.fill(_WHITE)
 
-    def text(self, s, x, y, c=1):
-        if self.texts is not None:
-            self.texts.append((x, y, 8, c, s))
+    def _text(self, s, x, y, c=1):
+        self.texts.append((x, y, 8, c, s))
         super().text(s, x, y, c)
 
     def _note(self, x, y, words, height, c):
         # firmware.fonts: words (or a number) drawn in big type
         self.texts.append((x, y, height, c, str(words)))
 
-    def fill(self, c):
-        if self.texts is not None and c == _WHITE:
+    def _fill(self, c):
+        if c == _WHITE:
             self.texts = []
         super().fill(c)
 
