@@ -10,7 +10,6 @@ import ast
 import hashlib
 import json
 import os
-import shlex
 import struct
 import subprocess
 import sys
@@ -197,11 +196,6 @@ def split(command):
     if word is not None:
         out.append(word)
     return out
-
-
-def shell_split_agrees(command):
-    """split() and shlex agree wherever shlex can read the line (no $'...')."""
-    return "$'" in command or split(command) == shlex.split(command)
 
 
 def table_parts(image):
