@@ -30,7 +30,10 @@ _SUBTYPES = {"factory": 0x00, "nvs": 0x02, "phy": 0x01, "fat": 0x81, "ota": 0x00
 
 def port_dir():
     """ports/esp32 of the MicroPython source; mp32.Missing when there is none."""
-    return os.path.join(mp32.source(), "ports", "esp32")
+    path = os.path.join(mp32.source(), "ports", "esp32")
+    if not os.path.exists(os.path.join(path, "modules", "_boot.py")):
+        raise mp32.Missing("the MicroPython source has no ports/esp32/modules/_boot.py")
+    return path
 
 
 def stock_csv():
