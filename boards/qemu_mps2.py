@@ -87,10 +87,11 @@ class UartKeys:
     two polls in a row after it came (the loop draws between them whatever is pending),
     so that the last frame is the screen the presses left."""
 
+    _stop = 0       # 1: a stop came; 2: and the panel was ready at the last poll
+
     def __init__(self, uart, panel=None):
         self._uart = uart
         self._panel = panel
-        self._stop = 0      # 1: a stop came; 2: and the panel was ready at the last poll
 
     def poll(self, now_ms):
         if self._stop:
@@ -121,6 +122,7 @@ class Panel(framebuf.FrameBuffer):
     text drawn, in the 8x8 font or in big type); else none, and nothing is kept."""
     note = None     # firmware.fonts: no one to tell what big type says
     record = False
+    texts = None    # the words of the frame, when recording
 
     def __init__(self, uart, width=_WIDTH, height=_HEIGHT):
         self.width = width
@@ -135,27 +137,31 @@ class Panel(framebuf.FrameBuffer):
         self.refreshes = 0
         self.fulls = 0
         self.asleep = False
-        self.texts = None
         if Panel.record:
-            # Only then: the framebuf's own text() and fill() otherwise, as before.
-            self.texts = []
-            self.note = self._note
-            self.text = self._text
-            self.fill = self._fill
+            self._record()
         self.fill(_WHITE)
 
-    def _text(self, s, x, y, c=1):
-        self.texts.append((x, y, 8, c, s))
-        super().text(s, x, y, c)
+    def _record(self):
+        # The words of each frame kept, through the framebuf's own text() and fill(): the
+        # functions are made here, so a panel that does not record pays nothing for them.
+        text, fill = self.text, self.fill
+        self.texts = []
 
-    def _note(self, x, y, words, height, c):
-        # firmware.fonts: words (or a number) drawn in big type
-        self.texts.append((x, y, height, c, str(words)))
+        def record_text(s, x, y, c=1):
+            self.texts.append((x, y, 8, c, s))
+            text(s, x, y, c)
 
-    def _fill(self, c):
-        if c == _WHITE:
-            self.texts = []
-        super().fill(c)
+        def record_fill(c):
+            if c == _WHITE:
+                self.texts = []
+            fill(c)
+
+        def note(x, y, words, height, c):
+            # firmware.fonts: words (or a number) drawn in big type
+            self.texts.append((x, y, height, c, str(words)))
+        self.text = record_text
+        self.fill = record_fill
+        self.note = note
 
     def label(self, name):
         self._name = name
