@@ -24,6 +24,7 @@ COMMANDS = {
     "sync": ("sync", "cmd_sync", "sync_parser"),
     "devices": ("sync", "cmd_devices", "devices_parser"),
     "deploy": ("device", "cmd_deploy", "deploy_parser"),
+    "rescue": ("device", "cmd_rescue", "rescue_parser"),
     "event": ("event", "cmd_event", "event_parser"),
     "serve": ("event", "cmd_serve", "serve_parser"),
 }
