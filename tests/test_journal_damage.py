@@ -2,6 +2,7 @@
 then crashed every sync): a 200-sitting image with single-bit flips at random places,
 bytes set to 0x00 or 0xFF and torn blocks (tests/journaldamage.py); `export --all
 --from-image` and a sync from the scorer on a damaged image."""
+import json
 import os
 
 import pytest
@@ -9,6 +10,11 @@ import pytest
 import journaldamage as JD
 import syncrig as R
 from host_tools import cli
+from host_tools.link import client as Y
+from host_tools.link import sync as S
+from host_tools.link.transport import SerialLink
+from host_tools.log.device import from_device
+from host_tools.log.lines import Meta, dump_log
 from host_tools.log import image as I
 from host_tools.store import db as D
 
@@ -70,31 +76,88 @@ def test_the_issue_s_flip_of_byte_5001_is_named_and_the_rest_exported(image, tmp
         assert code == 0        # the check value repaired a damaged tag
 
 
-def test_a_sync_from_a_damaged_scorer_stores_the_rest_and_names_the_loss(tmp_path, capsys):
+def test_a_damaged_sitting_s_hands_before_the_damage_reach_the_pc_marked_damaged(
+        tmp_path, capsys):
     img = str(tmp_path / "flash.img")
-    data = bytearray(JD.build(img, 30))
-    # A flipped bit in an event of sitting 10: its record fails its check.
-    pos = _event_of(data, 10)
-    data[pos] ^= 0x01
+    good = JD.build(img, 30)
+    data = bytearray(good)
+    # A flipped bit in a later record of sitting 10 (its last event): that record
+    # fails its check; the hands that ended before it are whole on the scorer.
+    recs = JD.records(good, 10)
+    events = [r for r in recs[1:] if len(r[2]) != JD.END_ITEM]
+    start, end, _ = events[-1]
+    data[end - 2] ^= 0x01
+    want = JD.good_hands(good, JD.Damage("bit 0 flipped", end - 2, bytes(data)), 10)
+    assert 1 <= want < JD.hands_of(recs[0][2], [r[2] for r in recs[1:]])
     with open(img, "wb") as f:
         f.write(data)
     cable = R.Cable()
     scorer = R.Scorer(img, cable)
     db = str(tmp_path / "t.db")
     try:
+        # A PC that cannot store it (its disk full, say): the scorer keeps sitting 10.
+        with SerialLink(cable.host_path) as link:
+            c = Y.Client(link, timeout=0.5, wait=5)
+            c.hello()
+            listed = {e.sid: e for e in c.list(unsynced=True)}
+            assert listed[10].damaged and listed[10].length
+
+            def store(lines, device_id):
+                if any(isinstance(x, Meta) and x.get("damaged") for x in lines):
+                    raise Y.SyncError("disk full")
+                return "stored", lines[0]["id"], ""
+            with pytest.raises(Y.SyncError):
+                S.sync(c, store)
+            assert 10 in [e.sid for e in c.list(unsynced=True)]
+            c.bye()
         capsys.readouterr()
         code = cli.main(["sync", "--port", cable.host_path, "--db", db, "--timeout", "0.3"])
         out, err = capsys.readouterr()
         assert code == 2 and "sitting 10 damaged" in err, (out, err)
+        assert "%d hands before the damage stored" % want in err, err
         with D.open_db(db) as d:
-            assert len(d.ids()) == 29
-        # It was named once; the scorer no longer lists it, and the next sync is clean.
+            rows = {r["id"]: r for r in d.sittings()}
+            assert len(rows) == 21         # 1 to 9 went with the PC that failed
+            bad = [r for r in rows.values() if r["damaged"]]
+            assert len(bad) == 1 and bad[0]["hands"] == want and not bad[0]["accepted"]
+            assert all(not r["damaged"] for r in rows.values() if r is not bad[0])
+            # Its events are sitting 10's from the start, up to the damaged record.
+            lines = [x for x in json_lines(d.log(bad[0]["id"])) if x.get("type") != "sitting"]
+        whole = [x for x in json_lines(_whole_log(good, 10)) if x.get("type") != "sitting"]
+        assert lines == whole[:len(lines)] and len(lines) < len(whole)
+        # Stored, it is acknowledged: the scorer no longer lists it, the next sync is clean.
         code = cli.main(["sync", "--port", cable.host_path, "--db", db, "--timeout", "0.3"])
         out, err = capsys.readouterr()
         assert code == 0 and "nothing new on the scorer" in out, (out, err)
     finally:
         assert "Traceback" not in scorer.stop()
         cable.close()
+    # Stats leave it out until the organiser accepts it.
+    assert _stats_count(db) == 20
+    assert cli.main(["accept", bad[0]["id"], "--db", db]) == 0
+    assert "accepted" in capsys.readouterr()[0]
+    assert _stats_count(db) == 21
+    other = min(i for i in rows if i != bad[0]["id"])
+    assert cli.main(["accept", other, "--db", db]) == 2     # not damaged
+    assert "not damaged" in capsys.readouterr()[1]
+
+
+def json_lines(text):
+    return [json.loads(x) for x in text.splitlines() if x and not x.startswith("#")]
+
+
+def _whole_log(data, sid):
+    for n, header, events, _, _, ended in I.scan(data)[0]:
+        if n == sid:
+            return dump_log(from_device(header, events, None, ended))
+    raise AssertionError("no sitting %d" % sid)
+
+
+def _stats_count(db):
+    from host_tools.store import stats
+    with D.open_db(db) as d:
+        players = stats.collect(d)[0]
+    return max(p.sittings for p in players.values())
 
 
 def _event_of(data, sid):

@@ -434,3 +434,28 @@ def rename_parser(sub, name):
     add_db(p)
     return p
 
+
+
+@damage_refused
+def cmd_accept(args):
+    with open_db(args, create=False) as database:
+        try:
+            sid = database.resolve(args.id)
+            changed = database.accept(sid)
+        except D.DbError as e:
+            raise CommandError(str(e))
+    sys.stdout.write("sitting %s %s: its hands count in stats and standings\n" % (
+        printable(sid), "accepted" if changed else "was accepted already"))
+    return 0
+
+
+def accept_parser(sub, name):
+    p = sub.add_parser(name, help="count a damaged sitting in stats and standings",
+                       description="A sitting read from a scorer whose journal was damaged "
+                                   "inside it is stored with its hands before the damage "
+                                   "only, marked damaged (`tally42 sittings` shows it), and "
+                                   "counts in no stats or standings. Accept it when those "
+                                   "hands stand (then `event result` can slot it).")
+    p.add_argument("id", metavar="ID", help="the sitting's id (or a unique beginning of it)")
+    add_db(p)
+    return p
