@@ -117,6 +117,7 @@ def test_a_damaged_sitting_s_hands_before_the_damage_reach_the_pc_marked_damaged
         assert "%d hands before the damage stored" % want in err, err
         with D.open_db(db) as d:
             rows = {r["id"]: r for r in d.sittings()}
+            ids = list(rows)
             assert len(rows) == 21         # 1 to 9 went with the PC that failed
             bad = [r for r in rows.values() if r["damaged"]]
             assert len(bad) == 1 and bad[0]["hands"] == want and not bad[0]["accepted"]
@@ -132,12 +133,18 @@ def test_a_damaged_sitting_s_hands_before_the_damage_reach_the_pc_marked_damaged
     finally:
         assert "Traceback" not in scorer.stop()
         cable.close()
+    # Exported, it says so: the scoresheet's header and the CSV's damaged column.
+    assert cli.main(["export", "--sitting", bad[0]["id"], "--format", "text", "--db", db]) == 0
+    assert "DAMAGED" in capsys.readouterr()[0]
+    assert cli.main(["export", "--sitting", bad[0]["id"], "--format", "csv", "--db", db]) == 0
+    rows = capsys.readouterr()[0].splitlines()
+    assert rows[0].endswith(",damaged") and all(r.endswith(",yes") for r in rows[1:])
     # Stats leave it out until the organiser accepts it.
     assert _stats_count(db) == 20
     assert cli.main(["accept", bad[0]["id"], "--db", db]) == 0
     assert "accepted" in capsys.readouterr()[0]
     assert _stats_count(db) == 21
-    other = min(i for i in rows if i != bad[0]["id"])
+    other = next(i for i in ids if i != bad[0]["id"])
     assert cli.main(["accept", other, "--db", db]) == 2     # not damaged
     assert "not damaged" in capsys.readouterr()[1]
 

@@ -292,6 +292,8 @@ def cmd_sittings(args):
             for key in ("options", "players", "score", "games"):
                 d[key] = None if d[key] is None else json.loads(d[key])
             d["over"] = bool(d["over"])
+            d["damaged"] = bool(d["damaged"])      # partial: its hands before the damage
+            d["accepted"] = bool(d["accepted"])    # counted in stats and standings
             slot = slotted.get(r["id"])
             d["slot"] = None if slot is None else {"event": slot[0], "round": slot[1],
                                                    "table": slot[2]}
@@ -306,6 +308,9 @@ def cmd_sittings(args):
         players = ", ".join(json.loads(r["players"])) if r["players"] else ""
         score = "-".join(str(x) for x in json.loads(r["score"]))
         state = "over" if r["over"] else "in progress"
+        if r["damaged"]:
+            # Read from a damaged journal up to the damage: not counted until accepted.
+            state = "damaged, accepted" if r["accepted"] else "damaged (`accept` counts it)"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
         started, ended = _when(r["started"], args.utc), _when(r["ended"], args.utc)
         zones.update(z for _, z in (started, ended) if z)

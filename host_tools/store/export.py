@@ -19,6 +19,7 @@ CSV_COLUMNS = ["sitting", "variant", "started", "ended", "event", "round", "tabl
                "contract", "trump", "made", "points", "thrown_in"]
 for _i in range(1, MAX_SIDES + 1):
     CSV_COLUMNS += ["side%d" % _i, "award%d" % _i, "score%d" % _i]
+CSV_COLUMNS.append("damaged")   # yes: a partial sitting, read up to a damaged record
 
 class ExportError(Exception):
     """An export that cannot be made: a message to act on."""
@@ -53,6 +54,7 @@ def csv_rows(rp):
                 row += [sides[i], 0 if thrown else h["award"][i], h["score"][i]]
             else:
                 row += ["", "", ""]
+        row.append(_yes(x.get("damaged")))
         rows.append([neutralise(c) for c in row])
     return rows
 
