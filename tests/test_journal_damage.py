@@ -177,3 +177,29 @@ def _event_of(data, sid):
                 return pos + 6 + data[pos + 5] + 1 + 1 + 1    # BEGIN, check, tag: the event
             pos += 1
     raise AssertionError("no sitting %d" % sid)
+
+
+def test_an_exported_damaged_sitting_imports_damaged_and_a_bad_mark_is_refused(tmp_path,
+                                                                               capsys):
+    head = ('{"type": "sitting", "variant": "42", "id": "part-1", "players": ["Ann", "Bob", '
+            '"Cy", "Di"], "dealer": 0}\n')
+    events = '{"type": "bid", "bid": 30}\n' + '{"type": "bid", "bid": "pass"}\n' * 3
+    events += '{"type": "trump", "trump": 5}\n{"type": "result", "made": true}\n'
+    db = str(tmp_path / "t.db")
+    log = tmp_path / "p.jsonl"
+    log.write_text(head + '#tally42 {"damaged": false}\n' + events)
+    assert cli.main(["import", str(log), "--db", db]) == 2
+    assert "damaged must be true" in capsys.readouterr()[1]
+    log.write_text(head + '#tally42 {"damaged": true}\n' + events)
+    assert cli.main(["import", str(log), "--db", db]) == 0
+    with D.open_db(db) as d:
+        row = d.sittings()[0]
+        assert row["damaged"] == 1 and row["accepted"] == 0 and row["hands"] == 1
+    capsys.readouterr()
+    assert cli.main(["export", "--sitting", "part-1", "--db", db]) == 0
+    assert '#tally42 {"damaged": true}' in capsys.readouterr()[0]
+    # Not accepted, it is no table's result (refused before the event is looked at).
+    from host_tools.events import slots as SL
+    with D.open_db(db) as d:
+        with pytest.raises(Exception, match="is damaged"):
+            SL._slot(d, "part-1", None, 1, 1)
