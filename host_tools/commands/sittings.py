@@ -179,12 +179,12 @@ def cmd_export(args):
                            "give an existing folder, or a new one's name ending in /" % out)
     per_file = folder
     if per_file:
-        _export_files(out, args.format, todo)
+        _export_files(out, args.format, todo, args.utc)
     else:
         if args.format == "jsonl":
             text = todo[0][1] if todo else ""
         else:
-            text = X.one_stream(args.format, [rp for _, _, rp in todo])
+            text = X.one_stream(args.format, [rp for _, _, rp in todo], args.utc)
         if out is None:
             write_stdout(text)
         else:
@@ -209,7 +209,7 @@ def _write_file(path, text, fmt):
         raise CommandError("%s: cannot write: %s" % (path, e.strerror or e))
 
 
-def _export_files(folder, fmt, todo):
+def _export_files(folder, fmt, todo, utc=False):
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
@@ -219,7 +219,7 @@ def _export_files(folder, fmt, todo):
         name = X.file_name(sid, fmt, taken)
         taken.add(name.lower())
         path = os.path.join(folder, name)
-        _write_file(path, X.text_of(fmt, log, rp), fmt)
+        _write_file(path, X.text_of(fmt, log, rp, utc), fmt)
         sys.stdout.write("%s\n" % path)
 
 
@@ -246,6 +246,9 @@ def export_parser(sub, name):
                    help="with --from-image: the scorer's id (T42-..., as `tally42 devices` "
                         "and sync name it): the sittings get the ids sync stores them by "
                         "(default: their random id alone, the end of those ids)")
+    p.add_argument("--utc", action="store_true",
+                   help="text: the scoresheets' start and end times in UTC (default: in "
+                        "this PC's time zone, named)")
     add_db(p)
     return p
 
@@ -352,18 +355,8 @@ def _event(r, slot):
 
 
 def _when(text, utc=False):
-    """(day and minute, zone name) of an ISO 8601 time in the PC's local zone (utc: in
-    UTC), so that a column of them orders by instant; one written without an offset is
-    UTC (the log's rule, host_tools/log/times.py). Text that is no time: as it is, no zone."""
-    import datetime
-    try:
-        t = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (AttributeError, TypeError, ValueError):
-        return text or "", None
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=datetime.timezone.utc)
-    t = t.astimezone(datetime.timezone.utc if utc else None)
-    return t.strftime("%Y-%m-%d %H:%M"), "UTC" if utc else t.tzname()
+    from host_tools.log.times import zoned
+    return zoned(text, utc)
 
 
 def sittings_parser(sub, name):

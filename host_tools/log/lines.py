@@ -257,8 +257,9 @@ def side_names(header):
     return ["Us", "Them"]
 
 
-def meta_lines(header):
-    """The scoresheet's lines of when and where a sitting was played."""
+def meta_lines(header, utc=None):
+    """The scoresheet's lines of when and where a sitting was played; its times as the
+    log gives them (utc None), or in the PC's local zone, named (False), or UTC (True)."""
     out = []
     x = header.extra
     if x.get("event"):
@@ -268,13 +269,21 @@ def meta_lines(header):
                 where.append("%s %d" % (key, x[key]))
         out.append("Event: %s" % ", ".join(where))
     if x.get("started"):
-        out.append("Started: %s" % printable(x["started"]))
+        out.append("Started: %s" % _time(x["started"], utc))
     if x.get("ended"):
-        out.append("Ended: %s" % printable(x["ended"]))
+        out.append("Ended: %s" % _time(x["ended"], utc))
     if x.get("damaged"):
         out.append("DAMAGED: the scorer's journal was damaged in this sitting; only its "
                    "hands before the damage are here")
     return out
+
+
+def _time(text, utc):
+    if utc is None:
+        return printable(text)
+    from host_tools.log.times import zoned
+    when, zone = zoned(text, utc)
+    return printable(when if zone is None else "%s %s" % (when, zone))
 
 
 def dump_log(lines):

@@ -70,26 +70,27 @@ def csv_text(replays, header=True):
     return out.getvalue()
 
 
-def scoresheet(rp):
-    return L.scoresheet(rp)
+def scoresheet(rp, utc=False):
+    # An export's scoresheet: its times in the PC's local zone, named (utc: UTC).
+    return L.scoresheet(rp, utc)
 
 
-def text_of(fmt, log, rp):
+def text_of(fmt, log, rp, utc=False):
     """One sitting in a format: the log itself, CSV with its header row, or the scoresheet."""
     if fmt == "jsonl":
         return log
     if fmt == "csv":
         return csv_text([rp])
-    return scoresheet(rp)
+    return scoresheet(rp, utc)
 
 
-def one_stream(fmt, replays):
+def one_stream(fmt, replays, utc=False):
     """Several sittings in one stream: CSV with one header row, or the scoresheets one
     after the other (a sitting log holds one sitting, so jsonl has no such stream)."""
     if fmt == "csv":
         return csv_text(replays)
     if fmt == "text":
-        return ("\n" + "-" * 72 + "\n\n").join(scoresheet(rp) for rp in replays)
+        return ("\n" + "-" * 72 + "\n\n").join(scoresheet(rp, utc) for rp in replays)
     raise ValueError("a sitting log holds one sitting")
 
 
