@@ -2,8 +2,8 @@
 stored in the database, and only then acknowledged; then the scorer's next table
 assignment pushed. A sitting's journal stream is turned into sitting log lines here."""
 from host_tools.link.assignment import check_assignment
-from host_tools.link.client import (E_OPEN, E_UNKNOWN, E_UNSUPPORTED, DeviceError,
-                                    SyncError)
+from host_tools.link.client import (E_JOURNAL, E_OPEN, E_UNKNOWN, E_UNSUPPORTED,
+                                    DeviceError, SyncError)
 from host_tools.link.transport import LinkError
 from host_tools.log.device import END_ITEM, device_sitting_id, end_item, from_device
 from host_tools.log.lines import LogError
@@ -122,6 +122,24 @@ def _store_all(client, store, progress, report):
         if progress:
             progress(done[0], total)
 
+    _fetch_and_store(client, store, report, [e for e in entries if not e.damaged], moved)
+    for e in entries:
+        if not e.damaged:
+            continue
+        try:
+            _fetch_and_store(client, store, report, [e], moved)
+        except DeviceError as err:
+            if err.code != E_JOURNAL:
+                raise
+            # A scorer older than partial sittings refuses to send a damaged one: it is
+            # named, and acknowledged so that its space comes back, as it always was.
+            report.listed -= 1
+            report.damaged.append(e.sid)
+            report.free = client.ack([e.sid])
+    return report
+
+
+def _fetch_and_store(client, store, report, entries, moved):
     data = [bytearray() for _ in entries]
     i = 0
     while i < len(entries):
@@ -148,7 +166,6 @@ def _store_all(client, store, progress, report):
         if acked:
             report.free = client.ack(acked)
             report.acked += len(acked)
-    return report
 
 
 def assign(client, assignment_for, report):
