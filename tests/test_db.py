@@ -296,7 +296,7 @@ def test_an_empty_database_gets_the_current_schema(tmp_path):
     path = str(tmp_path / "sub" / "dir" / "t.db")
     with D.open_db(path) as database:
         conn = database.conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 7
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"sittings", "seats", "hands", "events", "event_tables"} <= tables
         cols = [r[1] for r in conn.execute("PRAGMA table_info(hands)")]

@@ -153,8 +153,15 @@ def _m6_instants(conn):
     conn.execute("CREATE INDEX sittings_by_instant ON sittings(started_utc)")
 
 
+def _m7_damaged(conn):
+    # A partial sitting, read from a scorer's damaged journal up to the damage (the log's
+    # `#tally42` damaged): counted in no standings until the organiser accepts it.
+    conn.execute("ALTER TABLE sittings ADD COLUMN damaged INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE sittings ADD COLUMN accepted INTEGER NOT NULL DEFAULT 0")
+
+
 MIGRATIONS = [_m1_tables, _m2_games, _m3_ended_and_event, _m4_events, _m5_club_nights,
-              _m6_instants]
+              _m6_instants, _m7_damaged]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -360,15 +367,16 @@ class Database:
         conn.execute(
             "INSERT INTO sittings (id, variant, options, players, dealer, started, source, "
             "device, imported_at, updated_at, events, hands, over, winner, score, log_hash, "
-            "log, games, ended, event, round, table_no, started_utc, ended_utc) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "log, games, ended, event, round, table_no, started_utc, ended_utc, damaged) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (facts.id, r["variant"], json.dumps(r["options"]),
              None if h.players is None else json.dumps(list(h.players), ensure_ascii=False),
              h.dealer, h.extra.get("started"), source, device, imported_at, updated_at,
              len(facts.events), len(facts.hands), 1 if r["over"] else 0, r["winner"],
              json.dumps(r["score"]), facts.log_hash, text, facts.games_json(),
              h.extra.get("ended"), h.extra.get("event"), h.extra.get("round"),
-             h.extra.get("table"), utc(h.extra.get("started")), utc(h.extra.get("ended"))))
+             h.extra.get("table"), utc(h.extra.get("started")), utc(h.extra.get("ended")),
+             1 if h.extra.get("damaged") else 0))
         conn.executemany("INSERT INTO seats (sitting_id, seat, name, team) VALUES (?, ?, ?, ?)",
                          [(facts.id,) + s for s in facts.seats()])
         for hand in facts.hands:
@@ -408,7 +416,26 @@ class Database:
             # A sitting slotted in an event stays its table's result under its new id.
             self.conn.execute("UPDATE event_results SET sitting_id = ? WHERE sitting_id = ?",
                               (new_id, sitting_id))
+            self.conn.execute("UPDATE sittings SET accepted = ? WHERE id = ?",
+                              (row["accepted"], new_id))
         self._change(sitting_id, renamed)
+
+    def accept(self, sitting_id):
+        """Count a damaged (partial) sitting in standings and stats: the organiser's word
+        that its hands stand. Returns False if it was accepted already; DbError when there
+        is no such sitting or it is not damaged."""
+        def accept(row):
+            if row is None:
+                raise DbError("no sitting %s in %s (`tally42 sittings` lists them)"
+                              % (printable(sitting_id), self.path))
+            if not row["damaged"]:
+                raise DbError("sitting %s is not damaged: it counts already"
+                              % printable(sitting_id))
+            if row["accepted"]:
+                return False
+            self.conn.execute("UPDATE sittings SET accepted = 1 WHERE id = ?", (sitting_id,))
+            return True
+        return self._transaction("accept", sitting_id, accept)
 
     def _change(self, sitting_id, then):
         # One transaction: the sitting's row goes, then(row) may store it again.
@@ -431,7 +458,7 @@ class Database:
         return self.conn.execute(
             "SELECT id, variant, options, players, dealer, started, source, device, "
             "imported_at, updated_at, events, hands, over, winner, score, games, "
-            "ended, event, round, table_no "
+            "ended, event, round, table_no, damaged, accepted "
             "FROM sittings ORDER BY COALESCE(started_utc, imported_at), "
             + self.stored_order).fetchall()
 
