@@ -15,6 +15,7 @@ from engine_core.sitting import Sitting
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
 from host_tools.store import db as D
+from host_tools.store import schema as SC
 from host_tools.store import facts as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
@@ -364,7 +365,7 @@ def test_a_migration_that_fails_changes_nothing(tmp_path, monkeypatch):
         conn.execute("CREATE TABLE half (x)")
         raise sqlite3.OperationalError("migration 2 went wrong")
 
-    monkeypatch.setattr(D, "MIGRATIONS", [D.MIGRATIONS[0], broken])
+    monkeypatch.setattr(SC, "MIGRATIONS", [SC.MIGRATIONS[0], broken])
     with pytest.raises(D.DbError):
         D.open_db(path)
     conn = sqlite3.connect(path)
@@ -377,7 +378,7 @@ def test_a_database_from_a_newer_tally42_is_refused(tmp_path):
     path = str(tmp_path / "new.db")
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE future (x)")
-    conn.execute("PRAGMA application_id = %d" % D.APPLICATION_ID)
+    conn.execute("PRAGMA application_id = %d" % SC.APPLICATION_ID)
     conn.execute("PRAGMA user_version = %d" % (D.SCHEMA_VERSION + 1))
     conn.commit()
     conn.close()

@@ -27,7 +27,6 @@ def slot_sitting(database, sitting_id, event, round_no, table_no):
 
 
 def _slot(database, sitting_id, ev, round_no, table_no):
-    CL.check_open(database, ev.name)        # a finished night's results are locked
     conn = database.conn
     row = conn.execute("SELECT id, variant, options, players, damaged, accepted "
                        "FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
@@ -39,6 +38,7 @@ def _slot(database, sitting_id, ev, round_no, table_no):
                          "its hands before the damage are stored; `tally42 accept %s` if "
                          "they stand as the table's result, then slot it"
                          % (printable(sitting_id), printable(sitting_id)))
+    CL.check_open(database, ev.name)        # a finished night's results are locked
     table = ev.table(round_no, table_no)
     where = "%s round %d table %d" % (ev.name, round_no, table_no)
     have = conn.execute("SELECT event, round, table_no FROM event_results WHERE sitting_id = ?",
