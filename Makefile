@@ -20,8 +20,8 @@ HEAP := 110K
 MP32 := build/mp32/micropython-stock
 # Under CI a 32-bit suite that cannot be built fails the run; elsewhere it is skipped.
 MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
-# The device code: every file the manifests name (host_tools/link/manifests.py).
-DEVICE_FILES = $(PY) -m host_tools.link.manifests --all
+# The device code: every file the manifests name (host_tools/build/manifests.py).
+DEVICE_FILES = $(PY) -m host_tools.build.manifests --all
 
 .PHONY: setup test lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
@@ -41,10 +41,10 @@ $(STAMP): requirements.txt pyproject.toml
 test: pytest lint typecheck mpycheck mptest mptest32 qemutest bench-quick
 
 # What must not run at once under `make -j`: pytest, mptest32's sim tests and bench-quick
-# run the sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py).
+# run the sim from its one build folder (.venv/tally42-sim, host_tools/build/sim.py).
 # Where two of them are asked for (`make test` asks for all), the later waits. The
 # MicroPython suites (mptest, mptest32's suites) run from the source tree, each in a
-# scratch folder of its own (tests/mp/scratch.py), alongside anything.
+# scratch folder of its own (tests/kit/scratch.py), alongside anything.
 runs = $(filter test $(1),$(MAKECMDGOALS))
 ifneq ($(and $(call runs,pytest),$(call runs,mptest32 mptest32-sim)),)
 mptest32-sim: pytest
@@ -80,7 +80,7 @@ pytest: setup mp32-if-possible qemu-if-possible
 	$(PY) -m pytest -m "not suites"
 
 qemutest: setup qemu-if-possible
-	$(PY) -m pytest -m suites tests/test_qemu.py
+	$(PY) -m pytest -m suites tests/e2e/test_qemu.py
 
 mptest: setup
 	$(MP) tests/mp_run.py tests/engine
@@ -111,7 +111,7 @@ mptest32-sim: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, the sim tests on it skipped"; exit 0; fi; \
 	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) $(PY) -m pytest -m mp32 tests
 
-# The qemu port (tools/qemu.py, cached in build/qemu); tests/test_qemu.py runs on it.
+# The qemu port (tools/qemu.py, cached in build/qemu); tests/e2e/test_qemu.py runs on it.
 qemu: setup mp32
 	$(PY) tools/qemu.py $(MP32_FLAGS) frozen tests
 

@@ -1,7 +1,7 @@
 # runs on: micropython
 # Faults injected into a scorer in play (the firmware from firmware/start.py on, on the
-# sim board or a device board on fake hardware, in fake time; tests/fakes.py,
-# tests/costclock.py), and whether it recovered: it shows a screen that says what
+# sim board or a device board on fake hardware, in fake time; tests/kit/fakes.py,
+# tests/kit/costclock.py), and whether it recovered: it shows a screen that says what
 # happened (a panel that no longer answers cannot: the REPL's message then), keeps
 # every event it took, and sleeps instead of spinning.
 #   faults.injected       the faults tried
@@ -17,8 +17,8 @@ from costclock import FakeCell, StuckBusy  # noqa: E402
 from fakes import Asleep, FakeClock, FakeLine, install_fake_hardware  # noqa: E402
 from firmware import start  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from firmware.journal.reader import JournalReader  # noqa: E402
-from boards.simflash import NorFlash  # noqa: E402
+from engine_core.journal.reader import JournalReader  # noqa: E402
+from boards.sim.flash import NorFlash  # noqa: E402
 
 PLAY = ("ok", "next", "ok", "ok", "ok", "ok", "next", "ok")   # a sitting, bids, a trump
 END_MS = START_MS + 12 * 60000      # longer than the ten idle minutes before deep sleep
@@ -163,7 +163,7 @@ def crash_in_sync(b, app, fed):
 def device_fault(name, setup, inject=None, partitions=("journal",), play=True):
     """A device board on fake hardware: setup(m, board) before the boot, inject(m,
     board) at 6 s. Returns (screen text, events kept, asleep)."""
-    from boards.simflash import NorFlash as Nor
+    from boards.sim.flash import NorFlash as Nor
     from firmware.buttons import Buttons
     from boardrig import ORDER
     from fakes import FakePresses, StopAfter

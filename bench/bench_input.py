@@ -1,5 +1,5 @@
 # runs on: micropython
-# Presses against a slow e-paper panel, on the sim board in fake time (tests/fakes.py):
+# Presses against a slow e-paper panel, on the sim board in fake time (tests/kit/fakes.py):
 # a panel whose partial refresh takes 600 ms and a full one 2.5 s, and a player who
 # presses every 150 ms (each press held 70 ms) through a whole hand and the next deal.
 #   ui.presses_lost.during_refresh    presses made less presses the app was handed

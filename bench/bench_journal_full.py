@@ -6,7 +6,7 @@
 #                                           collection, at each poll) while the scorer
 #                                           serves `tally42 sync` of a new sitting, its
 #                                           journal full of synced sittings (a few hundred:
-#                                           tests/fulljournal.py); also .boot, .hand and
+#                                           tests/kit/fulljournal.py); also .boot, .hand and
 #                                           .history for the steps before. FORM: stock_32
 #                                           (the 32-bit build, .mpy files in RAM, 110K),
 #                                           romfs_64 (the sim as it runs)
@@ -26,10 +26,10 @@ from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
 from engine_core import codes as C  # noqa: E402
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
-from engine_core import options as O  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal, JournalFull  # noqa: E402
-from boards.simflash import NorFlash  # noqa: E402
+from boards.sim.flash import NorFlash  # noqa: E402
 
 HANDS = 20
 
@@ -61,8 +61,8 @@ def capacity():
 
 def full_journal_sync(micropython, form):
     """The lowest free heap at each step of a sync of a new sitting on a full journal
-    (tests/fulljournal.py), and the sittings then on flash. The heap budget's test
-    (tests/test_heap_budget.py) reads it too."""
+    (tests/kit/fulljournal.py), and the sittings then on flash. The heap budget's test
+    (tests/e2e/test_heap_budget.py) reads it too."""
     tmp = tempfile.mkdtemp(prefix="tally42-full-")
     try:
         run = F.Run(tmp, micropython, form)
@@ -84,7 +84,7 @@ def main():
     else:
         print("bench_journal_full: no 32-bit MicroPython (make mp32)", file=sys.stderr)
     if os.environ.get("TALLY42_BENCH_QUICK") == "1":
-        # bench/run.py --quick: the 64-bit port's form (tests/test_heap_budget.py: stock_32).
+        # bench/run.py --quick: the 64-bit port's form (tests/e2e/test_heap_budget.py: stock_32).
         forms = forms[-1:]
     for suffix, mp, form in forms:
         lows, held = full_journal_sync(mp, form)

@@ -12,9 +12,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from bench_ui import probe  # noqa: E402
-from host_tools.sim import build as simbuild  # noqa: E402
+from host_tools.build import sim as build as simbuild  # noqa: E402
 
-CODE = """from boards import sim
+CODE = """from boards.sim import board as sim
 from firmware import app
 b = sim.Board(%r)
 a = app.App(b.display, b.flash, None)

@@ -1,7 +1,7 @@
 # runs on: micropython
 # Battery life from a current model: the firmware's main loop run on the sim board in
-# fake time (tests/fakes.py), each firmware step charged its device cost (the cost clock,
-# tests/costclock.py), a panel that refreshes in 600 ms (2.5 s full), and the time it
+# fake time (tests/kit/fakes.py), each firmware step charged its device cost (the cost clock,
+# tests/kit/costclock.py), a panel that refreshes in 600 ms (2.5 s full), and the time it
 # spends awake at each CPU clock, in light sleep, in deep sleep and refreshing, times the
 # datasheet currents in docs/hardware.md.
 #   power.hours_per_1000mAh.playing   a hand every 3 minutes (9 presses), for an hour

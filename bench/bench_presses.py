@@ -1,10 +1,10 @@
 # runs on: micropython
 # Taps against the firmware's long steps and the ESP32's sleeps, with the real Buttons and
-# the pin IRQs as the chip delivers them (tests/fakes.py, tests/costclock.py):
+# the pin IRQs as the chip delivers them (tests/kit/fakes.py, tests/kit/costclock.py):
 #   ui.presses_lost.during_long_steps   taps of 30 to 150 ms, one to three, beginning
 #                                       anywhere in a firmware step of 50 to 3000 ms of
 #                                       Python code, or in one of the C calls the device
-#                                       makes (tests/costclock.py: a 10 ms frame to the
+#                                       makes (tests/kit/costclock.py: a 10 ms frame to the
 #                                       panel, a 40 ms module load, a 45 ms flash
 #                                       erase), on the cost clock
 #   ui.presses_lost.in_slowest_erase    the same taps in a 300 ms erase (the flash's

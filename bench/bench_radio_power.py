@@ -23,7 +23,8 @@ from boardrig import START_MS, fake_board  # noqa: E402
 from firmware import app as A  # noqa: E402
 from firmware.loop import Loop  # noqa: E402
 from firmware.power import Power  # noqa: E402
-from firmware.radio import join, wire  # noqa: E402
+from engine_core.air import wire  # noqa: E402
+from firmware.radio import join  # noqa: E402
 
 # ESP32 datasheet (v4.x), "RF Power-Consumption Specifications": receive (802.11b/g/n,
 # listening) 95-100 mA, transmit 802.11b at 1 Mbps (ESP-NOW's default rate), 19.5 dBm:

@@ -1,5 +1,5 @@
 # The device's figures, measured on the sim board: the firmware compiled to .mpy and run
-# on the MicroPython unix port with the sim's 110K heap (bench/mp_ui_probe.py does the
+# on the MicroPython unix port with the sim's 110K heap (bench/probes/mp_ui_probe.py does the
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
 #   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
 #   ui.presses_per_hand.sitting_mean a corpus of realistic sittings (mp_ui_search.py);
@@ -17,7 +17,7 @@
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
-#                                    what the prelude of the form used (host_tools/sim/build.py:
+#                                    what the prelude of the form used (host_tools/build/sim.py:
 #                                    the ROMFS image and its mount). FORM: romfs_64 (the
 #                                    PyPI 64-bit port), stock_32 (.mpy files loaded into
 #                                    RAM, as `make deploy` on a stock flash), romfs_32,
@@ -37,7 +37,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from host_tools.sim import build as simbuild  # noqa: E402
+from host_tools.build import sim as build as simbuild  # noqa: E402
 
 HANDS = 50
 # The corpus of ui.presses_per_hand.sitting_mean (about 45 hands; bench/run.py --quick: 1)
@@ -58,7 +58,7 @@ def probe(out, args, heap):
     return dict(line.split(" ", 1) for line in r.stdout.split("\n") if " " in line)
 
 
-HEAP_MAIN = """from boards import sim
+HEAP_MAIN = """from boards.sim import board as sim
 from firmware import app
 b = sim.Board(%r)
 a = app.App(b.display, b.flash, b.settings_path)
@@ -76,7 +76,7 @@ micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=
 
 # The same boot on a real board file, boards/esp32_epd29.py (the DIY build: the SSD1680
 # driver, the buttons, the power and main-loop modules), with machine and esp32 faked at
-# the bus (bench/mp_board_fakes.py, loaded first), booted as firmware/start.py boots it,
+# the bus (tests/kit/board_fakes.py, loaded first), booted as firmware/start.py boots it,
 # up to its main loop. The fakes' own names are interned before the firmware's: the
 # figure leaves out the first pools of the name table, a few hundred bytes. The journal partition is a copy of the sitting's flash image, read and
 # written in place.
@@ -106,8 +106,8 @@ micropython.qstr_info()
 # imports that was not loaded yet, then the sim board with its frame buffer, and the App
 # booted on the sitting. A step that passes the 630th interned name also pays for the
 # name table's next pool (4.5 KB on the 32-bit port, 7 KB on the 64-bit one).
-STEPS = ("engine_core.rules", "engine_core.codec", "engine_core.sitting", "firmware.journal",
-         "firmware.ui.draw", "boards.sim", "firmware.app")
+STEPS = ("engine_core.texas42.rules", "engine_core.codec", "engine_core.texas42.sitting", "firmware.journal",
+         "firmware.ui.draw", "boards.sim.board", "firmware.app")
 HEAP_STEPS = """last = FIRMWARE_BASE
 def step(name):
     global last
@@ -117,7 +117,7 @@ def step(name):
 for name in %r:
     __import__(name)
     step(name)
-from boards import sim
+from boards.sim import board as sim
 from firmware import app
 b = sim.Board(%r)
 step("sim.Board")
@@ -143,9 +143,9 @@ def sitting(out, flash):
 
 
 def heap(out, flash, form="romfs", micropython=None, steps=True):
-    # In a process of its own, started as the sim starts (boards/sim.py's main), with
+    # In a process of its own, started as the sim starts (boards/sim/board.py's main), with
     # nothing else loaded: the firmware's heap after boot, the score on screen. The heap
-    # budget's test (tests/test_heap_budget.py) reads these figures too.
+    # budget's test (tests/e2e/test_heap_budget.py) reads these figures too.
     simbuild.write_script(out, "heapmain.py", HEAP_MAIN % flash, form)
     r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "heapmain.py", form, micropython),
                        cwd=out, capture_output=True, text=True)
@@ -180,7 +180,7 @@ def heap(out, flash, form="romfs", micropython=None, steps=True):
     return got
 
 
-# The heap after boot in each form the firmware can run in (host_tools/sim/build.py FORMS), on
+# The heap after boot in each form the firmware can run in (host_tools/build/sim.py FORMS), on
 # the 64-bit PyPI port and on the 32-bit builds of tools/mp32.py (the ESP32's object
 # sizes): name suffix, interpreter, form.
 def builds():
@@ -222,7 +222,7 @@ def main():
     try:
         flash = os.path.join(tmp, "flash.bin")
         sitting(out, flash)
-        # --quick: the 64-bit port's form only (tests/test_heap_budget.py boots the others).
+        # --quick: the 64-bit port's form only (tests/e2e/test_heap_budget.py boots the others).
         forms = builds()[:1] if QUICK else builds()
         mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in forms]
         got = probe(out, ["measure", flash], simbuild.HEAP)

@@ -108,7 +108,7 @@ def header_stamp(buf):
 
 def decode_header(buf):
     """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
-    from engine_core.rules import TABLE
+    from engine_core.texas42.rules import TABLE
     if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
@@ -122,7 +122,7 @@ def decode_header(buf):
 
 
 def _rules(buf):
-    from engine_core.rules import Rules
+    from engine_core.texas42.rules import Rules
     rules = Rules(buf[1])
     rules.scoring = buf[2]
     rules.target = buf[3] | buf[4] << 8

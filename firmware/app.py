@@ -62,7 +62,7 @@ class App:
         elif sid is None:
             self.go(SETUP)
         else:
-            from firmware.resume import resume
+            from firmware.boot.resume import resume
             refused = resume(scorer, sid)
             self.follow()
             if refused:

@@ -31,7 +31,7 @@ _CMD_AT = const(7)
 _MIN = const(18)        # "~", session, seq, command, "*", CRC, "\n"
 _CR = const(0x0D)
 _CTRL_C = const(3)
-_E_NO_SESSION = const(2)    # the "e" reply's code (firmware/sync.py E_NO_SESSION)
+_E_NO_SESSION = const(2)    # the "e" reply's code (firmware/sync/endpoint.py E_NO_SESSION)
 
 
 class HelloGate:

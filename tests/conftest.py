@@ -9,7 +9,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
-# ---- PostgreSQL: a real server, started here (tests/pg.py) ----
+# ---- PostgreSQL: a real server, started here (tests/kit/pg.py) ----
 
 @pytest.fixture(scope="session")
 def pg_server():

@@ -3,14 +3,14 @@
 # held), and a press that changes anything (the screen, its cursor, a value keyed in, an
 # event taken) is an action; an action is hidden when the screen's drawn text does not
 # name its button. A held button that does what the short one does is the same action.
-# MicroPython only; run by bench/mp_ui_probe.py and tests/mp/test_search.py.
+# MicroPython only; run by bench/probes/mp_ui_probe.py and tests/device/test_search.py.
 #
 # How the text names a button (docs/device.md, For developers): `<>` both arrows, `<` or `>`
 # one of them (the arrows drawn round a choice count), `OK`, `BACK`, `M` the menu key,
 # joined by `/` when two do the same (`OK/BACK`); a held button is `hold` followed by
 # its glyph (`hold >: +5`, `hold OK: set`).
 from engine_core import codes as C
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from firmware.codes import (BACK, HISTORY, HOME, LONG, MENU, MENU_SCREEN, NEXT, OK,
                             PREV, SETUP, SYNC)
 

@@ -20,9 +20,9 @@ OK = 3
 
 
 def make(path, hands):
-    from boards import sim
+    from boards.sim import board as sim
     from engine_core import codes as C
-    from engine_core import options as O
+    from engine_core.texas42 import options as O
     from firmware import app as A
     b = sim.Board(path)
     a = A.App(b.display, b.flash, b.settings_path)
@@ -76,7 +76,7 @@ def gin_typical_hand(a):
 
 def measure(path):
     t0 = ticks_ms()
-    from boards import sim      # the order of boards/sim.py's main
+    from boards.sim import board as sim  # the order of boards/sim/board.py's main
     from firmware import app as A
     t1 = ticks_ms()
     b = sim.Board(path)
@@ -115,7 +115,7 @@ def measure(path):
     print("render_us", total // count)
     print("screens", count // 3)
     # Presses: a typical hand of Oklahoma Gin (the 42 family's: presses(), by search).
-    from engine_core import options as O
+    from engine_core.texas42 import options as O
     from firmware.ui import setup
     setup.new_sitting(a, O.resolve("oklahoma-gin"), 0)
     a.render()
@@ -126,9 +126,9 @@ def measure(path):
 def presses(sittings, seed, gin_hands):
     # The fewest presses a hand takes, found by searching the screens (mp_ui_search):
     # the typical hand, the same naming each trump, and a corpus of realistic sittings.
-    from boards import sim
+    from boards.sim import board as sim
     from engine_core import codes as C
-    from engine_core import options as O
+    from engine_core.texas42 import options as O
     import mp_ui_search as M
     d = sim.SimDisplay()
     rules = O.resolve("42")

@@ -2,7 +2,7 @@
 # screens (firmware.app and firmware.ui, on the sim board's display): from the screen the
 # last hand left on show, every button (short and held) is tried, and a press path counts
 # only when the events it makes are the hand's, in order. MicroPython only; run by
-# bench/mp_ui_probe.py (and tests/mp/test_search.py on a small corpus).
+# bench/probes/mp_ui_probe.py (and tests/device/test_search.py on a small corpus).
 #
 # The journal keeps no event (FakeJournal): which screen follows which press does not
 # depend on what flash holds, and the search makes thousands of presses.
@@ -49,7 +49,7 @@ class SearchApp(A.App):
 
 
 def make_app(display, rules, dealer=0, cls=None):
-    from boards.simflash import NorFlash
+    from boards.sim.flash import NorFlash
     a = (cls or SearchApp)(display, NorFlash(2, 4096))
     a.scorer.journal = FakeJournal(NorFlash(2, 4096))
     a.scorer.journal.mount()
@@ -183,7 +183,7 @@ def _bid(code):
 def hand_events(s, rnd):
     """The events of a realistic hand from sitting s at a fresh deal (s is not
     changed): every seat's bid or pass, the trump, the result, now and then an undo."""
-    from engine_core.sitting import Sitting
+    from engine_core.texas42.sitting import Sitting
     t = Sitting(s.rules, s.dealer())
     _copy(t.st, s.st)
     out = []
@@ -224,7 +224,7 @@ def corpus_mean(display, sittings, seed, hands=None):
     """Presses a hand over `sittings` sittings of 42 to 7 marks (the first dealer
     moving round), each hand's presses found by fewest(). Returns (hands, presses,
     the largest of one hand)."""
-    from engine_core import options as O
+    from engine_core.texas42 import options as O
     rnd = Rand(seed)
     n = 0
     total = 0
@@ -309,7 +309,7 @@ def gin_corpus_mean(display, seed, games=("oklahoma-gin", "sequence-gin", "skarn
     alternating), at most `hands` hands of each, each hand's presses found by fewest()
     from the score before its turn-up. Returns (hands, presses, the largest of one
     hand)."""
-    from engine_core import options as O
+    from engine_core.texas42 import options as O
     rnd = Rand(seed)
     n = 0
     total = 0
@@ -367,7 +367,7 @@ def fewest_to(make, goal, depth=8):
 def setup_gin(display):
     """ui.presses.setup_gin: from the score of a 42 sitting (a hand played) to the first
     turn-up of a new Oklahoma Gin pad."""
-    from engine_core import options as O
+    from engine_core.texas42 import options as O
     from engine_core.gin import sitting as Gn
     from firmware import app as A
     hand = (C.event(C.EV_BID, 30), C.event(C.EV_BID, C.PASS), C.event(C.EV_BID, C.PASS),

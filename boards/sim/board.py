@@ -7,14 +7,14 @@
 #             done on the PC side, off this heap)
 #   buttons   one byte a logical button on stdin (the firmware.buttons codes, LONG or-ed
 #             in; 0xFF: stop), sent by `tally42 sim` from the keys or from a script
-#             (boards/simmain.py Keys)
+#             (boards/sim/main.py Keys)
 #   flash     the journal's NOR partition, kept in a file (--flash)
-#   serial    a pseudo-terminal (--link), the PC's end being --serial (boards/simmain.py
+#   serial    a pseudo-terminal (--link), the PC's end being --serial (boards/sim/main.py
 #             SimSerial)
-#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/simradio.py; boards/simmain.py runs
+#   radio     ESP-NOW over UDP on 127.0.0.1 (boards/sim/radio.py; boards/sim/main.py runs
 #             a sim with a radio, a scorer or a base station)
 # The program that runs the board, reading the buttons and the line, is
-# boards/simmain.py.
+# boards/sim/main.py.
 import framebuf
 from micropython import const
 
@@ -178,7 +178,7 @@ class Board:
         self.display = SimDisplay(width, height, out, record)
         self.buttons = keys
         if flash is None:
-            from boards.simflash import NorFlash
+            from boards.sim.flash import NorFlash
             flash = NorFlash(blocks, 4096)
         if isinstance(flash, str):
             self.settings_path = flash + ".settings"
@@ -191,7 +191,7 @@ class Board:
         self.sleep_ms = sleep_ms
         self.deep_sleep = None
         self.restart = None
-        self.radio = radio      # () -> (wlan, espnow): boards/simradio.py
+        self.radio = radio      # () -> (wlan, espnow): boards/sim/radio.py
 
     def close(self):
         if self.serial is not None:

@@ -1,10 +1,10 @@
-# The sim program: `tally42 sim` runs the sim board (boards/sim.py) with this module's
+# The sim program: `tally42 sim` runs the sim board (boards/sim/board.py) with this module's
 # main, its buttons read from stdin and its USB line a pseudo-terminal. The board's own
-# hardware is in boards/sim.py; what only the program needs is here, so that a board
+# hardware is in boards/sim/board.py; what only the program needs is here, so that a board
 # built by a test or a probe carries none of it.
 import sys
 
-from boards.sim import Board
+from boards.sim.board import Board
 
 QUIT = -1               # Keys.poll(): the PC side asks the program to stop
 
@@ -74,13 +74,13 @@ class _FakeChip:
 
 def radio(air, uid):
     """The board's `radio` (`tally42 sim --radio`, `--base`): () -> (WLAN, ESPNow) on the
-    air `air` (boards/simradio.py Air.parse). The fake's module is loaded only when the
+    air `air` (boards/sim/radio.py Air.parse). The fake's module is loaded only when the
     radio is first turned on and is kept out of sys.modules, so that, as the chip's
     built-in espnow, it costs the heap nothing until then."""
     def make():
-        from boards import simradio
+        from boards.sim import radio as simradio
         got = simradio.maker(air, uid)()
-        sys.modules.pop("boards.simradio", None)
+        sys.modules.pop("boards.sim.radio", None)
         delattr(sys.modules["boards"], "simradio")
         return got
     return make
@@ -90,7 +90,7 @@ def main(argv):
     """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX] [radio=AIR [base]]`,
     as tally42 sim runs it: frames to stdout, buttons from stdin, errors to stderr (exit
     status 1). id=HEX: the chip id a fake machine module gives (the scorer is then
-    T42-HEX). radio=AIR: ESP-NOW on the air AIR (boards/simradio.py); with `base`, the
+    T42-HEX). radio=AIR: ESP-NOW on the air AIR (boards/sim/radio.py); with `base`, the
     base station (firmware/radio/base.py) instead of the scorer."""
     base = bool(argv) and argv[-1] == "base"
     if base:

@@ -3,7 +3,7 @@
 # port runs no main.py, so the harness (host_tools/sim/qemu.py) types the two lines of one
 # on the raw REPL:
 #     from firmware import start
-#     start.main("qemu_mps2")
+#     start.main("sim.qemu_mps2")
 #
 # WIRING (QEMU's -serial options give the UARTs their pseudo-terminals, in this order)
 #   serial    UART0, the REPL (0x40004000): the scorer's sync link shares it with the
@@ -11,7 +11,7 @@
 #   buttons   UART1 (0x40005000): one byte a press, the firmware.buttons code (LONG
 #             or-ed in; 0xFF: stop), read from the UART's registers
 #   display   a 296x128 MONO_HLSB framebuf; each refresh goes out on UART2 (0x40006000)
-#             in the sim's frame format (boards/sim.py) and keeps the panel busy for a
+#             in the sim's frame format (boards/sim/board.py) and keeps the panel busy for a
 #             refresh's time (ready() is False meanwhile)
 #   flash     the journal: a 64 KB RAM block device in SSRAM2 (0x20000000), outside
 #             MicroPython's heap: it outlives a soft reset, not QEMU. The harness loads
@@ -46,7 +46,7 @@ _MAGIC = const(0x54343246)       # "F24T"
 _WHITE = const(1)
 _WIDTH = const(296)
 _HEIGHT = const(128)
-_FRAME = const(0xF5)             # boards/sim.py: the first byte of a refresh
+_FRAME = const(0xF5)             # boards/sim/board.py: the first byte of a refresh
 _PARTIAL_MS = const(600)         # an SSD1680's partial refresh (docs/hardware.md)
 _FULL_MS = const(2500)           # and its full one
 _STOP = const(0xFF)

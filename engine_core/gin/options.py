@@ -1,8 +1,8 @@
 # House options of the gin pads: a log's or a setup screen's options resolved into
 # GinRules, with a message for anything wrong (options.resolve hands gin variants here).
 from engine_core.gin import rules as G
-from engine_core.optioncheck import OptionError, whole, choice, flag, show
-from engine_core.optionnames import OPTIONS
+from engine_core.texas42.optioncheck import OptionError, whole, choice, flag, show
+from engine_core.texas42.optionnames import OPTIONS
 
 _ALL = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal",
         "bonus")

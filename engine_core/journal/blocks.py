@@ -3,7 +3,7 @@
 # the block headers, and each record's check, of either format (1: before check
 # values; 2: a check value on each record, the header twice). Journal
 # (firmware/journal/writer.py) is built on it, and reads each record through it
-# (damage is handled on demand by firmware/journal/damage.py).
+# (damage is handled on demand by engine_core/journal/damage.py).
 from engine_core.compat import const
 
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn

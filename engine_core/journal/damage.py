@@ -3,7 +3,7 @@
 # and whose loss the damage is. Loaded the first time damage (or a torn tag) is met: a
 # journal without any never loads it. It reads through the Blocks' public methods.
 from engine_core.compat import const
-from firmware.journal.blocks import K_BEGIN, T_BEGIN, TAGS, kind
+from engine_core.journal.blocks import K_BEGIN, T_BEGIN, TAGS, kind
 
 _RESYNC = const(64)     # a BEGIN found after damage is taken only if its id is this close
 

@@ -1,7 +1,7 @@
 # The short messages that explain the engine's refusals. Loaded only when a refusal is
 # shown (it allocates), and unloaded again on the device.
 from engine_core import codes as C
-from engine_core import variants as V
+from engine_core.texas42 import variants as V
 from engine_core import errors as E
 
 

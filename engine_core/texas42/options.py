@@ -1,12 +1,12 @@
 # House options: resolving a log's or a setup screen's options into Rules, with a
 # message for anything wrong. Runs once when a sitting starts (it may allocate).
-from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, TOP_NUMBER
+from engine_core.texas42.variants import MARK, MIN_BID, POINTS, SCORINGS, TOP_NUMBER
 
-from engine_core.rules import NAMES, Rules, index
-from engine_core.optionnames import (SCORING_NAMES, ALL_PASS_NAMES,  # noqa: F401
+from engine_core.texas42.rules import NAMES, Rules, index
+from engine_core.texas42.optionnames import (SCORING_NAMES, ALL_PASS_NAMES,  # noqa: F401
                                      MADE_SCORES_NAMES, NELLO_DOUBLES_NAMES, APPLIES, OPTIONS,
                                      SPECIAL, to_dict, value)
-from engine_core.optioncheck import OptionError, whole, choice, flag, show
+from engine_core.texas42.optioncheck import OptionError, whole, choice, flag, show
 
 
 def resolve(variant, options=None):

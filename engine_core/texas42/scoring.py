@@ -5,9 +5,9 @@
 from engine_core import codes as C
 from engine_core import errors as E
 from engine_core.history import History
-from engine_core import state as S
-from engine_core import variants as V
-from engine_core.variants import team_of
+from engine_core.texas42 import slots as S
+from engine_core.texas42 import variants as V
+from engine_core.texas42.variants import team_of
 
 
 class Scoring(History):

@@ -6,12 +6,12 @@ from array import array
 
 from engine_core.compat import const
 from engine_core import codes as C
-from engine_core import variants as V
-from engine_core.variants import sides
+from engine_core.texas42 import variants as V
+from engine_core.texas42.variants import sides
 from engine_core import errors as E
 from engine_core import codec
-from engine_core.scoring import Scoring
-from engine_core import state as S
+from engine_core.texas42.scoring import Scoring
+from engine_core.texas42 import slots as S
 
 _PLUNGE_DOUBLES = const(4)
 _SPLASH_DOUBLES = const(3)
@@ -504,5 +504,5 @@ class Sitting(Scoring):
 
     def reason(self, err, ev):
         """A short message a player can act on, for refusal `err` of event `ev`."""
-        from engine_core import messages
+        from engine_core.texas42 import messages
         return messages.explain(self, err, ev)

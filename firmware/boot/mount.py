@@ -3,7 +3,7 @@
 # newest sitting. Run once a boot and unloaded after (firmware/transient.py MOUNT): a
 # stock flash's heap does not keep its code while the scorer plays. It sets the
 # Journal's ring state, as the Journal's own code would.
-from firmware.journal import blocks as B
+from engine_core.journal import blocks as B
 
 
 def mount(j):
@@ -119,7 +119,7 @@ def _scan_block(j, b, end):
             if not j._pend[b]:
                 return off
         # Damage: on to the next sitting that begins in this block.
-        from firmware.journal import damage
+        from engine_core.journal import damage
         nxt = damage.resync(j, b, off, end, j._last)
         if nxt >= end and j._mode == B.SCANNING and damage.begin_like(
                 j, b, off, j._last):

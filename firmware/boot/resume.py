@@ -6,7 +6,7 @@ from micropython import const
 from engine_core import header
 from firmware import transient
 from firmware.journal import JournalError
-from firmware.journal.reader import JournalReader
+from engine_core.journal.reader import JournalReader
 
 _HEADER_MAX = const(255)
 _END_ITEM = const(5)    # the journal's END record as next_event gives it

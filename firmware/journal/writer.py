@@ -3,12 +3,12 @@
 # docs/journal.md. The Journal holds all of the writing (loaded for good: no write
 # imports anything), its mount, and the walk over its sittings that marking one synced
 # and reclaiming a block need. A sitting's records are read back by JournalReader
-# (firmware/journal/reader.py), through the public methods at the end of the class.
+# (engine_core/journal/reader.py), through the public methods at the end of the class.
 # Blocks of format 1 (written by firmware before the check values) are read as they were
 # written; every block taken now is of format 2, each record with its check value.
 # One name for the format's module: each name imported would be one more entry in
 # this module's globals, in RAM for as long as the scorer runs.
-from firmware.journal import blocks as B
+from engine_core.journal import blocks as B
 from firmware import transient
 
 
@@ -64,7 +64,7 @@ class Journal(B.Blocks):
         if at_end and t == 0xFF and self.blank(b, off):
             return 0        # the end of the log: erased flash
         # A tag that is not one: damaged, or torn by a power cut at the log's end.
-        from firmware.journal import damage
+        from engine_core.journal import damage
         return damage.tag(self, b, off, end, t, at_end, self._last)
 
     # Mount -----------------------------------------------------------------------
@@ -75,8 +75,8 @@ class Journal(B.Blocks):
         few numbers a block and the newest sitting, however many sittings the journal
         holds: the others are found by walking the records (walk, find). A damaged open
         sitting (or one followed by damage) is finished: it is not played on. The scan
-        is a boot's alone (firmware/journal/mount.py): its code leaves the heap after."""
-        from firmware.journal import mount
+        is a boot's alone (firmware/boot/mount.py): its code leaves the heap after."""
+        from firmware.boot import mount
         try:
             return mount.mount(self)
         finally:
@@ -133,7 +133,7 @@ class Journal(B.Blocks):
             if k == 0:
                 break
             if k < 0:
-                from firmware.journal import damage
+                from engine_core.journal import damage
                 off = damage.resync(self, b, off, end, last)
                 continue
             if k == B.K_BEGIN:
@@ -331,7 +331,7 @@ class Journal(B.Blocks):
             if k == B.K_BEGIN:
                 break
             if k < 0:
-                from firmware.journal import damage
+                from engine_core.journal import damage
                 nxt = damage.resync(self, b, off, end, sid)
                 w.damaged = w.damaged or damage.blames(
                     self, b, off, nxt, end, sid,
@@ -365,7 +365,7 @@ class Journal(B.Blocks):
                 if k == 0:
                     break
                 if k < 0:
-                    from firmware.journal import damage
+                    from engine_core.journal import damage
                     off = damage.resync(self, b, off, end, w._want - 1)
                     continue
                 if k == B.K_BEGIN:

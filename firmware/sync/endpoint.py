@@ -2,13 +2,13 @@
 # line it shares with the REPL (protocol: docs/sync-protocol.md, framing: engine_core.wire).
 # Polled from the main loop: it reads only what has arrived, sends at most one bulk frame
 # a poll, and changes the journal only through mark_synced, after the host's acknowledge
-# (firmware/syncjournal.py). Ports to read from: firmware/syncport.py.
+# (firmware/sync/journal.py). Ports to read from: firmware/syncport.py.
 from micropython import const
 from time import ticks_diff, ticks_ms
 
 from engine_core import wire
-from firmware.syncjournal import E_BAD_ARGS, E_JOURNAL, E_NOT_FOUND, E_OPEN  # noqa: F401
-from firmware.syncjournal import KIND_ERROR, SyncJournal
+from firmware.sync.journal import E_BAD_ARGS, E_JOURNAL, E_NOT_FOUND, E_OPEN  # noqa: F401
+from firmware.sync.journal import KIND_ERROR, SyncJournal
 
 # Error codes of an "e" reply (docs/sync-protocol.md); 5 to 8 are SyncJournal's.
 E_BAD_FRAME = const(1)

@@ -1,13 +1,13 @@
 # The journal's side of sync: the list of sittings, fetches by offset and acknowledges,
-# built straight into the endpoint's reply buffer (firmware/sync.py sends them). It reads
+# built straight into the endpoint's reply buffer (firmware/sync/endpoint.py sends them). It reads
 # the journal, and changes it only by mark_synced when the PC acknowledges.
 from micropython import const
 
 from engine_core import wire
 from firmware.journal import JournalError, Walk
-from firmware.journal.reader import JournalReader
+from engine_core.journal.reader import JournalReader
 
-# Error codes it reports (docs/sync-protocol.md; firmware/sync.py has the others); 0: none.
+# Error codes it reports (docs/sync-protocol.md; firmware/sync/endpoint.py has the others); 0: none.
 E_BAD_ARGS = const(5)
 E_NOT_FOUND = const(6)
 E_OPEN = const(7)

@@ -5,9 +5,10 @@
 # the session ends.
 import gc
 
-from firmware import nextsetup, transient
+from firmware import transient
+from firmware.sync import nextsetup
 from firmware.codes import SETUP, SYNC
-from firmware.sync import SyncEndpoint
+from firmware.sync.endpoint import SyncEndpoint
 from firmware.syncport import PrefixPort
 
 

@@ -2,7 +2,7 @@
 # over) would take back the result that closed the last hand: ask first.
 from engine_core.codes import (LAST_AWARD, LAST_BID, LAST_BIDDER, LAST_CONTRACT,
     LAST_DEALER, LAST_MADE, LAST_THROWN)
-from engine_core.variants import MARKS
+from engine_core.texas42.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, OK
 from firmware.ui import draw as D
 

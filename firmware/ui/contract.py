@@ -5,7 +5,7 @@
 # the score says so until the next press (BACK undoes it); ▶ held steps 3 on. Elsewhere
 # the held arrows step 3 either way. After BACK the cursor is on the trump taken back.
 from engine_core.codes import DOUBLES, EV_MADE, EV_TRUMP, LAST_CONTRACT, LAST_THROWN
-from engine_core.variants import MARKS
+from engine_core.texas42.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk

@@ -1,7 +1,7 @@
 # Game over: who won, the final score, and the way on: BACK undoes the last hand (and
 # the game plays on); a new sitting, which ends this one for good, takes OK held down
 # (or MENU, new sitting), never the OK pressed out of habit.
-from engine_core.variants import TEAMS
+from engine_core.texas42.variants import TEAMS
 from firmware import fonts
 from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LONG, NEXT, OK, PREV, SETUP
 from firmware.ui import draw as D

@@ -5,8 +5,8 @@
 # a family from the menu (a new 42 sitting, a new gin pad), from that family's last game,
 # or its first (plain 42, Oklahoma Gin) when the last was the other family's.
 from engine_core import header
-from engine_core import options as O
-from engine_core.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
+from engine_core.texas42 import options as O
+from engine_core.texas42.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
 from firmware.codes import BACK, BLACK, LINE, LONG, MENU, NEXT, OK, PREV, WHITE
 from firmware.ui import draw as D
 

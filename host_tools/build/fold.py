@@ -7,7 +7,7 @@ flash, whose modules load into the heap, that is a name-table entry and a dictio
 fewer for each code (docs/architecture.md).
 
 Used by every build that compiles the device modules with mpy-cross (host_tools/sim/
-build.py, host_tools/link/deploy.py). The frozen builds freeze the sources as they are:
+build.py, host_tools/deploy/deploy.py). The frozen builds freeze the sources as they are:
 their names and dictionaries live in flash. A name bound any other way in a module that
 uses the code (an assignment, an argument, a name used inside an f-string) is refused, as
 the folded module would then mean something else."""

@@ -10,7 +10,7 @@ MicroPython's own reader (tools/mp32.py, the board manifests).
     boards/manifest_*.py        a firmware image: a board's device code (and the port's
                                 own modules, which this reader leaves out), or the sim's
 
-    python -m host_tools.link.manifests [--board NAME | --all | MANIFEST]
+    python -m host_tools.build.manifests [--board NAME | --all | MANIFEST]
         prints the source files: the device code (with a board's), of every image
         boards/manifest_*.py freezes, or of one manifest
 """

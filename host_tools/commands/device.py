@@ -5,10 +5,10 @@ import shutil
 import subprocess
 
 from host_tools.commands.common import CommandError
-from host_tools.link import boardcheck
-from host_tools.link import deploy as DP
+from host_tools.deploy import boardcheck
+from host_tools.deploy import deploy as DP
 from host_tools.sim import run as sim
-from host_tools.sim.build import SimError
+from host_tools.build.sim import SimError
 
 
 def cmd_sim(args):

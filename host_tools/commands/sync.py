@@ -6,17 +6,17 @@ import math
 import sys
 import time
 
-from engine_core import options as O
-from engine_core import variants as V
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
 from engine_core.gin import rules as G
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
 from host_tools.events import slots as SL
-from host_tools.link import client as Y
-from host_tools.link.assignment import check_assignment, not_playing, setting_value
+from host_tools.serial import client as Y
+from host_tools.tables.assignment import check_assignment, not_playing, setting_value
 from host_tools.events import live as LV
-from host_tools.link.sync import Refused, Report, open_sitting, sync
-from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
+from host_tools.serial.sync import Refused, Report, open_sitting, sync
+from host_tools.serial.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.log.text import name_problem, repeated_name
 from host_tools.store import db as D
 
@@ -242,7 +242,7 @@ def _next_table(database, event, refusals, said):
 
 def _assignment(text, players, pairs):
     # --assign EVENT:ROUND:TABLE, with --players and --set for the game: the assignment
-    # dict of host_tools.link.assignment.check_assignment, checked before anything is sent.
+    # dict of host_tools.tables.assignment.check_assignment, checked before anything is sent.
     event, _, rest = text.rpartition(":")
     event, _, rnd = event.rpartition(":")
     if not event:

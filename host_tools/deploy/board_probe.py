@@ -1,5 +1,5 @@
 # Run ON THE BOARD by `tally42 deploy` (mpremote exec) before it writes anything: what
-# the board has, printed as one line "TALLY42-PROBE {...}" that host_tools/link/boardcheck.py
+# the board has, printed as one line "TALLY42-PROBE {...}" that host_tools/deploy/boardcheck.py
 # reads. MicroPython only; imports nothing of Tally 42 but the journal, if the board has
 # it (to count the sittings not yet on the PC).
 import os
@@ -77,7 +77,7 @@ def probe():
             j = Journal(journal)
             j.mount()
             try:
-                from firmware.journal.reader import JournalReader
+                from engine_core.journal.reader import JournalReader
                 listed = JournalReader(j).sittings()
             except ImportError:     # a scorer still on the firmware before the reader class
                 from firmware import journalread

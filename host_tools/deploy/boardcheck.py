@@ -1,7 +1,7 @@
 """What `tally42 deploy` checks on a board before writing to it: the MicroPython version
 and chip, the partition table (the journal's partition, and whether a new table would
 overwrite sittings not yet on the PC), and module copies left on the file system that
-would shadow the ones deployed or frozen into the firmware. host_tools/link/board_probe.py
+would shadow the ones deployed or frozen into the firmware. host_tools/deploy/board_probe.py
 runs on the board and prints what it found; check() decides."""
 import ast
 import os

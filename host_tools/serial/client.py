@@ -5,8 +5,8 @@ assignments. link/sync.py's sync() drives it."""
 import time
 
 from engine_core import wire
-from host_tools.link.assignment import ASSIGN_MINOR, check_assignment, game_settings
-from host_tools.link.transport import LinkError
+from host_tools.tables.assignment import ASSIGN_MINOR, check_assignment, game_settings
+from host_tools.serial.transport import LinkError
 
 # Error codes of the device's "e" reply.
 E_BAD_FRAME = 1

@@ -3,7 +3,7 @@ protocol with the request R (firmware/radio/base.py), and the acknowledges hande
 to send back. The frames are checked and stored by host_tools/events/radio.py."""
 import binascii
 
-from host_tools.link.client import Client, SyncError
+from host_tools.serial.client import Client, SyncError
 
 # Frames to send in one request: each is hex of 6 + 20 bytes plus a space, and a request
 # line is at most 250 bytes with its 18 of framing.
@@ -16,7 +16,7 @@ class NotABase(SyncError):
 
 class BaseStation:
     """`BaseStation(link)`: open(), then exchange(acks) -> [(address, frame)] as often
-    as the PC can. The link is a host_tools.link.transport.SerialLink."""
+    as the PC can. The link is a host_tools.serial.transport.SerialLink."""
 
     def __init__(self, link, timeout=0.3, wait=30.0):
         self.client = Client(link, timeout=timeout, wait=wait)

@@ -1,10 +1,10 @@
 """sync(): every finished sitting the scorer has not synced, fetched through a Client,
 stored in the database, and only then acknowledged; then the scorer's next table
 assignment pushed. A sitting's journal stream is turned into sitting log lines here."""
-from host_tools.link.assignment import check_assignment
-from host_tools.link.client import (E_OPEN, E_UNKNOWN, E_UNSUPPORTED, DeviceError,
+from host_tools.tables.assignment import check_assignment
+from host_tools.serial.client import (E_OPEN, E_UNKNOWN, E_UNSUPPORTED, DeviceError,
                                     SyncError)
-from host_tools.link.transport import LinkError
+from host_tools.serial.transport import LinkError
 from host_tools.log.device import END_ITEM, device_sitting_id, end_item, from_device
 from host_tools.log.lines import LogError
 

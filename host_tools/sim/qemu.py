@@ -1,10 +1,10 @@
 """The scorer on a bare-metal MicroPython: MicroPython's qemu port (MPS2-AN385, Cortex-M3)
 built by tools/qemu.py with the firmware frozen in, run by qemu-system-arm. QEMU puts the
-board's three UARTs on pseudo-terminals (boards/qemu_mps2.py): the REPL, which the scorer
+board's three UARTs on pseudo-terminals (boards/sim/qemu_mps2.py): the REPL, which the scorer
 shares with its sync link as an ESP32's USB serial does (mpremote and `tally42 sync`
 speak there); the buttons, where this side writes press codes; the panel's frames. The
 port runs no main.py: the scorer is started over the raw REPL, as a main.py would start
-it (`from firmware import start; start.main("qemu_mps2")`).
+it (`from firmware import start; start.main("sim.qemu_mps2")`).
 
     with Machine(ELF, flash="f.bin") as m:   # f.bin: the journal's 64 KB, kept on stop
         m.start_scorer()
@@ -22,19 +22,20 @@ import tempfile
 import threading
 import time
 
-from host_tools.sim import build, run, screen
+from host_tools.build import sim as build
+from host_tools.sim import run, screen
 
 ROOT = build.ROOT
 ELF = os.path.join(ROOT, "build", "qemu", "firmware.elf")
 QEMU = "qemu-system-arm"
 MACHINE = "mps2-an385"
-BOARD = "qemu_mps2"
-FLASH_BASE = 0x20000000     # boards/qemu_mps2.py: the journal's RAM, and its magic word
+BOARD = "sim.qemu_mps2"
+FLASH_BASE = 0x20000000     # boards/sim/qemu_mps2.py: the journal's RAM, and its magic word
 FLASH_SIZE = run.FLASH_SIZE
 FLASH_MAGIC = (0x20010000, 0x54343246)
 ROM_BASE = 0x21000000       # the port's ROMFS partition 0 (4 MB)
 START = 'from firmware import start\nstart.main(%r)\n'
-STOP = 0xFF                 # boards/qemu_mps2.py: on the button UART, start.main returns
+STOP = 0xFF                 # boards/sim/qemu_mps2.py: on the button UART, start.main returns
 _PTY = re.compile(rb"char device redirected to (\S+) \(label serial(\d)\)")
 
 

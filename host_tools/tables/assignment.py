@@ -1,8 +1,8 @@
 """Table assignments pushed to a scorer (an event's next game for it), checked as the
 scorer and the engine would take them, and the settings that carry a game: each value
 written as the scorer reads a pushed setting, and read back from the command line."""
-from engine_core import options as O
-from engine_core import variants as V
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
 from host_tools.log.text import name_problem, printable, repeated_name
 
 ASSIGN_MINOR = 1        # the protocol's minor version that has the T request
@@ -69,7 +69,7 @@ def check_assignment(a):
 
 
 def _setting_text(v):
-    # A value written so that the scorer reads it back (firmware/session.py _value).
+    # A value written so that the scorer reads it back (firmware/sync/session.py _value).
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (list, tuple)):
@@ -85,7 +85,7 @@ def game_settings(a):
 
 
 def setting_value(text, key=None):
-    """A pushed setting's value as the scorer reads it (firmware/session.py _value): a number,
+    """A pushed setting's value as the scorer reads it (firmware/sync/session.py _value): a number,
     true/false, a list of names (comma-separated), or a word; nello_doubles is a list."""
     if key == "nello_doubles":
         return text.split(",")

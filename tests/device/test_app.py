@@ -15,11 +15,11 @@ from firmware.codes import (BID, CONFIRM, CONTRACT, HISTORY, HOME, MENU_SCREEN, 
 HAND = ("next", "long ok", "ok", "ok")
 HAND_SET = ("next", "long ok", "ok", "next", "ok")
 from engine_core import codes as C
-from engine_core import options as O
-from engine_core import variants as V
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
 from firmware import start as S
 from firmware import transient
-from firmware.journal.reader import JournalReader
+from engine_core.journal.reader import JournalReader
 import scratch
 
 
@@ -453,7 +453,7 @@ def test_event_path_allocates_nothing():
 
 
 def test_crash_is_drawn_and_the_hands_stay():
-    from boards.sim import Board
+    from boards.sim.board import Board
 
     class Broken:
         n = 0
@@ -589,7 +589,7 @@ def test_contract_names_the_last_hands_trump_and_spells_follow_me():
 
 def test_every_long_press_is_said_in_words_on_its_screen():
     # Each screen's held keys in words ("hold >: 3 on"), never a bare "(hold: 3)" that
-    # reads as "hold for threes"; tests/mp/test_search.py checks every screen's keys.
+    # reads as "hold for threes"; tests/device/test_search.py checks every screen's keys.
     a = boot()
     press(a, "next", "next", "ok")          # setup: editing the scoring
     assert "hold <>: 5 a step" in text(a)

@@ -220,12 +220,12 @@ def test_resume_after_a_restart_at_the_exact_state():
 
 
 def test_gin_option_errors_are_the_reloaded_options_modules():
-    # The device unloads engine_core.options with the setup screen: a gin option check must
+    # The device unloads engine_core.texas42.options with the setup screen: a gin option check must
     # raise the OptionError of the options module loaded now, the one callers catch.
-    from engine_core import options as first
+    from engine_core.texas42 import options as first
     first.resolve("oklahoma-gin", {"target": 50})   # the gin checks loaded
-    transient.unload(("engine_core.options",))
-    from engine_core import options as now
+    transient.unload(("engine_core.texas42.options",))
+    from engine_core.texas42 import options as now
     assert now is not first
     try:
         now.resolve("oklahoma-gin", {"bonus": True})

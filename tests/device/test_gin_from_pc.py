@@ -5,7 +5,7 @@
 from apphelp import boot, press
 from engine_core import header as H
 from firmware.codes import SETUP, SYNC
-from firmware.journal.reader import JournalReader
+from engine_core.journal.reader import JournalReader
 
 
 class _Link:
@@ -24,7 +24,7 @@ class _Link:
 def test_two_names_and_a_gin_game_pushed_together_make_the_next_sitting():
     a = boot()
     assert a.screen == SETUP and a.scorer.s is None
-    from firmware.session import Session
+    from firmware.sync.session import Session
     a.go(SYNC)              # as a hello does (firmware/link.py)
     s = Session(a)
     assert s.set_names("p", ["Ann", "Bob"]) is None

@@ -5,9 +5,9 @@ from array import array
 
 import micropython
 
-from engine_core import options as O
-from engine_core import variants as V
-from engine_core.sitting import Sitting
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
+from engine_core.texas42.sitting import Sitting
 from randsit import RandomPlayer, play
 
 SETUPS = (

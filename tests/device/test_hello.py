@@ -125,8 +125,8 @@ def test_a_lone_ctrl_c_in_a_session_is_noise_and_the_sync_goes_on():
     # A stray 0x03 in the middle of a sync used to close the session (and the PC then
     # waited for replies that never came); only CR Ctrl-C, a REPL tool's call, does.
     from firmware.journal import Journal
-    from firmware.sync import SyncEndpoint
-    from boards.simflash import NorFlash
+    from firmware.sync.endpoint import SyncEndpoint
+    from boards.sim.flash import NorFlash
     j = Journal(NorFlash(2, 4096))
     j.mount()
     j.begin_sitting(b"\x01\x00")

@@ -1,4 +1,4 @@
-# The main loop on a board in fake time (tests/fakes.py): a slow e-paper panel, presses
+# The main loop on a board in fake time (tests/kit/fakes.py): a slow e-paper panel, presses
 # from a script. MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, press, same_state
 from boardrig import fake_board, run_loop, script
@@ -119,8 +119,8 @@ def test_an_idle_round_of_the_main_loop_allocates_nothing():
     # An idle board goes round every 10 ms (buttons, panel, line, power): a round that
     # allocates fills the heap and wakes the collector over and over.
     import micropython
-    from boards.sim import Board
-    from boards.simflash import NorFlash
+    from boards.sim.board import Board
+    from boards.sim.flash import NorFlash
     from fakes import FakePin
     from firmware import app as A
     from firmware.buttons import Buttons

@@ -1,4 +1,4 @@
-# Power (firmware/power.py) on the sim board in fake time (tests/fakes.py): the CPU clock
+# Power (firmware/power.py) on the sim board in fake time (tests/kit/fakes.py): the CPU clock
 # down and light sleep while idle, a press waking it and counting, deep sleep after ten
 # idle minutes with the score on the panel. MicroPython only: run with tests/mp_run.py.
 from boardrig import START_MS, fake_board, run_loop, script
@@ -85,7 +85,7 @@ def test_a_press_in_play_listens_briefly_a_waking_press_and_the_sync_screen_long
 def _device(name, volts=3.9):
     from costclock import FakeCell
     from fakes import FakeClock, install_fake_hardware
-    from boards.simflash import NorFlash
+    from boards.sim.flash import NorFlash
     m, e, undo = install_fake_hardware()
     board = __import__("boards." + name, None, None, ["open"]).open()
     for gpio in (37, 38, 39):   # pulled up on the boards: released

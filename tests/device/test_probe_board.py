@@ -1,10 +1,10 @@
-# host_tools/link/board_probe.py, the script tally42 deploy runs on the board, run here on the
+# host_tools/deploy/board_probe.py, the script tally42 deploy runs on the board, run here on the
 # unix port over fake partitions (a journal on a RAM NOR flash). MicroPython only.
 import sys
 
 from firmware.journal import Journal
-from firmware.journal.reader import JournalReader
-from boards.simflash import NorFlash
+from engine_core.journal.reader import JournalReader
+from boards.sim.flash import NorFlash
 
 
 class _Part(NorFlash):
@@ -37,7 +37,7 @@ def _probe(parts):
     sys.modules["esp32"] = _Esp32(parts)
     lines = []
     try:
-        with open("host_tools/link/board_probe.py") as f:
+        with open("host_tools/deploy/board_probe.py") as f:
             code = f.read()
         exec(code, {"__name__": "probe", "print": lambda *a: lines.append(a)})
     finally:

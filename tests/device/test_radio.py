@@ -1,15 +1,15 @@
-# The radio on the MicroPython unix port: the sim's espnow (boards/simradio.py) against
+# The radio on the MicroPython unix port: the sim's espnow (boards/sim/radio.py) against
 # what MicroPython's esp32 port does, and the scorer's sender (firmware/radio/sender.py)
 # against a PC that acknowledges, over an air that loses, duplicates and reorders.
 import os
 import random
 import time
 
-from boards.simflash import NorFlash
-from boards.simradio import ESPNow, WLAN, Air
+from boards.sim.flash import NorFlash
+from boards.sim.radio import ESPNow, WLAN, Air
 from firmware.journal import Journal
-from firmware.journal.reader import JournalReader
-from firmware.radio import wire as W
+from engine_core.journal.reader import JournalReader
+from engine_core.air import wire as W
 from firmware.radio.air import Radio
 from firmware.radio.sender import Sender
 import scratch
@@ -348,7 +348,7 @@ class _Board:
 
 def _app(path):
     import sys
-    from boards.sim import Board
+    from boards.sim.board import Board
     from firmware import app as A
     from firmware.radio import join
     b = Board(NorFlash(8, 4096))
@@ -398,7 +398,7 @@ def test_a_kept_key_starts_the_sender_with_the_first_record_and_a_bad_key_is_ref
 
 
 def test_a_scorer_booted_with_a_sitting_open_sends_at_once():
-    from engine_core import options as O
+    from engine_core.texas42 import options as O
     from engine_core.header import encode_header
     from firmware import transient
     path = scratch.path("radio.settings")

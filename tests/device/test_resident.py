@@ -27,14 +27,14 @@ def test_the_journals_reading_loads_when_imported_and_reads_the_same_after_a_rel
     nor = flash()
     a = boot(nor)
     press(a, "ok", *HAND)
-    assert "firmware.journal.reader" not in sys.modules
+    assert "engine_core.journal.reader" not in sys.modules
     j = a.scorer.journal
-    from firmware.journal import reader as first    # as the history screen or a sync
+    from engine_core.journal import reader as first    # as the history screen or a sync
     got = first.JournalReader(j).sittings()
     assert len(got) == 1 and got[0][0] == j.open_sitting() and not got[0][1]
-    transient.unload(("firmware.journal.reader",))
-    assert "firmware.journal.reader" not in sys.modules
-    from firmware.journal import reader as again    # loaded anew: nothing kept in it
+    transient.unload(("engine_core.journal.reader",))
+    assert "engine_core.journal.reader" not in sys.modules
+    from engine_core.journal import reader as again    # loaded anew: nothing kept in it
     assert again is not first
     r = again.JournalReader(j)
     buf = bytearray(255)

@@ -1,15 +1,15 @@
 # Boot always ends on a usable screen (firmware/start.py): faults drawn, then deep sleep
 # rather than spin; safe mode; events the engine refuses on resume reported. On the sim
-# board in fake time (tests/fakes.py). MicroPython only: run with tests/mp_run.py.
+# board in fake time (tests/kit/fakes.py). MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, flash, press
 from boardrig import INDEX, START_MS, fake_board
 from engine_core import codec
 from engine_core.header import encode_header
 from engine_core import codes as C
-from engine_core.rules import Rules
+from engine_core.texas42.rules import Rules
 from firmware import start
 from firmware.journal import Journal
-from firmware.journal.reader import JournalReader
+from engine_core.journal.reader import JournalReader
 from engine_core.codes import MAX_EVENT_BYTES
 from firmware.codes import HOME, SYNC
 
@@ -150,7 +150,7 @@ def test_rules_header_still_resumes():
 
 def _device(name, m):
     # A device board opened on fake hardware, on the sim's flash and a fake clock.
-    from boards.simflash import NorFlash
+    from boards.sim.flash import NorFlash
     from fakes import FakeClock
     board = __import__("boards." + name, None, None, ["open"]).open()
     if name == "m5stack_coreink":

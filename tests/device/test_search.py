@@ -1,5 +1,5 @@
-# The press search of bench/mp_ui_search.py (ui.presses_per_hand.*): the fewest presses
-# it finds are real paths through the screens. And the check of bench/mp_ui_hidden.py
+# The press search of bench/probes/mp_ui_search.py (ui.presses_per_hand.*): the fewest presses
+# it finds are real paths through the screens. And the check of bench/probes/mp_ui_hidden.py
 # (ui.hidden_actions): every action reachable from a screen is named on it, each screen
 # of both families in the states a table meets it in, each button short and held.
 # MicroPython only: run with tests/mp_run.py.
@@ -11,9 +11,9 @@ sys.path.insert(0, "bench")
 
 import mp_ui_hidden as H  # noqa: E402
 import mp_ui_search as M  # noqa: E402
-from boards.sim import SimDisplay  # noqa: E402
+from boards.sim.board import SimDisplay  # noqa: E402
 from engine_core import codes as C  # noqa: E402
-from engine_core import options as O  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
 
 BID30 = C.event(C.EV_BID, 30)
 PASS = C.event(C.EV_BID, C.PASS)

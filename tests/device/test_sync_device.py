@@ -1,14 +1,14 @@
-# Tests of the sync endpoint (firmware/sync.py) on the MicroPython unix port: a fake serial
+# Tests of the sync endpoint (firmware/sync/endpoint.py) on the MicroPython unix port: a fake serial
 # link, a journal on the NOR emulation. Handshake, list, fetch by offset, ack marks synced,
 # clock/names/settings, sessions and Ctrl-C; garbage, truncated, corrupted and replayed
 # requests leave the journal as it was and the endpoint answering.
 import gc
 
 from engine_core import wire
-from firmware import sync as Y
+from firmware.sync import endpoint as Y
 from firmware.journal import Journal
-from firmware.journal.reader import JournalReader
-from boards.simflash import NorFlash
+from engine_core.journal.reader import JournalReader
+from boards.sim.flash import NorFlash
 
 
 class FakeLink:
@@ -254,7 +254,7 @@ def test_bye_idle_timeout_and_ctrl_c_give_ctrl_c_back():
     r.ep.poll()
     assert not r.ep.session_open and r.kbd == [-1, 3, -1, 3]
     r.hello()
-    r.link.feed(b"\r\x03")       # a REPL tool's call (a lone Ctrl-C: tests/mp/test_hello.py)
+    r.link.feed(b"\r\x03")       # a REPL tool's call (a lone Ctrl-C: tests/device/test_hello.py)
     r.ep.poll()
     assert not r.ep.session_open and r.kbd[-1] == 3 and r.interrupts == 1
     r.link.feed(b"\r\x03")
@@ -605,7 +605,7 @@ class PatternJournal:
     def reading(self, on):
         """Make the endpoint read this fake (on: it is its own JournalReader), or the
         real journal again (off)."""
-        import firmware.syncjournal as SJ
+        import firmware.sync.journal as SJ
         if on:
             self.saved = SJ.JournalReader
             SJ.JournalReader = lambda j: j

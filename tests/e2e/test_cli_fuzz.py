@@ -120,7 +120,7 @@ def test_replay_and_import_take_any_bytes(tmp_path, capsys):
 
 
 def _image(tmp_path):
-    from tests.syncrig import build_image
+    from syncrig import build_image
     path = str(tmp_path / "base.img")
     build_image(path, 3, 3)
     with open(path, "rb") as f:
@@ -128,7 +128,7 @@ def _image(tmp_path):
 
 
 def test_export_from_image_and_the_sim_flash_check_take_any_bytes(tmp_path, capsys):
-    from host_tools.sim import build as simbuild
+    from host_tools.build import sim as build as simbuild
     from host_tools.sim import run as sim
     rnd = random.Random(7)
     base = _image(tmp_path)

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from host_tools.link import deploy
+from host_tools.deploy import deploy
 
 
 def _parse_table(data):
@@ -104,7 +104,7 @@ def test_romfs_build_is_an_image_the_firmware_imports_from(tmp_path):
             "vfs.mount(vfs.VfsRom(rom), '/rom')\nsys.path[:] = ['/rom']\n"
             "import os\nprint(sorted(os.listdir('/rom/boards')))\n"
             "from firmware import app\nprint(app.__file__)\n" % image)
-    from host_tools.sim import build as simbuild
+    from host_tools.build import sim as build as simbuild
     r = subprocess.run([simbuild.tool("micropython"), "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     listing, app_file = r.stdout.strip().split("\n")
@@ -117,9 +117,9 @@ def test_romfs_build_is_an_image_the_firmware_imports_from(tmp_path):
     assert ":firmware" not in text      # nothing but main.py goes to the file system
 
 
-# ---- what deploy checks on the board first (host_tools/link/boardcheck.py) ----
+# ---- what deploy checks on the board first (host_tools/deploy/boardcheck.py) ----
 
-from host_tools.link import boardcheck as B  # noqa: E402
+from host_tools.deploy import boardcheck as B  # noqa: E402
 
 STOCK = [(0, 0, 0x10000, 0x1F0000, "factory"), (1, 2, 0x9000, 0x6000, "nvs"),
          (1, 0x81, 0x200000, 0x200000, "vfs")]

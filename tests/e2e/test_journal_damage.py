@@ -1,6 +1,6 @@
 """The journal under damage (issue: one flipped bit lost whole blocks of sittings and
 then crashed every sync): a 200-sitting image with single-bit flips at random places,
-bytes set to 0x00 or 0xFF and torn blocks (tests/journaldamage.py); `export --all
+bytes set to 0x00 or 0xFF and torn blocks (tests/kit/journaldamage.py); `export --all
 --from-image` and a sync from the scorer on a damaged image."""
 import os
 

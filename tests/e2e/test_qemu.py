@@ -1,6 +1,6 @@
 """The firmware on a bare-metal MicroPython: MicroPython's qemu port on an emulated
 Cortex-M3 (MPS2-AN385), built by `make qemu` with the firmware frozen in, driven over its
-UARTs (host_tools/sim/qemu.py, boards/qemu_mps2.py). The engine and device suites through the
+UARTs (host_tools/sim/qemu.py, boards/sim/qemu_mps2.py). The engine and device suites through the
 raw REPL; a sitting scored by presses on the button UART, then `tally42 devices` and
 `tally42 sync` over the REPL UART, which the scorer shares with the REPL; mpremote
 breaking in; garbage on the line; deploy's board probe. Skipped (one line) where the
@@ -55,7 +55,7 @@ LEAVE_OUT = (
 
 
 def _script_keys():
-    # tests/test_sync_sim.py's sitting: setup with the defaults (42, marks to 7), then
+    # tests/e2e/test_sync_sim.py's sitting: setup with the defaults (42, marks to 7), then
     # seven hands of one bid of 30 and three passes, made on even hands and set on odd
     # ones: team 1 (E and W) takes every mark, 7-0.
     keys = [OK]
@@ -113,7 +113,7 @@ def test_device_suite_on_the_bare_metal_build(suites):
 
 def test_the_panel_is_busy_while_it_refreshes(machine):
     out = machine.exec(
-        "from boards import qemu_mps2 as b\n"
+        "from boards.sim import qemu_mps2 as b\n"
         "from time import ticks_ms, ticks_diff\n"
         "p = b.Panel(b.Uart(0x40006000))\n"
         "p.show(True)\n"
@@ -135,7 +135,7 @@ def test_a_sitting_scored_by_presses_syncs_and_replays_as_on_the_sim(machine, sc
     report = _run("replay", str(log), "--json")
     assert report.returncode == 0, report.stderr
     r = json.loads(report.stdout)
-    # tests/test_sync_sim.py's sitting on the sim scores the same
+    # tests/e2e/test_sync_sim.py's sitting on the sim scores the same
     assert r["score"] == [0, 7] and r["over"] and r["winner"] == 1
     assert len(r["hands"]) == 7
 
@@ -164,8 +164,8 @@ def test_mpremote_breaks_in_and_the_scorer_comes_back_with_its_sitting(machine, 
     assert out.returncode == 0, out.stderr
     assert "qemu 2147483647" in out.stdout, out.stdout
     listed = machine.exec("from firmware.journal import Journal\n"
-                          "from firmware.journal.reader import JournalReader\n"
-                          "from boards import qemu_mps2 as b\n"
+                          "from engine_core.journal.reader import JournalReader\n"
+                          "from boards.sim import qemu_mps2 as b\n"
                           "j = Journal(b.RamFlash())\n"
                           "j.mount()\n"
                           "print([s[1] for s in JournalReader(j).sittings()])\n", soft_reset=True)
@@ -196,7 +196,7 @@ def test_deploys_board_probe_reads_the_bare_metal_board(machine):
     # What tally42 deploy asks a board before it writes anything (host_tools/
     # board_probe.py through mpremote exec): the version, that the firmware is frozen
     # in, no file system copies, no ESP32 partitions.
-    from host_tools.link import deploy
+    from host_tools.deploy import deploy
     found = deploy.probe(machine.repl)
     assert found.version[:2] == (1, 29) and "mps2-an385" in found.machine, found.machine
     assert found.frozen and not found.files and not found.parts

@@ -2,16 +2,16 @@
 stream, in any order, lost, duplicated or replayed, become one stored and slotted sitting;
 frames of another event, forged ones and a second scorer at a table are refused. Then the
 whole way: sim scorers, a sim base station and `tally42 serve --base`'s relay
-(tests/test_club_night_radio.py plays a whole night)."""
+(tests/e2e/test_club_night_radio.py plays a whole night)."""
 import random
 
 import pytest
 
 import syncrig as R
-from boards.simflash import NorFlash
+from boards.sim.flash import NorFlash
 from firmware.journal import Journal
-from firmware.journal.reader import JournalReader
-from firmware.radio import wire as W
+from engine_core.journal.reader import JournalReader
+from engine_core.air import wire as W
 from host_tools.events import event as EV
 from host_tools.events import radio as RA
 from host_tools.events import serve as SV

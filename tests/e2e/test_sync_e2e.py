@@ -1,6 +1,6 @@
 # End to end: the sync endpoint in a MicroPython unix-port process, on a pseudo-terminal
 # set raw with VMIN = VTIME = 0, serving a journal of real sittings; `tally42 sync` on the
-# other end through pyserial. Between them a cable (tests/syncrig.py) that counts bytes,
+# other end through pyserial. Between them a cable (tests/kit/syncrig.py) that counts bytes,
 # can be pulled and plugged back, and can rewrite what the scorer says.
 import json
 import os

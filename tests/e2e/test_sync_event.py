@@ -1,7 +1,7 @@
 # `tally42 sync` at an event (host_tools/commands/sync.py): a synced sitting that carries
 # an event, round and table is slotted in as that table's result; with --event the
 # scorer is then handed its next table. The scorer is the sync endpoint in a MicroPython
-# process on a pseudo-terminal (tests/syncrig.py), serving a journal of real sittings
+# process on a pseudo-terminal (tests/kit/syncrig.py), serving a journal of real sittings
 # whose headers carry the table they were played at.
 import os
 

@@ -1,8 +1,8 @@
 """A sync that meets trouble halfway and goes on (issue: a stray 0x03 closed the session,
 the scorer then answered nothing but a hello, and the PC gave up with 71 of 200 stored):
 the real `tally42 sync` against the scorer on the MicroPython unix port
-(tests/sync_device.py) through a cable that carries a stray Ctrl-C, a second reader on
-the PC's end, a scorer restarted in the middle. The long soak is tests/test_sync_soak.py
+(tests/kit/sync_device.py) through a cable that carries a stray Ctrl-C, a second reader on
+the PC's end, a scorer restarted in the middle. The long soak is tests/e2e/test_sync_soak.py
 and bench/bench_sync_soak.py."""
 import os
 import threading
@@ -101,8 +101,8 @@ def test_a_session_the_scorer_closed_gets_error_2_and_a_new_hello(tmp_path, caps
     cable = R.Cable()
     sc = R.Scorer(image, cable, "--idle", "200")
     try:
-        from host_tools.link import client as Y
-        from host_tools.link.transport import SerialLink
+        from host_tools.serial import client as Y
+        from host_tools.serial.transport import SerialLink
         with SerialLink(cable.host_path) as link:
             c = Y.Client(link, timeout=0.5, wait=1.5)
             first = c.hello().session
@@ -177,12 +177,12 @@ def test_the_issue_s_stray_ctrl_c_on_the_sim_and_a_session_closed_for_idleness(
         assert stored() == 200
         # A session left idle: the scorer closes it; the next request of it gets error 2
         # from the gate and the PC says hello again at once.
-        from host_tools.link import client as Y
-        from host_tools.link.transport import SerialLink
+        from host_tools.serial import client as Y
+        from host_tools.serial.transport import SerialLink
         with SerialLink(sim.port) as link:
             c = Y.Client(link, timeout=0.5, wait=2)
             first = c.hello().session
-            time.sleep(5.5)         # firmware/sync.py: 5 s without a request
+            time.sleep(5.5)         # firmware/sync/endpoint.py: 5 s without a request
             t0 = time.monotonic()
             assert c.list(unsynced=False) and c.session != first
             assert time.monotonic() - t0 < 1.5

@@ -1,4 +1,4 @@
-"""The sync soaked in line faults (tests/syncsoak.py): sittings synced again and again
+"""The sync soaked in line faults (tests/kit/syncsoak.py): sittings synced again and again
 while bytes are dropped, garbage and stray Ctrl-Cs reach the scorer, replies are lost, a
 second reader takes bytes and the scorer restarts; in the end every sitting is stored
 exactly once. A short soak here; the 1,000-sitting one is bench/bench_sync_soak.py."""

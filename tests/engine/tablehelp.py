@@ -1,7 +1,7 @@
 # Small helpers for engine tests (shared by CPython and MicroPython): build a sitting and
 # feed it events written the way a player says them.
-from engine_core import options as O
-from engine_core.sitting import Sitting
+from engine_core.texas42 import options as O
+from engine_core.texas42.sitting import Sitting
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, PASS, MARKS, GAME, PLUNGE, SPLASH, event)
 

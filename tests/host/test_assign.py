@@ -1,12 +1,12 @@
-"""Table assignments pushed to a scorer (host_tools.link.assignment): checked before anything is
+"""Table assignments pushed to a scorer (host_tools.tables.assignment): checked before anything is
 sent, pushed as T, N and S requests once the sittings are stored, and refused cleanly
 by a scorer whose firmware does not know them."""
 import pytest
 
 from clihelp import run
-from host_tools.link import assignment as YA
-from host_tools.link import client as YC
-from host_tools.link import sync as Y
+from host_tools.tables import assignment as YA
+from host_tools.serial import client as YC
+from host_tools.serial import sync as Y
 
 GOOD = {"event": "Club night", "round": 2, "table": 3,
         "players": ["Ann", "Bob", "Cy", "Di"], "variant": "42",

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine_core import options as O
-from engine_core.sitting import Sitting
+from engine_core.texas42 import options as O
+from engine_core.texas42.sitting import Sitting
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
 from host_tools.store import db as D
@@ -23,7 +23,7 @@ from randsit import SETUPS, RandomPlayer, play  # noqa: E402
 
 
 def random_sitting(seed, setup=0, limit=300, players=None, extra=None, dealer=None):
-    """(header, events) of a random legal sitting played by tests/engine/randsit.py."""
+    """(header, events) of a random legal sitting played by tests/kit/randsit.py."""
     variant, options = SETUPS[setup % len(SETUPS)]
     rules = O.resolve(variant, options)
     seats = rules.row[0]

@@ -1,8 +1,8 @@
 """The sittings database on PostgreSQL (host_tools/store/dbpg.py), against a real server the
-tests start (tests/pg.py): what SQLite keeps in PRAGMAs kept in tally42_meta, databases
+tests start (tests/kit/pg.py): what SQLite keeps in PRAGMAs kept in tally42_meta, databases
 that are not ours refused, migrations all or nothing, read-only opens, the command line on
 a URL giving what it gives on a file, and two processes storing the same sittings at once
-storing each exactly once. (tests/test_db.py runs its tests on both databases too.)"""
+storing each exactly once. (tests/host/test_db.py runs its tests on both databases too.)"""
 import json
 import os
 import subprocess

@@ -493,7 +493,7 @@ def test_two_pcs_on_one_database_never_push_the_same_table(db_url):
 
 
 def test_every_partnership_game_plays_an_event(database):
-    from engine_core import variants as V
+    from engine_core.texas42 import variants as V
     from host_tools.log import lines as LN
     from host_tools.log import sittinglog as L
     from test_db import SETUPS, random_sitting     # test_db puts tests/engine on the path

@@ -1,5 +1,5 @@
 """The shared codes folded into the device modules as they are compiled
-(host_tools/link/fold.py): the numbers are the codes' own, the names are gone from the
+(host_tools/build/fold.py): the numbers are the codes' own, the names are gone from the
 compiled modules, a text that would change meaning is refused, and every device module of
 the sim's build still imports on MicroPython."""
 import os
@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from host_tools.link import manifests
-from host_tools.link.fold import Fold, FoldError
-from host_tools.sim import build as simbuild
+from host_tools.build import manifests
+from host_tools.build.fold import Fold, FoldError
+from host_tools.build import sim as build as simbuild
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -142,8 +142,8 @@ def test_the_device_tree_folds_and_its_compiled_modules_name_no_code():
 
 
 # The hardware boards' files need the chip's machine module (SPI, Pin): the unix port's
-# has neither. The DIY board's imports on bench/mp_board_fakes.py in the heap budget's
-# test (tests/test_heap_budget.py).
+# has neither. The DIY board's imports on tests/kit/board_fakes.py in the heap budget's
+# test (tests/e2e/test_heap_budget.py).
 HARDWARE = tuple("boards." + b for b in manifests.boards())
 
 

@@ -10,7 +10,7 @@ from array import array
 import pytest
 
 from engine_core.header import encode_header
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from engine_core.games import new_sitting
 from host_tools.log import device as DV
 from host_tools.log import lines as LN

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from clihelp import run
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from host_tools.commands import sync as S
 from host_tools.commands.common import CommandError
 from host_tools.log import sittinglog as L

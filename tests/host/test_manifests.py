@@ -1,5 +1,5 @@
 """The device code is what the manifests name (engine_core/manifest.py, firmware/manifest.py,
-boards/manifest.py): host_tools/link/manifests.py reads them as MicroPython's own
+boards/manifest.py): host_tools/build/manifests.py reads them as MicroPython's own
 tools/manifestfile.py does when it freezes them, and deploy, the mpy-cross check and the
 type check read them there."""
 import glob
@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from host_tools.link import deploy, manifests
+from host_tools.build import manifests
+from host_tools.deploy import deploy
 
 ROOT = manifests.ROOT
 
@@ -44,7 +45,7 @@ def test_the_sims_frozen_build_is_read_as_micropython_reads_it():
     ours = sorted(manifests.read(path))
     assert ours == their_files(path)
     targets = {t for _, t in ours}
-    assert {"boards/simflash.py", "boards/sim.py", "boards/esp32_epd29.py"} <= targets
+    assert {"boards/sim/flash.py", "boards/sim/board.py", "boards/esp32_epd29.py"} <= targets
     assert "engine_core/manifest.py" not in targets and "main.py" not in targets
 
 
@@ -62,11 +63,11 @@ def test_a_boards_image_freezes_what_deploy_copies(board, tmp_path):
 
 def test_the_device_code_leaves_the_pcs_helpers_out():
     targets = {t for _, t in manifests.all_files()}
-    assert "engine_core/sitting.py" in targets and "firmware/app.py" in targets
+    assert "engine_core/texas42/sitting.py" in targets and "firmware/app.py" in targets
     assert not any(t.startswith("host_tools/") or t.endswith("/manifest.py")
                    or "manifest_" in t for t in targets)
     for board in deploy.BOARDS:
-        assert "boards/simflash.py" not in {t for _, t in manifests.device_files(board)}
+        assert "boards/sim/flash.py" not in {t for _, t in manifests.device_files(board)}
 
 
 def test_the_type_check_covers_every_file_of_the_device_code():

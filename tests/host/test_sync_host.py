@@ -8,9 +8,9 @@ import pytest
 
 from engine_core import wire
 from host_tools import cli
-from host_tools.link import client as YC
-from host_tools.link import sync as Y
-from host_tools.link import transport as T
+from host_tools.serial import client as YC
+from host_tools.serial import sync as Y
+from host_tools.serial import transport as T
 from host_tools.log import device as DV
 
 
@@ -121,7 +121,7 @@ def test_a_port_that_is_gone_fails_at_once(tmp_path):
     import os
     import pty
 
-    from host_tools.link.transport import LinkError, SerialLink
+    from host_tools.serial.transport import LinkError, SerialLink
     master, slave = pty.openpty()
     port = tmp_path / "ttyUSB9"
     os.symlink(os.ttyname(slave), str(port))

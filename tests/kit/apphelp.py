@@ -1,13 +1,13 @@
 # Helpers for the firmware tests: the real firmware on the sim board, buttons in by name,
 # the journal replayed to check what is on flash. MicroPython only (framebuf).
 
-from boards.sim import Board
+from boards.sim.board import Board
 from engine_core.header import decode_header
 from engine_core.games import new_sitting
 from firmware import app as A
 from firmware import transient
-from firmware.journal.reader import JournalReader
-from boards.simflash import NorFlash
+from engine_core.journal.reader import JournalReader
+from boards.sim.flash import NorFlash
 from firmware.codes import BACK, LONG, MENU, NEXT, OK, PREV, SETUP
 
 KEYS = {"prev": PREV, "next": NEXT, "ok": OK, "back": BACK, "menu": MENU}
@@ -29,18 +29,18 @@ def boot(nor=None, settings=None, width=296, height=128):
 def pc_sets(a, what, *args):
     """What a sync session does when the PC sets the clock ("clock": unix seconds, UTC
     offset), names ("names": kind, names), settings or the assignment: the App's clock, or
-    a firmware.session Session's (one an App; the module is unloaded after the call, as
+    a firmware.sync.session Session's (one an App; the module is unloaded after the call, as
     after a session). Its answer: None, or the refusal."""
     if what == "clock":
         return a.clock.set(*args)
-    from firmware.session import Session
+    from firmware.sync.session import Session
     try:
         s = _SESSIONS.get(id(a))
         if s is None or s.app is not a:
             s = _SESSIONS[id(a)] = Session(a)
         return getattr(s, "set_" + what)(*args)
     finally:
-        transient.unload(("firmware.session",))
+        transient.unload(("firmware.sync.session",))
 
 
 _SESSIONS = {}

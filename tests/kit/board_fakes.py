@@ -1,7 +1,7 @@
 # Fake machine and esp32 modules for bench_ui.py's heap figure on a real board file (the DIY
 # build, boards/esp32_epd29.py), faked at the bus: pins that read 0, an SPI that sends
 # nowhere, an RTC never set, and the journal partition over a flash image file. As small as
-# opening the board and booting it allows (tests/fakes.py's are fuller): their names are
+# opening the board and booting it allows (tests/kit/fakes.py's are fuller): their names are
 # interned before the firmware's, and each would count in the name table. What they copy
 # is MicroPython's ports/esp32: Pin.irq and Timer.init's arguments (machine_pin.c,
 # machine_timer.c), RTC.datetime's new tuple at each read (machine_rtc.c), and
@@ -73,7 +73,7 @@ class Machine:
 class Partition:
     # The journal partition over the flash image file, read and written in place (so that
     # the image takes no heap): NOR semantics, a program clears bits, an erase sets them.
-    # boards/sim.py's FileFlash does the same, but importing the sim board would load
+    # boards/sim/board.py's FileFlash does the same, but importing the sim board would load
     # its modules and intern its names before the firmware's.
     TYPE_DATA = 1
     image = None

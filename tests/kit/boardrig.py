@@ -1,13 +1,13 @@
-# A sim board in fake time (tests/fakes.py): a clock that moves only when the firmware
+# A sim board in fake time (tests/kit/fakes.py): a clock that moves only when the firmware
 # sleeps or waits, a slow e-paper panel, buttons pressed by a script. For the main-loop,
 # power and boot tests, and the benchmarks that print their figures.
-from boards.sim import Board
+from boards.sim.board import Board
 from fakes import FakeClock, FakePresses, StopAfter, fake_panel
 from firmware import app as A
 from firmware.buttons import Buttons
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 from firmware.loop import Loop
-from boards.simflash import NorFlash
+from boards.sim.flash import NorFlash
 from firmware.power import Power
 
 ORDER = (PREV, NEXT, OK, BACK, MENU)
@@ -63,7 +63,7 @@ def run_loop(b):
 
 
 def costed(b):
-    """Charge b's firmware steps on its CostClock (tests/costclock.py): each screen drawn
+    """Charge b's firmware steps on its CostClock (tests/kit/costclock.py): each screen drawn
     and sent to the panel, a module import when the screen changes; the buttons hear
     their pin IRQs and timer ticks as a board's do."""
     clock = b.clock

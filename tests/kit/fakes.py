@@ -503,7 +503,7 @@ def fake_panel(clock, partial_ms=600, full_ms=2500, width=296, height=128):
     # the panel busy for partial_ms (full_ms for a full one); like the real drivers
     # (firmware/display/epaper.py), show() and sleep() first wait for a refresh still
     # running, and ready() says whether one is. busy_ms adds up the refresh time.
-    from boards.sim import SimDisplay
+    from boards.sim.board import SimDisplay
 
     class FakePanel(SimDisplay):
         def __init__(self):

@@ -1,10 +1,10 @@
 # A scorer whose journal is as full as it gets, on the sim board: a flash image made on the
 # PC (every block in use, a few hundred finished and synced sittings, the oldest already
 # reclaimed once) and a sitting in progress, one hand from game over. The device side
-# (DEVICE, run by MicroPython in any form of host_tools/sim/build.py) boots on it, plays the
+# (DEVICE, run by MicroPython in any form of host_tools/build/sim.py) boots on it, plays the
 # last hand, shows the history, then serves a sync from the real `tally42 sync` over the
 # sim's serial line, and reports the lowest free heap it saw at each step on stderr.
-# Used by tests/test_full_journal.py and bench/bench_journal_full.py.
+# Used by tests/e2e/test_full_journal.py and bench/bench_journal_full.py.
 import os
 import subprocess
 import sys
@@ -19,16 +19,16 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "engine"))
 from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
 from engine_core import codes as C  # noqa: E402
-from engine_core import options as O  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from firmware.journal.reader import JournalReader  # noqa: E402
-from boards.simflash import NorFlash  # noqa: E402
-from host_tools.sim import build as simbuild  # noqa: E402
+from engine_core.journal.reader import JournalReader  # noqa: E402
+from boards.sim.flash import NorFlash  # noqa: E402
+from host_tools.build import sim as build as simbuild  # noqa: E402
 from host_tools.sim import run as sim  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
-BLOCKS = 16         # boards/sim.py: a 64 KB partition of 4 KB blocks
+BLOCKS = 16         # boards/sim/board.py: a 64 KB partition of 4 KB blocks
 NAMES = ("Ann", "Bob", "Cy", "Di")
 DEVICE_ID = "T42-FULL"
 
@@ -76,7 +76,7 @@ def fill(path, limit=60):
     return held
 
 
-# The device's side, after the prelude of its form (host_tools/sim/build.py). argv: FLASH TTY
+# The device's side, after the prelude of its form (host_tools/build/sim.py). argv: FLASH TTY
 # NAME HOG. HOG > 0: before the sync, hold on to all but HOG bytes of the free heap, as
 # a heap already tight would.
 DEVICE = """import gc, sys
@@ -90,7 +90,7 @@ def mark(step):
     if free < low.get(step, 1 << 29):
         low[step] = free
 flash, tty, name, hog = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-from boards.simmain import SimSerial
+from boards.sim.main import SimSerial
 b = sim.Board(flash, serial=SimSerial(tty, name))
 a = A.App(b.display, b.flash, b.settings_path, b.serial, %r)
 a.boot()

@@ -1,9 +1,9 @@
-# The journal under damage: a 200-sitting flash image (tests/syncrig.py's sittings of
+# The journal under damage: a 200-sitting flash image (tests/kit/syncrig.py's sittings of
 # random legal play, as the scorer journals them), damaged one way at a time, then read
 # as the scorer's boot and the PC's `--from-image` read it (host_tools/log/image.py, the
 # firmware's journal code). Each damage is judged against the undamaged image: how many
 # sittings it cost, and whether any sitting was lost, changed or exported without a word.
-# Used by tests/test_journal_damage.py and bench/bench_journal_damage.py.
+# Used by tests/e2e/test_journal_damage.py and bench/bench_journal_damage.py.
 import os
 import sys
 
@@ -16,7 +16,7 @@ import syncrig as R  # noqa: E402
 from host_tools.log import image as I  # noqa: E402
 
 BLOCK = 4096
-HDR2 = 40       # firmware/journal/blocks.py: a format-2 block's records start here
+HDR2 = 40       # engine_core/journal/blocks.py: a format-2 block's records start here
 
 
 def build(path, sittings=200, blocks=R.BLOCKS):

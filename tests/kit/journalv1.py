@@ -1,13 +1,13 @@
 # The flash journal's writer as the firmware before check values had it (format 1, kept
 # verbatim but for this header): the tests write images with it, as a scorer not yet
 # updated did, and check that today's journal reads them and writes on (
-# tests/mp/test_journal_formats.py).
+# tests/device/journal/test_journal_formats.py).
 # The flash journal: every accepted event of every sitting, as an append-only log over
 # the blocks of its own partition, durable when append() returns. Format and recovery:
 # docs/journal.md. The Journal holds all of the writing (loaded for good: no write
 # imports anything), its mount, and the walk over its sittings that marking one synced
 # and reclaiming a block need. A sitting's records are read back by JournalReader
-# (firmware/journal/reader.py), through the public methods at the end of the class.
+# (engine_core/journal/reader.py), through the public methods at the end of the class.
 import binascii
 import struct
 

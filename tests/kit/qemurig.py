@@ -19,12 +19,12 @@ from host_tools.sim import qemu as Q  # noqa: E402
 OUT = os.path.join(build.OUT, "tests-rom")
 # What the suites import, compiled with the port's own mpy-cross into the image.
 TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/mp")
-FILES = ("tests/fakes.py", "tests/costclock.py", "tests/rtcchip.py", "bench/mp_ui_search.py",
-         "bench/mp_board_fakes.py",
+FILES = ("tests/kit/fakes.py", "tests/kit/costclock.py", "tests/kit/rtcchip.py", "bench/probes/mp_ui_search.py",
+         "tests/kit/board_fakes.py",
          "bench/bench_engine.py")
 # Kept as source: mp_run.py (its functions are run without its main()), the board probe
-# (tests/mp/test_probe_board.py reads it as text, as tally42 deploy sends it).
-SOURCES = ("tests/mp_run.py", "host_tools/link/board_probe.py")
+# (tests/device/test_probe_board.py reads it as text, as tally42 deploy sends it).
+SOURCES = ("tests/mp_run.py", "host_tools/deploy/board_probe.py")
 
 
 def firmware(form="frozen"):
@@ -110,7 +110,7 @@ def suite_rom():
 
 # Run on the board from the raw REPL, one test module at a time after a soft reset (as
 # run-tests.py does with a target): the port mounts its ROMFS partition at /rom, which
-# goes first on the path (the suites import boards.sim, which the frozen boards package
+# goes first on the path (the suites import boards.sim.board, which the frozen boards package
 # lacks); tests/mp_run.py's own function runs the module, its tests but those left out.
 RUN = """import sys, os, gc
 os.chdir("/rom")

@@ -2,7 +2,7 @@
 # (its own generator, no `random`), and allocation-free once made, on a 32-bit device too:
 # it only picks among the engine's legal actions and checks each event with Sitting.check
 # before applying it.
-from engine_core import variants as V
+from engine_core.texas42 import variants as V
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, PASS)
 from engine_core.codes import BIDDING, OVER, TRUMP

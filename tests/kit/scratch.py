@@ -30,7 +30,7 @@ def _remove(p):
             pass
 
 
-# Gone when the run ends, however it ends. The bare-metal port (tests/test_qemu.py) has no
+# Gone when the run ends, however it ends. The bare-metal port (tests/e2e/test_qemu.py) has no
 # atexit: its file system is in the board's RAM, gone with the board.
 if hasattr(sys, "atexit"):
     sys.atexit(lambda: _remove(FOLDER))

@@ -20,15 +20,15 @@ from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
-from engine_core import options as O  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
 from engine_core import wire  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from firmware.journal.reader import JournalReader  # noqa: E402
-from boards.simflash import NorFlash  # noqa: E402
+from engine_core.journal.reader import JournalReader  # noqa: E402
+from boards.sim.flash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
-from host_tools.sim.build import tool  # noqa: E402
+from host_tools.build.sim import tool  # noqa: E402
 
 MICROPYTHON = tool("micropython")
 BLOCKS = 16
@@ -213,10 +213,10 @@ class Cable:
 
 
 class Scorer:
-    """The MicroPython scorer process (tests/sync_device.py) on the cable's device end."""
+    """The MicroPython scorer process (tests/kit/sync_device.py) on the cable's device end."""
 
     def __init__(self, image, cable, *options, record=None):
-        args = [MICROPYTHON, "tests/sync_device.py", image, cable.device_path]
+        args = [MICROPYTHON, "tests/kit/sync_device.py", image, cable.device_path]
         if record:
             args += ["--record", record]
         args += [str(o) for o in options]

@@ -1,10 +1,10 @@
-# A soak of the sync: many sittings on a scorer (tests/sync_device.py on the MicroPython
+# A soak of the sync: many sittings on a scorer (tests/kit/sync_device.py on the MicroPython
 # unix port), synced by the real `tally42 sync` again and again while the line between
 # them misbehaves: bytes dropped (the cable cut for a while), garbage and stray Ctrl-Cs
 # sent to the scorer, replies lost, a second reader on the PC's end of the line taking
 # bytes, and the scorer reset (its process killed and started again on its flash). In
 # the end every sitting must be in the database exactly once, and marked synced on the
-# scorer. Used by tests/test_sync_soak.py and bench/bench_sync_soak.py.
+# scorer. Used by tests/e2e/test_sync_soak.py and bench/bench_sync_soak.py.
 import contextlib
 import io
 import os
@@ -25,7 +25,7 @@ from host_tools.log import sittinglog as L  # noqa: E402
 from host_tools.log.device import device_sitting_id  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
-DEVICE_ID = "T42-SIM001"    # tests/sync_device.py's
+DEVICE_ID = "T42-SIM001"    # tests/kit/sync_device.py's
 
 
 class Faults:

@@ -5,11 +5,11 @@
 # sitting resumed from it is the sitting that was played (the event in flight aside).
 from engine_core.header import decode_header, encode_header
 from engine_core.gin import codec as gincodec
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from engine_core.games import new_sitting
 from firmware.journal import Journal
-from firmware.journal.reader import JournalReader
-from boards.simflash import NorFlash, PowerCut
+from engine_core.journal.reader import JournalReader
+from boards.sim.flash import NorFlash, PowerCut
 from ginrand import RandomGinPlayer
 from test_journal import _events
 from test_journal_powercut import _VARIANTS, _Model, _append_again, _check, _drive

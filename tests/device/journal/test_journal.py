@@ -1,11 +1,11 @@
 # Tests of the flash journal (firmware/journal/) and its NOR-flash emulation
-# (boards/simflash.py): append and recover, sittings and flags, reclamation, a full journal,
+# (boards/sim/flash.py): append and recover, sittings and flags, reclamation, a full journal,
 # reads by offset, garbage partitions, wear, and an allocation-free append path.
 import os
 
 from firmware.journal import Journal, JournalError, JournalFull
-from firmware.journal.reader import Cursor, JournalReader
-from boards.simflash import NorFlash, PowerCut
+from engine_core.journal.reader import Cursor, JournalReader
+from boards.sim.flash import NorFlash, PowerCut
 from randsit import RandomPlayer
 import scratch
 

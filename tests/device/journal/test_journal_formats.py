@@ -1,11 +1,11 @@
 # The journal's record checks on MicroPython (the firmware's interpreter): the CRC-8 of a
-# record, a journal written by firmware before the checks (format 1, tests/mp/journalv1.py)
+# record, a journal written by firmware before the checks (format 1, tests/kit/journalv1.py)
 # read and written on after the update, and damage that costs one sitting, is named,
 # and never stops the scorer from booting. MicroPython and CPython: tests/mp_run.py.
 from firmware.journal import Journal, JournalFull
-from firmware.journal.reader import JournalReader
-from firmware.journal.blocks import crc8
-from boards.simflash import NorFlash
+from engine_core.journal.reader import JournalReader
+from engine_core.journal.blocks import crc8
+from boards.sim.flash import NorFlash
 from test_journal import _events, _read_all, _stream
 
 import journalv1

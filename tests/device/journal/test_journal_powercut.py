@@ -3,8 +3,8 @@
 # whole, not at all, or in part; then a reboot must recover every acknowledged event and
 # flag, nothing else but the operation in flight, and take new events.
 from firmware.journal import Journal, JournalFull
-from firmware.journal.reader import JournalReader
-from boards.simflash import NorFlash, PowerCut
+from engine_core.journal.reader import JournalReader
+from boards.sim.flash import NorFlash, PowerCut
 from randsit import RandomPlayer
 from test_journal import _events, _read_all, _stream
 
