@@ -1,9 +1,9 @@
 # The flash journal's partition as blocks of records (docs/journal.md): the record
 # format (tags, the check value, Walk), reading through a window, programming, erasing,
 # the block headers, and each record's check, of either format (1: before check
-# values; 2: a check value on each record, the header twice). Journal
-# (firmware/journal/writer.py) is built on it, and reads each record through it
-# (damage is handled on demand by engine_core/journal/damage.py).
+# values; 2: a check value on each record, the header twice). Log
+# (engine_core/journal/log.py) reads the sittings through it, Journal
+# (firmware/journal/writer.py) writes them.
 from engine_core.compat import const
 
 # Record tags: the 4-of-8 constant-weight codes (exactly four bits programmed). A torn
@@ -193,6 +193,18 @@ class Blocks:
         self._last = 0          # the newest sitting's id
         self._head = 0          # the head block, and where its next record goes
         self._head_off = HDR2
+        self._walk = None       # the lookups by id (mark_synced, reclaim, begin_pos)
+        self._ok = bytearray(0)  # by block: reclaimable? 0 not known yet, 1 yes, 2 no
+        self._last_pos = 0      # the newest sitting's BEGIN position, flags
+        self._last_flags = 0
+        self._ended = False     # the newest sitting's last record is an END
+        self._bad = 0           # 1: the newest sitting is damaged; 2: a BEGIN after it
+        self._open = 0          # the open sitting's id, 0 when none (always the newest)
+        self._next_sid = 1
+        self._tail = 0          # the ring: tail block, blocks in use, the head's
+        self._count = 0         # sequence number, and whether torn bytes follow its
+        self._seq = 0           # last record
+        self._head_dirty = False
 
     # Flash access ----------------------------------------------------------------
 
@@ -383,6 +395,3 @@ class Blocks:
             return -1
         blk = (blk + 1) % self._n
         return blk if self._carry[blk] == sid else -1
-
-
-

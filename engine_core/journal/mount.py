@@ -1,8 +1,8 @@
-# The journal's mount (firmware/journal/writer.py Journal.mount): the scan of the
-# partition at boot, which finds the ring of blocks, drops a torn tail and follows the
-# newest sitting. Run once a boot and unloaded after (firmware/transient.py MOUNT): a
-# stock flash's heap does not keep its code while the scorer plays. It sets the
-# Journal's ring state, as the Journal's own code would.
+# The journal's mount (engine_core/journal/log.py Log.mount): the scan of the
+# partition, which finds the ring of blocks, drops a torn tail and follows the newest
+# sitting. On the device, run once a boot and unloaded after (firmware/journal/writer.py
+# Journal.mount): a stock flash's heap does not keep its code while the scorer plays. It
+# sets the ring state, as the Log's own code would.
 from engine_core.journal import blocks as B
 
 

@@ -34,6 +34,26 @@ def _journal_blocks(part, first, size):
     return n
 
 
+def _sittings(part):
+    # The sittings of the journal on `part`, read by the journal code the board holds,
+    # of whichever version: named as strings, for it is the board's (not this
+    # checkout's) firmware that answers.
+    try:
+        log = __import__("engine_core.journal.log", None, None, ("Log",))
+        reader = __import__("engine_core.journal.reader", None, None, ("JournalReader",))
+    except ImportError:     # a scorer on the firmware before the journal's reading moved
+        j = __import__("firmware.journal", None, None, ("Journal",)).Journal(part)
+        j.mount()
+        try:
+            reader = __import__("firmware.journal.reader", None, None, ("JournalReader",))
+        except ImportError:     # ... and before the reader class
+            return __import__("firmware.journalread", None, None, ("sittings",)).sittings(j)
+        return reader.JournalReader(j).sittings()
+    j = log.Log(part)
+    j.mount()
+    return reader.JournalReader(j).sittings()
+
+
 def probe():
     r = {"version": tuple(sys.implementation.version[:3]),
          "machine": getattr(sys.implementation, "_machine", ""),
@@ -73,15 +93,7 @@ def probe():
                 r["orphans"] = _journal_blocks(p, _JOURNAL_AT - info[2], _JOURNAL_SIZE)
     if journal is not None:
         try:
-            from firmware.journal import Journal
-            j = Journal(journal)
-            j.mount()
-            try:
-                from engine_core.journal.reader import JournalReader
-                listed = JournalReader(j).sittings()
-            except ImportError:     # a scorer still on the firmware before the reader class
-                from firmware import journalread
-                listed = journalread.sittings(j)
+            listed = _sittings(journal)
             r["unsynced"] = sum(1 for s in listed if not s[2])
         except Exception:   # no firmware yet, or one that cannot read this journal
             r["orphans"] = _journal_blocks(journal, 0, _JOURNAL_SIZE)

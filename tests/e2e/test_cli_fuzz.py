@@ -11,7 +11,7 @@ from host_tools import cli
 from host_tools.store import db as D
 from tests.test_db import random_log
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Inputs a command (TALLY42_FUZZ_ROUNDS for a longer run); the seed is fixed, so a
 # failure comes back.
 ROUNDS = int(os.environ.get("TALLY42_FUZZ_ROUNDS", "60"))

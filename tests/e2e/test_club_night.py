@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TALLY = [sys.executable, "-m", "host_tools"]
 EVENT = "Club night"
 TEAMS = [("Aces", ["Ann", "Cy"]), ("Bones", ["Bob", "Di"]), ("Cats", ["Eve", "Gus"]),

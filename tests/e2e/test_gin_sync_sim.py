@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TALLY = [sys.executable, "-m", "host_tools"]
 # Each hand: the turn-up 10 (where the cursor starts), the first player knocks with 10
 # (one over where the ending starts), the other is left with 95 (25 and seven held

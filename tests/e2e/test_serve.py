@@ -80,7 +80,7 @@ def test_a_sitting_another_process_stores_shows_up(served, tmp_path):
     assert [(t["table"], t["hands"]) for t in live] == [(1, 3)]
     log = tmp_path / "r2t1.jsonl"
     log.write_text(partial_42(seats, 6, "r2t1"))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     done = subprocess.run([sys.executable, "-m", "host_tools", "import", str(log), "--db", path],
                           cwd=root, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -106,7 +106,7 @@ def test_tally42_serve_serves_the_database_it_was_given(db_url, tmp_path):
     ev, seats = _night(db_url)
     given = db_url.replace("postgresql://tally42@", "postgresql://tally42:pw@")
     assert given != db_url or not D.is_url(db_url)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     proc = subprocess.Popen([sys.executable, "-m", "host_tools", "serve", ev.name, "--db",
                              given, "--host", "127.0.0.1", "--port", "0"], cwd=root,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

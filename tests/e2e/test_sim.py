@@ -19,7 +19,7 @@ from host_tools.build import sim as build as simbuild
 from host_tools.sim import run as sim
 from host_tools.sim import screen as simscreen
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HAVE_MP = os.path.exists(simbuild.tool("micropython")) and os.path.exists(simbuild.tool("mpy-cross"))
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
 pytestmark = [pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port is not set up"),

@@ -12,7 +12,7 @@ import pytest
 from host_tools.build import sim as build as simbuild
 from host_tools.sim import run as sim
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HAVE_MP = os.path.exists(simbuild.tool("micropython")) and os.path.exists(
     simbuild.tool("mpy-cross"))
 

@@ -14,7 +14,7 @@ import pytest
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
 pytestmark = pytest.mark.mp32
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TALLY = [sys.executable, "-m", "host_tools"]
 
 

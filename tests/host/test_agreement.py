@@ -19,7 +19,7 @@ from randsit import SETUPS, RandomPlayer, play  # noqa: E402
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
 pytestmark = pytest.mark.mp32
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = simbuild.tool("micropython")
 
 

@@ -19,7 +19,7 @@ from host_tools.store import dbpg
 from host_tools.store import facts as F
 from test_db import _store_v1, count, expected_hands, random_log, random_sitting
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def raw(url):

@@ -588,7 +588,7 @@ def test_two_processes_hand_out_and_slot_each_table_once(tmp_path, db_url):
             for me, winner in (("pc0", 0), ("pc1", 1)):
                 database.store(sitting_42(seats, winner, t.table % 7, "%s-r1t%d" % (me, t.table)))
     go = str(tmp_path / "go")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     procs = [subprocess.Popen([sys.executable, "-c", RACE, db_url, me, "8", go], cwd=root,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
              for me in ("pc0", "pc1")]

@@ -12,7 +12,7 @@ from host_tools.build import manifests
 from host_tools.build.fold import Fold, FoldError
 from host_tools.build import sim as build as simbuild
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 CODES = textwrap.dedent("""\
     from micropython import const

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from ginrand import SETUPS, RandomGinPlayer  # noqa: E402
 from randsit import play  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 SPEC = os.path.join(ROOT, "tests", "logs", "spec_gin_sitting.jsonl")
 

@@ -26,8 +26,8 @@ import pytest
 
 from host_tools import cli
 
-ROOT = Path(__file__).resolve().parents[1]
-LOGS = Path(__file__).resolve().parent / "logs"
+ROOT = Path(__file__).resolve().parents[2]
+LOGS = ROOT / "tests" / "logs"
 
 POINT_BIDS = list(range(30, 42))
 OPENING_42 = ["pass"] + POINT_BIDS + [42, 84]

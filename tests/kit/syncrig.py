@@ -11,7 +11,7 @@ import time
 import tty
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 for _p in (ROOT, os.path.join(ROOT, "tests", "engine")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
