@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from bench_ui import probe  # noqa: E402
-from host_tools.build import sim as build as simbuild  # noqa: E402
+from host_tools.build import sim as simbuild  # noqa: E402
 
 CODE = """from boards.sim import board as sim
 from firmware import app

@@ -1,5 +1,5 @@
 # The device's figures, measured on the sim board: the firmware compiled to .mpy and run
-# on the MicroPython unix port with the sim's 110K heap (bench/probes/mp_ui_probe.py does the
+# on the MicroPython unix port with the sim's 110K heap (tests/kit/probes/mp_ui_probe.py does the
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
 #   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
 #   ui.presses_per_hand.sitting_mean a corpus of realistic sittings (mp_ui_search.py);
@@ -37,7 +37,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from host_tools.build import sim as build as simbuild  # noqa: E402
+from host_tools.build import sim as simbuild  # noqa: E402
 
 HANDS = 50
 # The corpus of ui.presses_per_hand.sitting_mean (about 45 hands; bench/run.py --quick: 1)

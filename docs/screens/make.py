@@ -10,7 +10,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
-from host_tools.build import sim as build as simbuild  # noqa: E402
+from host_tools.build import sim as simbuild  # noqa: E402
 from host_tools.sim import run as sim  # noqa: E402
 from host_tools.sim import screen as simscreen  # noqa: E402
 

@@ -1,5 +1,5 @@
-# The press search of bench/probes/mp_ui_search.py (ui.presses_per_hand.*): the fewest presses
-# it finds are real paths through the screens. And the check of bench/probes/mp_ui_hidden.py
+# The press search of tests/kit/probes/mp_ui_search.py (ui.presses_per_hand.*): the fewest presses
+# it finds are real paths through the screens. And the check of tests/kit/probes/mp_ui_hidden.py
 # (ui.hidden_actions): every action reachable from a screen is named on it, each screen
 # of both families in the states a table meets it in, each button short and held.
 # MicroPython only: run with tests/mp_run.py.

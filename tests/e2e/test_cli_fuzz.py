@@ -128,7 +128,7 @@ def _image(tmp_path):
 
 
 def test_export_from_image_and_the_sim_flash_check_take_any_bytes(tmp_path, capsys):
-    from host_tools.build import sim as build as simbuild
+    from host_tools.build import sim as simbuild
     from host_tools.sim import run as sim
     rnd = random.Random(7)
     base = _image(tmp_path)

@@ -104,7 +104,7 @@ def test_romfs_build_is_an_image_the_firmware_imports_from(tmp_path):
             "vfs.mount(vfs.VfsRom(rom), '/rom')\nsys.path[:] = ['/rom']\n"
             "import os\nprint(sorted(os.listdir('/rom/boards')))\n"
             "from firmware import app\nprint(app.__file__)\n" % image)
-    from host_tools.build import sim as build as simbuild
+    from host_tools.build import sim as simbuild
     r = subprocess.run([simbuild.tool("micropython"), "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     listing, app_file = r.stdout.strip().split("\n")

@@ -15,7 +15,7 @@ import pytest
 
 from host_tools.cli import main as tally42
 from host_tools.log import image
-from host_tools.build import sim as build as simbuild
+from host_tools.build import sim as simbuild
 from host_tools.sim import run as sim
 from host_tools.sim import screen as simscreen
 

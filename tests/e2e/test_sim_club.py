@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from host_tools.build import sim as build as simbuild
+from host_tools.build import sim as simbuild
 from host_tools.sim import run as sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

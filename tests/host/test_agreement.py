@@ -11,7 +11,7 @@ from engine_core.texas42 import options as O
 from engine_core.texas42.sitting import Sitting
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
-from host_tools.build import sim as build as simbuild
+from host_tools.build import sim as simbuild
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from randsit import SETUPS, RandomPlayer, play  # noqa: E402

@@ -10,7 +10,7 @@ import pytest
 
 from host_tools.build import manifests
 from host_tools.build.fold import Fold, FoldError
-from host_tools.build import sim as build as simbuild
+from host_tools.build import sim as simbuild
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -24,7 +24,7 @@ from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
 from engine_core.journal.reader import JournalReader  # noqa: E402
 from boards.sim.flash import NorFlash  # noqa: E402
-from host_tools.build import sim as build as simbuild  # noqa: E402
+from host_tools.build import sim as simbuild  # noqa: E402
 from host_tools.sim import run as sim  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 

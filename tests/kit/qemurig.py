@@ -19,7 +19,7 @@ from host_tools.sim import qemu as Q  # noqa: E402
 OUT = os.path.join(build.OUT, "tests-rom")
 # What the suites import, compiled with the port's own mpy-cross into the image.
 TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/mp")
-FILES = ("tests/kit/fakes.py", "tests/kit/costclock.py", "tests/kit/rtcchip.py", "bench/probes/mp_ui_search.py",
+FILES = ("tests/kit/fakes.py", "tests/kit/costclock.py", "tests/kit/rtcchip.py", "tests/kit/probes/mp_ui_search.py",
          "tests/kit/board_fakes.py",
          "bench/bench_engine.py")
 # Kept as source: mp_run.py (its functions are run without its main()), the board probe

@@ -1,8 +1,8 @@
 # Where the presses of ui.presses_per_hand.* go: the same fewest paths as
-# bench/probes/mp_ui_search.py's fewest() (the same keys, states and dead ends; the count is
+# tests/kit/probes/mp_ui_search.py's fewest() (the same keys, states and dead ends; the count is
 # not changed), each press charged to the screen it was made on (and its step: the
 # sitting's phase on the score, the question on the gin totals). MicroPython only:
-#   micropython -X heapsize=64m bench/probes/mp_ui_breakdown.py 42|gin     (from the project root)
+#   micropython -X heapsize=64m tests/kit/probes/mp_ui_breakdown.py 42|gin     (from the project root)
 # `floor`: the least any design with an OK a question could take on the gin corpus.
 import sys
 

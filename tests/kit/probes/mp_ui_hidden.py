@@ -3,7 +3,7 @@
 # held), and a press that changes anything (the screen, its cursor, a value keyed in, an
 # event taken) is an action; an action is hidden when the screen's drawn text does not
 # name its button. A held button that does what the short one does is the same action.
-# MicroPython only; run by bench/probes/mp_ui_probe.py and tests/device/test_search.py.
+# MicroPython only; run by tests/kit/probes/mp_ui_probe.py and tests/device/test_search.py.
 #
 # How the text names a button (docs/device.md, For developers): `<>` both arrows, `<` or `>`
 # one of them (the arrows drawn round a choice count), `OK`, `BACK`, `M` the menu key,

@@ -2,7 +2,7 @@
 # screens (firmware.app and firmware.ui, on the sim board's display): from the screen the
 # last hand left on show, every button (short and held) is tried, and a press path counts
 # only when the events it makes are the hand's, in order. MicroPython only; run by
-# bench/probes/mp_ui_probe.py (and tests/device/test_search.py on a small corpus).
+# tests/kit/probes/mp_ui_probe.py (and tests/device/test_search.py on a small corpus).
 #
 # The journal keeps no event (FakeJournal): which screen follows which press does not
 # depend on what flash holds, and the search makes thousands of presses.
