@@ -84,7 +84,7 @@ qemutest: setup qemu-if-possible
 
 mptest: setup
 	$(MP) tests/mp_run.py tests/engine
-	@if [ -d tests/mp ]; then $(MP) tests/mp_run.py tests/mp; fi
+	@if [ -d tests/device ]; then $(MP) tests/mp_run.py tests/device; fi
 
 # The 32-bit unix port, stock and with the firmware frozen (tools/mp32.py; cached in
 # build/mp32: a second run rebuilds only what changed).
@@ -105,7 +105,7 @@ mptest32-suites: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, its suites skipped"; exit 0; fi; \
 	set -e; echo "32-bit MicroPython ($(MP32)):"; \
 	$(MP32) tests/mp_run.py tests/engine; \
-	$(MP32) tests/mp_run.py tests/mp
+	$(MP32) tests/mp_run.py tests/device
 
 mptest32-sim: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, the sim tests on it skipped"; exit 0; fi; \

@@ -21,8 +21,6 @@ import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from eventlogs import partial_42, sitting_42  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402

@@ -25,9 +25,6 @@ import time
 from array import array
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "engine"))
 
 import pg as PG  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402

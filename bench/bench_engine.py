@@ -5,8 +5,6 @@ import gc
 import os
 import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402

@@ -18,8 +18,6 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import pg as PG  # noqa: E402
 from eventlogs import sitting_42  # noqa: E402

@@ -6,11 +6,7 @@
 # every event it took, and sleeps instead of spinning.
 #   faults.injected       the faults tried
 #   faults.unrecovered    of those, the ones it did not recover from
-import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests")
-sys.path.insert(0, "tests/mp")
 
 from boardrig import INDEX, START_MS, fake_board  # noqa: E402
 from costclock import FakeCell, StuckBusy  # noqa: E402

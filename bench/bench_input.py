@@ -5,11 +5,7 @@
 #   ui.presses_lost.during_refresh    presses made less presses the app was handed
 #   ui.presses_during_refresh         of those presses, how many came while the panel
 #                                     was refreshing
-import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests")
-sys.path.insert(0, "tests/mp")
 
 from boardrig import fake_board, run_loop, script  # noqa: E402
 from test_loop import PLAY  # noqa: E402

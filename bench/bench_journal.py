@@ -2,10 +2,7 @@
 # with real sittings from the engine (random legal play, undos included, event bytes from
 # the codec). Prints `name: value unit` lines. Run: micropython bench/bench_journal.py
 # (CPython gives the same figures: they are counts, not times).
-import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests/engine")
 import os  # noqa: E402
 from array import array  # noqa: E402
 

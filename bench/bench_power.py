@@ -10,11 +10,7 @@
 #   power.ma.playing / power.ma.idle          the average currents
 #   power.awake_share.playing         the share of the time the CPU was awake
 import os
-import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests")
-sys.path.insert(0, "tests/mp")
 
 from boardrig import START_MS, costed, fake_board, run_loop, script  # noqa: E402
 from costclock import CostClock  # noqa: E402

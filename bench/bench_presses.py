@@ -17,10 +17,7 @@
 #   ui.phantom_presses.in_c_call        the same noise inside one C call: its handler
 #                                       runs after, and cannot tell a pulse from a tap
 import os
-import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests")
 
 from costclock import COSTS, CostClock  # noqa: E402
 from fakes import FakePresses, install_fake_hardware  # noqa: E402

@@ -17,8 +17,6 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in (ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "tools")):
-    sys.path.insert(0, _p)
 
 import fulljournal as F  # noqa: E402
 import qemurig as R  # noqa: E402

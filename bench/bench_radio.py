@@ -22,7 +22,6 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from engine_core.air import wire as W  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402

@@ -10,12 +10,7 @@
 #   power.radio_on_ms_per_hand               how long the radio is on a hand
 import os
 import random
-import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests")
-sys.path.insert(0, "tests/mp")
-sys.path.insert(0, "bench")
 
 from bench_power import (CPU_160MHZ, CPU_80MHZ, DEEP_SLEEP, HAND_EVERY_S,  # noqa: E402
                          LIGHT_SLEEP, PANEL_REFRESH, REGULATOR, playing)

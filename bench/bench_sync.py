@@ -11,13 +11,10 @@
 #   sync.seconds_for_100_sittings.pty     the whole session, storing included
 # Everything is measured on the run; nothing is assumed.
 import os
-import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import syncrig as R  # noqa: E402
 from host_tools.serial import client as YC  # noqa: E402

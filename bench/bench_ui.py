@@ -36,7 +36,6 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
 from host_tools.build import sim as simbuild  # noqa: E402
 
 HANDS = 50

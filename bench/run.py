@@ -13,6 +13,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+KIT = ("tests/kit", "tests/kit/engine", "tests/kit/probes", "tools")
 FIGURE = re.compile(r"[A-Za-z0-9_.+-]+: -?[0-9][0-9.]*( .*)?$")
 
 
@@ -40,6 +41,11 @@ def main(argv):
     quick = "--quick" in argv
     only = [a for a in argv if a != "--quick"]
     env = dict(os.environ)
+    # The one place the bench's import path is set: the checkout, the test kit (rigs,
+    # fakes, probes, the engine's sittings) and tools/, for CPython and MicroPython.
+    path = [ROOT] + [os.path.join(ROOT, p) for p in KIT]
+    env["PYTHONPATH"] = os.pathsep.join(path + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["MICROPYPATH"] = ":".join([".frozen"] + path)
     if quick:
         env["TALLY42_BENCH_QUICK"] = "1"
     failed = []

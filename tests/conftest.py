@@ -1,12 +1,17 @@
-# tests/mp holds MicroPython-only tests (framebuf, heap_lock): run by tests/mp_run.py.
-collect_ignore = ["mp", "mp_run.py"]
+# The one place the tests' import path is set (the MicroPython suites' twin is
+# tests/mp_run.py, the bench's bench/run.py): the test kit (tests/kit/: rigs, fakes,
+# probes, the engine's sittings) and tools/. No test module is imported by another.
+# tests/device holds MicroPython-only tests (framebuf, heap_lock): run by tests/mp_run.py.
+collect_ignore = ["device", "mp_run.py"]
 
 import os
 import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KIT = ("tests/kit", "tests/kit/engine", "tests/kit/probes", "tools")
+sys.path[:0] = [os.path.join(ROOT, p) for p in KIT if os.path.join(ROOT, p) not in sys.path]
 
 
 # ---- PostgreSQL: a real server, started here (tests/kit/pg.py) ----

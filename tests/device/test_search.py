@@ -3,11 +3,9 @@
 # (ui.hidden_actions): every action reachable from a screen is named on it, each screen
 # of both families in the states a table meets it in, each button short and held.
 # MicroPython only: run with tests/mp_run.py.
-import sys
 from engine_core.codes import LAST_BID, LAST_CONTRACT, LAST_MADE  # noqa: E402
 from firmware.codes import BACK, HOME, LONG, MENU, NEXT, OK, PREV  # noqa: E402
 
-sys.path.insert(0, "bench")
 
 import mp_ui_hidden as H  # noqa: E402
 import mp_ui_search as M  # noqa: E402

@@ -1,6 +1,5 @@
 """Every command that reads a file, fed random bytes and damaged sitting logs, flash
 images and databases: each run ends with exit 0 or 2 (a message), never a traceback."""
-import json
 import os
 import random
 import sqlite3
@@ -9,15 +8,10 @@ import pytest
 
 from host_tools import cli
 from host_tools.store import db as D
-from tests.test_db import random_log
+from clihelp import ROUNDS, ends_well, fuzzed_inputs
+from eventlogs import random_log
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# Inputs a command (TALLY42_FUZZ_ROUNDS for a longer run); the seed is fixed, so a
-# failure comes back.
-ROUNDS = int(os.environ.get("TALLY42_FUZZ_ROUNDS", "60"))
-
-ODD_VALUES = [None, True, -1, 0, 2 ** 64, -2 ** 63, 1e308, 0.5, "", "\ud800", "\x1b[2J",
-              "x" * 300, [], [[[]]], {}, {"a": {"b": 1}}, "pass", "nello", 35, 168, 7]
 
 
 def _logs():
@@ -29,94 +23,21 @@ def _logs():
     return [t.encode("utf-8") for t in out]
 
 
-def _mutate_json(rnd, data):
-    # One value or key of one line replaced, dropped or doubled.
-    lines = data.split(b"\n")
-    k = rnd.randrange(len(lines))
-    try:
-        obj = json.loads(lines[k])
-    except ValueError:
-        return data
-    if not isinstance(obj, dict) or not obj:
-        return data
-    key = rnd.choice(list(obj))
-    what = rnd.randrange(4)
-    if what == 0:
-        obj[key] = rnd.choice(ODD_VALUES)
-    elif what == 1:
-        del obj[key]
-    elif what == 2:
-        obj[rnd.choice(["bid", "seat", "players", "options", "type", "zz", "\ud800"])] = \
-            rnd.choice(ODD_VALUES)
-    else:
-        text = json.dumps(obj)
-        lines[k] = (text[:-1] + ", " + json.dumps(key) + ": 1}").encode("utf-8")
-        return b"\n".join(lines)
-    lines[k] = json.dumps(obj).encode("utf-8", "surrogatepass")
-    return b"\n".join(lines)
-
-
-def mutate(rnd, data):
-    """A damaged copy of data: bytes flipped, cut, inserted, lines moved or changed."""
-    data = bytearray(data)
-    for _ in range(rnd.randint(1, 3)):
-        what = rnd.randrange(7)
-        if what == 0 and data:
-            data[rnd.randrange(len(data))] = rnd.randrange(256)
-        elif what == 1 and data:
-            del data[rnd.randrange(len(data)):][:rnd.randint(1, 40)]
-        elif what == 2:
-            at = rnd.randrange(len(data) + 1)
-            data[at:at] = os.urandom(rnd.randint(1, 8))
-        elif what == 3:
-            lines = bytes(data).split(b"\n")
-            rnd.shuffle(lines)
-            data = bytearray(b"\n".join(lines))
-        elif what == 4:
-            data = bytearray(_mutate_json(rnd, bytes(data)))
-        elif what == 5:
-            lines = bytes(data).split(b"\n")
-            k = rnd.randrange(len(lines))
-            lines.insert(k, lines[k])
-            data = bytearray(b"\n".join(lines))
-        else:
-            data = data[:rnd.randrange(len(data) + 1)]
-    return bytes(data)
-
-
-def _inputs(rnd, seeds):
-    for i in range(ROUNDS):
-        if i % 4 == 0:
-            yield bytes(rnd.randrange(256) for _ in range(rnd.randint(0, 300)))
-        else:
-            yield mutate(rnd, rnd.choice(seeds))
-
-
-def _ends_well(capsys, *argv):
-    code = cli.main([str(a) for a in argv])    # a traceback would raise here
-    out, err = capsys.readouterr()
-    assert code in (0, 2), (argv, code, err)
-    if code == 2:
-        assert err.strip(), argv
-        assert "Traceback" not in err
-    return code
-
-
 def test_replay_and_import_take_any_bytes(tmp_path, capsys):
     rnd = random.Random(42)
     db = tmp_path / "t.db"
     log = tmp_path / "f.jsonl"
     codes = set()
-    for data in _inputs(rnd, _logs()):
+    for data in fuzzed_inputs(rnd, _logs()):
         log.write_bytes(data)
-        codes.add(_ends_well(capsys, "replay", log))
-        _ends_well(capsys, "replay", log, "--json")
-        _ends_well(capsys, "import", log, "--db", db)
+        codes.add(ends_well(capsys, "replay", log))
+        ends_well(capsys, "replay", log, "--json")
+        ends_well(capsys, "import", log, "--db", db)
     assert codes == {0, 2}      # some damaged logs still replay: the damage was harmless
     # What was stored reads back through every reading command.
-    _ends_well(capsys, "sittings", "--db", db)
-    _ends_well(capsys, "stats", "--db", db)
-    _ends_well(capsys, "export", "--all", "--format", "text", "--db", db)
+    ends_well(capsys, "sittings", "--db", db)
+    ends_well(capsys, "stats", "--db", db)
+    ends_well(capsys, "export", "--all", "--format", "text", "--db", db)
 
 
 def _image(tmp_path):
@@ -142,7 +63,7 @@ def test_export_from_image_and_the_sim_flash_check_take_any_bytes(tmp_path, caps
                 at = rnd.randrange(len(data))
                 data[at] = rnd.randrange(256)
         flash.write_bytes(bytes(data))
-        _ends_well(capsys, "export", "--from-image", flash, "--all", "--format", "csv")
+        ends_well(capsys, "export", "--from-image", flash, "--all", "--format", "csv")
         try:
             sim.check_flash(str(flash))
         except simbuild.SimError:
@@ -154,9 +75,9 @@ def test_sim_scripts_take_any_bytes(tmp_path, capsys):
     # run there, so no sim starts.
     rnd = random.Random(3)
     script = tmp_path / "s.txt"
-    for data in _inputs(rnd, [b"ok\nnext\nlong prev\n# c\nmenu\nback\n"]):
+    for data in fuzzed_inputs(rnd, [b"ok\nnext\nlong prev\n# c\nmenu\nback\n"]):
         script.write_bytes(data)
-        assert _ends_well(capsys, "sim", "--script", script, "--flash", tmp_path) == 2
+        assert ends_well(capsys, "sim", "--script", script, "--flash", tmp_path) == 2
 
 
 @pytest.mark.parametrize("command", [["sittings"], ["stats"], ["export", "--all"],
@@ -179,7 +100,7 @@ def test_a_database_of_any_bytes_is_refused(tmp_path, capsys, command):
                 data[rnd.randrange(len(data))] = rnd.randrange(256)
         path.write_bytes(bytes(data))
         argv = list(command) + ["--db", path]
-        _ends_well(capsys, *argv)
+        ends_well(capsys, *argv)
 
 
 def test_another_programs_database_is_refused_and_left_unchanged(tmp_path, capsys):

@@ -13,14 +13,14 @@ import subprocess
 import time
 import urllib.request
 
-from test_club_night import (EVENT, PUSHED, RESULTS, TALLY, TEAM_OF, TEAMS, ROOT, Sim,
-                             _each, _expected_standings, _run)
+from clubnight import (EVENT, PUSHED, RESULTS, TALLY, TEAM_OF, TEAMS, ROOT, Sim,
+                       each, expected_standings, run_tally)
 
 AIR_FAULTS = ",loss=0.3,dup=0.02,reorder=0.05,delay=2"
 
 
 def _hands(marks):
-    """test_club_night._keys(marks) cut into the setup's start and one string a hand."""
+    """clubnight.game_keys(marks) cut into the setup's start and one string a hand."""
     a, b = marks
     winner = 0 if a == 7 else 1
     order = [1 - winner] * min(a, b) + [winner] * 7
@@ -40,7 +40,7 @@ def _standings(db, rnd=None):
     args = ["event", "standings", EVENT, "--db", db, "--format", "csv"]
     if rnd:
         args += ["--round", str(rnd)]
-    out = _run(*args)
+    out = run_tally(*args)
     assert out.returncode == 0, out.stderr
     return [line.split(",") for line in out.stdout.splitlines()[1:]]
 
@@ -58,7 +58,7 @@ def _wait(what, check, timeout=90):
 def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_path):
     db = str(tmp_path / "club.db")
     air = str(tmp_path / "air")
-    made = _run("event", "create", EVENT, "--db", db, "--format", "round-robin",
+    made = run_tally("event", "create", EVENT, "--db", db, "--format", "round-robin",
                 *["--team=%s: %s" % (t, ", ".join(ps)) for t, ps in TEAMS])
     assert made.returncode == 0, made.stderr
     base = subprocess.Popen(TALLY + ["sim", "--base", "--radio", air + AIR_FAULTS,
@@ -77,20 +77,20 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
         url = re.search(r"(http://\S+/)", serve.stdout.readline().decode()).group(1)
         radio = ["--radio", air + AIR_FAULTS]
         sims = [Sim(tmp_path, 1, radio)]
-        sims += _each([2, 3, 4, 5, 6, 7, 8], lambda n: Sim(tmp_path, n, radio))
+        sims += each([2, 3, 4, 5, 6, 7, 8], lambda n: Sim(tmp_path, n, radio))
         tables = {}
         for rnd, players in ((1, sims[:4]), (2, sims[4:])):
             if rnd > 1:
                 # Other scorers take this round's tables: the organiser frees the tables
                 # that the last round's scorers keep for the night.
                 for t in (1, 2, 3, 4):
-                    out = _run("event", "release", EVENT, "--db", db, "--table", str(t))
+                    out = run_tally("event", "release", EVENT, "--db", db, "--table", str(t))
                     assert out.returncode == 0, out.stdout + out.stderr
 
             def join(sim):
                 # The scorer's one USB contact before the end: its table and the key.
                 since = sim.mark()
-                out = _run("sync", "--port", sim.port, "--db", db, "--event", EVENT)
+                out = run_tally("sync", "--port", sim.port, "--db", db, "--event", EVENT)
                 assert out.returncode == 0, (out.stdout + out.stderr, sim.proc.poll(),
                                              os.path.exists(sim.port), sim.words(0)[:8])
                 assert "settings sent to the scorer: radio key" in out.stdout, out.stdout
@@ -99,7 +99,7 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
                 m = PUSHED.search(out.stdout)
                 assert m, out.stdout
                 return int(m.group(1)), int(m.group(2)), m.group(3, 4, 5, 6)
-            pushed = _each(players, join)
+            pushed = each(players, join)
             assert sorted((r, t) for r, t, _ in pushed) == [(rnd, t) for t in (1, 2, 3, 4)]
             for sim, (r, t, (a1, a2, b1, b2)) in zip(players, pushed):
                 tables[(r, t)] = (TEAM_OF[a1], TEAM_OF[b1])
@@ -125,8 +125,8 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
                     [b"\r"] + hands[sim.table])
                 sim.keys(b"".join(rest))
                 sim.wait_for(rb"game over", since, 90)
-            _each(players, play)
-            want = _expected_standings({k: v for k, v in tables.items() if k[0] <= rnd})
+            each(players, play)
+            want = expected_standings({k: v for k, v in tables.items() if k[0] <= rnd})
             _wait("the standings after round %d" % rnd,
                   lambda: _standings(db) == want)
             assert _standings(db, rnd) == want
@@ -137,13 +137,13 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
         assert len(before) == 8 and all(r[1] for r in before), before
 
         def closing(sim):
-            out = _run("sync", "--port", sim.port, "--db", db)
+            out = run_tally("sync", "--port", sim.port, "--db", db)
             assert out.returncode == 0, (out.stdout + out.stderr, sim.proc.poll(),
                                          sim.words(0)[-12:])
             assert "0 new, 0 updated, 1 already stored" in out.stdout, out.stdout
-        _each(sims, closing)
+        each(sims, closing)
         assert _rows(db) == before
-        assert _standings(db) == _expected_standings(tables)
+        assert _standings(db) == expected_standings(tables)
     finally:
         errs = [s.stop() for s in sims]
         for s, e in zip(sims, errs):

@@ -4,13 +4,11 @@ boot, a whole hand, the history and a sync of the new sitting all work; and a sy
 heap already tight fails cleanly, with the scorer still scoring."""
 import os
 import sqlite3
-import sys
 
 import pytest
 
 import fulljournal as F
 
-sys.path.insert(0, os.path.join(F.ROOT, "tools"))
 import mp32  # noqa: E402
 
 STOCK = mp32.path("stock")

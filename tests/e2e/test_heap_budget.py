@@ -12,13 +12,10 @@ bench/bench_journal_full.py). KB is 1000 bytes.
 
 Skipped where the 32-bit build is missing, a failure under CI (as the 32-bit suite)."""
 import os
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench_journal_full  # noqa: E402
 import bench_ui  # noqa: E402
 import mp32  # noqa: E402

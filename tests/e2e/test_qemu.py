@@ -6,14 +6,12 @@ raw REPL; a sitting scored by presses on the button UART, then `tally42 devices`
 breaking in; garbage on the line; deploy's board probe. Skipped (one line) where the
 build or QEMU is missing, a failure under CI."""
 import json
-import os
 import re
 import subprocess
 import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import qemurig as R  # noqa: E402
 

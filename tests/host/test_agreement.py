@@ -2,7 +2,6 @@
 import json
 import os
 import subprocess
-import sys
 from array import array
 
 import pytest
@@ -13,7 +12,6 @@ from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
 from host_tools.build import sim as simbuild
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from randsit import SETUPS, RandomPlayer, play  # noqa: E402
 
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
@@ -63,7 +61,8 @@ def test_cpython_and_micropython_agree_on_a_corpus(tmp_path):
                 paths.append(p)
                 with open(p, "rb") as f:
                     expected.append(cpython_result(f.read()))
-    proc = subprocess.run([MICROPYTHON, "tests/mp_replay.py"] + paths, cwd=ROOT,
+    proc = subprocess.run([MICROPYTHON, "tests/kit/probes/mp_replay.py"] + paths, cwd=ROOT,
+                          env=dict(os.environ, MICROPYPATH=".frozen:."),
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     got = [json.loads(line) for line in proc.stdout.splitlines()]

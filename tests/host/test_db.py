@@ -4,61 +4,18 @@ import json
 import os
 import sqlite3
 import sys
-from array import array
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine_core.texas42 import options as O
-from engine_core.texas42.sitting import Sitting
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
 from host_tools.store import db as D
 from host_tools.store import facts as F
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
-from randsit import SETUPS, RandomPlayer, play  # noqa: E402
-
-
-
-def random_sitting(seed, setup=0, limit=300, players=None, extra=None, dealer=None):
-    """(header, events) of a random legal sitting played by tests/kit/randsit.py."""
-    variant, options = SETUPS[setup % len(SETUPS)]
-    rules = O.resolve(variant, options)
-    seats = rules.row[0]
-    dealer = seed % seats if dealer is None else dealer
-    s = Sitting(rules, dealer)
-    out = array("l", bytes(8 * max(limit, 1)))
-    n = play(s, RandomPlayer(seed), out, limit)
-    if players is not None:
-        players = list(players)[:seats]
-        players += ["P%d" % i for i in range(len(players), seats)]
-    header = LN.Header(rules, dealer, players, dict(extra or {}))
-    return header, list(out[:n])
-
-
-def random_log(seed, setup=0, limit=300, players=None, extra=None):
-    header, events = random_sitting(seed, setup, limit, players, extra)
-    return LN.dump_log(L.log_lines(header, events))
-
-
-def expected_hands(text):
-    """Every finished deal of a log, counted independently of host_tools.store.db: replay the
-    standing events one by one and note each change of the deal count or of `over`."""
-    rp = L.replay(text.encode("utf-8"))
-    s = Sitting(rp.rules, rp.header.dealer)
-    hands = []
-    for _, ev in LN.effective(rp.events):
-        before = (s.hands(), s.over())
-        s.apply(ev)
-        if s.hands() > before[0] or (s.over() and not before[1]):
-            hands.append(L.hand_json(s))
-    return hands
-
-
-def count(database, table):
-    return database.conn.execute("SELECT COUNT(*) FROM %s" % table).fetchone()[0]
+from eventlogs import count, expected_hands, random_log, random_sitting, store_v1
+from randsit import SETUPS
 
 
 def empty_pg(url):
@@ -305,29 +262,6 @@ def test_an_empty_database_gets_the_current_schema(tmp_path):
         assert database.conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION
 
 
-def _store_v1(conn, text):
-    """Store a log as tally42 schema 1 did (no games)."""
-    facts = F.Facts(L.replay(text.encode()))
-    r = facts.report
-    conn.execute(
-        "INSERT INTO sittings (id, variant, options, players, dealer, started, source, device, "
-        "imported_at, updated_at, events, hands, over, winner, score, log_hash, log) VALUES "
-        "(?, ?, ?, NULL, ?, NULL, 'import', NULL, 'then', 'then', ?, ?, ?, ?, ?, ?, ?)",
-        (facts.id, r["variant"], json.dumps(r["options"]), facts.header.dealer,
-         len(facts.events), len(facts.hands), int(r["over"]), r["winner"],
-         json.dumps(r["score"]), facts.log_hash, text))
-    for seat, name, team in facts.seats():
-        conn.execute("INSERT INTO seats VALUES (?, ?, ?, ?)", (facts.id, seat, name, team))
-    for h in facts.hands:
-        row = F.hand_row(h)
-        del row["game"]
-        row["score"] = "[0, 0]"     # as if v1 had it wrong: the migration rewrites it
-        row["sitting_id"] = facts.id
-        conn.execute("INSERT INTO hands (%s) VALUES (%s)" % (
-            ", ".join(row), ", ".join("?" * len(row))), list(row.values()))
-    return facts
-
-
 def test_a_version_1_database_is_upgraded(tmp_path):
     path = str(tmp_path / "old.db")
     conn = sqlite3.connect(path, isolation_level=None)
@@ -340,8 +274,8 @@ def test_a_version_1_database_is_upgraded(tmp_path):
             moon = text
             break
     plain = random_log(3, 0, 100)
-    moon_facts = _store_v1(conn, moon)
-    plain_facts = _store_v1(conn, plain)
+    moon_facts = store_v1(conn, moon)
+    plain_facts = store_v1(conn, plain)
     conn.close()
     with D.open_db(path) as database:
         assert database.conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION

@@ -17,7 +17,7 @@ from host_tools.log import sittinglog as L
 from host_tools.store import db as D
 from host_tools.store import dbpg
 from host_tools.store import facts as F
-from test_db import _store_v1, count, expected_hands, random_log, random_sitting
+from eventlogs import count, expected_hands, random_log, random_sitting, store_v1
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -140,7 +140,7 @@ def test_a_version_1_database_is_upgraded(pg_url):
         moon = random_log(seed, 9, 3000)
         if len(F.Facts(L.replay(moon.encode())).games) >= 2:
             break
-    moon_facts = _store_v1(conn, moon)
+    moon_facts = store_v1(conn, moon)
     conn.close()
     with D.open_db(pg_url, readonly=True) as database:     # a reader upgrades it first
         assert database.conn.user_version() == D.SCHEMA_VERSION

@@ -418,7 +418,7 @@ def test_head_to_head_grid_and_results_in_the_schedule(tmp_path, capsys, db_url)
 
 
 def test_event_result_and_roster_take_any_bytes(tmp_path, capsys):
-    from tests.test_cli_fuzz import _ends_well, _inputs
+    from clihelp import ends_well, fuzzed_inputs
     db = str(tmp_path / "club.db")
     run(capsys, "event", "create", "F", "--format", "round-robin", "--team", "A: a, b",
         "--team", "B: c, d", "--db", db)
@@ -427,16 +427,16 @@ def test_event_result_and_roster_take_any_bytes(tmp_path, capsys):
     seed = sitting_42(["a", "c", "b", "d"], 0, 3, "fz").encode()
     rnd = random.Random(5)
     codes = set()
-    for data in _inputs(rnd, [seed]):
+    for data in fuzzed_inputs(rnd, [seed]):
         log.write_bytes(data)
-        codes.add(_ends_well(capsys, "event", "result", "F", "--round", "1", "--table", "1",
+        codes.add(ends_well(capsys, "event", "result", "F", "--round", "1", "--table", "1",
                              log, "--db", db))
         roster.write_bytes(data)
-        _ends_well(capsys, "event", "create", "G", "--format", "round-robin", "--roster",
+        ends_well(capsys, "event", "create", "G", "--format", "round-robin", "--roster",
                    roster, "--db", db)
     assert 2 in codes
-    _ends_well(capsys, "event", "standings", "F", "--db", db)
-    _ends_well(capsys, "event", "show", "F", "--html", "--db", db)
+    ends_well(capsys, "event", "standings", "F", "--db", db)
+    ends_well(capsys, "event", "show", "F", "--html", "--db", db)
 
 
 def test_a_deleted_sitting_frees_its_table_and_events_can_be_deleted(tmp_path, capsys, db_url):
@@ -496,7 +496,8 @@ def test_every_partnership_game_plays_an_event(database):
     from engine_core.texas42 import variants as V
     from host_tools.log import lines as LN
     from host_tools.log import sittinglog as L
-    from test_db import SETUPS, random_sitting     # test_db puts tests/engine on the path
+    from eventlogs import random_sitting
+    from randsit import SETUPS
     units = {"big-game": "points", "partnership-moon": "games"}
     done = 0
     for setup, (variant, options) in enumerate(SETUPS):

@@ -19,7 +19,8 @@ from host_tools.log import sittinglog as L
 from host_tools.store import db as D
 from host_tools.store import export as X
 from host_tools.store import facts as F
-from test_db import SETUPS, random_log, random_sitting
+from eventlogs import random_log, random_sitting
+from randsit import SETUPS
 
 MOON = ('{"type": "sitting", "variant": "moon", "id": "@SUM(A1:A9)", '
         '"players": ["=HYPERLINK(\\"http://x\\")", "+1", "-2"]}\n'

@@ -16,7 +16,6 @@ from host_tools.log import device as DV
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "engine"))
 from ginrand import SETUPS, RandomGinPlayer  # noqa: E402
 from randsit import play  # noqa: E402
 
@@ -222,7 +221,8 @@ def test_cpython_and_micropython_agree_on_random_gin_logs(tmp_path):
             expected.append(L.report(L.replay(data)))
         except LN.LogError as e:
             expected.append({"error": [e.line, e.message]})
-    proc = subprocess.run([MICROPYTHON, "tests/mp_replay.py"] + paths, cwd=ROOT,
+    proc = subprocess.run([MICROPYTHON, "tests/kit/probes/mp_replay.py"] + paths, cwd=ROOT,
+                          env=dict(os.environ, MICROPYPATH=".frozen:."),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     got = [json.loads(line) for line in proc.stdout.splitlines()]

@@ -10,7 +10,7 @@ from host_tools.store import facts as F
 from clihelp import run
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
-from test_db import random_log, random_sitting
+from eventlogs import random_log, random_sitting
 
 EXAMPLE = ('{"type": "sitting", "variant": "42", "players": ["Ann", "Bob", "Cy", "Di"]}\n'
            '{"type": "bid", "bid": 30}\n{"type": "bid", "bid": "pass"}\n'

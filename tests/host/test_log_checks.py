@@ -14,7 +14,7 @@ from host_tools.log import sittinglog as L
 from host_tools.log.lines import LogError
 from host_tools.log.text import csv_cell
 from host_tools.store import db as D
-from test_db import random_log
+from eventlogs import random_log
 
 HEAD = {"type": "sitting", "variant": "42", "players": ["Ann", "Bob", "Cy", "Di"]}
 

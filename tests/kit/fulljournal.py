@@ -13,8 +13,6 @@ from array import array
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests", "engine"))
 
 from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402

@@ -5,12 +5,8 @@
 # sittings it cost, and whether any sitting was lost, changed or exported without a word.
 # Used by tests/e2e/test_journal_damage.py and bench/bench_journal_damage.py.
 import os
-import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-for _p in (ROOT, os.path.join(ROOT, "tests")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
 
 import syncrig as R  # noqa: E402
 from host_tools.log import image as I  # noqa: E402

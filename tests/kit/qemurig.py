@@ -5,12 +5,10 @@
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import qemu as build  # noqa: E402  (tools/qemu.py)
 
@@ -125,7 +123,6 @@ counts = [0, 0]
 print("-- the suite --")
 path = %r
 name = path.rpartition("/")[2][:-3]
-sys.path.insert(0, path.rpartition("/")[0])
 mod = __import__(name)
 for f in %r:
     delattr(mod, f)

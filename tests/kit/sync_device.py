@@ -1,13 +1,12 @@
 # A scorer with no screen or buttons, for the sync tests and the sync bench: the journal
 # in a NOR image file, the sync endpoint on a tty, polled from a main loop that may go on
 # scoring (an event into the open sitting every --play ms). Runs on the MicroPython unix
-# port:  micropython tests/kit/sync_device.py IMAGE TTY [--id ID] [--record FILE]
+# port, from the checkout (MICROPYPATH=.frozen:., as tests/kit/syncrig.py runs it):
+#        micropython tests/kit/sync_device.py IMAGE TTY [--id ID] [--record FILE]
 #        [--blocks N] [--chunk N] [--play MS] [--stream] [--idle MS]
 # --stream reads the tty the way the firmware reads the REPL's stdin on an ESP32: blocking
 # reads, one byte at a time, each only once select.poll says it is there (StreamPort).
 import sys
-
-sys.path.insert(0, ".")
 
 from time import sleep_ms, ticks_diff, ticks_ms  # noqa: E402
 

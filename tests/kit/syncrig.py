@@ -5,16 +5,12 @@
 import os
 import select
 import subprocess
-import sys
 import threading
 import time
 import tty
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-for _p in (ROOT, os.path.join(ROOT, "tests", "engine")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
 
 from array import array  # noqa: E402
 
@@ -221,7 +217,8 @@ class Scorer:
             args += ["--record", record]
         args += [str(o) for o in options]
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
+                                     stderr=subprocess.PIPE,
+                                     env=dict(os.environ, MICROPYPATH=".frozen:."))
         line = self.proc.stdout.readline()
         if line.strip() != b"ready":
             err = self.proc.stderr.read().decode(errors="replace")

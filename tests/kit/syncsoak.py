@@ -9,14 +9,10 @@ import contextlib
 import io
 import os
 import random
-import sys
 import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-for _p in (ROOT, os.path.join(ROOT, "tests")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
 
 import syncrig as R  # noqa: E402
 from host_tools import cli  # noqa: E402

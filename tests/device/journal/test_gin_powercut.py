@@ -11,12 +11,11 @@ from firmware.journal import Journal
 from engine_core.journal.reader import JournalReader
 from boards.sim.flash import NorFlash, PowerCut
 from ginrand import RandomGinPlayer
-from test_journal import _events
-from test_journal_powercut import _VARIANTS, _Model, _append_again, _check, _drive
+from journalrig import CUT_FORMS, Model, append_again, check_model, drive, sitting_events
 
 # The cut operation whole, not at all, or with some bits of its first byte: the evening
 # stays in one 4 KB block, so the forms that tear a block header do not arise.
-_FORMS = _VARIANTS[:3]
+_FORMS = CUT_FORMS[:3]
 
 
 def _game(variant, options, seed, limit):
@@ -44,7 +43,7 @@ def _scenario():
 
 def _resume(j, sid):
     # What the scorer does at boot: the header, then every event into a new sitting.
-    evs = _events(j, sid)
+    evs = sitting_events(j, sid)
     rules, dealer, _ = decode_header(evs[0])
     s = new_sitting(rules, dealer)
     for e in evs[1:]:
@@ -67,9 +66,9 @@ def _played(model, k, n):
 
 def test_a_gin_evening_survives_a_power_cut_at_every_flash_write():
     steps = _scenario()
-    model = _Model()
+    model = Model()
     whole = NorFlash(4, 4096)
-    _drive(whole, steps, model)
+    drive(whole, steps, model)
     total = whole.ops
     assert total > 150
     cuts = 0
@@ -77,16 +76,16 @@ def test_a_gin_evening_survives_a_power_cut_at_every_flash_write():
         for keep, bits, from_end in _FORMS:
             flash = NorFlash(4, 4096)
             flash.cut_after(k, keep, bits, from_end)
-            model = _Model()
+            model = Model()
             try:
-                _drive(flash, steps, model)
+                drive(flash, steps, model)
             except PowerCut:
                 pass
             flash.power_on()
             where = "cut after op %d (keep %d)" % (k, keep)
             j = Journal(flash)
             j.mount()
-            _check(j, model, where)
+            check_model(j, model, where)
             for i in range(len(model.sittings)):
                 sid = model.sittings[i][0]
                 if sid not in [x[0] for x in JournalReader(j).sittings()]:
@@ -94,6 +93,6 @@ def test_a_gin_evening_survives_a_power_cut_at_every_flash_write():
                 s, n = _resume(j, sid)
                 assert n >= len(model.sittings[i][2]), where
                 assert bytes(s.st) == bytes(_played(model, i, n).st), where
-            _append_again(flash, j, where)
+            append_again(flash, j, where)
             cuts += 1
     assert cuts == total * len(_FORMS)

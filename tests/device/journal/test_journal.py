@@ -8,42 +8,12 @@ from engine_core.journal.reader import Cursor, JournalReader
 from boards.sim.flash import NorFlash, PowerCut
 from randsit import RandomPlayer
 import scratch
+from journalrig import event_stream, read_all, sitting_events
 
 
 def _lcg(seed):
     # The tests' deterministic generator (the same on MicroPython and CPython).
     return RandomPlayer(seed).rand
-
-
-def _events(j, sid):
-    r = JournalReader(j)
-    cur = r.cursor(sid)
-    buf = bytearray(256)
-    out = []
-    while True:
-        n = r.next_event(cur, buf)
-        if n < 0:
-            return out
-        out.append(bytes(buf[:n]))
-
-
-def _stream(items):
-    out = bytearray()
-    for it in items:
-        out.append(len(it))
-        out.extend(it)
-    return bytes(out)
-
-
-def _read_all(j, sid, chunk):
-    r = JournalReader(j)
-    buf = bytearray(chunk)
-    out = bytearray()
-    while True:
-        n = r.read(sid, len(out), buf)
-        if n == 0:
-            return bytes(out)
-        out.extend(buf[:n])
 
 
 def _fresh(nblocks=4, bs=4096):
@@ -148,7 +118,7 @@ def test_nor_file_backed_keeps_contents():
     f.close()
     g = NorFlash(2, 256, path=path, file_offset=512)
     k = _remount(g)
-    assert _events(k, sid) == [b"file", b"\x07"]
+    assert sitting_events(k, sid) == [b"file", b"\x07"]
     g.close()
     assert os.stat(path)[6] == 512 + 512
     os.remove(path)
@@ -166,9 +136,9 @@ def test_append_and_recover_open_sitting():
         j.append(e)
     k = _remount(f)
     assert k.open_sitting() == sid
-    assert _events(k, sid) == [b"v42 dealer=2 names"] + evs
+    assert sitting_events(k, sid) == [b"v42 dealer=2 names"] + evs
     k.append(b"\x11")
-    assert _events(_remount(f), sid)[-2:] == [b"\x00", b"\x11"]
+    assert sitting_events(_remount(f), sid)[-2:] == [b"\x00", b"\x11"]
 
 
 def test_empty_header_and_cursor_reuse():
@@ -206,8 +176,8 @@ def test_multiple_sittings_finish_and_sync_flags_survive():
     assert [s[0] for s in got] == ids
     assert [(s[1], s[2]) for s in got] == [(True, True), (True, False), (False, False)]
     assert k.open_sitting() == ids[2]
-    assert _events(k, ids[1]) == [b"sitting 1", b"\x10", b"\x11", b"\x12"]
-    assert [s[3] for s in got] == [len(_stream(_events(k, i))) for i in ids]
+    assert sitting_events(k, ids[1]) == [b"sitting 1", b"\x10", b"\x11", b"\x12"]
+    assert [s[3] for s in got] == [len(event_stream(sitting_events(k, i))) for i in ids]
 
 
 def test_begin_finishes_the_open_sitting():
@@ -218,7 +188,7 @@ def test_begin_finishes_the_open_sitting():
     assert _info(j, a)[1] and not _info(j, b)[1]
     k = _remount(f)
     assert _info(k, a)[1] and k.open_sitting() == b
-    assert _events(k, a) == [b"a", b"\x01"]
+    assert sitting_events(k, a) == [b"a", b"\x01"]
 
 
 def test_refusals_are_journal_errors():
@@ -241,7 +211,7 @@ def test_refusals_are_journal_errors():
     assert refused(lambda: j.begin_sitting(bytes(256)))
     assert refused(lambda: JournalReader(j).cursor(sid + 1))
     j.append(b"\x01")
-    assert _events(j, sid) == [b"x", b"\x01"]
+    assert sitting_events(j, sid) == [b"x", b"\x01"]
 
 
 def test_mark_synced_twice_programs_once():
@@ -267,10 +237,10 @@ def test_read_by_offset_matches_the_events():
         e = bytes(rnd(256) for _ in range(1 + rnd(4)))
         j.append(e)
         evs.append(e)
-    want = _stream(evs)
+    want = event_stream(evs)
     assert _info(j, a)[3] == len(want)
     for chunk in (1, 5, 64, 1000):
-        assert _read_all(j, a, chunk) == want
+        assert read_all(j, a, chunk) == want
     buf = bytearray(9)
     r = JournalReader(j)
     for off in (len(want) - 3, 0, 17, 200, len(want)):
@@ -279,7 +249,7 @@ def test_read_by_offset_matches_the_events():
     # An open sitting read to its end, then appended to, reads on.
     j.append(b"\x42")
     assert r.read(a, len(want), buf) == 2 and bytes(buf[:2]) == b"\x01\x42"
-    assert _read_all(_remount(f), a, 32) == want + b"\x01\x42"
+    assert read_all(_remount(f), a, 32) == want + b"\x01\x42"
 
 
 # Space: reclamation and a full journal ------------------------------------------------
@@ -306,7 +276,7 @@ def test_reclaims_only_synced_sittings_oldest_first():
     k = _remount(f)
     assert JournalReader(k).sittings() == JournalReader(j).sittings()
     for s in JournalReader(k).sittings():
-        assert _events(k, s[0]) == [b"s%d" % (s[0] - 1)] + [bytes([s[0] - 1 + i]) for i in range(40)]
+        assert sitting_events(k, s[0]) == [b"s%d" % (s[0] - 1)] + [bytes([s[0] - 1 + i]) for i in range(40)]
 
 
 def test_full_journal_refuses_and_keeps_everything():
@@ -324,7 +294,7 @@ def test_full_journal_refuses_and_keeps_everything():
     assert j.free_bytes() < 2
     k = _remount(f)
     assert [s[0] for s in JournalReader(k).sittings()] == [a, b]
-    assert len(_events(k, b)) == 1 + n
+    assert len(sitting_events(k, b)) == 1 + n
     try:
         k.begin_sitting(b"next")
     except JournalFull:
@@ -391,14 +361,14 @@ def test_torn_tail_is_dropped_and_the_next_append_survives():
             pass
         f.power_on()
         k = _remount(f)
-        got = _events(k, sid)
+        got = sitting_events(k, sid)
         # A tag torn over a whole body (its check value holds): the event may land.
         landed = got[2:]
         assert got[:2] == [b"t", b"\x01"] and landed in ([], [b"\x02"]), (op, keep, bits, got)
         assert op == 3 or not landed
         k.append(b"\x03")
         k.append(b"\x04")
-        assert _events(_remount(f), sid) == [b"t", b"\x01"] + landed + [b"\x03", b"\x04"]
+        assert sitting_events(_remount(f), sid) == [b"t", b"\x01"] + landed + [b"\x03", b"\x04"]
 
 
 def test_garbage_partition_is_formatted():
@@ -410,7 +380,7 @@ def test_garbage_partition_is_formatted():
     assert j.mount() is None and JournalReader(j).sittings() == []
     sid = j.begin_sitting(b"g")
     j.append(b"\x05")
-    assert _events(_remount(f), sid) == [b"g", b"\x05"]
+    assert sitting_events(_remount(f), sid) == [b"g", b"\x05"]
 
 
 def test_valid_block_with_garbage_records_mounts():
@@ -429,14 +399,14 @@ def test_valid_block_with_garbage_records_mounts():
         # Garbage after the last record is damage: the sitting is named damaged (and no
         # longer played on), or the next one (a BEGIN lost), or the garbage reads as a
         # torn record.
-        assert _events(k, sid)[:2] == [b"ok", b"\x01"]
+        assert sitting_events(k, sid)[:2] == [b"ok", b"\x01"]
         r = JournalReader(k)
         assert r.damaged() in ([sid], [sid + 1]) and k.open_sitting() is None or (
             r.damaged() == [] and k.open_sitting() == sid)
         if k.open_sitting() is None:
             k.begin_sitting(b"next")
         k.append(b"\x09")  # the next append goes to a fresh block
-        assert _events(_remount(g), k.open_sitting())[-1] == b"\x09"
+        assert sitting_events(_remount(g), k.open_sitting())[-1] == b"\x09"
 
 
 # Wear and allocation -------------------------------------------------------------------
@@ -483,7 +453,7 @@ def test_append_allocates_nothing():
             j.append(ev3)
     finally:
         micropython.heap_unlock()
-    assert len(_events(j, 1)) == 1 + 1 + 100
+    assert len(sitting_events(j, 1)) == 1 + 1 + 100
 
 
 def test_an_append_that_takes_a_new_block_allocates_nothing_full_journal_or_not():
@@ -515,10 +485,10 @@ def test_an_append_that_takes_a_new_block_allocates_nothing_full_journal_or_not(
         finally:
             micropython.heap_unlock()
         assert f.erases == erases + (1 if full else 0), (full, f.erases - erases)
-        got = _events(j, sid)
+        got = sitting_events(j, sid)
         assert len(got) == 1 + n + 1 and got[-1] == b"\x07", (full, len(got), n)
         k = Journal(f)      # the new block's header reads back
-        assert k.mount() == sid and _events(k, sid) == got
+        assert k.mount() == sid and sitting_events(k, sid) == got
 
 
 # ---- END records: when a sitting ended, on the scorer's clock ----
@@ -536,17 +506,17 @@ def test_end_record_is_a_five_byte_item_that_survives_a_reboot():
     assert not j._ended
     assert j.end(70000000, -360) is True
     assert j._ended
-    assert _events(j, sid) == [b"hdr", b"\x1e", _end_item(70000000, -360)]
-    assert JournalReader(j).sittings()[0][3] == len(_stream(_events(j, sid)))
-    assert _read_all(j, sid, 3) == _stream(_events(j, sid))
+    assert sitting_events(j, sid) == [b"hdr", b"\x1e", _end_item(70000000, -360)]
+    assert JournalReader(j).sittings()[0][3] == len(event_stream(sitting_events(j, sid)))
+    assert read_all(j, sid, 3) == event_stream(sitting_events(j, sid))
     k = Journal(f)
     assert k.mount() == sid
     assert k._ended
     # A second end while the last record is an END changes nothing: the first stands.
     assert k.end(70000999, 0) is False
-    assert _events(k, sid)[-1] == _end_item(70000000, -360)
+    assert sitting_events(k, sid)[-1] == _end_item(70000000, -360)
     k.finish()
-    assert _events(k, sid) == [b"hdr", b"\x1e", _end_item(70000000, -360)]
+    assert sitting_events(k, sid) == [b"hdr", b"\x1e", _end_item(70000000, -360)]
 
 
 def test_an_event_after_an_end_reopens_it_and_the_next_end_is_written():
@@ -560,7 +530,7 @@ def test_an_event_after_an_end_reopens_it_and_the_next_end_is_written():
     k.mount()
     assert not k._ended
     assert k.end(200, 60) is True
-    assert _events(k, sid) == [b"hdr", b"\x01", _end_item(100, 60), b"\xfe",
+    assert sitting_events(k, sid) == [b"hdr", b"\x01", _end_item(100, 60), b"\xfe",
                                _end_item(200, 60)]
 
 
@@ -571,12 +541,12 @@ def test_end_crosses_blocks_and_needs_an_open_sitting():
     for i in range(12):             # past the first 64-byte block
         j.append(bytes([i]))
     j.end(0x01020304, -90)
-    evs = _events(j, sid)
+    evs = sitting_events(j, sid)
     assert evs[-1] == _end_item(0x01020304, -90)
     assert len(evs) == 1 + 12 + 1
     k = Journal(f)
     assert k.mount() == sid and k._ended
-    assert JournalReader(k).sittings()[0][3] == len(_stream(evs))
+    assert JournalReader(k).sittings()[0][3] == len(event_stream(evs))
 
 
 def test_end_allocates_nothing():
@@ -594,7 +564,7 @@ def test_end_allocates_nothing():
             j.end(123456 + i, 60)
     finally:
         micropython.heap_unlock()
-    assert _events(j, 1)[-1] == _end_item(123456 + 19, 60)
+    assert sitting_events(j, 1)[-1] == _end_item(123456 + 19, 60)
 
 
 def test_end_on_a_full_journal_writes_nothing_and_says_so():
@@ -607,6 +577,6 @@ def test_end_on_a_full_journal_writes_nothing_and_says_so():
         except JournalFull:
             break
         n += 1
-    before = _events(j, sid)
+    before = sitting_events(j, sid)
     assert j.end(5, 0) is False
-    assert _events(j, sid) == before and len(before) == 1 + n
+    assert sitting_events(j, sid) == before and len(before) == 1 + n

@@ -6,7 +6,7 @@ from firmware.journal import Journal, JournalFull
 from engine_core.journal.reader import JournalReader
 from engine_core.journal.blocks import crc8
 from boards.sim.flash import NorFlash
-from test_journal import _events, _read_all, _stream
+from journalrig import event_stream, read_all, sitting_events
 
 import journalv1
 
@@ -59,8 +59,8 @@ def test_a_journal_of_the_old_format_is_read_and_written_on():
     listed = r.sittings()
     assert [s[0] for s in listed] == sorted(made)[-len(listed):] and r.damaged() == []
     for sid, finished, synced, length in listed:
-        assert _events(j, sid) == made[sid], sid
-        assert _read_all(j, sid, 7) == _stream(made[sid]) and length == len(_stream(made[sid]))
+        assert sitting_events(j, sid) == made[sid], sid
+        assert read_all(j, sid, 7) == event_stream(made[sid]) and length == len(event_stream(made[sid]))
         assert finished == (sid != 6) and synced == (sid < 3)
     # Play goes on in a new block of the new format; syncing marks the old sittings.
     j.append(b"\x2a")
@@ -72,7 +72,7 @@ def test_a_journal_of_the_old_format_is_read_and_written_on():
     k.mount()
     assert [(s[0], s[2]) for s in JournalReader(k).sittings()][-3:] == [
         (4, True), (5, True), (6, True)]
-    assert _events(k, 6) == made[6]
+    assert sitting_events(k, 6) == made[6]
     # The old blocks are reclaimed like any other.
     for s in range(8):
         try:
@@ -129,7 +129,7 @@ def test_every_single_bit_flip_costs_one_sitting_at_most_and_is_named():
             lost = [sid for sid in made if sid not in whole]
             assert len(lost) <= 1 and all(sid in named for sid in lost), (pos, lost, named)
             for sid in whole:
-                assert _events(j, sid) == made[sid], (pos, sid)
+                assert sitting_events(j, sid) == made[sid], (pos, sid)
             flips += 1
         pos += 7
     assert flips > 150
@@ -146,7 +146,7 @@ def test_a_damaged_open_sitting_does_not_stop_the_boot():
     press(a, "ok", "ok", "ok", "ok")    # a sitting begun, a hand being bid
     j = a.scorer.journal
     sid = j.open_sitting()
-    assert sid is not None and len(_events(j, sid)) > 2
+    assert sid is not None and len(sitting_events(j, sid)) > 2
     # A bit of its last event decays: the sitting is named damaged, and the scorer
     # boots to a new setup (it is not played on with an event missing).
     end = j.records_end(j._head)

@@ -6,8 +6,6 @@
 # `floor`: the least any design with an OK a question could take on the gin corpus.
 import sys
 
-sys.path.insert(0, "bench")
-sys.path.insert(0, ".")
 
 import mp_ui_search as M  # noqa: E402
 from boards.sim.board import SimDisplay  # noqa: E402

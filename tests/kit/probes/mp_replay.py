@@ -1,10 +1,10 @@
 # Replays sitting logs on MicroPython with the same host_tools.log.sittinglog code the PC uses,
 # printing one JSON line per log: the report, or {"error": [line, message]}.
-# Usage: micropython tests/mp_replay.py LOG...
+# Usage: MICROPYPATH=.frozen:. micropython tests/kit/probes/mp_replay.py LOG...   (from the
+# checkout; tests/host/test_agreement.py, test_gin_log.py)
 import json
 import sys
 
-sys.path.insert(0, ".")
 from host_tools.log import lines as LN  # noqa: E402
 from host_tools.log import sittinglog as L  # noqa: E402
 
