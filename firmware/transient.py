@@ -28,7 +28,7 @@ SHARED = ("firmware.ui.walk", "firmware.ui.draw", "firmware.fonts")
 # brings in.
 SCREENS = "firmware.ui."
 WITH_SCREEN = {
-    "setup": ("engine_core.texas42.options", "engine_core.gin.options", "engine_core.texas42.optioncheck",
+    "setup": ("engine_core.texas42.options", "engine_core.gin.options", "engine_core.optioncheck",
               "engine_core.texas42.optionnames", "engine_core.header"),
     "history": ("engine_core.games", "engine_core.journal.reader"),
     # A hand saved by a held key says so (firmware/ui/confirm.py saved()).

@@ -6,7 +6,7 @@ from engine_core.texas42.rules import NAMES, Rules, index
 from engine_core.texas42.optionnames import (SCORING_NAMES, ALL_PASS_NAMES,  # noqa: F401
                                      MADE_SCORES_NAMES, NELLO_DOUBLES_NAMES, APPLIES, OPTIONS,
                                      SPECIAL, to_dict, value)
-from engine_core.texas42.optioncheck import OptionError, whole, choice, flag, show
+from engine_core.optioncheck import OptionError, whole, choice, flag, show
 
 
 def resolve(variant, options=None):
@@ -15,7 +15,7 @@ def resolve(variant, options=None):
     from engine_core.gin import rules as G
     if isinstance(variant, str) and G.index(variant) >= 0:
         from engine_core.gin import options as ginoptions
-        return ginoptions.resolve(variant, options)
+        return ginoptions.resolve(variant, options, OPTIONS)
     v = index(variant) if isinstance(variant, str) else -1
     if v < 0:
         raise OptionError("unknown variant %s (one of %s)" % (
