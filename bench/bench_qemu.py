@@ -119,7 +119,7 @@ def full_journal_sync(elf, tmp):
 
 
 def events_per_s(elf):
-    code = ("import sys\nsys.path[:] = ['/rom', '/rom/bench', '/rom/tests/engine']\n"
+    code = ("import sys\nsys.path[:] = ['/rom', '/rom/bench', '/rom/tests/kit/engine']\n"
             "import bench_engine as B\n"
             "print('events_per_s', B.events_per_s(*B.corpus('42', 40)))\n")
     with Q.Machine(elf, rom=R.suite_rom()) as m:

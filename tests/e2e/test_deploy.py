@@ -40,18 +40,18 @@ def test_partition_table_has_a_journal_and_no_overlaps():
 def test_build_compiles_every_device_module(tmp_path, board):
     files = deploy.build(board, str(tmp_path))
     assert "main.py" in files
-    assert "engine_core/sitting.mpy" in files
+    assert "engine_core/texas42/sitting.mpy" in files
     assert "boards/%s.mpy" % board in files
     assert "boards/device.mpy" in files     # what every ESP32 board file imports
-    assert "boards/sim.mpy" not in files
+    assert "boards/sim/board.mpy" not in files and "boards/sim/__init__.mpy" not in files
     assert not any(f.startswith("host_tools") for f in files)
     # The sim's NOR flash stays on the PC; the manifests are the build's, not modules.
-    for host_only in ("boards/simflash.mpy", "engine_core/manifest.mpy", "firmware/manifest.mpy"):
+    for host_only in ("boards/sim/flash.mpy", "engine_core/manifest.mpy", "firmware/manifest.mpy"):
         assert host_only not in files
-    for shared in ("engine_core/codes.mpy", "engine_core/variants.mpy", "firmware/codes.mpy",
+    for shared in ("engine_core/codes.mpy", "engine_core/texas42/variants.mpy", "firmware/codes.mpy",
                    "engine_core/gin/sitting.mpy"):
         assert shared in files
-    assert "engine_core/rules.mpy" in files
+    assert "engine_core/texas42/rules.mpy" in files
     for f in files:
         assert (tmp_path / f).stat().st_size > 0
     main = (tmp_path / "main.py").read_text()
@@ -59,7 +59,7 @@ def test_build_compiles_every_device_module(tmp_path, board):
 
 
 def test_mpremote_plan_makes_folders_before_copying(tmp_path):
-    files = ["engine_core/sitting.mpy", "firmware/ui/score.mpy", "main.py"]
+    files = ["engine_core/texas42/sitting.mpy", "firmware/ui/score.mpy", "main.py"]
     args = deploy.mpremote_args("/dev/ttyUSB0", str(tmp_path), files)
     assert args[:2] == ["connect", "/dev/ttyUSB0"]
     text = " ".join(args)

@@ -105,7 +105,7 @@ def test_engine_suite_on_the_bare_metal_build(suites):
 
 @pytest.mark.suites
 def test_device_suite_on_the_bare_metal_build(suites):
-    passed, failed, report = R.run_suite(suites, "tests/mp", LEAVE_OUT)
+    passed, failed, report = R.run_suite(suites, "tests/device", LEAVE_OUT)
     assert failed == 0 and passed > 100, report
 
 

@@ -215,14 +215,14 @@ def test_the_firmware_runs_from_its_romfs_image_with_110k_of_heap(tmp_path):
     out = simbuild.build()
     rom = os.path.join(out, simbuild.ROM)
     simbuild.write_script(out, "romcheck.py",
-                     "from firmware import app\nfrom boards import sim\n"
+                     "from firmware import app\nfrom boards.sim import board as sim\n"
                      "print(app.__file__, sim.__file__, FIRMWARE_FREE)\n")
     import subprocess
     r = subprocess.run(simbuild.command(out, [], simbuild.HEAP, "romcheck.py"), cwd=out,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     app_file, board_file, free = r.stdout.split()
-    assert app_file == "/rom/firmware/app.mpy" and board_file == "/rom/boards/sim.mpy"
+    assert app_file == "/rom/firmware/app.mpy" and board_file == "/rom/boards/sim/board.mpy"
     plain = subprocess.run([simbuild.tool("micropython"), "-X", "heapsize=" + simbuild.HEAP, "-c",
                             "import gc; gc.collect(); print(gc.mem_free())"],
                            capture_output=True, text=True)

@@ -78,7 +78,7 @@ def fill(path, limit=60):
 # NAME HOG. HOG > 0: before the sync, hold on to all but HOG bytes of the free heap, as
 # a heap already tight would.
 DEVICE = """import gc, sys
-from boards import sim
+from boards.sim import board as sim
 from firmware import app as A
 from time import ticks_diff, ticks_ms
 low = {}

@@ -16,10 +16,11 @@ from host_tools.sim import qemu as Q  # noqa: E402
 
 OUT = os.path.join(build.OUT, "tests-rom")
 # What the suites import, compiled with the port's own mpy-cross into the image.
-TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/mp")
-FILES = ("tests/kit/fakes.py", "tests/kit/costclock.py", "tests/kit/rtcchip.py", "tests/kit/probes/mp_ui_search.py",
-         "tests/kit/board_fakes.py",
-         "bench/bench_engine.py")
+TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/device", "tests/kit/engine")
+FILES = ("tests/kit/fakes.py", "tests/kit/costclock.py", "tests/kit/rtcchip.py",
+         "tests/kit/probes/mp_ui_search.py", "tests/kit/board_fakes.py", "tests/kit/apphelp.py",
+         "tests/kit/boardrig.py", "tests/kit/journalv1.py", "tests/kit/journalrig.py",
+         "tests/kit/scratch.py", "bench/bench_engine.py")
 # Kept as source: mp_run.py (its functions are run without its main()), the board probe
 # (tests/device/test_probe_board.py reads it as text, as tally42 deploy sends it).
 SOURCES = ("tests/mp_run.py", "host_tools/deploy/board_probe.py")
@@ -112,7 +113,7 @@ def suite_rom():
 # lacks); tests/mp_run.py's own function runs the module, its tests but those left out.
 RUN = """import sys, os, gc
 os.chdir("/rom")
-sys.path[:] = ["/rom/tests", "/rom"]
+sys.path[:] = ["/rom"]
 with open("tests/mp_run.py") as f:
     src = f.read()
 run = {"__name__": "mp_run"}
@@ -133,10 +134,17 @@ _COUNTS = re.compile(r"micropython: (\d+) passed, (\d+) failed")
 
 
 def run_suite(machine, folder, leave_out=(), timeout=120, log=None):
-    """(passed, failed, output of the failures) of the test modules of folder on the
-    board. leave_out: "module" or "module.test_function" names not to run."""
+    """(passed, failed, output of the failures) of the test modules of folder (and its
+    sub-folders, as tests/mp_run.py runs them) on the board. leave_out: "module" or
+    "module.test_function" names not to run."""
     passed = failed = 0
     report = []
+    for d in sorted(os.listdir(os.path.join(ROOT, folder))):
+        if os.path.isdir(os.path.join(ROOT, folder, d)) and d != "__pycache__":
+            p, f, r = run_suite(machine, folder + "/" + d, leave_out, timeout, log)
+            passed += p
+            failed += f
+            report += [r] if r else []
     for name in sorted(os.listdir(os.path.join(ROOT, folder))):
         if not (name.startswith("test_") and name.endswith(".py")) or name[:-3] in leave_out:
             continue
