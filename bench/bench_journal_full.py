@@ -11,13 +11,12 @@
 #                                           (the 32-bit build, .mpy files in RAM, 110K),
 #                                           romfs_64 (the sim as it runs)
 import os
-import shutil
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 import fulljournal as F  # noqa: E402
+from heapprobe import full_journal_sync  # noqa: E402
 import mp32  # noqa: E402
 from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
@@ -54,22 +53,6 @@ def capacity():
             n += 1
     except JournalFull:
         return n
-
-
-def full_journal_sync(micropython, form):
-    """The lowest free heap at each step of a sync of a new sitting on a full journal
-    (tests/kit/fulljournal.py), and the sittings then on flash. The heap budget's test
-    (tests/e2e/test_heap_budget.py) reads it too."""
-    tmp = tempfile.mkdtemp(prefix="tally42-full-")
-    try:
-        run = F.Run(tmp, micropython, form)
-        (rc, out), (drc, dout) = run.sync()
-    finally:
-        shutil.rmtree(tmp)
-    if rc != 0 or drc != 0:
-        sys.stderr.write("%s\n%s\n" % (out, dout))
-        raise SystemExit("bench_journal_full: the sync failed (%s)" % form)
-    return F.Run.lows(dout), run.held
 
 
 def main():

@@ -8,7 +8,7 @@ import os
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from bench_ui import probe  # noqa: E402
+from heapprobe import probe  # noqa: E402
 from host_tools.build import sim as simbuild  # noqa: E402
 
 CODE = """from boards.sim import board as sim

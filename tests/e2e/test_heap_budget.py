@@ -1,6 +1,6 @@
 """The device's heap budget, measured: a 50-hand sitting booted on the sim board on the
 32-bit MicroPython builds (tools/mp32.py: the ESP32's object sizes) with the ESP32's
-110K heap, by the probes whose figures `make bench` prints (bench/bench_ui.py,
+110K heap, by the probes whose figures `make bench` prints (bench/heapprobe.py,
 bench/bench_journal_full.py). KB is 1000 bytes.
 
     frozen_32 (firmware frozen into the program)   at most 24 KB in use after boot
@@ -16,8 +16,7 @@ import os
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import bench_journal_full  # noqa: E402
-import bench_ui  # noqa: E402
+import heapprobe
 import mp32  # noqa: E402
 
 KB = 1000
@@ -43,17 +42,17 @@ def booted(tmp_path_factory):
     """The heap figures of each form, booted on one 50-hand sitting."""
     if STOCK is None or FROZEN is None:
         return None
-    out = bench_ui.prepare()
+    out = heapprobe.prepare()
     flash = str(tmp_path_factory.mktemp("heap") / "flash.bin")
-    bench_ui.sitting(out, flash)
-    return {name: bench_ui.heap(out, flash, form, mp, steps=False)
+    heapprobe.sitting(out, flash)
+    return {name: heapprobe.heap(out, flash, form, mp, steps=False)
             for name, mp, form, _ in IN_USE}
 
 
 @pytest.mark.parametrize("name,budget", [(n, b) for n, _, _, b in IN_USE])
 def test_the_heap_in_use_after_boot_is_within_its_budget(booted, name, budget):
     mem = booted[name]
-    assert int(mem["hands"]) == bench_ui.HANDS
+    assert int(mem["hands"]) == heapprobe.HANDS
     used = int(mem["heap_after_boot"])
     assert used <= budget, "firmware.heap_after_boot_bytes.%s: %d bytes, budget %d" % (
         name, used, budget)
@@ -61,7 +60,7 @@ def test_the_heap_in_use_after_boot_is_within_its_budget(booted, name, budget):
 
 def test_the_diy_board_frozen_leaves_its_free_heap(booted):
     board = booted["frozen_32"]["board"]
-    assert int(board["hands"]) == bench_ui.HANDS
+    assert int(board["hands"]) == heapprobe.HANDS
     # The fake machine and esp32 modules (tests/kit/board_fakes.py) are .mpy code in this
     # heap; on the chip they are C in flash: what they hold is free on the board.
     free = int(board["heap_free"]) + int(board["fakes"])
@@ -71,7 +70,7 @@ def test_the_diy_board_frozen_leaves_its_free_heap(booted):
 
 
 def test_a_full_journal_sync_on_stock_keeps_its_free_heap():
-    lows, held = bench_journal_full.full_journal_sync(STOCK, "files")
+    lows, held = heapprobe.full_journal_sync(STOCK, "files")
     assert held >= 200
     assert lows["sync"] >= SYNC_FREE, (
         "firmware.heap_free_min_bytes.full_journal_sync.stock_32: %d bytes, at least %d"
