@@ -8,7 +8,7 @@
 
 
 from boardrig import fake_board, run_loop, script  # noqa: E402
-from test_loop import PLAY  # noqa: E402
+from boardrig import PLAY  # noqa: E402
 
 HANDS = 3
 

@@ -1,5 +1,5 @@
 # runs on: micropython
-# Battery life with the radio on: bench_power.py's hour of play (a hand every 3 minutes)
+# Battery life with the radio on: bench_power.py's hour of play (tests/kit/boardrig.py playing) (a hand every 3 minutes)
 # on a scorer in an event, whose sender (firmware/radio/sender.py) sends every record to
 # a base station over an air that loses 30 % of frames both ways, in the same fake time.
 # The radio's charge: the time it is on (listening for the acknowledge), each frame's
@@ -12,9 +12,8 @@ import os
 import random
 
 
-from bench_power import (CPU_160MHZ, CPU_80MHZ, DEEP_SLEEP, HAND_EVERY_S,  # noqa: E402
-                         LIGHT_SLEEP, PANEL_REFRESH, REGULATOR, playing)
-from boardrig import START_MS, fake_board  # noqa: E402
+from boardrig import (CPU_160MHZ, CPU_80MHZ, DEEP_SLEEP, HAND_EVERY_S, LIGHT_SLEEP,  # noqa: E402
+                      PANEL_REFRESH, REGULATOR, START_MS, fake_board, playing)
 from firmware import app as A  # noqa: E402
 from firmware.loop import Loop  # noqa: E402
 from firmware.power import Power  # noqa: E402

@@ -1,14 +1,8 @@
 # The main loop on a board in fake time (tests/kit/fakes.py): a slow e-paper panel, presses
 # from a script. MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, press, same_state
-from boardrig import fake_board, run_loop, script
+from boardrig import PLAY, fake_board, run_loop, script
 from engine_core.codes import TRUMP
-
-# Start plain 42, then a hand (E bids 32, three passes, trump, made), then the next hand
-# begun (S bids 30): 15 presses, many of them during a refresh.
-PLAY = ("ok",                                   # start the sitting (a full refresh)
-        "next", "ok", "ok", "ok", "ok", "ok", "ok",   # E bids 30, 3 passes, trump, made
-        "next", "ok", "ok", "ok", "ok")               # S bids 30, 3 passes
 
 
 def _played_one_at_a_time():
@@ -32,7 +26,6 @@ def test_no_press_is_lost_to_a_slow_refresh_and_the_order_is_kept():
     assert b.display.busy_ms > 150 * len(PLAY)
     assert lp.draws < len(PLAY)
     assert a.fb.name == "contract" and "S bid 30" in b.display.screen_text()
-
 
 
 class _PanelRam:

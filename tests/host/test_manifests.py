@@ -3,8 +3,8 @@ boards/manifest.py): host_tools/build/manifests.py reads them as MicroPython's o
 tools/manifestfile.py does when it freezes them, and deploy, the mpy-cross check and the
 type check read them there."""
 import glob
+import importlib.util
 import os
-import sys
 
 import pytest
 
@@ -25,11 +25,9 @@ def micropython_reader():
         if os.environ.get("CI") == "true":
             pytest.fail("no MicroPython source under CI: `make mp32` did not unpack it")
         pytest.skip("no MicroPython source (make mp32)")
-    sys.path.insert(0, os.path.dirname(found[-1]))
-    try:
-        import manifestfile
-    finally:
-        sys.path.pop(0)
+    spec = importlib.util.spec_from_file_location("manifestfile", found[-1])
+    manifestfile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(manifestfile)
     return manifestfile
 
 

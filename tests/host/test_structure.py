@@ -1,7 +1,12 @@
 """The shape of the code (docs/architecture.md): no import circle among engine_core,
-firmware, boards and host_tools, imports inside functions counted; no source file over
-600 lines; no folder holding more than 20 modules directly. Read from the source with
-ast, so a circle that only closes at run time (an import in a function) is found too."""
+firmware, boards and host_tools, nor between their sub-packages, imports inside functions
+counted; the PC's code never imports the device's (formats both sides speak are in
+engine_core), the device's never the PC's nor the emulated boards; no list of module
+names in firmware/ (phases leave the heap by prefix); no source file over 600 lines; no
+folder holding more than 20 modules directly, tests/ and bench/ included; no test
+imports a bench or another test, and the import path is set only by the runners. Read
+from the source with ast, so a circle that only closes at run time (an import in a
+function) is found too."""
 import ast
 import os
 
@@ -140,10 +145,132 @@ def test_no_source_file_is_over_600_lines(path):
 
 def test_no_folder_holds_more_than_20_modules():
     over = []
-    for pkg in PACKAGES:
+    for pkg in PACKAGES + ("tests", "bench"):
         for folder, dirs, files in os.walk(os.path.join(ROOT, pkg)):
             dirs[:] = [d for d in dirs if not d.startswith((".", "__"))]
             n = sum(1 for f in files if f.endswith(".py") and f != "__init__.py")
             if n > MAX_MODULES:
                 over.append("%s: %d" % (os.path.relpath(folder, ROOT), n))
     assert not over, over
+
+
+# ---- sub-packages, the two sides, the phases, the tests ----
+
+def _subpackage(m):
+    """host_tools.store.db -> host_tools.store; firmware.app (no sub-package) -> firmware."""
+    parts = m.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 else parts[0]
+
+
+def package_graph(g):
+    """The imports between sub-packages of one top-level package (host_tools.store ->
+    host_tools.events), from the module graph."""
+    out = {}
+    for m, deps in g.items():
+        a = _subpackage(m)
+        out.setdefault(a, set())
+        for d in deps:
+            b = _subpackage(d)
+            if a != b and "." in a and "." in b and a.split(".")[0] == b.split(".")[0]:
+                out[a].add(b)
+                out.setdefault(b, set())
+    return out
+
+
+def test_no_circle_between_sub_packages():
+    # host_tools.store importing host_tools.events inside a function while events
+    # imports store is a circle of packages, though no two modules close it.
+    found = circles(package_graph(graph()))
+    assert not found, "package circles: %s" % "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_the_package_check_sees_a_circle_closed_inside_a_function(tmp_path):
+    g = {"h.store.db": {"h.events.event"}, "h.events.event": {"h.store.db"}, "h.cli": {"h"}}
+    assert circles(package_graph(g)) == [["h.events", "h.store"]]
+    assert circles(package_graph({"h.store.db": {"h.events.event"}, "h.events.event": set()})) == []
+
+
+def test_the_pc_never_imports_the_device_code():
+    # The journal's format and the radio's frames are engine_core's: the PC reads a flash
+    # image with the reader the device runs, not with firmware/.
+    wrong = sorted("%s imports %s" % (m, d) for m, deps in graph().items() for d in deps
+                   if m.startswith("host_tools") and d.split(".")[0] == "firmware")
+    assert not wrong, wrong
+
+
+def test_the_device_never_imports_the_pc_nor_the_emulated_boards():
+    wrong = sorted("%s imports %s" % (m, d) for m, deps in graph().items() for d in deps
+                   if m.split(".")[0] in ("firmware", "engine_core")
+                   and (d.split(".")[0] == "host_tools" or d.startswith("boards.sim")))
+    assert not wrong, wrong
+
+
+def _name_lists(path):
+    """Tuples, lists and sets of 2 or more strings that name the project's modules."""
+    found = []
+    for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            names = [e.value for e in node.elts if isinstance(e, ast.Constant)
+                     and isinstance(e.value, str) and e.value.split(".")[0] in PACKAGES
+                     and "." in e.value]
+            if len(names) >= 2:
+                found.append("%s:%d %s" % (os.path.relpath(path, ROOT), node.lineno, names))
+    return found
+
+
+def test_no_list_of_module_names_in_firmware():
+    # A hand-kept table of modules to unload goes wrong as the imports change: a phase
+    # is a package, unloaded by its prefix (firmware/transient.py).
+    found = [x for p in _sources() if os.path.relpath(p, ROOT).startswith("firmware")
+             for x in _name_lists(p)]
+    assert not found, found
+
+
+def _test_sources():
+    for top in ("tests", "bench"):
+        for folder, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+            for f in sorted(files):
+                if f.endswith(".py"):
+                    yield os.path.join(folder, f)
+
+
+def test_no_test_imports_a_bench_or_another_test():
+    # What tests and the bench share is in the kit (tests/kit/).
+    wrong = []
+    for path in _test_sources():
+        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for n in names:
+                leaf = n.split(".")[-1]
+                if leaf.startswith(("test_", "bench_")) or n.startswith(("tests.", "bench.")):
+                    wrong.append("%s imports %s" % (os.path.relpath(path, ROOT), n))
+    assert not wrong, wrong
+
+
+# The runners that set the import path: pytest's conftest, the MicroPython suites' runner,
+# the bench's runner.
+PATH_SETTERS = ("tests/conftest.py", "tests/mp_run.py", "bench/run.py")
+
+
+def test_only_the_runners_set_the_import_path():
+    wrong = []
+    for path in _test_sources():
+        rel = os.path.relpath(path, ROOT)
+        if rel in PATH_SETTERS:
+            continue
+        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
+            target = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                target = node.func.value      # sys.path.insert(...), .append, .extend
+            elif isinstance(node, (ast.Assign, ast.AugAssign)):
+                tgts = node.targets if isinstance(node, ast.Assign) else [node.target]
+                target = next((t.value if isinstance(t, ast.Subscript) else t for t in tgts), None)
+            if isinstance(target, ast.Attribute) and target.attr == "path" and \
+                    isinstance(target.value, ast.Name) and target.value.id == "sys":
+                wrong.append("%s:%d" % (rel, node.lineno))
+    assert not wrong, "sys.path set outside %s: %s" % (", ".join(PATH_SETTERS), wrong)

@@ -82,3 +82,50 @@ def costed(b):
         show(full)
     b.display.show = costly
     return b
+
+
+# Start plain 42, then a hand (E bids 32, three passes, trump, made), then the next hand
+# begun (S bids 30): 15 presses, many of them during a refresh.
+PLAY = ("ok",                                   # start the sitting (a full refresh)
+        "next", "ok", "ok", "ok", "ok", "ok", "ok",   # E bids 30, 3 passes, trump, made
+        "next", "ok", "ok", "ok", "ok")               # S bids 30, 3 passes
+
+
+# Datasheet currents in mA (docs/hardware.md says where each comes from).
+CPU_160MHZ = 44.0       # ESP32, CPU on, radio off, 160 MHz (upper figure)
+
+
+CPU_80MHZ = 31.0        # ESP32, CPU on, radio off, 80 MHz (upper figure)
+
+
+LIGHT_SLEEP = 0.8       # ESP32 light sleep
+
+
+DEEP_SLEEP = 0.01       # ESP32 deep sleep, RTC timer and memory on
+
+
+PANEL_REFRESH = 8.0     # e-paper while refreshing: 26.4 mW at 3.3 V
+
+
+REGULATOR = 0.05        # a low-quiescent LDO (ME6211-class: 40-70 uA) and pull-downs
+
+
+DEVKIT_REGULATOR = 5.0  # AMS1117 quiescent current (typical)
+
+
+HAND = (("ok", 0), ("next", 3), ("next", 4), ("ok", 5), ("ok", 10), ("ok", 15),
+        ("ok", 20), ("ok", 30), ("ok", 170))      # seconds into the hand
+
+
+HAND_EVERY_S = 180
+
+
+def playing(hands):
+    presses = [(START_MS + 500, 2)]     # OK: start the sitting
+    idx = {"prev": 0, "next": 1, "ok": 2, "back": 3, "menu": 4}
+    t0 = START_MS + 5000
+    for h in range(hands):
+        for name, s in HAND:
+            presses.append((t0 + (h * HAND_EVERY_S + s) * 1000, idx[name]))
+    end = t0 + hands * HAND_EVERY_S * 1000
+    return presses, end
