@@ -1,5 +1,6 @@
 # The sitting header, made and read once a sitting: kept out of codec.py (the events,
 # always in the device's heap) so that the device loads it only then, and unloads it.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.compat import const
 
 # The sitting header: the variant, every option resolved, the first dealer, optionally

@@ -107,7 +107,7 @@ class App:
         if name != self._mod_name:
             self._unload()
             gc.collect()
-            self._mod = __import__(transient.SCREENS + name, None, None, ("draw",))
+            self._mod = __import__("firmware.ui." + name, None, None, ("draw",))
             self._mod_name = name
         return self._mod
 
@@ -115,12 +115,13 @@ class App:
         """The screen's module and what the screens share out of the heap (a sync session
         is opening): they load again, and the screen enters, at the next render."""
         self._unload()
-        transient.unload(transient.SHARED)
+        transient.unload("firmware.ui")      # the screens' shared code too
+        transient.unload("firmware.fonts")
         self._entered = False
 
     def _unload(self):
         if self._mod_name is not None:
-            transient.unload_screen(self._mod_name)
+            transient.unload("firmware.ui." + self._mod_name)
         self._mod = None
         self._mod_name = None
 
@@ -234,7 +235,7 @@ class App:
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)
-            transient.unload(transient.REFUSAL)
+            transient.release()     # the refusal's messages
         if self._label is not None:
             self._label(self._mod_name)
         fb.show(self.full)

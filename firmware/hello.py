@@ -119,5 +119,5 @@ def _checked(buf, n, port):
         tx[wire.HEAD + 5:wire.HEAD + 5 + len(msg)] = msg
         port.write(tx[:wire.reply_into(tx, 0x65, r.seq, 5 + len(msg))])     # e
     if not good or port is not None:
-        transient.unload(transient.HELLO_CHECK)
+        transient.release()     # the request's check
     return good

@@ -111,7 +111,7 @@ class Link:
         """Drop a session (a fault is to be drawn): its modules out of the heap."""
         self.sync = None
         self._session = None
-        transient.unload(transient.SESSION)
+        transient.unload("firmware.sync")
 
     def _watch(self):
         # The hello gate on the line, loaded when bytes arrive and unloaded once it has
@@ -130,7 +130,7 @@ class Link:
         if what != hello.HELLO and gate.busy():
             return False
         self._gate = None
-        transient.unload(transient.HELLO)
+        transient.unload("firmware.hello")
         if what != hello.HELLO:
             self.app.switch_radio(True)     # not a session: the radio again
             return False

@@ -14,6 +14,7 @@
 # numbers for the same bytes. flags (data): 1 the sitting is finished on the scorer.
 # held (ack): the stream bytes the PC holds from 0; flags (ack): 1 all of a finished
 # sitting is held, 2 refused (another scorer keeps this table): send it no more.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 import hashlib
 
 from engine_core.compat import const

@@ -1,5 +1,6 @@
 # House options of the gin pads: a log's or a setup screen's options resolved into
 # GinRules, with a message for anything wrong (options.resolve hands gin variants here).
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.gin import rules as G
 from engine_core.optioncheck import OptionError, whole, choice, flag, show
 

@@ -2,6 +2,7 @@
 # whose check value holds over a damaged or torn tag, the next sitting to read on from,
 # and whose loss the damage is. Loaded the first time damage (or a torn tag) is met: a
 # journal without any never loads it. It reads through the Blocks' public methods.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.compat import const
 from engine_core.journal.blocks import K_BEGIN, T_BEGIN, TAGS, kind
 

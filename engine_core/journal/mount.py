@@ -3,6 +3,7 @@
 # sitting. On the device, run once a boot and unloaded after (firmware/journal/writer.py
 # Journal.mount): a stock flash's heap does not keep its code while the scorer plays. It
 # sets the ring state, as the Log's own code would.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.journal import blocks as B
 
 

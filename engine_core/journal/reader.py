@@ -2,6 +2,7 @@
 # boot's replay, the history screen, a sync and the PC. Loaded when needed (the Journal
 # writes without it); it reads through the Journal's public methods, and allocates
 # nothing once made (next_event, read), but for a cursor made without one to reuse.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.journal.blocks import JournalError
 from engine_core.journal.blocks import BEGIN_FIXED, K_BEGIN, MAX_HEADER, Walk
 

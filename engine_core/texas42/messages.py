@@ -1,5 +1,6 @@
 # The short messages that explain the engine's refusals. Loaded only when a refusal is
 # shown (it allocates), and unloaded again on the device.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core import codes as C
 from engine_core.texas42 import variants as V
 from engine_core import errors as E

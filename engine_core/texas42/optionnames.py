@@ -1,6 +1,7 @@
 # The 42 family's house options as the log spells them: their names, which apply to each
 # variant, and a Rules' options written out that way. Loaded when a sitting is set up or
 # written out (options.py, Rules.to_dict), not to score.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.texas42.variants import POINTS
 
 # The house options as the log spells them (options.py checks them).

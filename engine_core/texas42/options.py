@@ -1,5 +1,6 @@
 # House options: resolving a log's or a setup screen's options into Rules, with a
 # message for anything wrong. Runs once when a sitting starts (it may allocate).
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.texas42.variants import MARK, MIN_BID, POINTS, SCORINGS, TOP_NUMBER
 
 from engine_core.texas42.rules import NAMES, Rules, index

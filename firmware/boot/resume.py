@@ -1,6 +1,6 @@
 # The boot's replay of the open sitting from the journal, at the exact state it was left
-# in. A boot's alone: this module and what it loads leave the heap when it is done
-# (firmware/transient.py BOOT).
+# in. A boot's alone: this phase and what it alone loads leave the heap when it is done
+# (firmware/transient.py).
 from micropython import const
 
 from engine_core import header
@@ -37,5 +37,5 @@ def resume(scorer, sid):
             continue        # an END record (when the game ended), not an event
         if s.apply(s.codec.decode_at(buf, 0)):
             refused += 1
-    transient.unload(transient.BOOT)
+    transient.unload("firmware.boot")
     return refused

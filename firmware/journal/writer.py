@@ -25,12 +25,12 @@ class Journal(Log):
     # Mount: the scan of Blocks.mount, its code out of the heap after ---------------
 
     def mount(self):
-        """Log.mount, then the scan's code leaves the heap (firmware/transient.py
-        MOUNT): a stock flash does not keep it while the scorer plays."""
+        """Log.mount, then the scan's code leaves the heap (firmware/transient.py): a
+        stock flash does not keep it while the scorer plays."""
         try:
             return Log.mount(self)
         finally:
-            transient.unload(transient.MOUNT)
+            transient.release()     # the scan (engine_core/journal/mount.py)
 
     # Space: a new head block (erased, the tail reclaimed when the journal is full) ----
 

@@ -67,7 +67,7 @@ def start(app):
         app.radio.stop()
         app.radio = None
     if key is None:
-        transient.unload(transient.RADIO)
+        transient.unload("firmware.radio")
         return None
     app.radio = Waiting(app, key)
     return app.radio
@@ -108,6 +108,6 @@ def stop(app):
         app.radio.stop()
     app.radio = None
     app.radio_busy = False
-    transient.unload(transient.RADIO)
+    transient.unload("firmware.radio")
     import gc
     gc.collect()        # what the session allocates next wants room in one piece

@@ -44,7 +44,7 @@ class Session:
             # The names go with the game they were pushed for (two for a gin pad, when
             # the game pushed with them is one).
             refusal = app.pushed(nextsetup.update(app.scorer, pending, names))
-            transient.unload(transient.SESSION)     # the option checks
+            transient.release()     # the option checks
             if refusal:
                 app.banner = "settings from the PC: " + refusal
         if served or link.back == SYNC:

@@ -340,7 +340,7 @@ def test_names_pushed_by_the_pc_go_into_each_new_sittings_header():
     assert decode_header(head)[2] == ["Ann", "Bob", "Cy", "Dé"]
     from firmware.ui import setup
     assert setup.setup_names(a, O.resolve("moon")) is None
-    transient.unload(("firmware.ui.setup",))
+    transient.unload("firmware.ui.setup")
 
 
 def test_a_new_sitting_carries_a_random_id_and_the_clock():

@@ -224,7 +224,7 @@ def test_gin_option_errors_are_the_reloaded_options_modules():
     # raise the OptionError of the options module loaded now, the one callers catch.
     from engine_core.texas42 import options as first
     first.resolve("oklahoma-gin", {"target": 50})   # the gin checks loaded
-    transient.unload(("engine_core.texas42.options",))
+    transient.unload("engine_core.texas42.options")
     from engine_core.texas42 import options as now
     assert now is not first
     try:

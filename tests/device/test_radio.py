@@ -379,7 +379,7 @@ def test_a_kept_key_starts_the_sender_with_the_first_record_and_a_bad_key_is_ref
     assert join.save(join.path_of(path), "0f" * 16) is None
     assert join.load(join.path_of(path)) == b"\x0f" * 16
     from firmware import transient
-    transient.unload(transient.RADIO)   # as at boot (this module imported them)
+    transient.unload("firmware.radio")   # as at boot (this module imported them)
     w = join.start(a)
     assert w is a.radio and "firmware.radio.sender" not in sys.modules
     assert not w.poll()             # nothing taken yet: still waiting
@@ -407,7 +407,7 @@ def test_a_scorer_booted_with_a_sitting_open_sends_at_once():
     rules = O.resolve("42")
     a.scorer.journal.begin_sitting(encode_header(rules, 0))
     a.scorer.start(rules, 0)            # as the boot's resume leaves it
-    transient.unload(transient.RADIO)
+    transient.unload("firmware.radio")
     w = join.start(a)
     w.poll()
     assert type(a.radio).__name__ == "Sender"

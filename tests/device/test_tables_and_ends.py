@@ -29,7 +29,7 @@ def _setup_assign(a):
     try:
         return setup.setup_assign(a)
     finally:
-        transient.unload(("firmware.ui.setup",))
+        transient.unload("firmware.ui.setup")
 
 
 def _update_setup(a, changes, names):
