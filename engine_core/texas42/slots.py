@@ -1,6 +1,8 @@
 # The slots of a 42-family sitting's state, one array("h"): what Sitting (sitting.py) and
 # the scoring it builds on (scoring.py) read and write. The last finished deal's slots,
-# which Sitting.last() reads, are codes.py's LAST_* (17 to 37) and GAME_* (13 to 15).
+# which Sitting.last() and the screens read, are codes.py's LAST_* (17 to 37) and GAME_*
+# (13 to 15); every family's first four are history.py's. tests/engine/test_slots.py
+# checks that the three tile the array: no slot shared, none left over.
 from engine_core.compat import const
 from engine_core.history import DEALER, HANDS, ENDED, WINNER  # noqa: F401 (every family's)
 
