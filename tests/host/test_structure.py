@@ -32,13 +32,16 @@ def _module(path):
     return rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
 
 
-def _imports(path, modules):
-    """The project modules `path` imports, anywhere in it: `import a.b`, `from a import
-    b` (b a module or a name in a), relative imports resolved."""
+def _imports(path, modules, tree=None):
+    """The project modules `path` imports, anywhere in it (or in `tree`, a part of it):
+    `import a.b`, `from a import b` (b a module or a name in a), relative imports
+    resolved."""
     me = _module(path)
     package = me if path.endswith("__init__.py") else me.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
+    if tree is None:
+        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -274,3 +277,45 @@ def test_only_the_runners_set_the_import_path():
                     isinstance(target.value, ast.Name) and target.value.id == "sys":
                 wrong.append("%s:%d" % (rel, node.lineno))
     assert not wrong, "sys.path set outside %s: %s" % (", ".join(PATH_SETTERS), wrong)
+
+
+# The load-for-a-while phases (firmware/transient.py): each leaves the heap by its prefix.
+PHASES = ("firmware.boot", "firmware.sync", "firmware.radio", "firmware.hello")
+
+
+def _top_level_imports(path, modules):
+    """The project modules `path` imports at module level (not inside a function)."""
+    tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    body = ast.Module(body=[n for n in tree.body if not isinstance(
+        n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))], type_ignores=[])
+    for n in tree.body:          # a class body runs at import too; its methods do not
+        if isinstance(n, ast.ClassDef):
+            body.body += [x for x in n.body if not isinstance(x, (ast.FunctionDef,
+                                                                  ast.AsyncFunctionDef))]
+    return _imports(path, modules, body)
+
+
+def _in_phase(m):
+    return any(m == p or m.startswith(p + ".") for p in PHASES)
+
+
+def test_the_top_level_check_leaves_imports_inside_functions_out(tmp_path):
+    p = tmp_path / "m.py"
+    p.write_text("import firmware.app\ndef f():\n    from firmware.sync import session\n")
+    mods = {"firmware", "firmware.app", "firmware.sync", "firmware.sync.session"}
+    assert _top_level_imports(str(p), mods) == {"firmware.app"}
+    assert "firmware.sync.session" in _imports(str(p), mods)
+
+
+def test_nothing_resident_imports_a_phase_at_top_level():
+    # A phase's modules leave the heap when it ends; a resident module that imported one
+    # at its top would keep a second copy alive, and the phase's heap with it.
+    paths = {_module(p): p for p in _sources()}
+    wrong = []
+    for m, p in paths.items():
+        if not m.startswith("firmware") or _in_phase(m) or m.startswith("firmware.ui."):
+            continue
+        for d in _top_level_imports(p, paths):
+            if _in_phase(d):
+                wrong.append("%s imports %s" % (m, d))
+    assert not wrong, wrong
