@@ -4,11 +4,12 @@ exported log replays to the score played; the gin figures appear in `tally42 sta
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 
 import pytest
+
+import syncrig as R
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TALLY = [sys.executable, "-m", "host_tools"]
@@ -33,18 +34,9 @@ def held_sim(tmp_path):
     for setup, hands, _ in GAMES:
         lines += setup + hands + ["long ok"]    # game over: OK held, a new sitting
     script.write_text("\n".join(lines) + "\n")
-    proc = subprocess.Popen(TALLY + ["sim", "--script", str(script), "--flash",
-                                     str(tmp_path / "flash.bin"), "--hold"],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    first = proc.stdout.readline()
-    assert first.startswith("serial: /dev/"), first + proc.stderr.read()
-    yield first.split()[1]
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    sim = R.HeldSim(script, tmp_path / "flash.bin")     # its pipes read as they come
+    yield sim.port
+    assert "Traceback" not in sim.stop()
 
 
 def _run(*args):

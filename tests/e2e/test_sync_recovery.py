@@ -120,38 +120,17 @@ def test_a_session_the_scorer_closed_gets_error_2_and_a_new_hello(tmp_path, caps
 # ---- the firmware itself on the sim board: its USB line's gate answers for a session
 # that is over ----
 
-class _Sim:
-    """`tally42 sim --hold` on a flash image of finished sittings: its serial port."""
-
-    def __init__(self, tmp_path, flash):
-        import subprocess
-        import sys
-        script = tmp_path / "none.txt"
-        script.write_text("")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools", "sim", "--script", str(script), "--flash",
-             flash, "--hold"], cwd=R.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL)
-        first = self.proc.stdout.readline().decode()
-        assert first.startswith("serial: /dev/"), first + self.proc.stderr.read().decode()
-        self.port = first.split()[1]
-
-    def stop(self):
-        import signal
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(20)
-        except Exception:
-            self.proc.kill()
-            self.proc.wait()
-        return self.proc.stderr.read().decode(errors="replace")
+IDLE_S = 5          # firmware/sync/endpoint.py _IDLE_MS
+WAIT = 10           # the PC's wait for an answer: what no answer would cost
 
 
 def test_the_issue_s_stray_ctrl_c_on_the_sim_and_a_session_closed_for_idleness(
         tmp_path, capsys):
     flash = str(tmp_path / "flash.bin")
     R.build_image(flash, 200, open_events=0, blocks=16)
-    sim = _Sim(tmp_path, flash)
+    script = tmp_path / "none.txt"
+    script.write_text("")
+    sim = R.HeldSim(script, flash)
     db = str(tmp_path / "t.db")
     try:
         done = {}
@@ -180,12 +159,15 @@ def test_the_issue_s_stray_ctrl_c_on_the_sim_and_a_session_closed_for_idleness(
         from host_tools.serial import client as Y
         from host_tools.serial.transport import SerialLink
         with SerialLink(sim.port) as link:
-            c = Y.Client(link, timeout=0.5, wait=2)
+            c = Y.Client(link, timeout=0.5, wait=WAIT)
             first = c.hello().session
-            time.sleep(5.5)         # firmware/sync/endpoint.py: 5 s without a request
+            # firmware/sync/endpoint.py closes a session 5 s without a request: twice
+            # that, a margin that holds on a loaded machine.
+            time.sleep(2 * IDLE_S)
             t0 = time.monotonic()
             assert c.list(unsynced=False) and c.session != first
-            assert time.monotonic() - t0 < 1.5
+            # Told at once (error 2, then hello again), not after the PC's whole wait.
+            assert time.monotonic() - t0 < WAIT
             c.bye()
     finally:
         err = sim.stop()

@@ -4,12 +4,13 @@ score played."""
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
 
 import pytest
+
+import syncrig as R
 
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
 pytestmark = pytest.mark.mp32
@@ -44,30 +45,7 @@ def _pushed_setup(flash):
     return decode_header(data[7:7 + n])
 
 
-class Sim:
-    """`tally42 sim --script F --hold` in its own process: the serial port it offers, and
-    keys on its standard input."""
-
-    def __init__(self, script, flash, keys=False):
-        self.proc = subprocess.Popen(
-            TALLY + ["sim", "--script", str(script), "--flash", str(flash), "--hold"],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            stdin=subprocess.PIPE if keys else subprocess.DEVNULL)
-        first = self.proc.stdout.readline().decode()
-        assert first.startswith("serial: /dev/"), first
-        self.port = first.split()[1]
-
-    def keys(self, data):
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGINT)
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+Sim = R.HeldSim     # tally42 sim --hold, its pipes read (tests/kit/syncrig.py)
 
 
 @pytest.fixture

@@ -251,3 +251,56 @@ def wait_for(cond, timeout=10.0):
             return True
         time.sleep(0.02)
     return False
+
+
+class HeldSim:
+    """`tally42 sim --script SCRIPT --flash FLASH --hold` in its own process: the serial
+    port it offers, keys on its standard input. Its stdout and stderr are read as they
+    come, by threads: a pipe nobody reads fills, and a sim blocked writing its screen to
+    it would neither go on nor stop."""
+
+    def __init__(self, script, flash, keys=False):
+        import sys
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "host_tools", "sim", "--script", str(script), "--flash",
+             str(flash), "--hold"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdin=subprocess.PIPE if keys else subprocess.DEVNULL)
+        first = self.proc.stdout.readline().decode()
+        if not first.startswith("serial: /dev/"):
+            raise RuntimeError("the sim did not start: %r %s"
+                               % (first, self.proc.stderr.read().decode(errors="replace")))
+        self.port = first.split()[1]
+        self._out, self._err = [], []
+        self._readers = [threading.Thread(target=self._read, args=(s, into), daemon=True)
+                         for s, into in ((self.proc.stdout, self._out),
+                                         (self.proc.stderr, self._err))]
+        for t in self._readers:
+            t.start()
+
+    @staticmethod
+    def _read(stream, into):
+        while True:
+            data = stream.read1(65536)
+            if not data:
+                return
+            into.append(data)
+
+    def keys(self, data):
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def stop(self, timeout=60):
+        """Ctrl-C, as at a terminal; returns what the sim wrote on stderr. A sim that
+        does not stop within `timeout` s is killed."""
+        import signal
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for t in self._readers:
+            t.join(timeout)
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        return b"".join(self._err).decode(errors="replace")
