@@ -1,5 +1,7 @@
 # Tally 42: the only commands a newcomer needs.
 #   make sim     the scorer on the sim board (MicroPython unix port, keys as buttons)
+#   make check   the inner loop: lint, the CPython unit tests, the 64-bit engine and
+#                device suites (no sim); under a minute on 2 cores with -j2
 #   make test    the whole test suite (CPython, MicroPython unix port, lint, types,
 #                mpy-cross, the heap budget, every bench once with small counts);
 #                right under -j2
@@ -23,7 +25,7 @@ MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 # The device code: every file the manifests name (host_tools/build/manifests.py).
 DEVICE_FILES = $(PY) -m host_tools.build.manifests --all
 
-.PHONY: setup test lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: setup check check-all pycheck test test-all lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -35,30 +37,25 @@ $(STAMP): requirements.txt pyproject.toml
 	ln -sfn "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(VENV)/site-packages
 	touch $(STAMP)
 
-# Each target names what it needs, so that `make -j` runs them in any order. pytest comes
-# first: the longest chain (pytest, then mptest32's sim tests, then bench-quick) starts
-# at once, and the rest share the second job.
-test: pytest lint typecheck mpycheck mptest mptest32 qemutest bench-quick
+# Each target names what it needs, so that `make -j` runs them in any order: each runner
+# that runs the sim has a build folder of its own (TALLY42_SIM_BUILD, under build/sim/),
+# the bench its own image of the suites for the qemu board (TALLY42_SUITE_ROM). make check
+# and make test record their time (tools/timed.py, build/timings/), which
+# bench/bench_suite.py prints.
+check:
+	@$(PY) tools/timed.py check -- $(MAKE) --no-print-directory check-all
 
-# What must not run at once under `make -j`: pytest, mptest32's sim tests and bench-quick
-# run the sim from its one build folder (.venv/tally42-sim, host_tools/build/sim.py).
-# Where two of them are asked for (`make test` asks for all), the later waits. The
-# MicroPython suites (mptest, mptest32's suites) run from the source tree, each in a
-# scratch folder of its own (tests/kit/scratch.py), alongside anything.
-runs = $(filter test $(1),$(MAKECMDGOALS))
-ifneq ($(and $(call runs,pytest),$(call runs,mptest32 mptest32-sim)),)
-mptest32-sim: pytest
-endif
-ifneq ($(and $(call runs,pytest),$(call runs,bench-quick)),)
-bench-quick: pytest
-endif
-ifneq ($(and $(call runs,mptest32 mptest32-sim),$(call runs,bench-quick)),)
-bench-quick: mptest32-sim
-endif
-# bench_qemu boots the suites' ROMFS image, which qemutest may be making.
-ifneq ($(and $(call runs,qemutest),$(call runs,bench-quick)),)
-bench-quick: qemutest
-endif
+check-all: lint pycheck mptest
+
+# The CPython unit tests: the engine's and the PC's (tests/engine, tests/host), no sim.
+pycheck: setup
+	$(PY) -m pytest -q tests/engine tests/host
+
+test:
+	@$(PY) tools/timed.py test -- $(MAKE) --no-print-directory test-all
+
+# pytest comes first: the longest chain (pytest, then the rest) starts at once.
+test-all: pytest lint typecheck mpycheck mptest mptest32 qemutest bench-quick
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
@@ -77,7 +74,7 @@ typecheck: setup
 # The full-journal and heap-budget tests run on the 32-bit build. The MicroPython suites
 # on the bare-metal build are qemutest's, which runs beside.
 pytest: setup mp32-if-possible qemu-if-possible
-	$(PY) -m pytest -m "not suites"
+	TALLY42_SIM_BUILD=build/sim/pytest $(PY) -m pytest -m "not suites"
 
 qemutest: setup qemu-if-possible
 	$(PY) -m pytest -m suites tests/e2e/test_qemu.py
@@ -109,7 +106,7 @@ mptest32-suites: setup mp32-if-possible
 
 mptest32-sim: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, the sim tests on it skipped"; exit 0; fi; \
-	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) $(PY) -m pytest -m mp32 tests
+	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) TALLY42_SIM_BUILD=build/sim/mp32 $(PY) -m pytest -m mp32 tests
 
 # The qemu port (tools/qemu.py, cached in build/qemu); tests/e2e/test_qemu.py runs on it.
 qemu: setup mp32
@@ -124,7 +121,7 @@ bench: mp32 qemu-if-possible
 
 # Every bench once with small counts: a broken bench fails the suite.
 bench-quick: setup mp32-if-possible qemu-if-possible
-	$(PY) bench/run.py --quick
+	TALLY42_SIM_BUILD=build/sim/bench TALLY42_SUITE_ROM=build/sim/bench-rom $(PY) bench/run.py --quick
 
 sim: setup
 	$(VENV)/bin/tally42 sim

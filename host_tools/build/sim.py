@@ -77,6 +77,10 @@ def tool(name):
 
 
 def build_dir():
+    """The sim's build folder: TALLY42_SIM_BUILD if set (each of the Makefile's runners
+    has its own, so that they run at once), else one beside the virtual environment."""
+    if os.environ.get("TALLY42_SIM_BUILD"):
+        return os.path.abspath(os.environ["TALLY42_SIM_BUILD"])
     venv = os.path.join(ROOT, ".venv")
     if os.path.isdir(venv):
         return os.path.join(venv, "tally42-sim")

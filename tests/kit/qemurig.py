@@ -14,7 +14,9 @@ import qemu as build  # noqa: E402  (tools/qemu.py)
 
 from host_tools.sim import qemu as Q  # noqa: E402
 
-OUT = os.path.join(build.OUT, "tests-rom")
+# The suites' image: TALLY42_SUITE_ROM if set (the Makefile gives the bench a folder of
+# its own, so that it and qemutest run at once), else beside the qemu build.
+OUT = os.path.abspath(os.environ.get("TALLY42_SUITE_ROM") or os.path.join(build.OUT, "tests-rom"))
 # What the suites import, compiled with the port's own mpy-cross into the image.
 TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/device", "tests/kit/engine")
 FILES = ("tests/kit/fakes.py", "tests/kit/costclock.py", "tests/kit/rtcchip.py",
