@@ -1,5 +1,6 @@
 # Boards: one module per board, holding its wiring and nothing else (esp32_epd29,
-# lilygo_t5_213, m5stack_coreink; sim runs the firmware on the unix port). A device board
+# lilygo_t5_213, m5stack_coreink), and the firmware images' manifests; the emulated
+# boards (the sim on the unix port, the qemu board) are boards/sim/'s. A device board
 # module offers
 #
 #     open() -> Board

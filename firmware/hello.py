@@ -4,7 +4,7 @@
 # table. Another request whose CRC checks (the PC's, from a session that closed or from
 # before a restart) gets error 2, "no session", so that the PC says hello again. Loaded
 # by the link (firmware/link.py) when bytes arrive on the line, and unloaded once the
-# gate has decided (firmware/transient.py HELLO).
+# gate has decided (firmware/transient.py: a phase).
 #
 # Keyboard interrupt is off while the scorer runs (the main loop sees the 0x03 bytes).
 # A lone Ctrl-C is dropped; the REPL tools' way in is honoured: mpremote sends CR Ctrl-C,

@@ -2,7 +2,7 @@
 # (firmware/hello.py) watches the line, loaded when bytes arrive and unloaded once it has
 # decided: only a hello with a good CRC opens a session (firmware/sync/session.py), which
 # serves the PC until it is done. The session's modules leave the heap when it ends
-# (firmware/transient.py SESSION).
+# (firmware/transient.py: the firmware.sync phase).
 import gc
 import time
 from time import ticks_ms

@@ -1,7 +1,7 @@
 # One sync session with the PC, the scorer's side: the endpoint opened on the USB line
 # with the hello already read, and what the PC may set (the clock, names, house options,
 # the next table). Made by firmware/link.py when a PC's hello arrives; this module and
-# the endpoint's are a transient's (firmware/transient.py SESSION): out of the heap once
+# the endpoint's are the firmware.sync phase's (firmware/transient.py): out of the heap once
 # the session ends.
 import gc
 
