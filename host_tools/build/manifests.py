@@ -117,7 +117,8 @@ def modules(board=None):
 
 def boards():
     """The boards a deploy knows: each with its scripts in boards/main/."""
-    return sorted(os.listdir(os.path.join(BOARDS, "main")))
+    main = os.path.join(BOARDS, "main")
+    return sorted(d for d in os.listdir(main) if os.path.isdir(os.path.join(main, d)))
 
 
 def all_files():
