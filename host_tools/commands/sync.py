@@ -1,23 +1,19 @@
 """The serial subcommands of `tally42`: sync (the scorer's finished sittings into the
 database, the PC's clock, names and settings onto the scorer) and devices."""
 import argparse
-import json
 import math
 import sys
 import time
 
-from engine_core.texas42 import options as O
-from engine_core.texas42 import variants as V
-from engine_core.gin import rules as G
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
-from host_tools.events import slots as SL
 from host_tools.serial import client as Y
-from host_tools.tables.assignment import check_assignment, not_playing, setting_value
+from host_tools.tables.assignment import not_playing
 from host_tools.events import live as LV
+from host_tools.events import syncslot as SS
+from host_tools.tables import setup as ST
 from host_tools.serial.sync import Refused, Report, open_sitting, sync
 from host_tools.serial.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
-from host_tools.log.text import name_problem, repeated_name
 from host_tools.store import db as D
 
 PROBE_TIMEOUT = 1.0
@@ -95,93 +91,12 @@ class _Progress:
             self.shown = False
 
 
-# What the scorer shows of a name: player names on the score screen, team names.
-_SHOWN = {"players": 12, "teams": 8}
-
-
-def _names(text, what):
-    names = [n.strip() for n in text.split(",")]
-    for n in names:
-        problem = name_problem(n) if n else "an empty name (names are separated by commas)"
-        if not problem and len(n) > _SHOWN[what]:
-            problem = "name %s is longer than the %d characters the scorer shows" % (
-                n, _SHOWN[what])
-        if problem:
-            raise CommandError("--%s: %s" % (what, problem))
-    twice = repeated_name(names)
-    if twice is not None:
-        raise CommandError("--%s: %s is named twice" % (what, twice))
-    if what == "teams" and len(names) != 2:
-        raise CommandError("--teams: 2 team names, not %d" % len(names))
-    if what == "players" and len(names) not in (2, 3, 4, 6):
-        raise CommandError("--players: 4 names (2 for a gin pad, 3 for Moon, 6 for "
-                           "Seventy-Nine and Eighty-Eight), not %d" % len(names))
-    return names
-
-
-_TRACKER = ("1", "0", "true", "false", "on", "off", "yes", "no")
-
-
-# Every game the scorer sets up: the 42 family and the gin pads.
-_VARIANTS = tuple(V.NAMES) + tuple(G.NAMES)
-
-
-def _applies(variant):
-    # The options a game takes.
-    g = G.index(variant)
-    return G.APPLIES[g] if g >= 0 else O.APPLIES[V.index(variant)]
-
-
-def _settings(pairs):
-    # Checked here with the engine's option rules, as the scorer checks them: each key
-    # an option of some game (or variant, tracker), each value one that option takes.
-    out = []
-    options = {}
-    variant = None
-    for p in pairs or ():
-        key, eq, value = p.partition("=")
-        key = key.strip()
-        if not eq or not key:
-            raise CommandError("--set %s: give KEY=VALUE" % p)
-        if key == "tracker":
-            if value not in _TRACKER:
-                raise CommandError("--set tracker=%s: on or off" % value)
-        elif key == "variant":
-            if value not in _VARIANTS:
-                raise CommandError("--set variant=%s: unknown variant (one of %s)"
-                                   % (value, ", ".join(_VARIANTS)))
-            variant = value
-        else:
-            options[key] = setting_value(value, key)
-        out.append((key, value))
-    names = [variant] if variant else list(_VARIANTS)
-    for key, value in options.items():
-        where = [n for n in names if key in _applies(n)]
-        if not where:
-            if variant:
-                raise CommandError("--set %s: option %s does not apply to %s"
-                                   % (key, key, variant))
-            known = []
-            for n in _VARIANTS:
-                known += [k for k in _applies(n) if k not in known]
-            raise CommandError("--set %s: unknown option (the options: %s, variant, "
-                               "tracker)" % (key, ", ".join(known)))
-        problem = None
-        for name in where:
-            try:
-                O.resolve(name, {key: value})
-                problem = None
-                break
-            except O.OptionError as e:
-                problem = problem or str(e)
-        if problem:
-            raise CommandError("--set %s: %s" % (key, problem))
-    if variant and options:
-        try:
-            O.resolve(variant, options)
-        except O.OptionError as e:
-            raise CommandError("--set: %s" % e)
-    return out
+def _setup(check, *args):
+    # The PC's settings for the scorer checked (host_tools/tables/setup.py).
+    try:
+        return check(*args)
+    except ST.SetupError as e:
+        raise CommandError(str(e))
 
 
 def _number(kind, lo, hi, what):
@@ -220,59 +135,6 @@ def _db_store(database, slotter=None):
     return store
 
 
-def _next_table(database, event, refusals, said):
-    # sync --event: the scorer's next table, claimed for it once its sittings are stored
-    # and slotted (a table just decided can open the next round).
-
-    def assignment_for(device_id):
-        try:
-            a = SL.next_assignment(database, device_id, event)
-        except (EV.EventError, D.DbError) as e:
-            refusals.append("no table pushed: %s" % e)
-            return None
-        if a is None:
-            home = SL.scorer_table(database, event, device_id)
-            said.append("nothing to push: %s has no open table for scorer %s (%s)" % (
-                event, device_id, "its table %d is decided in every round" % home
-                if home is not None else "every table of the round has its scorer; "
-                "`tally42 event release` frees one"))
-        return a
-    return assignment_for
-
-
-def _assignment(text, players, pairs):
-    # --assign EVENT:ROUND:TABLE, with --players and --set for the game: the assignment
-    # dict of host_tools.tables.assignment.check_assignment, checked before anything is sent.
-    event, _, rest = text.rpartition(":")
-    event, _, rnd = event.rpartition(":")
-    if not event:
-        raise CommandError("--assign %s: give EVENT:ROUND:TABLE (Club night:2:3)" % text)
-    a = {"event": event.strip(), "round": _whole(rnd), "table": _whole(rest)}
-    if players:
-        a["players"] = players
-    options = {}
-    for key, value in pairs:
-        if key == "variant":
-            a["variant"] = value
-        elif key == "tracker":
-            raise CommandError("--assign: tracker is the scorer's own switch, not the "
-                               "game's: push it without --assign")
-        else:
-            options[key] = setting_value(value, key)
-    a["options"] = options
-    try:
-        return check_assignment(a)
-    except ValueError as e:
-        raise CommandError("--assign %s: %s" % (text, e))
-
-
-def _whole(text):
-    try:
-        return int(text.strip())
-    except ValueError:
-        return text
-
-
 def _open_event(db, name):
     # --event NAME: the database must hold that event, checked before the port opens.
     try:
@@ -287,65 +149,6 @@ def _open_event(db, name):
     return database
 
 
-def _pairs(players):
-    # Players by seat as the table's sides: "Ann+Cy v Bob+Di" (seats 1 and 3 partner 2
-    # and 4; six seats: three a side).
-    return "%s v %s" % ("+".join(players[0::2]), "+".join(players[1::2]))
-
-
-class _Slotter:
-    """Each synced sitting that carries an event, round and table is slotted into that
-    event once stored (host_tools.events.slots.slot_sitting): what was slotted, and what was
-    refused (the sitting stays stored, the sync goes on)."""
-
-    def __init__(self, database, only=None):
-        self.database = database
-        self.only = only        # sync --event: the event this desk runs
-        self.slotted = []       # lines for stdout
-        self.notes = []
-        self.refused = []       # messages for stderr; the exit status is then 2
-        self.nothing = []       # sync --event: why no table was pushed
-        self._events = {}
-
-    def __call__(self, sitting_id):
-        conn = self.database.conn
-        row = conn.execute("SELECT event, round, table_no, score, over FROM sittings "
-                           "WHERE id = ?", (sitting_id,)).fetchone()
-        if row is None or row["event"] is None:
-            return
-        name, rnd, table = row["event"], row["round"], row["table_no"]
-        where = "%s round %s table %s" % (name, rnd, table)
-        if self.only is not None and name != self.only:
-            self.refused.append("sitting %s was played at %s, not in %s: not slotted (it "
-                                "stays stored; `tally42 event slot` puts it in by hand)"
-                                % (sitting_id, where, self.only))
-            return
-        try:
-            ev = self._events.get(name)
-            if ev is None:
-                if conn.execute("SELECT 1 FROM events WHERE name = ?",
-                                (name,)).fetchone() is None:
-                    self.notes.append("sitting %s was played as %s: no event %s in the "
-                                      "database, so it is not slotted" % (
-                                          sitting_id, where, name))
-                    return
-                ev = self._events[name] = EV.load(self.database, name)
-            done = SL.slot_sitting(self.database, sitting_id, ev, rnd, table)
-        except (EV.EventError, D.DbError) as e:
-            why = str(e)
-            if why.startswith(where + " "):
-                why = "the table" + why[len(where):]
-            self.refused.append("sitting %s not slotted into %s: %s (it stays stored; "
-                                "`tally42 event slot` puts it right by hand)"
-                                % (sitting_id, where, why))
-            return
-        if done == "slotted":
-            score = json.loads(row["score"])
-            self.slotted.append("slotted: sitting %s as the result of %s (%s%s)" % (
-                sitting_id, where, "-".join(str(s) for s in score),
-                "" if row["over"] else ", still playing"))
-
-
 def cmd_sync(args):
     if args.event is not None and args.assign is not None:
         raise CommandError("--event and --assign: give one (--event hands out the event's "
@@ -354,14 +157,15 @@ def cmd_sync(args):
             not p.startswith("tracker=") for p in args.set or ())):
         raise CommandError("--event: the event gives the scorer its players and game "
                            "(leave out --players and --set, but for --set tracker=...)")
-    names = [("p", _names(args.players, "players"))] if args.players else []
+    names = [("p", _setup(ST.check_names, args.players, "players"))] if args.players else []
     if args.teams:
-        names.append(("t", _names(args.teams, "teams")))
-    pairs = _settings(args.set)
+        names.append(("t", _setup(ST.check_names, args.teams, "teams")))
+    pairs = _setup(ST.check_settings, args.set)
     assignment = None
     if args.assign is not None:
         # The players and the game go with the assignment, once the sittings are stored.
-        assignment = _assignment(args.assign, names[0][1] if args.players else None, pairs)
+        assignment = _setup(ST.check_table, args.assign,
+                            names[0][1] if args.players else None, pairs)
         names = [n for n in names if n[0] != "p"]
         pairs = []
     database = _open_event(args.db, args.event) if args.event is not None else None
@@ -382,7 +186,7 @@ def cmd_sync(args):
         # The event's radio key: the scorer sends each hand live to a base station.
         from host_tools.events.radio import event_key
         pairs = pairs + [("radio", event_key(database, args.event).hex())]
-    slotter = _Slotter(database, args.event)
+    slotter = SS.Slotter(database, args.event)
     progress = _Progress(sys.stderr)
     report = None
     refusals = []       # what the scorer would not take: said at the end, exit 2
@@ -390,7 +194,7 @@ def cmd_sync(args):
     if assignment is not None:
         assignment_for = lambda device_id: assignment      # noqa: E731
     elif args.event is not None:
-        assignment_for = _next_table(database, args.event, refusals, slotter.nothing)
+        assignment_for = SS.next_table(database, args.event, refusals, slotter.nothing)
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
@@ -427,7 +231,7 @@ def cmd_sync(args):
     if a:
         print("pushed: %s round %d table %d: %s%s" % (
             a["event"], a["round"], a["table"],
-            _pairs(a["players"]) if a.get("players") else "the players on the scorer",
+            ST.sides(a["players"]) if a.get("players") else "the players on the scorer",
             "" if a["variant"] == "42" else " (%s)" % a["variant"]))
     for line in slotter.nothing:
         print(line)

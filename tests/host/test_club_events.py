@@ -9,7 +9,7 @@ import pytest
 
 from clihelp import run
 from eventlogs import partial_42, sitting_42
-from host_tools.commands import sync as CS
+from host_tools.events import syncslot as SS
 from host_tools.events import cards as CA
 from host_tools.events import event as EV
 from host_tools.events import late as LT
@@ -105,11 +105,11 @@ def test_a_desk_slots_only_its_own_event(database):
                                                "s-b").splitlines()]
     lines.insert(1, Meta({"event": "B", "round": 1, "table": 1}))
     database.store_lines(lines)
-    slotter = CS._Slotter(database, "A")
+    slotter = SS.Slotter(database, "A")
     slotter("s-b")
     assert slotter.slotted == [] and "not in A: not slotted" in slotter.refused[0]
     assert SL.slot_of(database, "s-b") is None
-    CS._Slotter(database)("s-b")        # a plain sync slots it where it was played
+    SS.Slotter(database)("s-b")        # a plain sync slots it where it was played
     assert SL.slot_of(database, "s-b") == ("B", 1, 1)
 
 
