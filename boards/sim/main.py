@@ -81,7 +81,7 @@ def radio(air, uid):
         from boards.sim import radio as simradio
         got = simradio.maker(air, uid)()
         sys.modules.pop("boards.sim.radio", None)
-        delattr(sys.modules["boards"], "simradio")
+        delattr(sys.modules["boards.sim"], "radio")
         return got
     return make
 
