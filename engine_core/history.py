@@ -22,25 +22,9 @@ ENDED = const(2)        # 1: the sitting is over
 WINNER = const(3)       # the winning side, -1 none
 
 
-TYPE_CHECKING = const(0)   # pyright takes it as true: the types of what the family sets
-if TYPE_CHECKING:
-    from array import array
-    from typing import Any, Callable
-
-
 class History:
     """Undoable event history and the readers every family shares (a base class of
     every family's sitting)."""
-
-    # What the family's sitting sets and provides (bare annotations: no code, no heap).
-    st: "array"
-    _base: "array"
-    hist: bytearray
-    hlen: int
-    dropped: int
-    codec: "Any"
-    _check: "Callable[[int], int]"
-    _do: "Callable[[int], None]"
 
     def dealer(self):
         return self.st[DEALER]

@@ -12,8 +12,6 @@
 # phase still holds stays (the radio's sender keeps the journal's reader through a sync).
 import sys
 
-MARK = "FOR_A_WHILE"
-
 
 def unload(prefix):
     """End the phase `prefix` (a module, or a package and all of its modules: each is
@@ -34,7 +32,7 @@ def release():
         again = False
         for name in list(mods):
             m = mods.get(name)
-            if m is not None and MARK in m.__dict__ and not _held(m, name):
+            if m is not None and "FOR_A_WHILE" in m.__dict__ and not _held(m, name):
                 _drop(name)
                 again = True
 

@@ -9,20 +9,11 @@ from engine_core.texas42 import slots as S
 from engine_core.texas42 import variants as V
 from engine_core.texas42.variants import team_of
 
-TYPE_CHECKING = False     # pyright takes it as true: the types of what Sitting sets
-if TYPE_CHECKING:
-    from typing import Any, Callable
-
 
 class Scoring(History):
     """The scores of a 42-family sitting and the close of each deal. A subclass (Sitting)
     gives self.rules, self.row, self.seats, self.st and _next_deal()."""
 
-    # What Sitting (sitting.py) sets and provides (bare annotations: no code, no heap).
-    rules: "Any"
-    row: bytes
-    seats: int
-    _next_deal: "Callable[[], None]"
 
     # ---- reading the scores (no allocation) ----
     def score(self, side):
