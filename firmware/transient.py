@@ -15,11 +15,18 @@ import sys
 
 def unload(prefix):
     """End the phase `prefix` (a module, or a package and all of its modules: each is
-    imported again when next needed), then release()."""
-    dot = prefix + "."
-    for name in list(sys.modules):
-        if name == prefix or name.startswith(dot):
-            _drop(name)
+    imported again when next needed), then release(). Allocates next to nothing: it runs
+    on the way out of a MemoryError too (firmware/link.py)."""
+    n = len(prefix)
+    while True:
+        found = None
+        for name in sys.modules:
+            if name.startswith(prefix) and (len(name) == n or name.find(".", n) == n):
+                found = name
+                break
+        if found is None:
+            break
+        _drop(found)
     release()
 
 
@@ -27,26 +34,36 @@ def release():
     """Unload the load-for-a-while modules (FOR_A_WHILE) that no loaded module refers to:
     not as a module, nor through a function, class or object of theirs."""
     mods = sys.modules
-    again = True
-    while again:
-        again = False
-        for name in list(mods):
-            m = mods.get(name)
-            if m is not None and "FOR_A_WHILE" in m.__dict__ and not _held(m, name):
-                _drop(name)
-                again = True
+    while True:
+        found = None
+        for name in mods:
+            m = mods[name]
+            d = getattr(m, "__dict__", None)    # a fake's stand-in may be no module
+            if d is not None and "FOR_A_WHILE" in d and not _held(m, name):
+                found = name
+                break
+        if found is None:
+            return
+        _drop(found)
 
 
 def _held(m, name):
     own = m.__dict__
-    pkg, _, leaf = name.rpartition(".")
-    for other in list(sys.modules):
-        o = sys.modules.get(other)
-        if o is None or o is m:
+    mods = sys.modules
+    for other in mods:
+        o = mods[other]
+        if o is m:
             continue
-        for key, v in o.__dict__.items():
+        d = getattr(o, "__dict__", None)
+        if d is None:
+            continue
+        for key in d:
+            v = d[key]
             if v is m:
-                if other != pkg or key != leaf:     # not the package's own attribute
+                # Held, unless as the attribute its package holds it by (allocating nothing)
+                n = len(other)
+                if not (name.startswith(other) and name.find(".", n) == n and
+                        n + 1 + len(key) == len(name) and name.endswith(key)):
                     return True
             elif getattr(v, "__globals__", None) is own or \
                     getattr(v, "__module__", None) == name:

@@ -51,7 +51,7 @@ def test_a_flash_file_takes_one_sim_at_a_time(tmp_path):
 def test_four_builds_at_once_into_a_fresh_folder_all_succeed(tmp_path):
     out = str(tmp_path / "build")
     code = ("import sys; sys.path.insert(0, %r)\n"
-            "from host_tools.sim import build as b\nb.build(%r)\nprint('built')\n"
+            "from host_tools.build import sim as b\nb.build(%r)\nprint('built')\n"
             % (ROOT, out))
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(4)]
