@@ -1,6 +1,8 @@
 # The journal's test rig, shared by the journal's device suites (tests/device/journal/):
 # a sitting's events read back, a stream of them, and the power-cut drive with its model of
 # what must survive.
+import os
+
 from engine_core.journal.reader import JournalReader
 from firmware.journal import Journal, JournalFull
 
@@ -158,3 +160,17 @@ def end_bytes(seconds, offset_minutes):
     q = (offset_minutes // 15) & 0xFF
     return bytes([seconds & 0xFF, seconds >> 8 & 0xFF, seconds >> 16 & 0xFF,
                   seconds >> 24 & 0xFF, q])
+
+
+# Every cut point, or every STRIDE-th one and the last (TALLY42_CUT_STRIDE: `make check`'s
+# inner loop sweeps a seventh of them; `make test` every one). A bare-metal port has no
+# environment: every one there.
+STRIDE = int(getattr(os, "getenv", lambda k: None)("TALLY42_CUT_STRIDE") or 1)
+
+
+def cut_points(total):
+    """The operations after which the power is cut: 1 to total, every STRIDE-th."""
+    points = list(range(1, total + 1, STRIDE))
+    if points[-1] != total:
+        points.append(total)
+    return points
