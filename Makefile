@@ -53,9 +53,10 @@ mpcheck: setup
 	TALLY42_CUT_STRIDE=7 $(MP) tests/mp_run.py tests/engine
 	TALLY42_CUT_STRIDE=7 $(MP) tests/mp_run.py tests/device
 
-# The CPython unit tests: the engine's and the PC's (tests/engine, tests/host), no sim.
+# The CPython unit tests: the engine's and the PC's (tests/engine, tests/host), no sim,
+# on SQLite (the same tests on PostgreSQL are make test's).
 pycheck: setup
-	$(PY) -m pytest -q tests/engine tests/host
+	TALLY42_NO_PG=1 $(PY) -m pytest -q tests/engine tests/host
 
 test:
 	@$(PY) tools/timed.py test -- $(MAKE) --no-print-directory test-all
