@@ -11,6 +11,8 @@
 #                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
 #   make qemu    MicroPython's bare-metal qemu port (MPS2-AN385) with the firmware frozen
 #                in; `make test` builds it when it can (docs/qemu.md)
+#   make web     the scorer in a browser: build/web/, a static folder (open its
+#                index.html from any web server); MicroPython's WebAssembly port from npm
 
 PYTHON ?= python3
 VENV := .venv
@@ -25,7 +27,9 @@ MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
 # The device code: every file the manifests name (host_tools/build/manifests.py).
 DEVICE_FILES = $(PY) -m host_tools.build.manifests --all
 
-.PHONY: setup check check-all pycheck mpcheck test test-all lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+WEB := build/web
+
+.PHONY: web setup check check-all pycheck mpcheck test test-all lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -80,8 +84,8 @@ typecheck: setup
 
 # The full-journal and heap-budget tests run on the 32-bit build. The MicroPython suites
 # on the bare-metal build are qemutest's, which runs beside.
-pytest: setup mp32-if-possible qemu-if-possible
-	TALLY42_SIM_BUILD=build/sim/pytest $(PY) -m pytest -m "not suites"
+pytest: setup mp32-if-possible qemu-if-possible web
+	TALLY42_SIM_BUILD=build/sim/pytest TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) -m pytest -m "not suites"
 
 qemutest: setup qemu-if-possible
 	$(PY) -m pytest -m suites tests/e2e/test_qemu.py
@@ -123,12 +127,18 @@ qemu-if-possible: setup mp32-if-possible
 	@rc=0; $(PY) tools/qemu.py $(MP32_FLAGS) frozen tests > /dev/null || rc=$$?; \
 	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 
-bench: mp32 qemu-if-possible
-	$(PY) bench/run.py
+bench: mp32 qemu-if-possible web
+	TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) bench/run.py
 
 # Every bench once with small counts: a broken bench fails the suite.
-bench-quick: setup mp32-if-possible qemu-if-possible
-	TALLY42_SIM_BUILD=build/sim/bench TALLY42_SUITE_ROM=build/sim/bench-rom $(PY) bench/run.py --quick
+bench-quick: setup mp32-if-possible qemu-if-possible web
+	TALLY42_SIM_BUILD=build/sim/bench TALLY42_SUITE_ROM=build/sim/bench-rom TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) bench/run.py --quick
+
+# The web board (tools/web.py): npm ci from web/package-lock.json into build/web-npm
+# (again only when the lockfile changes), the firmware compiled to .mpy. The browser
+# tests (tests/e2e/test_web.py) and bench_web run on it.
+web: setup
+	$(PY) tools/web.py $(WEB)
 
 sim: setup
 	$(VENV)/bin/tally42 sim

@@ -9,7 +9,17 @@
 #       each scorer's first (which gives it its table for the night), divided by the
 #       tables decided; 1.0 when the sync that brings a table's result also hands the
 #       scorer its next table
-# --quick (TALLY42_BENCH_QUICK=1): 50 requests 10 at a time, and 2 scorers for a round.
+#   event.page_wrong_table           teams whose "find your table" (state.json) is not
+#       the table the team is at, checked after every start and end of a game over a
+#       round robin of 16 teams (15 rounds) whose tables run up to two rounds ahead of
+#       the earliest open one, with two substitutes; where a team is comes from the
+#       night's own script (the table it plays, else its next table in its own order)
+#   event.mid_game_relabels          pushes that would change a game in play: a sync's
+#       (host_tools/events/inplay.py) and the radio's next table (events/radio.py),
+#       tried after every event of a sitting played to its end, the radio's fed the
+#       sitting's journal stream item by item
+# --quick (TALLY42_BENCH_QUICK=1): 50 requests 10 at a time, 2 scorers for a round, and
+# 8 teams for the page's night.
 import concurrent.futures
 import os
 import socket
@@ -187,7 +197,143 @@ def syncs_figure():
               % (syncs / decided, syncs, decided))
 
 
+def page_figure(rng_seed=7):
+    import random
+
+    from host_tools.events import late as LT
+    from host_tools.events import live as LV
+    from host_tools.events import serve as SV
+    rng = random.Random(rng_seed)
+    n = 8 if QUICK else 16
+    teams = [("T%02d" % i, ["A%02d" % i, "B%02d" % i]) for i in range(n)]
+    with tempfile.TemporaryDirectory() as tmp:
+        database = D.open_db(os.path.join(tmp, "page.db"))
+        ev = EV.create(database, EVENT, "round-robin", "42", teams=teams)
+        # Two substitutes, from rounds 3 and 5: the night's own record of who plays.
+        subs = {(0, "A00"): (3, "Zed"), (1, "B01"): (5, "Yan")}
+        for (e, out), (r, inn) in subs.items():
+            LT.substitute(database, EVENT, out, inn, r)
+        ev = EV.load(database, EVENT)
+        order = {e: sorted((t.round, t.table) for t in ev.tables
+                           if e in t.side_a + t.side_b) for e in range(n)}
+        table_of = {(t.round, t.table): t for t in ev.tables}
+        done = set()
+        playing = {}            # (round, table) -> hands so far
+        checks = wrong = 0
+        k = 0
+
+        def next_of(e):
+            return next((x for x in order[e] if x not in done), None)
+
+        def at(e):
+            here = [x for x in playing if e in table_of[x].side_a + table_of[x].side_b]
+            return here[0] if here else next_of(e)
+
+        def players(e, rnd):
+            out = []
+            for p in teams[e][1]:
+                sub = subs.get((e, p))
+                out.append(sub[1] if sub and rnd >= sub[0] else p)
+            return out
+        while len(done) < len(ev.tables):
+            lowest = min(r for r, _ in table_of if (r, _) not in done)
+            free = [x for x in table_of if x not in done and x not in playing and
+                    x[0] <= lowest + 2 and all(
+                        next_of(e) == x and at(e) == x
+                        for e in table_of[x].side_a + table_of[x].side_b)]
+            if playing and (not free or rng.random() < 0.5):
+                x = rng.choice(sorted(playing))     # a game ends
+                t = table_of[x]
+                k += 1
+                sid = "p%d" % k
+                database.store(sitting_42(ev.seats(t.side_a, t.side_b, x[0]),
+                                          rng.randrange(2), rng.randrange(7), sid))
+                SL.slot_sitting(database, sid, ev, x[0], x[1])
+                del playing[x]
+                done.add(x)
+            elif free:
+                x = rng.choice(sorted(free))        # a game starts, its scorer heard
+                t = table_of[x]
+                LV.record(database, EVENT, x[0], x[1], "live-%d-%d" % x,
+                          ev.seats(t.side_a, t.side_b, x[0]), [0, 0], 0)
+                playing[x] = 0
+            else:
+                raise SystemExit("bench_club: the page's night is stuck")
+            database.conn.commit()
+            found = {f["player"]: f["table"] for f in SV.state_json(database, EVENT)["find"]}
+            for e in range(n):
+                where = at(e)
+                if where is None:
+                    continue
+                checks += 1
+                if any(found.get(p) != where[1] for p in players(e, where[0])):
+                    wrong += 1
+        database.close()
+    print("event.page_wrong_table: %d of %d checks (%d teams, %d tables, up to two rounds "
+          "ahead, two substitutes)" % (wrong, checks, n, len(table_of)))
+
+
+def relabel_figure():
+    import syncrig as R
+    from boards.sim.flash import NorFlash
+    from firmware.journal import Journal
+    from engine_core.journal.reader import JournalReader
+    from engine_core.air import wire as W
+    from host_tools.events import inplay as IP
+    from host_tools.events import radio as RA
+    from host_tools.tables.assignment import not_playing
+    from host_tools.serial.sync import stream_parts
+    from host_tools.log.device import device_sitting_id, from_device
+    teams = [("T%d" % i, ["A%d" % i, "B%d" % i]) for i in range(4)]
+    relabels = tries = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        database = D.open_db(os.path.join(tmp, "relabel.db"))
+        ev = EV.create(database, EVENT, "round-robin", "42", teams=teams)
+        t = ev.table(1, 1)
+        image = os.path.join(tmp, "flash.img")
+        R.build_image(image, 1, 0, assign=[(EVENT, 1, 1)],
+                      names=ev.seats(t.side_a, t.side_b), seed=5)
+        j = Journal(NorFlash(R.BLOCKS, 4096, path=image))
+        j.mount()
+        buf = bytearray(8192)
+        stream = bytes(buf[:JournalReader(j).read(1, 0, buf)])
+        key = RA.event_key(database, EVENT)
+        address = b"\x02\x00\x00\x00\x00\xa1"
+        sk = RA.scorer_key(key, RA.device_of(address))
+        rx = RA.Receiver(database, EVENT, key)
+        pos = 0
+        while pos < len(stream):
+            end = pos + 1 + stream[pos]
+            header, events, ended = stream_parts(stream[:end])
+            lines = from_device(header, events, {"id": device_sitting_id(
+                "T42-0000A1", 1, header)}, ended)
+            game = IP.game_in_play(lines)
+            # The sync: a push tried with the sitting at this step.
+            said = []
+            if game is not None:
+                tries += 1
+                push = not_playing(game, said, IP.held_back)
+                if push("T42-0000A1") is not None or not said:
+                    relabels += 1
+            # The radio: this item's bytes over the air.
+            f = bytearray(W.MAX_FRAME)
+            W.put_head(f, W.DATA, W.tag_of(sk), 1, pos, 0)
+            f[W.HEAD:W.HEAD + end - pos] = stream[pos:end]
+            rx.take(address, bytes(f[:W.seal(sk, address, f, W.HEAD + end - pos)]))
+            sent = rx.due()
+            if game is not None and pos:
+                tries += 1
+                relabels += len(sent)
+            pos = end
+        if not rx.nexts:
+            raise SystemExit("bench_club: the game over brought no next table")
+        database.close()
+    print("event.mid_game_relabels: %d of %d pushes tried mid-game" % (relabels, tries))
+
+
 def main():
+    relabel_figure()
+    page_figure()
     serve_figures()
     syncs_figure()
 

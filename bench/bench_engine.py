@@ -9,7 +9,7 @@ from array import array  # noqa: E402
 
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
-import frames  # noqa: E402 (tests/engine/frames.py)
+import frames  # noqa: E402 (tests/kit/engine/frames.py)
 from engine_core.texas42 import options as O  # noqa: E402
 from engine_core.gin import rules as G  # noqa: E402
 from engine_core.texas42 import variants as V  # noqa: E402

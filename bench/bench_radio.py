@@ -11,6 +11,15 @@
 #   radio.foreign_frames_accepted    rogue frames (replays, forgeries, another event's)
 #                                    that changed anything stored
 #   radio.frames_resent_share        frames the PC heard twice or more, of all heard
+#   radio.next_table_ms.p95          once the hands are counted, each game is played out:
+#                                    from the PC storing the game over to hearing the
+#                                    scorer's confirm of its next table (sent as it takes
+#                                    it, drawn at the loop's next round)
+#   radio.forged_by_scorer_accepted  frames one scorer of the event (its own key) made
+#                                    in another scorer's name that changed anything
+#   event.cables_per_night           then round 2 played on the tables the radio sent:
+#                                    its results not in over the radio (each would need
+#                                    a USB sync)
 # --quick (TALLY42_BENCH_QUICK=1): 2 scorers, 3 hands.
 import os
 import random
@@ -25,6 +34,8 @@ import time
 
 from engine_core.air import wire as W  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402
+from host_tools.events import slots as SL  # noqa: E402
+from host_tools.events import state as ES  # noqa: E402
 from host_tools.events import radio as RA  # noqa: E402
 from host_tools.events import serve as SV  # noqa: E402
 from host_tools.serial.radio import BaseStation  # noqa: E402
@@ -43,6 +54,7 @@ if os.path.exists(_MP32) and "TALLY42_MICROPYTHON" not in os.environ:
     os.environ["TALLY42_MICROPYTHON"] = _MP32
 SCORERS = 2 if QUICK else 16
 HANDS = 3 if QUICK else 8
+GAME_HANDS = 13         # the hands of a game whose marks alternate: 7-6
 LOSS = 0.3
 EVENT = "Radio night"
 # A hand: bid 30 (NEXT, then OK held: the rest pass), trump (OK), made (OK).
@@ -113,6 +125,8 @@ class Rogue:
         self.air = air
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.frames = set()
+        self.by_scorer = set()      # made by a scorer of the event in another's name
+        self.key = None             # that scorer's own key (RA.scorer_key)
 
     def send(self, src, frame):
         try:
@@ -135,6 +149,15 @@ class Rogue:
         key = bytes(16)
         other[1:5] = W.tag_of(key)
         self.send(src, bytes(other[:W.seal(key, src, other, len(other))]))   # another event
+        if self.key is not None:
+            # A scorer of the event with its own key, in another scorer's name: the
+            # frame's bytes changed (new records) and sealed again.
+            mine = bytearray(frame[:-W.MAC_LEN])
+            mine[1:5] = W.tag_of(self.key)
+            mine[W.HEAD:] = bytes(rng.randrange(256) for _ in range(len(mine) - W.HEAD))
+            forged = bytes(mine[:W.seal(self.key, src, mine, len(mine))])
+            self.by_scorer.add(forged)
+            self.send(src, forged)
 
 
 def main():
@@ -166,9 +189,12 @@ def main():
     station.open()
     reader = D.open_db(db, readonly=True)
     rogue = Rogue(air)
+    with D.open_db(db) as d:
+        rogue.key = RA.scorer_key(RA.event_key(d, EVENT), "T42-0000FE")
     rng = random.Random(42)
     taken = []
     foreign_accepted = [0]
+    forged_accepted = [0]
     stop = [False]
     held = {}
 
@@ -181,7 +207,9 @@ def main():
         def watched(address, frame):
             before = rx.accepted
             ack = take(address, frame)
-            if bytes(frame) in rogue.frames:
+            if bytes(frame) in rogue.by_scorer:
+                forged_accepted[0] += rx.accepted - before
+            elif bytes(frame) in rogue.frames:
                 foreign_accepted[0] += rx.accepted - before
             elif rx.accepted > before:
                 taken.append((bytes(address), bytes(frame)))
@@ -219,6 +247,42 @@ def main():
             lost += len(sent)
             time.sleep(0.3)
         time.sleep(1.0)
+        # Each game played out (the bidder's side alternates: 7-6 after 13 hands), and
+        # each scorer's next table sent back until it confirms.
+        for s in scorers:
+            s.keys(HAND * (GAME_HANDS - HANDS))
+        next_ms = []
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            done = [nx for (a, _), nx in list(rx.nexts.items()) if nx.confirmed is not None]
+            if len(done) >= SCORERS:
+                break
+            time.sleep(0.05)
+        for (address, _), nx in list(rx.nexts.items()):
+            if nx.confirmed is not None:
+                next_ms.append((nx.confirmed - nx.first) * 1000)
+        missing_next = SCORERS - len(next_ms)
+        with D.open_db(db) as d:
+            # The same table a USB sync would push (round 2, the scorer's number).
+            for s in scorers:
+                a = SL.next_assignment(d, s.device, EVENT)
+                if a is None or (a["round"], a["table"]) != (2, s.table):
+                    raise SystemExit("bench_radio: %s would be pushed %r" % (s.device, a))
+        # Round 2 on the tables the radio sent, no cable: OK held (a new sitting, set up
+        # as sent), OK (start it), the game played out; every result must come in.
+        for s in scorers:
+            s.keys(bytes([LONG | OK, OK]) + HAND * GAME_HANDS)
+        deadline = time.monotonic() + 120
+        in_by_radio = 0
+        while time.monotonic() < deadline:
+            with D.open_db(db, readonly=True) as d:
+                ev = EV.load(d, EVENT)
+                state = ES.event_state(ev, d)
+                in_by_radio = sum(1 for t in ev.tables if t.round == 2 and t.device and
+                                  ES.table_status(ev, t, state) == "done")
+            if in_by_radio >= SCORERS:
+                break
+            time.sleep(0.5)
     finally:
         stop[0] = True
         relay.join(5)
@@ -235,10 +299,11 @@ def main():
     per = {}
     for device, hands in rows:
         per.setdefault(device, []).append(hands)
-    duplicates = sum(len(v) - 1 for v in per.values())
-    stored_hands = sum(max(v) for v in per.values())
-    duplicates += max(0, stored_hands - SCORERS * HANDS)
-    lost = max(lost, SCORERS * HANDS - stored_hands)
+    # Two sittings a scorer (rounds 1 and 2), every game played out: GAME_HANDS hands.
+    duplicates = sum(max(0, len(v) - 2) for v in per.values())
+    stored_hands = sum(sum(v) for v in per.values())
+    duplicates += max(0, stored_hands - 2 * SCORERS * GAME_HANDS)
+    lost = max(lost, 2 * SCORERS * GAME_HANDS - stored_hands)
     database.close()
     reader.close()
     for e in errs:
@@ -252,6 +317,16 @@ def main():
     print("radio.duplicates: %d" % duplicates)
     print("radio.foreign_frames_accepted: %d of %d sent" % (foreign_accepted[0],
                                                             len(rogue.frames)))
+    print("radio.forged_by_scorer_accepted: %d of %d sent" % (forged_accepted[0],
+                                                              len(rogue.by_scorer)))
+    print("radio.next_table_ms.p95: %.0f ms" % p95(next_ms))
+    print("radio.next_table_ms.median: %.0f ms" % (sorted(next_ms)[len(next_ms) // 2]
+                                                   if next_ms else 0))
+    print("radio.next_table_missing: %d" % missing_next)
+    # No USB sync after each scorer's first: a result not in over the radio would have
+    # needed a cable, one a table.
+    print("event.cables_per_night: %d (2 rounds of %d tables on the radio: %d of %d round-2 "
+          "results in without one)" % (SCORERS - in_by_radio, SCORERS, in_by_radio, SCORERS))
     print("radio.frames_heard: %d (%d duplicates, %d foreign)" % (rx.frames, rx.duplicates,
                                                                  rx.foreign))
     shutil.rmtree(tmp, ignore_errors=True)

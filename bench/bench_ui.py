@@ -11,9 +11,16 @@
 #                                    by the same search
 #   ui.presses.setup_gin             from the score of a 42 sitting to the first turn-up
 #                                    of a new Oklahoma Gin pad, by a search of the presses
+#   ui.presses.setup_gin_from_power_on  the same from a fresh scorer's first power-on
+#   ui.text_overlaps                 texts over a rule or another text, or cut, on every
+#                                    screen at both panel sizes (mp_ui_fit.py)
 #   ui.hidden_actions                actions reachable from a screen that its text does
 #                                    not name (mp_ui_hidden.py: every screen of both
 #                                    families, each button short and held)
+#   ui.opposite_holds                held keys that do something other than more of what
+#                                    the short press does (mp_ui_hidden.py more_of)
+#   ui.preset_unknowns               counts only the players know that a plain OK saves
+#                                    untouched (mp_ui_hidden.py UNKNOWNS)
 #   firmware.heap_after_boot_bytes.FORM   gc.mem_alloc() after gc.collect(), booted on
 #                                    a 50-hand sitting, the score on screen, in a process
 #                                    started as the sim starts (sim board included), less
@@ -112,7 +119,12 @@ def main():
                                           got["gin_hands"], 1 if GIN_HANDS else 2,
                                           got["gin_most"]))
     print("ui.presses.setup_gin: %s presses" % got["setup_gin"])
+    print("ui.presses.setup_gin_from_power_on: %s presses" % got["setup_gin_from_power_on"])
     print("ui.hidden_actions: %s actions" % got["hidden_actions"])
+    print("ui.opposite_holds: %s held keys" % got["opposite_holds"])
+    print("ui.preset_unknowns: %s values" % got["preset_unknowns"])
+    print("ui.text_overlaps: %s texts (every screen at 296x128 and 250x122)"
+          % got["text_overlaps"])
     if int(got["hidden_screens_missed"]):
         raise SystemExit("bench_ui: the hidden-action check missed a screen")
     print("firmware.boot_ms.50_hands: %.1f ms" % (int(got["boot_us"]) / 1000))

@@ -33,7 +33,13 @@
 #   restart()      machine.reset() (the CoreInk: a moment's deep sleep, its latch held)
 #   start_watchdog(ms), feed()   machine.WDT, started by the main loop, fed by it and by
 #                  every wait for the panel (boards/device.py)
-#   battery        the GPIO of the cell's ADC, or None (firmware/ui/battery.py)
+#   battery        the GPIO of the cell's ADC, or None (firmware/battery.py)
+#   battery_ratio  its divider, (num, den): the cell's volts are the pin's x num/den
+#   tx_dbm         the radio's transmit power
+#   hush(on, now_ms)  a device board's: the SAR ADC is being powered (a battery read,
+#                  WiFi's start), GPIO36/39's glitch is no tap (firmware/buttons.py)
+#   radio()        -> (wlan, espnow) for firmware/radio/air.py (boards/device.py
+#                  BoardWlan on an ESP32: its power, its low-cell refusal)
 #   wakes_on_every_button   every button is a wake pin: the board may nap in a refresh
 #   rtc            the time of day kept in the ESP32's RTC, which runs through deep
 #                  sleep: set(unix_seconds, utc_offset_minutes), now() -> (unix seconds,

@@ -14,7 +14,8 @@ SETTINGS_PATH = "/tally42.settings"
 class Board:
     def __init__(self, name, display, buttons, flash, serial=None,
                  settings_path=SETTINGS_PATH, deep_sleep=None, restart=None, wake_pins=(),
-                 light_sleep=None, battery=None, wakes_on_every_button=False):
+                 light_sleep=None, battery=None, wakes_on_every_button=False,
+                 battery_ratio=None, tx_dbm=8):
         self.name = name
         self.display = display
         self.buttons = buttons
@@ -25,14 +26,24 @@ class Board:
         self.restart = restart
         self.wake_pins = wake_pins
         self.light_sleep = light_sleep
-        self.battery = battery      # the GPIO of the cell's ADC (firmware/ui/battery.py)
+        self.battery = battery      # the GPIO of the cell's ADC (firmware/battery.py)
+        self.battery_ratio = battery_ratio  # (num, den): the cell is the pin's volts x num/den
+        self.tx_dbm = tx_dbm        # the radio's transmit power (WLAN.config(txpower=))
         self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
         self._wdt = None
+        self.self_test_first = True     # the self-test at the first boot (firmware/ui)
         display.feed = self.feed    # the panel's waits feed the watchdog too
         self.rtc = RtcClock()
         self.ticks_ms = ticks_ms
         self.sleep_ms = sleep_ms
-        self.radio = radio
+
+    def radio(self):
+        # The ESP32's radio for ESP-NOW (firmware/radio/air.py): the station interface,
+        # not joined to any network, and ESP-NOW on it; see BoardWlan.
+        import espnow
+        import network
+
+        return BoardWlan(self, network.WLAN(network.STA_IF)), espnow.ESPNow()
 
     def cpu_freq(self, hz):
         import machine
@@ -76,13 +87,44 @@ class UsbSerial:
         self.tx = sys.stdout.buffer
 
 
-def radio():
-    # The ESP32's radio for ESP-NOW (firmware/radio/air.py): the station interface, not
-    # joined to any network, and ESP-NOW on it.
-    import espnow
-    import network
+class BoardWlan:
+    # The station interface as the board starts it (firmware/radio/air.py calls active,
+    # config):
+    # - not below the cell's low mark (firmware/battery.py LOW_MV): a transmit's
+    #   current on a weak cell browns the board out. OSError("battery low"), as the
+    #   port's own errors come (ports/esp32/network_common.c, esp_exceptions: ESP_ERR_
+    #   NO_MEM is OSError("WiFi Out of Memory")); the sender backs off on either.
+    # - the buttons on GPIO36/39 hushed while it starts: powering the SAR ADC (which
+    #   WiFi does) pulls them low for about 80 ns (ESP32 errata 3.11), which their IRQ
+    #   would log as a tap (firmware/buttons.py, hush).
+    # - at the board's transmit power (txpower in dBm, set once the interface is started:
+    #   network_wlan.c, esp_wifi_set_max_tx_power).
+    def __init__(self, board, wlan):
+        self._board = board
+        self._wlan = wlan
 
-    return network.WLAN(network.STA_IF), espnow.ESPNow()
+    def active(self, *on):
+        w = self._wlan
+        if not on or not on[0]:
+            return w.active(*on)
+        b = self._board
+        if b.battery is not None:
+            from firmware import battery
+            if battery.millivolts(b) < battery.LOW_MV:
+                raise OSError("battery low")
+        hush = getattr(b, "hush", None)
+        if hush is not None:
+            hush(True, b.ticks_ms())
+        try:
+            w.active(True)
+            w.config(txpower=b.tx_dbm)
+        finally:
+            if hush is not None:
+                hush(False, b.ticks_ms())
+        return True
+
+    def config(self, *args, **kw):
+        return self._wlan.config(*args, **kw)
 
 
 def journal_partition():
@@ -164,6 +206,15 @@ def latch_presses(board, pins):
 
     board.ticker = Timer(0)     # kept: a Timer collected while it runs is a crash
     board.ticker.init(period=10, mode=Timer.ONE_SHOT, callback=tick)
+
+    def rearm():
+        # A tick that found the scheduler's queue full was dropped (ports/esp32/
+        # machine_timer.c, machine_timer_handler: mp_sched_schedule's result ignored),
+        # and with it the re-arming: the main loop's poll arms it again.
+        board.ticker.init(period=10, mode=Timer.ONE_SHOT, callback=tick)
+
+    buttons.rearm = rearm
+    board.hush = buttons.hush   # a battery read and WiFi's start hush GPIO36/39's buttons
 
 
 def _arm(high, low):

@@ -11,6 +11,10 @@
 #   DC                GPIO22              MENU            GPIO27
 #   RST (RES)         GPIO21
 #   BUSY              GPIO4
+#   battery (optional, a LiPo build): the cell's + through 100k to GPIO35, GPIO35
+#   through 100k to GND (a 2:1 divider; GPIO35 is an input-only ADC1 pin, free of the
+#   WiFi's ADC2 and of the boot straps). Unwired, GPIO35 floats: build without it by
+#   setting BATTERY_GPIO = None.
 # Pins 16/17 are avoided (PSRAM on WROVER DevKits). The buttons sit on RTC-capable pins
 # and read 1 when pressed, so any of them wakes the ESP32 from deep sleep (ext1 ANY_HIGH).
 import gc
@@ -24,6 +28,9 @@ from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "esp32_epd29"
 BUTTON_PINS = (32, 33, 25, 26, 27)  # PREV, NEXT, OK, BACK, MENU
+BATTERY_GPIO = 35
+DIVIDER = (2, 1)        # the cell's volts are GPIO35's x 2/1 (100k over 100k)
+TX_DBM = 11             # a DevKit's PCB antenna, on its USB supply or a regulated cell
 
 
 def open():
@@ -43,6 +50,7 @@ def open():
     board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                   deep_sleep=deep_sleep_on(display, high=wake), restart=restart,
                   light_sleep=light_sleep_on(high=wake),
-                  wake_pins=wake, wakes_on_every_button=True)
+                  wake_pins=wake, wakes_on_every_button=True, battery=BATTERY_GPIO,
+                  battery_ratio=DIVIDER, tx_dbm=TX_DBM)
     latch_presses(board, wake)
     return board

@@ -13,7 +13,10 @@
 #   long press: OK -> MENU, PREV -> BACK, NEXT -> LONG|NEXT
 # Wake from deep sleep: IO39 low (ext0), GPIO32/33 high (ext1 ANY_HIGH). The SD card
 # (13, 15, 2, 14) and LED (19) are not used. The battery: GPIO35, through a 100k/100k
-# divider.
+# divider (LilyGO's T5 V2.3 schematic, the BAT_ADC net, read times 2; a board revision
+# with other resistors reads wrong here: check the cell with a meter against the
+# self-test's reading). The OK button is on GPIO39: powering the SAR ADC (a
+# battery read, WiFi starting) glitches it (ESP32 errata 3.11; firmware/buttons.py).
 import gc
 
 from machine import SPI, Pin
@@ -24,6 +27,9 @@ from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "lilygo_t5_213"
+BATTERY_GPIO = 35
+DIVIDER = (2, 1)        # the cell's volts are GPIO35's x 2/1 (100k over 100k)
+TX_DBM = 8.5            # a 2.13" board on its own cell, within a card table's reach
 
 
 def open():
@@ -41,11 +47,12 @@ def open():
     ok = Pin(39, Pin.IN)  # input only, pulled up on the board
     prev = Pin(32, Pin.IN, Pin.PULL_DOWN)
     nxt = Pin(33, Pin.IN, Pin.PULL_DOWN)
-    buttons = Buttons([(active_low(ok), OK, MENU), (prev, PREV, BACK), (nxt, NEXT)])
+    buttons = Buttons([(active_low(ok), OK, MENU), (prev, PREV, BACK), (nxt, NEXT)],
+                      glitchy=(0,))    # OK, on GPIO39
     board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                   deep_sleep=deep_sleep_on(display, high=(prev, nxt), low=ok),
                   light_sleep=light_sleep_on(high=(prev, nxt), low=ok),
-                  restart=restart, wake_pins=(ok, prev, nxt), battery=35,
-                  wakes_on_every_button=True)
+                  restart=restart, wake_pins=(ok, prev, nxt), battery=BATTERY_GPIO,
+                  wakes_on_every_button=True, battery_ratio=DIVIDER, tx_dbm=TX_DBM)
     latch_presses(board, (ok, prev, nxt))
     return board

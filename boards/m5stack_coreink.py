@@ -11,20 +11,42 @@
 #   RST               GPIO0               MENU   power button   GPIO27
 #   BUSY              GPIO4 (low = busy)
 #   power latch       GPIO12: held high, or the board switches itself off on battery
-#   battery           GPIO35, through a 1:1 divider
+#   battery           GPIO35, divided by 25.1/5.1 (about 4.92): M5Stack's own
+#                     Ink_Core::getBatVoltage (M5Core-Ink src/M5CoreInk.cpp) reads
+#                     analogRead(35), 11 dB, and multiplies the calibrated mV by 25.1 / 5.1
 #   BM8563 RTC        I2C SDA GPIO21, SCL GPIO22, address 0x51 (its own crystal)
-# Wake from deep sleep: the dial press (GPIO38 low, ext0); the latch is held through it,
-# and through a restart (a deep sleep of a moment: machine.reset() would release it).
+# Wake from deep sleep: the dial press (GPIO38 low, ext0); the latch is held through it.
+#
+# The latch is set high and held (gpio_hold_en) for the whole run: a pad's hold lasts
+# until power down or gpio_hold_dis (ESP-IDF's driver/gpio.h), so a panic reset (the
+# watchdog's end of a hang: machine.WDT on the port is the task watchdog, which panics),
+# a brown-out or machine.reset() restarts the board instead of letting the latch go and
+# switching it off on battery. M5Stack's own library holds it likewise through its
+# sleeps. Nothing releases it: the power button's long hold (the board's own circuit)
+# switches it off.
+#
+# No light sleep: the ESP32 wakes from it by ext0 (one pin), ext1 (RTC pins, all low or
+# any high: the dial and buttons read 0 when pressed, and GPIO5 is no RTC pin) or a
+# GPIO level (esp32.wake_on_gpio, which leaves the pin's interrupt set to that level
+# after the wake: ESP-IDF's gpio_wakeup_enable, so the edge IRQ the buttons need would
+# fire for as long as the button is held). Only the dial press could wake it, and the
+# other buttons' presses would be lost while it sleeps: it stays awake at the low clock
+# until it deep-sleeps (firmware/power.py).
+# The dial down is on GPIO39: powering the SAR ADC glitches it (ESP32 errata 3.11;
+# firmware/buttons.py).
 import gc
 
 from machine import SPI, Pin
 
 from boards.device import (Board, RtcClock, UsbSerial, deep_sleep_on, journal_partition,
-                           latch_presses, light_sleep_on)
+                           latch_presses)
 from firmware.buttons import Buttons, active_low
 from firmware.codes import BACK, MENU, NEXT, OK, PREV
 
 NAME = "m5stack_coreink"
+BATTERY_GPIO = 35
+DIVIDER = (251, 51)     # the cell's volts are GPIO35's x 25.1/5.1
+TX_DBM = 8.5            # its small chip antenna on a 390 mAh cell: within a card table's reach
 
 
 _BM8563 = 0x51
@@ -82,10 +104,10 @@ def restart_keeping(latch):
 
 
 def open():
-    latch = Pin(12, Pin.OUT, value=1)  # first: keep the board powered
-    # Released after a deep sleep that held it (the ESP32 port's Pin takes `hold`; the
+    latch = Pin(12, Pin.OUT, value=1)  # first: keep the board powered...
+    # ...and held so for the whole run (see above; the ESP32 port's Pin takes `hold`, the
     # stubs do not list it).
-    latch.init(hold=False)  # pyright: ignore[reportCallIssue]
+    latch.init(hold=True)  # pyright: ignore[reportCallIssue]
     spi = SPI(2, baudrate=10000000, polarity=0, phase=0, sck=Pin(18), mosi=Pin(23))
     cs = Pin(9, Pin.OUT, value=1)
     dc = Pin(15, Pin.OUT, value=0)
@@ -102,11 +124,11 @@ def open():
     power = Pin(27, Pin.IN, Pin.PULL_UP)
     buttons = Buttons([(active_low(up), PREV), (active_low(down), NEXT),
                        (active_low(mid), OK), (active_low(top), BACK),
-                       (active_low(power), MENU)])
+                       (active_low(power), MENU)], glitchy=(1,))   # dial down: GPIO39
     board = Board(NAME, display, buttons, journal_partition(), serial=UsbSerial(),
                   deep_sleep=deep_sleep_on(display, low=mid, keep=(latch,)),
-                  light_sleep=light_sleep_on(low=mid),
-                  restart=restart_keeping(latch), wake_pins=(mid,), battery=35)
+                  restart=restart_keeping(latch), wake_pins=(mid,), battery=BATTERY_GPIO,
+                  battery_ratio=DIVIDER, tx_dbm=TX_DBM)
     latch_presses(board, (up, down, mid, top, power))
     from machine import I2C
 

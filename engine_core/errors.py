@@ -42,3 +42,9 @@ E_NO_PLAY = const(36)
 E_UNDO = const(37)
 E_FULL = const(38)
 E_DOUBLES = const(39)
+# After the gin pads' codes (40 to 51, gin/errors.py): the house rules' own refusals, and
+# the count check of a hand's last tracked trick.
+E_FORCED_MIN = const(52)
+E_NELLO_MIN = const(53)
+E_NELLO_BY = const(54)
+E_COUNT_SHORT = const(55)

@@ -9,13 +9,15 @@ from engine_core.compat import const
 # scorer's clock (seconds since 2024-01-01T00:00Z, 0 when the clock was not set: a
 # small int for 34 years) and the clock's UTC offset in quarter hours. Byte 0 is the
 # format version; version 1 (no stamp) is still read. A gin pad's header has the same
-# frame: byte 1 is _GIN_VARIANT0 + its variant (_gin_values below).
+# frame: byte 1 is _GIN_VARIANT0 + its variant (the rest is gin/header.py's, loaded only
+# for a gin pad, so that a 42 sitting's boot interns none of its option names).
 _HEADER_VERSION = const(2)
 _HEADER_EVENT = const(3)        # version 3: version 2 and the table assignment after it
 _HEADER_FIXED = const(15)
 _STAMP = const(9)
 _NAME_MAX = const(32)           # bytes of one name
 _GIN_VARIANT0 = const(0x40)     # header byte 1 of a gin pad: 0x40 + its variant
+_NELLO_MIN = const(42)          # nello_min's default: byte 7 keeps the difference (6 bits)
 
 
 def _name_bytes(name):
@@ -34,14 +36,19 @@ def encode_header(rules, dealer, names=None, uid=0, started=0, offset=0, assign=
     (event name, round, table) (version 3: round and table bytes, the name as a
     length byte and at most 32 bytes of UTF-8), or None."""
     if rules.family:
-        vals = _gin_values(rules, dealer)
+        from engine_core.gin import header as ginheader
+        vals = ginheader.encode(rules, dealer, _HEADER_VERSION, _GIN_VARIANT0 + rules.variant)
     else:
         flags = rules.nello | rules.sevens << 1 | rules.plunge << 2 | rules.splash << 3
         order = len(rules.nello_order)
         for i, mode in enumerate(rules.nello_order):
             order |= mode << (2 + 2 * i)
+        # Bytes 6 and 7 carry the later options in the bits above all_pass and
+        # made_scores, 0 for their defaults (so a header written before reads the same).
         vals = (_HEADER_VERSION, rules.variant, rules.scoring, rules.target & 0xFF,
-                rules.target >> 8, rules.min_bid, rules.all_pass, rules.made_scores, flags,
+                rules.target >> 8, rules.min_bid,
+                rules.all_pass | rules.nello_by << 1 | (rules.forced_min - rules.min_bid) << 2,
+                rules.made_scores | ((rules.nello_min - _NELLO_MIN) & 0x3F) << 1, flags,
                 order, rules.plunge_marks, rules.splash_marks, rules.match_games, dealer, 0)
     out = bytearray(_HEADER_FIXED)
     for i in range(_HEADER_FIXED):
@@ -113,7 +120,8 @@ def decode_header(buf):
     if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
-        rules = _gin_rules(buf)
+        from engine_core.gin import header as ginheader
+        rules = ginheader.decode(buf, buf[1] - _GIN_VARIANT0)
     elif buf[1] >= len(TABLE):
         raise ValueError("not a sitting header")
     else:
@@ -124,12 +132,20 @@ def decode_header(buf):
 
 def _rules(buf):
     from engine_core.texas42.rules import Rules
+    from engine_core.texas42.variants import MARK
     rules = Rules(buf[1])
     rules.scoring = buf[2]
     rules.target = buf[3] | buf[4] << 8
     rules.min_bid = buf[5]
-    rules.all_pass = buf[6]
-    rules.made_scores = buf[7]
+    rules.all_pass = buf[6] & 1
+    rules.nello_by = buf[6] >> 1 & 1
+    rules.forced_min = rules.min_bid + (buf[6] >> 2)
+    rules.made_scores = buf[7] & 1
+    d = buf[7] >> 1 & 0x3F
+    rules.nello_min = _NELLO_MIN + (d - 64 if d > 42 else d)
+    if buf[7] >> 7 or not 30 <= rules.nello_min <= 84 or (
+            buf[6] >> 2 and rules.forced_min >= rules.row[MARK]):
+        raise ValueError("not a sitting header")
     flags = buf[8]
     rules.nello = flags & 1
     rules.sevens = flags >> 1 & 1
@@ -150,31 +166,4 @@ def _rules(buf):
     rules.plunge_marks = buf[10]
     rules.splash_marks = buf[11]
     rules.match_games = buf[12]
-    return rules
-
-
-# A gin pad's fixed bytes: byte 1 is 0x40 + the gin variant; then the target, the game and
-# box bonuses (2 bytes each), the flags (spade_doubles, shutout_doubles, bonus) and deal.
-
-def _gin_values(rules, dealer):
-    flags = rules.spade_doubles | rules.shutout_doubles << 1 | rules.bonus << 2
-    return (_HEADER_VERSION, _GIN_VARIANT0 + rules.variant, 0, rules.target & 0xFF,
-            rules.target >> 8, rules.game_bonus & 0xFF, rules.game_bonus >> 8,
-            rules.box_bonus & 0xFF, rules.box_bonus >> 8, flags, rules.deal, 0, 0, dealer, 0)
-
-
-def _gin_rules(buf):
-    # The GinRules of a gin pad's header bytes; ValueError if they are not one.
-    from engine_core.gin.rules import TABLE, DEAL_NAMES, GinRules
-    v = buf[1] - _GIN_VARIANT0
-    if v >= len(TABLE) or buf[10] >= len(DEAL_NAMES) or buf[13] > 1:
-        raise ValueError("not a sitting header")
-    rules = GinRules(v)
-    rules.target = buf[3] | buf[4] << 8
-    rules.game_bonus = buf[5] | buf[6] << 8
-    rules.box_bonus = buf[7] | buf[8] << 8
-    rules.spade_doubles = buf[9] & 1
-    rules.shutout_doubles = buf[9] >> 1 & 1
-    rules.bonus = buf[9] >> 2 & 1
-    rules.deal = buf[10]
     return rules

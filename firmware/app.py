@@ -23,8 +23,11 @@ class App:
         self.scorer = Scorer(flash, self.clock, settings_path)
         self.link = Link(self, line, device_id or "T42")
         self.air = None             # the board, when it has a radio (boards/)
+        self.board = None           # the board (firmware/start.py): the self-test reads it
         self.radio = None           # the radio's sender, in an event (firmware/radio/)
         self.radio_busy = False     # it waits for the PC's acknowledge
+        self.next_table = None      # the next table the radio brought, for game over
+        self.redraw = False         # the main loop draws the screen again (the radio)
         self.safe = False           # safe mode: no resume, the sync screen
         self.screen = HOME          # the screen on show, by name (firmware/codes.py)
         self.cur = 0                # the screen's cursor (a legal-walk position or an item)
@@ -36,7 +39,7 @@ class App:
                                     # screen it shows (until that screen has entered)
         self.note = None            # a hand saved by a held key, shown until the next press
         self._noted = False         # the note was on show when this press came
-        self.battery_low = False    # the score screen warns (firmware/ui/battery.py)
+        self.battery_low = False    # the score screen warns (firmware/battery.py)
         self.full = True            # the next show is a full refresh
         self.draft = None           # setup: the Rules being edited (before, the family the
                                     # menu asked for: 0 or 1), and the first dealer
@@ -170,6 +173,9 @@ class App:
         setup screen starts again from it. Returns refusal."""
         if refusal is None and self.screen != SETUP:
             self.draft = None
+        elif refusal is None and self.draft == 2:
+            self.go(SETUP)      # asking what we play (firmware/ui/setup.py): the PC said
+            self.draft = None
         return refusal
 
     # ---- a press ----
@@ -230,8 +236,11 @@ class App:
         fb.fill(WHITE)
         m.draw(self, fb)
         if self.battery_low and self.screen == HOME:
-            from firmware.ui.battery import mark
+            from firmware.battery import mark
             mark(fb)
+        if self.screen == HOME and getattr(self.radio, "down", None) is not None:
+            from firmware.radio.sender import mark
+            mark(fb)    # the radio would not start (firmware/radio/sender.py)
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)

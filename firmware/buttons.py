@@ -31,6 +31,18 @@
 # seen, or just after a stall) is read so: the level as it was means a tap came and went
 # unseen; a press begun is taken to have begun debounce_ms earlier, in the stall. An edge
 # logged at once is timed as it came, and noise shorter than debounce_ms is no press.
+#
+# The timer is one-shot, armed again by its tick (boards/device.py says why), and the
+# port drops a tick that finds the scheduler's queue full (machine_timer.c ignores what
+# mp_sched_schedule returns): then no tick comes again. So poll() calls `rearm` (set by
+# the board) when no tick has come for _DEAD_MS.
+#
+# The buttons on GPIO36 and GPIO39 (`glitchy`, by index): powering the SAR ADC (a
+# battery read, WiFi starting) pulls them low for about 80 ns (ESP32 errata 3.11). Their
+# IRQ's handler runs after, reading the level as it was: a tap that came and went
+# unseen, to the log. While the board says so (hush(True, now) ... hush(False, now)) and
+# _TICK_MS after, an edge of theirs that reads what the button last read is not logged;
+# one that reads a new level is (a real press begun meanwhile).
 from micropython import const
 from time import ticks_add, ticks_diff
 
@@ -51,6 +63,7 @@ _REP = const(5)
 _SEEN = const(1)  # fields of Buttons._t (_EDGE is 0)
 _DOWN = const(2)
 _NEXT = const(3)
+_DEAD_MS = const(50)    # no tick for this long: the timer's tick was dropped, arm it again
 
 
 def active_low(reader):
@@ -70,7 +83,7 @@ class Buttons:
     # last changed (_EDGE), was last read (_SEEN), its press began (_DOWN), its next
     # repeat is due (_NEXT). The IRQ's edge log follows each: button and level in `_b`
     # from 6n, when in `_t` from 4n. Few objects: the heap a board boots with is small.
-    def __init__(self, entries, debounce_ms=20, long_ms=600, repeat_ms=0):
+    def __init__(self, entries, debounce_ms=20, long_ms=600, repeat_ms=0, glitchy=()):
         n = len(entries)
         self._n = n
         read = []
@@ -98,6 +111,14 @@ class Buttons:
         self._head = 0
         self._count = 0
         self.dropped = 0  # events, or edges, that found no room
+        self.rearm = None  # the board's: arm the timer again (its tick was dropped)
+        self._armed = 0  # when rearm() was last called
+        self._glitchy = 0  # the buttons on GPIO36/39, a bit each
+        for i in glitchy:
+            self._glitchy |= 1 << i
+        self._hushed = False  # a battery read or WiFi's start is under way...
+        self._quiet = 0  # ...or ended then
+        self.hushed = 0  # edges not logged, for the tests
 
     def _push(self, ev):
         if self._count == _QUEUE:
@@ -109,6 +130,11 @@ class Buttons:
     def edge(self, i, now_ms):
         # From a pin IRQ on either edge of button i: log the level it reads now. Allocates
         # nothing; poll() replays the log.
+        if self._glitchy >> i & 1 and (self._hushed or ticks_diff(
+                now_ms, self._quiet) < _TICK_MS):
+            if (1 if self._read[i]() else 0) == self._b[i]:
+                self.hushed += 1
+                return
         w = self._ew
         if (w - self._er) & 0xFF >= _LOG:
             self.dropped += 1
@@ -128,8 +154,18 @@ class Buttons:
             self._stall_ms = gap
         self._alive = now_ms
 
+    def hush(self, on, now_ms):
+        # The board powers the SAR ADC (on: True) or has done (False): see above.
+        self._hushed = on
+        if not on:
+            self._quiet = now_ms
+
     def poll(self, now_ms):
         n = self._n
+        if (self.rearm is not None and ticks_diff(now_ms, self._alive) > _DEAD_MS
+                and ticks_diff(now_ms, self._armed) > _DEAD_MS):
+            self._armed = now_ms    # (not _alive: the tick that comes shows the stall)
+            self.rearm()
         last = now_ms
         while self._er != self._ew:
             j = self._er % _LOG

@@ -74,6 +74,9 @@ class Loop:
             self.panel_busy_at = None   # a refresh begins: timed from the next look
             return True
         link = self.app.poll_link()
+        if self.app.redraw:     # the radio brought something to show (the next table)
+            self.app.redraw = False
+            self.dirty = True
         refreshing = not self.display.ready()
         if link:
             self.power.touch(self.ticks_ms())

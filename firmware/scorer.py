@@ -2,7 +2,7 @@
 # event, the journal puts it on flash, then the sitting applies it, so that no screen
 # shows an event as taken before it is on flash. Also a sitting's start and the settings
 # file. The sitting's resume at boot is firmware/boot/resume.py's, what the PC sets for the
-# next sitting firmware/sync/nextsetup.py's.
+# next sitting firmware/nextsetup.py's.
 from micropython import const
 
 from engine_core.codes import BIDDING, MAX_EVENT_BYTES, OVER

@@ -16,7 +16,7 @@
 # even one this code cannot resume, still reaches the PC.
 #
 # A board that hung restarts (the watchdog, boards/device.py) and says so; a battery
-# below its floor ends on a last screen and deep sleep (firmware/ui/battery.py).
+# below its floor ends on a last screen and deep sleep (firmware/battery.py).
 import gc
 from micropython import const
 
@@ -57,7 +57,7 @@ def run(board):
     try:
         safe = safe_mode(board)
         if getattr(board, "battery", None) is not None:
-            from firmware.ui import battery
+            from firmware import battery
             battery.at_boot(board)
         from firmware import app as A
         from firmware import loop
@@ -68,6 +68,9 @@ def run(board):
                     getattr(board, "serial", None), getattr(board, "device_id", None)
                     or device_id(), getattr(board, "rtc", None))
         app.boot(safe)
+        app.board = board
+        if not safe:
+            first_boot(app, board)
         hung = getattr(board, "hung", None)
         if hung is not None and hung():
             app.banner = "restarted after a hang: every hand is saved"
@@ -85,6 +88,28 @@ def run(board):
         if getattr(board, "restart", None) is None:
             raise       # the sim: the fault to the terminal
         after_crash(board)
+
+
+def first_boot(app, board):
+    """A device board's first boot (no settings file, no sitting on the journal): the
+    self-test (firmware/ui/selftest.py, which writes the settings) rather than the
+    setup."""
+    from firmware.codes import SETUP
+    path = app.scorer.settings_path
+    if app.screen != SETUP or not path or not getattr(board, "self_test_first", False):
+        return
+    import os
+    try:
+        os.stat(path)
+        return
+    except OSError:
+        pass
+    from firmware.journal import Walk
+    j = app.scorer.journal
+    w = Walk(False)
+    j.walk(w)
+    if not j.walk_next(w):
+        app.go("selftest")
 
 
 def device_id():

@@ -1,28 +1,39 @@
 """The `tally42` command: one main(), a table of subcommands, errors as `tally42: message`."""
 import argparse
+import importlib
+import os
 import sys
 
-from host_tools.commands import device, event, sittings, sync
-from host_tools.commands.common import CommandError
+from host_tools.commands.errors import CommandError
+from host_tools.log.text import message
 
 
-# Every subcommand, in the order `tally42 --help` lists them: its handler, and the
-# function that adds its parser under that name (as mpremote's main.py keeps _COMMANDS).
+# Every subcommand, in the order `tally42 --help` lists them: the module of host_tools.commands
+# that holds it, its handler there, and the function that adds its parser under that name
+# (as mpremote's main.py keeps _COMMANDS). A command imports its own module only: its start
+# loads what it uses, not every other command's (the sim's, the club night's server).
 COMMANDS = {
-    "replay": (sittings.cmd_replay, sittings.replay_parser),
-    "sim": (device.cmd_sim, device.sim_parser),
-    "import": (sittings.cmd_import, sittings.import_parser),
-    "export": (sittings.cmd_export, sittings.export_parser),
-    "stats": (sittings.cmd_stats, sittings.stats_parser),
-    "sittings": (sittings.cmd_sittings, sittings.sittings_parser),
-    "delete": (sittings.cmd_delete, sittings.delete_parser),
-    "rename": (sittings.cmd_rename, sittings.rename_parser),
-    "sync": (sync.cmd_sync, sync.sync_parser),
-    "devices": (sync.cmd_devices, sync.devices_parser),
-    "deploy": (device.cmd_deploy, device.deploy_parser),
-    "event": (event.cmd_event, event.event_parser),
-    "serve": (event.cmd_serve, event.serve_parser),
+    "replay": ("sittings", "cmd_replay", "replay_parser"),
+    "sim": ("device", "cmd_sim", "sim_parser"),
+    "import": ("sittings", "cmd_import", "import_parser"),
+    "export": ("sittings", "cmd_export", "export_parser"),
+    "stats": ("sittings", "cmd_stats", "stats_parser"),
+    "sittings": ("sittings", "cmd_sittings", "sittings_parser"),
+    "delete": ("sittings", "cmd_delete", "delete_parser"),
+    "rename": ("sittings", "cmd_rename", "rename_parser"),
+    "sync": ("sync", "cmd_sync", "sync_parser"),
+    "devices": ("sync", "cmd_devices", "devices_parser"),
+    "deploy": ("device", "cmd_deploy", "deploy_parser"),
+    "event": ("event", "cmd_event", "event_parser"),
+    "serve": ("event", "cmd_serve", "serve_parser"),
 }
+
+
+def command(name):
+    """(handler, parser adder) of the subcommand `name`, its module imported."""
+    module, handler, add_parser = COMMANDS[name]
+    m = importlib.import_module("host_tools.commands." + module)
+    return getattr(m, handler), getattr(m, add_parser)
 
 
 EPILOG = """exit status: 0 done; 2 refused (a bad log, a bad argument, a sitting not stored,
@@ -54,33 +65,59 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(self.prog, message)
 
 
-def build_parser():
+def build_parser(names=None):
+    """The parser of `tally42` with the subcommands `names` (default: all)."""
     parser = Parser(
         prog="tally42", description="Tally 42: the PC side of the table-side 42 scorekeeper.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version="tally42 %s" % version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, (handler, add_parser) in COMMANDS.items():
+    for name in COMMANDS if names is None else names:
+        handler, add_parser = command(name)
         add_parser(sub, name).set_defaults(func=handler)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # A command line that names its command builds that command's parser only; anything
+    # else (--help, --version, no command, an unknown one) builds them all, to list them.
+    if argv[:1] == ["--version"]:
+        parser = build_parser(())
+    else:
+        parser = build_parser(argv[:1] if argv[:1] and argv[0] in COMMANDS else None)
     try:
-        args = parser.parse_args(argv)
-    except UsageError as e:
-        sys.stderr.write("tally42: %s\n" % e)
-        return 2
-    try:
-        return args.func(args) or 0
-    except CommandError as e:
-        sys.stderr.write("tally42: %s\n" % e)
-        return 2
-    except KeyboardInterrupt:
-        sys.stderr.write("tally42: interrupted\n")
-        return 130
+        try:
+            args = parser.parse_args(argv)
+        except UsageError as e:
+            return _refused(e)
+        try:
+            return args.func(args) or 0
+        except CommandError as e:
+            return _refused(e)
+        except KeyboardInterrupt:
+            sys.stderr.write("tally42: interrupted\n")
+            return 130
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped reading (`tally42 sittings | head -1`): it has what it wanted.
+        # Quiet, exit 0; what is left unwritten goes nowhere (Python flushes at exit).
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass        # a stdout with no file behind it (a test's capture)
+        return 0
+
+
+def _refused(e):
+    # Every message escapes what would act on the terminal or reorder the line (a name
+    # holding a bidirectional override, echoed in a refusal).
+    sys.stderr.write("tally42: %s\n" % message(str(e)))
+    return 2
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KIT = ("tests/kit", "tests/kit/engine", "tests/kit/probes", "tools")
+KIT = ("tests/kit", "tests/kit/chip", "tests/kit/engine", "tests/kit/probes", "tests/kit/web", "tools")
 sys.path[:0] = [os.path.join(ROOT, p) for p in KIT if os.path.join(ROOT, p) not in sys.path]
 
 

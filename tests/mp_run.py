@@ -5,7 +5,7 @@ import os
 import sys
 
 # The import path: the checkout and the test kit (as tests/conftest.py sets it for pytest).
-for _p in ("tests/kit/probes", "tests/kit/engine", "tests/kit", "."):
+for _p in ("tests/kit/probes", "tests/kit/engine", "tests/kit/chip", "tests/kit", "."):
     sys.path.insert(0, _p)
 
 

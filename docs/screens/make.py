@@ -21,21 +21,22 @@ HAND_SET = ["next", "long ok", "ok", "next", "ok"]      # pass), trump, made (or
 # the presses before it (the sim draws one refresh a press, after the boot screen).
 TOURS = [
     (None, [
-        ("shot", "setup"),
+        ("shot", "first-power-on"),                         # what are we playing?
         "ok", ("shot", "score-new-sitting"),
         "back", ("shot", "refusal"),
         "ok", ("shot", "bidding"),                          # E passed: S to bid
         "next", "next", "next", "next", "next", "next", "ok", ("shot", "bidding-after-a-bid"),
         "long ok", ("shot", "contract"),                    # W and N pass
         "next", "ok", ("shot", "result-marks"),
-        "ok",
-        "next", "long ok", ("shot", "contract-last-trump"), "ok", "ok",
+        "ok", ("shot", "score-saved"),
     ] + HAND_SET + HAND + HAND_SET + [
-        ("shot", "score-marks-all"),
+        "next", "prev", ("shot", "score-marks-all"),        # the note gone
         "back", ("shot", "confirm-undo-hand"),
         "back", "menu", "next", "ok", ("shot", "history"),
         "ok", "menu", ("shot", "menu"),
         "next", "next", "next", "ok", ("shot", "sync"),
+        "back", "menu", "prev", "prev", "ok", ("shot", "setup"),    # the same game again
+        "back", "menu", "prev", "ok", ("shot", "another-game"),
         "back", "next", "ok", "ok", "ok", "back", ("shot", "bidding-undone"),
     ]),
     (None, [
@@ -49,21 +50,26 @@ TOURS = [
         "ok", ("shot", "game-over-ok"),
     ]),
     (None, [
+        "prev", "ok",                                       # other games, house rules
         "next", "next", "ok", "next", "ok", ("shot", "setup-points"),
         "prev", "prev", "ok",
         "long ok", ("shot", "bidding-forced"),              # E, S and W pass
-        "ok", "ok", "next", ("shot", "result-points"),
+        "ok", "ok", ("shot", "result-points-unset"),
+        "next", "next", ("shot", "result-points"),          # the bid, then one more
         "ok",
-    ] + HAND + [("shot", "score-points")]),
+    ] + ["next", "long ok", "ok", "next", "ok", ("shot", "score-points")]),
     (None, [
+        "prev", "ok",
         "next", "ok", "next", "next", "ok", ("shot", "setup-moon"),
         "prev", "ok",
-        "next", "long ok", "ok", "next", "ok", ("shot", "result-moon"),
+        "next", "long ok", "ok", "next", "ok", "next", ("shot", "result-moon"),
         "ok", ("shot", "score-moon"),
     ]),
-    ("250x122", ["ok"] + HAND + HAND + HAND_SET + [("shot", "score-250x122"),
+    ("250x122", ["ok"] + HAND + HAND + HAND_SET + ["next", "prev",
+                                                   ("shot", "score-250x122"),
                                                    "ok", ("shot", "bidding-250x122")]),
-    ("200x200", ["ok"] + HAND + HAND + HAND_SET + [("shot", "score-200x200"),
+    ("200x200", ["ok"] + HAND + HAND + HAND_SET + ["next", "prev",
+                                                   ("shot", "score-200x200"),
                                                    "ok", ("shot", "bidding-200x200")]),
 ]
 
@@ -71,22 +77,24 @@ TOURS = [
 # The gin pads (`make.py gin` makes only these).
 GIN_TOURS = [
     (None, [
-        "next", "ok", "prev", "prev", "prev", "ok", ("shot", "gin-setup"),
-        "prev", "ok", ("shot", "gin-score-turnup"),
-        "prev", "prev", "ok", ("shot", "gin-score-hand"),
-        "prev", "ok", "prev", "prev", ("shot", "gin-totals"),
+        "next", "ok", ("shot", "gin-score-turnup"),         # what we play: Oklahoma Gin
+        "prev", "prev", "ok", ("shot", "gin-score-who"),
+        "next", ("shot", "gin-score-hand"),                 # P2 went out
+        "prev", "ok", ("shot", "gin-totals-unset"),
+        "next", "prev", "prev", ("shot", "gin-totals"),
         "ok", ("shot", "gin-score"),
-        "ok", "ok", "ok", "back", ("shot", "gin-confirm-undo"),
+        "ok", "next", "ok", "next", "ok", "back", ("shot", "gin-confirm-undo"),
         "back", "menu", "next", "ok", ("shot", "gin-history"),
-        "ok", "ok", "ok", "long next", "long next", "long next", "long next", "long next",
-        "long next", "long next", "long next", "ok", ("shot", "gin-refusal"),
+        "ok", "menu", ("shot", "gin-menu"),
+        "prev", "prev", "ok", ("shot", "gin-setup"),        # the same game again
+        "back", "ok", "next", "ok"] + ["long next"] * 14 + [   # 40, then 13 x 5: 105
+        "ok", ("shot", "gin-refusal"),
         "back", "next", "next", "ok", "long next", "long next", "long next", "long next",
-        "long next", "long next", "ok", ("shot", "gin-game-over"),     # gin, 95 (35 on)
+        "long next", "long next", "ok", ("shot", "gin-game-over"),     # gin, 65
     ]),
     (None, [
-        "next", "ok", "prev", "ok", "prev", "ok", ("shot", "gin-score-skarney"),
-        "ok", "long next", "long next", "long next", "long next", "long next",
-        ("shot", "gin-contract"),                           # the key says the meld
+        "next", "next", "next", "ok", ("shot", "gin-score-skarney"),
+        "next", ("shot", "gin-skarney-meld"),               # P2 gin, P1's meld down
     ]),
 ]
 

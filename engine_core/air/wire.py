@@ -6,6 +6,9 @@
 #
 #   data (scorer -> PC)  "D" tag(4) sitting(3) offset(3) flags(1) records... mac(8)
 #   ack  (PC -> scorer)  "A" tag(4) sitting(3) held(3) flags(1) mac(8)
+#   next (PC -> scorer)  "N" tag(4) sitting(3) table(1) round(1) 0(1) flags(1)
+#                        event(1+n) names(1+n each) mac(8)
+#   confirm (scorer -> PC) "K" tag(4) sitting(3) table(1) round(1) 0(1) flags(1) mac(8)
 #
 # tag: the event key's id (the first 4 bytes of SHA-256 over "T42 radio" and the key).
 # sitting: the journal's sitting number. offset: the sequence number, the place in the
@@ -13,7 +16,14 @@
 # record) where the frame's bytes begin; a resend after a reboot carries the same
 # numbers for the same bytes. flags (data): 1 the sitting is finished on the scorer.
 # held (ack): the stream bytes the PC holds from 0; flags (ack): 1 all of a finished
-# sitting is held, 2 refused (another scorer keeps this table): send it no more.
+# sitting is held, 2 refused (another scorer keeps this table): send it no more, 4 what
+# the PC holds is a game over (the scorer asks for its next table).
+# next: the table the scorer plays after its sitting `sitting`, a game over (with the
+# acknowledge, and the PC's answer to a data frame of that sitting with no records, the
+# scorer's ask); table 0 is
+# "wait for round `round`", round 0 too "no more tables tonight". The event's name and
+# the players by seat (N, E, S, W) follow, each a length byte and UTF-8. confirm: the
+# scorer took that next table (the PC stops resending it).
 FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 import hashlib
 
@@ -21,15 +31,19 @@ from engine_core.compat import const
 
 DATA = const(0x44)          # "D"
 ACK = const(0x41)           # "A"
+NEXT = const(0x4E)          # "N"
+CONFIRM = const(0x4B)       # "K"
 HEAD = const(12)            # kind, tag, sitting, offset or held, flags
 MAC_LEN = const(8)
 MAX_FRAME = const(250)      # ESP_NOW_MAX_DATA_LEN
 MAX_RECORDS = const(230)    # MAX_FRAME - HEAD - MAC_LEN
 ACK_LEN = const(20)
 KEY_LEN = const(16)
+MAX_NEXT = const(110)       # a next frame, so that the PC's request to the base holds it
 F_FINISHED = const(1)
 F_HELD = const(1)
 F_REFUSED = const(2)
+F_OVER = const(4)           # ack: what the PC holds is a game over: ask for the next table
 _BLOCK = const(64)          # SHA-256's block
 
 
@@ -97,6 +111,37 @@ def seal(key, peer, buf, n):
 def sound(key, peer, buf, n):
     """Mac(key).sound, for a frame now and then."""
     return Mac(key).sound(peer, buf, n)
+
+
+def put_next(buf, tag, sitting, rnd, table, event, names):
+    """A next frame's bytes before its MAC, into buf: their count. `event` and `names`
+    are bytes (UTF-8); ValueError when they do not fit a frame."""
+    put_head(buf, NEXT, tag, sitting, table | rnd << 8, 0)
+    p = HEAD
+    for s in (event,) + tuple(names):
+        if len(s) > 63 or p + 1 + len(s) > MAX_NEXT - MAC_LEN:
+            raise ValueError("a next table too long for a frame")
+        buf[p] = len(s)
+        buf[p + 1:p + 1 + len(s)] = s
+        p += 1 + len(s)
+    return p
+
+
+def next_parts(msg, n):
+    """A sound next frame's (sitting, round, table, event, [names]) (bytes), None when
+    its fields run past its n bytes (less its MAC)."""
+    end = n - MAC_LEN
+    p = HEAD
+    out = []
+    while p < end:
+        k = msg[p]
+        if p + 1 + k > end:
+            return None
+        out.append(bytes(msg[p + 1:p + 1 + k]))
+        p += 1 + k
+    if not out:
+        return None
+    return get_u24(msg, 5), msg[9], msg[8], out[0], out[1:]
 
 
 def put_u24(buf, pos, v):

@@ -14,3 +14,4 @@ E_GIN_BONUS_MANY = const(48)
 E_GIN_TOTALS = const(49)
 E_GIN_CONTRACT = const(50)
 E_GIN_RANK = const(51)
+E_GIN_ACE = const(56)     # a knock after an ace turn-up under ace_turnup: gin

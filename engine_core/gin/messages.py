@@ -46,6 +46,8 @@ def explain(s, err, ev):
         return "a draw-out in %s needs both seats' unmelded totals" % name
     if err == GE.E_GIN_CONTRACT:
         return "the contract meld is Skarney Gin's: %s has none" % name
+    if err == GE.E_GIN_ACE:
+        return "an ace turn-up allows only gin (house rule ace_turnup), not a knock"
     if err == GE.E_GIN_RANK:
         return "not a card rank (A, 2 to 10, J, Q, K)"
     return "not a gin event"

@@ -4,8 +4,7 @@ FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmwar
 from engine_core.gin import rules as G
 from engine_core.optioncheck import OptionError, whole, choice, flag, show
 
-_ALL = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal",
-        "bonus")
+_ALL = G.APPLIES[1]     # every gin pad option
 
 
 def resolve(variant, options=None, elsewhere=()):
@@ -35,6 +34,12 @@ def resolve(variant, options=None, elsewhere=()):
             rules.box_bonus = whole(key, value, 0, 1000)
         elif key == "deal":
             rules.deal = choice(key, value, G.DEAL_NAMES)
+        elif key == "knock_scores":
+            rules.knock_scores = choice(key, value, G.KNOCK_SCORES_NAMES)
+        elif key == "ace_turnup":
+            rules.ace_turnup = choice(key, value, G.ACE_TURNUP_NAMES)
+        elif key == "gin_bonus" or key == "undercut_bonus":
+            setattr(rules, key, whole(key, value, G.BONUS_LO, G.BONUS_HI))
         else:
             setattr(rules, key, flag(key, value))
     return rules

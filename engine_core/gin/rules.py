@@ -33,7 +33,17 @@ WINNER = const(1)
 LOSER = const(2)
 DEAL_NAMES = ("alternate", "winner", "loser")
 
-_OKLAHOMA = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal")
+# How a knock that stands scores: the opponent's total (the seed's), or the difference.
+TOTAL = const(0)
+DIFFERENCE = const(1)
+KNOCK_SCORES_NAMES = ("total", "difference")
+# What an ace turn-up allows: a knock of 1 (the seed's), or only gin (Hoyle's).
+ACE_TURNUP_NAMES = ("knock", "gin")
+BONUS_LO = const(20)    # gin_bonus, undercut_bonus: 20 (the seed's) to 25 (Hoyle's)
+BONUS_HI = const(25)
+
+_OKLAHOMA = ("target", "spade_doubles", "game_bonus", "box_bonus", "shutout_doubles", "deal",
+             "knock_scores", "gin_bonus", "undercut_bonus", "ace_turnup")
 _SKARNEY = ("target", "game_bonus", "box_bonus", "shutout_doubles", "deal")
 APPLIES = (_OKLAHOMA, _OKLAHOMA + ("bonus",), _SKARNEY)
 _FLAGS = ("spade_doubles", "shutout_doubles", "bonus")
@@ -63,6 +73,10 @@ class GinRules:
         self.shutout_doubles = 0
         self.deal = ALTERNATE
         self.bonus = 0
+        self.knock_scores = TOTAL
+        self.gin_bonus = row[GIN_BONUS]
+        self.undercut_bonus = row[UNDERCUT_BONUS]
+        self.ace_turnup = 0     # 1: an ace turn-up allows only gin
 
     @property
     def name(self):
@@ -74,6 +88,10 @@ class GinRules:
         for key in APPLIES[self.variant]:
             if key == "deal":
                 out[key] = DEAL_NAMES[self.deal]
+            elif key == "knock_scores":
+                out[key] = KNOCK_SCORES_NAMES[self.knock_scores]
+            elif key == "ace_turnup":
+                out[key] = ACE_TURNUP_NAMES[self.ace_turnup]
             elif key in _FLAGS:
                 out[key] = bool(getattr(self, key))
             else:

@@ -17,7 +17,8 @@ from engine_core.errors import OK, E_OVER, E_BAD_EVENT  # noqa: F401
 from engine_core.gin.errors import (E_GIN_TURNUP_FIRST, E_GIN_TURNUP_TAKEN,  # noqa: F401
                                     E_GIN_NO_TURNUP, E_GIN_NO_KNOCK, E_GIN_KNOCK_ZERO,
                                     E_GIN_KNOCK_LIMIT, E_GIN_TOTAL, E_GIN_BONUS_OFF,
-                                    E_GIN_BONUS_MANY, E_GIN_TOTALS, E_GIN_CONTRACT, E_GIN_RANK)
+                                    E_GIN_BONUS_MANY, E_GIN_TOTALS, E_GIN_CONTRACT, E_GIN_RANK,
+                                    E_GIN_ACE)
 from engine_core.history import History, DEALER, HANDS, ENDED, WINNER
 
 # Phases: OVER (codes.py) as in the 42 family, then the gin pads' own.
@@ -132,6 +133,11 @@ class GinSitting(History):
         """The knock limit of the hand in progress (0 before the turn-up)."""
         return limit_of(self.st[_RANK])
 
+    def may_knock(self):
+        """A hand may end in a knock: not in Skarney Gin, nor after an ace turn-up under
+        ace_turnup gin."""
+        return self.row[G.KNOCK] and not (self.st[_RANK] == 1 and self.rules.ace_turnup)
+
     def last(self, slot):
         """A fact of the last finished hand: a slot name from LAST_*."""
         return self.st[slot]
@@ -184,6 +190,8 @@ class GinSitting(History):
             return E_GIN_KNOCK_ZERO
         if k > limit_of(st[_RANK]):
             return E_GIN_KNOCK_LIMIT
+        if st[_RANK] == 1 and self.rules.ace_turnup:
+            return E_GIN_ACE    # ace_turnup gin: an ace turn-up allows only gin
         return OK
 
     def _check_drawout(self, arg):
@@ -214,12 +222,11 @@ class GinSitting(History):
         kind = ev >> 24
         arg = ev & 0xFFFFFF
         seat = arg & 1
-        row = self.row
         if kind == EV_GIN:
             opp = gin_opponent(arg)
             if has_bonus(arg):
                 opp = _less(opp, gin_bonus(arg, 1 - seat))
-            bonus = row[G.GIN_BONUS]
+            bonus = self.rules.gin_bonus
             if gin_no_contract(arg):
                 bonus *= 2
             return self._pack(END_GIN, seat, seat, bonus + opp)
@@ -233,8 +240,11 @@ class GinSitting(History):
                 ka = k
                 da = d
             if k < d:
-                return self._pack(END_KNOCK, seat, seat, da)
-            return self._pack(END_UNDERCUT, seat, 1 - seat, row[G.UNDERCUT_BONUS] + ka - da)
+                # The knock stands: the opponent's total, or (Hoyle's) the difference.
+                return self._pack(END_KNOCK, seat, seat,
+                                  _less(da, ka) if self.rules.knock_scores else da)
+            return self._pack(END_UNDERCUT, seat, 1 - seat,
+                              self.rules.undercut_bonus + ka - da)
         if arg & 1:
             t0 = drawout_total(arg, 0)
             t1 = drawout_total(arg, 1)

@@ -114,9 +114,30 @@ def explain(s, err, ev):
     if err == E.E_DOUBLES:
         return "%s: the set has 7 doubles and the plunge or splash already bid holds %s" % (
             s.bid_name(arg), "4" if s.high_bid() == C.PLUNGE else "3 or more")
+    if err == E.E_FORCED_MIN:
+        return "bid %d: the forced dealer bids at least %d (house rule forced_min)" % (
+            arg, s.rules.forced_min)
+    if err == E.E_NELLO_MIN:
+        return "nello needs a bid of at least %s (house rule nello_min), not %s" % (
+            _value_name(s, s.rules.nello_min), s.bid_name(s.high_bid()))
+    if err == E.E_NELLO_BY:
+        return ("nello is only for the dealer forced to bid after everyone passed "
+                "(house rule nello_by)")
+    if err == E.E_COUNT_SHORT:
+        left = row[V.COUNT] - s.count_caught()
+        return "the last trick must take the %d count left (a hand has %d), not %d" % (
+            left, row[V.COUNT], arg & 0xFF)
     if err == E.E_BAD_EVENT:
         return "not an event"
     return "refused (%d)" % err
+
+
+def _value_name(s, v):
+    # A bid value as the players say it: 42 and more in marks too ("84 (2 marks)").
+    m = s.row[V.MARK]
+    if m and v >= m and v % m == 0:
+        return "%d (%d mark%s)" % (v, v // m, "s" if v > m else "")
+    return str(v)
 
 
 def contract_name(c):

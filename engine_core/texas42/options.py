@@ -1,12 +1,14 @@
 # House options: resolving a log's or a setup screen's options into Rules, with a
 # message for anything wrong. Runs once when a sitting starts (it may allocate).
 FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
-from engine_core.texas42.variants import MARK, MIN_BID, POINTS, SCORINGS, TOP_NUMBER
+from engine_core.texas42.variants import MARK, MIN_BID, POINTS, SCORINGS, SHOOT, TOP_NUMBER
 
 from engine_core.texas42.rules import NAMES, Rules, index
 from engine_core.texas42.optionnames import (SCORING_NAMES, ALL_PASS_NAMES,  # noqa: F401
-                                     MADE_SCORES_NAMES, NELLO_DOUBLES_NAMES, APPLIES, OPTIONS,
-                                     SPECIAL, to_dict, value)
+                                     MADE_SCORES_NAMES, NELLO_DOUBLES_NAMES, NELLO_BY_NAMES,
+                                     NELLO_MIN_LO, NELLO_MIN_HI, MOON_MIN_BID_LO,
+                                     MOON_MIN_BID_HI, APPLIES, OPTIONS, SPECIAL, to_dict,
+                                     value)
 from engine_core.optioncheck import OptionError, whole, choice, flag, show
 
 
@@ -50,8 +52,7 @@ def resolve(variant, options=None):
         if key == "target":
             rules.target = whole(key, given, 1, 9999)
         elif key == "min_bid":
-            top = row[MARK] if row[MARK] else row[TOP_NUMBER]
-            lo = 1 if row[MARK] else row[MIN_BID]
+            lo, top = min_bid_range(rules)
             rules.min_bid = whole(key, given, lo, top)
         elif key == "all_pass":
             rules.all_pass = choice(key, given, ALL_PASS_NAMES)
@@ -77,5 +78,31 @@ def resolve(variant, options=None):
             rules.splash_marks = whole(key, given, 2, 7)
         elif key == "match_games":
             rules.match_games = whole(key, given, 1, 99)
+        elif key == "nello_min":
+            rules.nello_min = whole(key, given, NELLO_MIN_LO, NELLO_MIN_HI)
+        elif key == "nello_by":
+            rules.nello_by = choice(key, given, NELLO_BY_NAMES)
+    _forced_min(rules, options)
+    for key in ("nello_min", "nello_by"):
+        if key in options and not rules.nello:
+            raise OptionError("option %s needs nello" % key)
     return rules
 
+
+def min_bid_range(rules):
+    """(lowest, highest) min_bid of the rules' variant (Moon's: 3 to 5)."""
+    row = rules.row
+    if row[SHOOT]:
+        return MOON_MIN_BID_LO, MOON_MIN_BID_HI
+    if row[MARK]:
+        return 1, row[MARK]
+    return row[MIN_BID], row[TOP_NUMBER]
+
+
+def _forced_min(rules, options):
+    # The forced dealer's least bid: min_bid unless given, then from min_bid to 41.
+    rules.forced_min = rules.min_bid
+    if "forced_min" in options:
+        hi = rules.row[MARK] - 1     # 41: a forced bid of a mark is a bid like any
+        lo = rules.min_bid
+        rules.forced_min = whole("forced_min", options["forced_min"], lo, hi if hi > lo else lo)

@@ -19,10 +19,13 @@ class Rules:
         self.target = 0
         self.min_bid = row[MIN_BID]
         self.all_pass = row[ALL_PASS]
+        self.forced_min = row[MIN_BID]    # the least a forced dealer bids (42: min_bid..41)
         self.made_scores = 0      # 0: made bidders score their points, 1: their bid
         self.nello = 0
         self.nello_doubles = 7    # bit mask over high (1), low (2), suit (4)
         self.nello_order = (0, 1, 2)  # the allowed modes in the order the options list them
+        self.nello_min = 42       # the least bid that may name nello (30..84)
+        self.nello_by = 0         # 0: any bid winner; 1: only a dealer forced to bid
         self.sevens = 0
         self.plunge = 0
         self.plunge_marks = 4

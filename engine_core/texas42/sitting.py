@@ -161,6 +161,8 @@ class Sitting(Scoring):
             elif (code < rules.min_bid or code > r[V.TOP_NUMBER]
                   or (code - rules.min_bid) % r[V.STEP]):
                 return E.E_BID_RANGE
+            elif code < rules.forced_min and self._forced():
+                return E.E_FORCED_MIN   # "forced 31": the forced dealer's own least bid
         elif code < C.GAME:
             top = r[V.TOP_MARKS] or C.MAX_MARKS
             if not mark or code < C.MARKS + 2 or code > C.MARKS + top:
@@ -227,9 +229,18 @@ class Sitting(Scoring):
                 return E.E_NELLO_DOUBLES
             if h == C.PLUNGE or h == C.SPLASH:
                 return E.E_PARTNER_TRUMP
-            if st[S.VALUE] < self.row[V.MARK]:
-                return E.E_NEEDS_MARK
-            return E.OK
+            if c == C.SEVENS:
+                return E.E_NEEDS_MARK if st[S.VALUE] < self.row[V.MARK] else E.OK
+            if rules.nello_by:
+                # Only a dealer forced to bid after every other seat passed (all_pass
+                # forced), whatever the bid.
+                d = st[S.DEALER]
+                others = ((1 << self.seats) - 1) & ~(1 << d)
+                if (rules.all_pass == V.FORCED and st[S.BIDDER] == d
+                        and st[S.PASSED] & others == others):
+                    return E.OK
+                return E.E_NELLO_BY
+            return E.E_NELLO_MIN if st[S.VALUE] < rules.nello_min else E.OK
         return E.E_BAD_EVENT
 
     def _check_trick(self, seat, count):
@@ -245,6 +256,9 @@ class Sitting(Scoring):
             return E.E_NO_COUNT
         if st[S.CAUGHT] + count > self.row[V.COUNT]:
             return E.E_COUNT_OVER
+        if (st[S.TRACKED] == self.row[V.TRICKS_PER_HAND] - 1
+                and st[S.CAUGHT] + count != self.row[V.COUNT]):
+            return E.E_COUNT_SHORT  # a hand is worth all its count: the last trick places it
         return E.OK
 
     def _need(self):

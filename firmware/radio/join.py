@@ -92,9 +92,11 @@ class Waiting:
         if app.scorer.journal.free_bytes() == self._mark:
             return False
         from firmware.radio.air import Radio
+        from firmware.radio.nexttable import NextTable
         from firmware.radio.sender import Sender
         board = app.air
-        app.radio = Sender(app.scorer.journal, Radio(board.radio), self.key, board.ticks_ms)
+        app.radio = Sender(app.scorer.journal, Radio(board.radio), self.key, board.ticks_ms,
+                           NextTable(app))
         return app.radio.poll()
 
     def stop(self):

@@ -6,7 +6,7 @@
 import gc
 
 from firmware import transient
-from firmware.sync import nextsetup
+from firmware import nextsetup
 from firmware.codes import SETUP, SYNC
 from firmware.sync.endpoint import SyncEndpoint
 from firmware.syncport import PrefixPort

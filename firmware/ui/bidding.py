@@ -64,7 +64,7 @@ def draw(app, fb):
     y += LINE + 4
     who = app.scorer.names[s.seat()] + " bids"
     big = 3 if fb.height >= 120 else 2
-    hp = walk.help_text(s)
+    hp = walk.help_text(app)
     bottom = D.help_top(fb, hp)
     if w >= 240:
         fonts.text(fb, who, 2, y + (DIGIT_H * big - 16) // 2, 2, BLACK)

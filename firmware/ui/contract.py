@@ -1,18 +1,18 @@
 # The contract: the bid winner (the partner after plunge or splash) names trump among
-# the legal names only. The cursor starts on the last hand's trump (and says so), else
-# on sixes (and says why). In a marks game the hand's result can be said with the name:
-# OK held names it and takes the hand as made, ◀ held names it and takes it as set, and
-# the score says so until the next press (BACK undoes it); ▶ held steps 3 on. Elsewhere
-# the held arrows step 3 either way. After BACK the cursor is on the trump taken back.
-from engine_core.codes import DOUBLES, EV_MADE, EV_TRUMP, LAST_CONTRACT, LAST_THROWN
+# the legal names only. The cursor starts on sixes every hand. In a marks game the
+# likelier result can go with the name: OK held names it and takes the hand as made (more
+# of what OK does: the name on show, then made), and the score says so until the next
+# press (BACK undoes it); a set is said on the result screen, never by a held key. The
+# held arrows step 3 either way. After BACK the cursor is on the trump taken back.
+from engine_core.codes import DOUBLES, EV_MADE, EV_TRUMP
 from engine_core.texas42.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
 
-HELP = "<> choose  hold >: +3  hold <: -3\nOK name it  BACK undo  M menu"
-MADE = ("<> choose  hold >: +3\nOK name it  hold OK: and made\n"
-        "hold <: and set  BACK undo  M menu")
+HELP = "<> choose  hold <>: 3 a step\nOK name it  BACK undo  M menu"
+MADE = "<> choose  hold <>: 3 a step\nOK name it  hold OK: and made\nBACK undo  M menu"
+START = 6   # where the cursor starts: sixes, every hand (see enter())
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
@@ -21,18 +21,13 @@ def _made(s):
     return s.rules.scoring == MARKS
 
 
-def _last(s):
-    # The position of the last hand's trump, when it may be named again; else -1.
-    if s.hands() and not s.last(LAST_THROWN):
-        return walk.find(s, s.last(LAST_CONTRACT))
-    return -1
-
-
 def enter(app):
+    # The same start every hand, so that a trump is always the same presses away: with
+    # nine names and steps of 1 and 3 either way every start costs the same on a corpus
+    # where each trump is as likely (tests/kit/probes/mp_ui_search.py: TRUMPS); sixes, the top
+    # suit, is where a player looks first.
     s = app.scorer.s
-    j = _last(s)
-    if j < 0:
-        j = walk.find(s, 6)
+    j = walk.find(s, START)
     if j < 0:
         j = walk.first(s)
     app.cur = walk.again(app, EV_TRUMP, j)
@@ -50,32 +45,37 @@ def draw(app, fb):
     word = D.contract_words(c)
     D.choice(fb, 0, y, word, 0, 2)
     y += 28
-    # Every legal name, the one under the cursor boxed.
-    line = ""
-    j = walk.first(s)
+    # Every legal name, the one under the cursor boxed, each drawn on its own so that
+    # the box falls between names (scrolled round the cursor when they do not fit).
+    n = D.cols(fb)
+    total = 0
     at = 0
+    j = walk.first(s)
     while j >= 0:
         if j == app.cur:
-            at = len(line)
-        line += _short(s.legal_at(j)) + " "
+            at = total
+        total += len(_short(s.legal_at(j))) + 1
         j = s.next_legal(j)
-    n = D.cols(fb)
-    if len(line) > n:
+    total -= 1
+    first = 0
+    if total > n:
         first = at - n // 2
         if first < 0:
             first = 0
-        if first > len(line) - n:
-            first = len(line) - n
-        line = line[first:first + n]
-        at -= first
-    x = (fb.width - len(line) * 8) // 2
-    fb.text(line, x, y, BLACK)
-    k = len(_short(c))
-    fb.rect(x + at * 8 - 2, y - 2, k * 8 + 3, 12, BLACK)
-    if app.cur == _last(s):
-        D.center(fb, "the last hand's trump", y + LINE + 3)
-    elif not s.hands() and c == 6:
-        D.center(fb, "no trump yet: sixes, the top suit", y + LINE + 3)
+        if first > total - n:
+            first = total - n
+    x = (fb.width - (total if total < n else n) * 8) // 2 - first * 8
+    j = walk.first(s)
+    col = 0
+    while j >= 0:
+        name = _short(s.legal_at(j))
+        k = len(name)
+        if col >= first and col + k <= first + n:
+            fb.text(name, x + col * 8, y, BLACK)
+            if j == app.cur:
+                fb.rect(x + col * 8 - 3, y - 2, k * 8 + 5, 12, BLACK)
+        col += k + 1
+        j = s.next_legal(j)
     D.help(fb, MADE if _made(s) else HELP)
 
 
@@ -91,13 +91,13 @@ def press(app, key):
     s = app.scorer.s
     if key == NEXT or key == PREV:
         app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
-    elif key == LONG | NEXT or (key == LONG | PREV and not _made(s)):
+    elif key == LONG | NEXT or key == LONG | PREV:
         app.cur = walk.step(s, app.cur, 3 if key == LONG | NEXT else -3)
-    elif key == OK or key == LONG | OK or key == LONG | PREV:
-        # A marks game's result goes with the name: made (OK held) or set (◀ held).
+    elif key == OK or key == LONG | OK:
+        # A marks game: OK held names the trump on show and takes the hand as made.
         if app.take(EV_TRUMP << 24 | s.legal_at(app.cur)):
             if (key != OK and _made(s)
-                    and app.take(EV_MADE << 24 | (1 if key == LONG | OK else 0))):
+                    and app.take(EV_MADE << 24 | 1)):
                 from firmware.ui import confirm     # unloaded with this screen
                 app.note = confirm.saved(app)
             app.follow()

@@ -37,8 +37,9 @@ def table_round(fb, assign, y, center=False, c=BLACK):
 
 
 def help_lines(fb, t):
-    """The lines of a help strip: t split at its newline, else at a double space near
-    its middle when it is too long for one line; each cut to the panel's width."""
+    """The lines of a help strip: t split at its newlines, else at a double space near
+    its middle when it is too long for one line; where a line is still too long for the
+    panel, all its phrases packed again (never cut inside a phrase)."""
     n = cols(fb)
     if "\n" in t:
         parts = t.split("\n")
@@ -51,7 +52,29 @@ def help_lines(fb, t):
         parts = (t[:cut], t[cut:])
     out = []
     for p in parts:
-        out.extend(wrap(p.strip(), n))
+        if len(p.strip()) > n:
+            break
+        out.append(p.strip())
+    else:
+        return out
+    # A line too long: every phrase (split at double spaces) packed into as few lines as
+    # fit, so that a `hold <: 42/84` is never cut in two; a phrase longer than a line is
+    # wrapped.
+    out = []
+    line = ""
+    for p in parts:
+        for ph in p.strip().split("  "):
+            if line and len(line) + 2 + len(ph) <= n:
+                line += "  " + ph
+                continue
+            if line:
+                out.append(line)
+            line = ph
+            if len(line) > n:
+                more = wrap(line, n)
+                out.extend(more[:-1])
+                line = more[-1]
+    out.append(line)
     return out
 
 

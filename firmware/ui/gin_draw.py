@@ -20,16 +20,21 @@ B1 = const(8)
 CONTRACT = const(9)     # Skarney Gin: 1 the opponent had laid down the contract meld
 KEEP = const(10)        # 1: keep the ending on the score screen (back from the totals, or
                         # an undone hand); 2: keep the totals keyed in (an undone hand)
+STAGE = const(11)       # the score screen during a hand: 0 who went out, 1 how
 
 
 def ending_words(app):
-    """The ending on the cursor: `Bob knocks 6`, `Ann gin`, `draw-out`."""
+    """The ending on the cursor: `Bob knocks 6`, `Ann gin`, `draw-out`; Skarney Gin's
+    gin with the opponent's contract meld: `Ann gin, Bob melded` (or `no meld`)."""
     f = app.fields
     if f[MODE]:
         return "draw-out"
     who = app.scorer.names[f[SEAT]]
     if f[K]:
         return "%s knocks %d" % (who, f[K])
+    if not app.scorer.s.row[G.TURNUP]:
+        return "%s gin, %s %s" % (who, app.scorer.names[1 - f[SEAT]],
+                                  "melded" if f[CONTRACT] else "no meld")
     return who + " gin"
 
 

@@ -1,17 +1,19 @@
 # Home of a gin pad: both totals big enough to read across the table, who deals and the
 # game target. Before a hand the arrows pick its turn-up card (the knock limit; held, 5
 # cards a step round the 13, so that every card is at most two presses away), OK held
-# takes it as a spade where spades double. During the hand the screen asks how it ended:
-# the arrows go round the player's knocks 1 up to the limit, gin, then the draw-out (gin
-# after the limit, so that a small knock is a few presses the other way), held 2 a step;
-# OK takes the ending on show, OK held the same ending for the other player (either may
-# go out, and the press is the same for both). The cursor starts where the answer most
-# often is: the turn-up at 10 (10 J Q K: 4 cards in 13), the ending one under the knock
-# limit of the player who played first (the dealer's opponent): a player knocks as soon
-# as the cards allow, at the limit or a little under it, and the limit and the next two
-# down are then a press, gin a held press. Where a player can only go gin (Skarney Gin)
-# the arrows, short or held, go round the first player's gin, the dealer's, the
-# draw-out. BACK undoes, and what was undone is where the cursor starts again.
+# takes it as a spade where spades double (the card on show, and more said of it).
+# During the hand the screen asks who went out, both players' names side by side: ◀ the
+# one on the left, ▶ the one on the right, OK neither (a draw-out); then how: the arrows
+# go round that player's knocks 1 up to the limit, then gin (gin after the limit, so
+# that a small knock is a few presses the other way), held 2 a step, the limit and its
+# reason on show (`knock limit 5: the turn-up is 5`: no knock above it is offered). The
+# cursor starts one under the knock limit: a player knocks as soon as the cards allow,
+# at the limit or a little under it, and the limit and the next two down are then a
+# press, gin a held press. Where a player can only go gin, the how is the opponent's
+# contract meld, down (most hands) or not, in Skarney Gin; after an ace turn-up under
+# ace_turnup gin it is gin, said on the screen, with nothing for the arrows to choose. OK takes what is on show, held or
+# not; BACK goes back a question, and undoes at the first; what was undone is where the
+# cursor starts again.
 from engine_core.gin import sitting as Gn
 from engine_core.gin import rules as G
 from engine_core.gin.codec import EV_TURNUP
@@ -27,6 +29,7 @@ def enter(app):
     f = app.fields
     if f[GD.KEEP] & 1:
         f[GD.KEEP] &= ~1
+        f[GD.STAGE] = 1
         return
     f[GD.KEEP] = 0
     if s.phase() == Gn.TURNUP:
@@ -35,24 +38,38 @@ def enter(app):
         app.cur = up & 15 or 10
         f[GD.SPADE] = up >> 4
     else:
-        f[GD.MODE] = 0
-        f[GD.SEAT] = 1 - s.dealer()
-        k = s.limit()
-        f[GD.K] = k - 1 if k > 1 else k
+        f[GD.STAGE] = 0
+        _went_out(app, 1 - s.dealer())
+
+
+def _went_out(app, seat):
+    # The how for `seat`: one knock under the limit (gin where there is no knock), the
+    # opponent's contract meld down.
+    f = app.fields
+    s = app.scorer.s
+    k = s.limit()
+    f[GD.MODE] = 0
+    f[GD.SEAT] = seat
+    f[GD.K] = (k - 1 if k > 1 else k) if s.may_knock() else 0
+    f[GD.CONTRACT] = 1
 
 
 def _help(app):
     s = app.scorer.s
+    f = app.fields
     if s.phase() == Gn.TURNUP:
         if s.rules.spade_doubles:
             return "<> card  hold <>: 5 a step  OK take\nhold OK: a spade  BACK undo  M menu"
         return "<> card  hold <>: 5 a step  OK take\nBACK undo  M menu"
-    arrows = "<> how it ended  hold <>: 2 a step" if s.row[G.KNOCK] else "<> how it ended"
-    if app.fields[GD.MODE]:
-        return arrows + "\nOK  BACK undo  M menu"
-    # Either player may go out: OK held takes the ending on show for the other one.
-    return ("%s\nOK  hold OK: the same for %s\nBACK undo  M menu"
-            % (arrows, app.scorer.names[1 - app.fields[GD.SEAT]]))
+    if not f[GD.STAGE]:
+        return "<> who went out  OK neither\nBACK undo  M menu"
+    if f[GD.MODE]:
+        return "OK take it\nBACK back  M menu"
+    if s.may_knock():
+        return "<> how  hold <>: 2 a step\nOK next  BACK back  M menu"
+    if s.row[G.KNOCK]:
+        return "OK next  BACK back  M menu"     # an ace turn-up: gin only
+    return "<> meld or not\nOK next  BACK back  M menu"
 
 
 def draw(app, fb):
@@ -75,17 +92,32 @@ def draw(app, fb):
         line = _fit(n, "turn-up < %s >  knock at %d" % (t, knock), "turn-up < %s >" % t)
         info = "%s deals, game to %d" % (dealer, s.rules.target)
     else:
-        line = "< %s >" % GD.ending_words(app)
+        if app.fields[GD.STAGE]:
+            line = "< %s >" % GD.ending_words(app)
+        else:
+            line = _who_line(app, n)
         if s.row[G.TURNUP]:
             # The limit's reason: the turn-up, said where the knocks stop.
             up = G.RANK_NAMES[s.turnup_rank() - 1]
-            info = _fit(n, "knock limit %d: the turn-up is %s" % (s.limit(), up),
-                        "limit %d: turn-up %s" % (s.limit(), up))
+            if s.may_knock():
+                info = _fit(n, "knock limit %d: the turn-up is %s" % (s.limit(), up),
+                            "limit %d: turn-up %s" % (s.limit(), up))
+            else:
+                info = _fit(n, "gin only: the turn-up is %s" % up, "gin only: %s" % up)
         else:
             info = "%s dealt, game to %d" % (dealer, s.rules.target)
     D.center(fb, line[:n], y)
     D.center(fb, info[:n], y + LINE)
     D.help(fb, hp)
+
+
+def _who_line(app, n):
+    # Both players side by side, each on the side of its arrow: `< Ann  went out?  Bob >`.
+    names = app.scorer.names
+    mid = "  went out?  "
+    if len(names[0]) + len(names[1]) + len(mid) + 4 > n:
+        mid = "  or  "
+    return "< %s%s%s >" % (names[0], mid, names[1])
 
 
 def _fit(n, long, short):
@@ -94,38 +126,21 @@ def _fit(n, long, short):
 
 
 def _round(app, d):
-    # d steps round the endings: the knocks 1 up to the limit, gin, the draw-out (the
-    # player on show kept).
+    # d steps round the endings of the player who went out: the knocks 1 up to the
+    # limit, then gin.
     s = app.scorer.s
     f = app.fields
     k = s.limit()
-    n = k + 2
-    p = k + 1 if f[GD.MODE] else (f[GD.K] - 1 if f[GD.K] else k)
-    p = (p + d) % n
-    f[GD.MODE] = 1 if p == k + 1 else 0
+    p = f[GD.K] - 1 if f[GD.K] else k
+    p = (p + d) % (k + 1)
     f[GD.K] = p + 1 if p < k else 0
-
-
-def _who(app, d):
-    # Where only gin is a player's ending: the first player's gin, the dealer's, the
-    # draw-out, in turn.
-    s = app.scorer.s
-    f = app.fields
-    first = 1 - s.dealer()
-    g = 2 if f[GD.MODE] else (0 if f[GD.SEAT] == first else 1)
-    g = (g + d) % 3
-    f[GD.MODE] = 1 if g == 2 else 0
-    f[GD.SEAT] = first if g == 0 else 1 - first
 
 
 def press(app, key):
     s = app.scorer.s
     f = app.fields
-    if key == LONG | OK and s.phase() == Gn.TURNUP and not s.rules.spade_doubles:
-        key = OK    # held OK means a spade only where spades double
-    if key == BACK:
-        app.undo()
-        return
+    if key == LONG | OK and (s.phase() != Gn.TURNUP or not s.rules.spade_doubles):
+        key = OK    # held OK means a spade only on a turn-up, where spades double
     if s.phase() == Gn.TURNUP:
         if key & 0xF == PREV or key & 0xF == NEXT:
             d = 5 if key & LONG else 1
@@ -133,16 +148,31 @@ def press(app, key):
         elif key == OK or key == LONG | OK:
             if app.take(Gn.turnup(app.cur, 1 if key != OK else f[GD.SPADE])):
                 app.follow()
+        elif key == BACK:
+            app.undo()
         return
-    if key & 0xF == PREV or key & 0xF == NEXT:
+    if not f[GD.STAGE]:
+        # Who went out: the player on the arrow's side, or neither (a draw-out).
+        if key & 0xF == PREV or key & 0xF == NEXT:
+            _went_out(app, 0 if key & 0xF == PREV else 1)
+            f[GD.STAGE] = 1
+        elif key == OK:
+            f[GD.MODE] = 1
+            f[GD.STAGE] = 1
+        elif key == BACK:
+            app.undo()
+        return
+    if key == BACK:
+        f[GD.STAGE] = 0
+    elif key & 0xF == PREV or key & 0xF == NEXT:
+        if f[GD.MODE]:
+            return
         d = 1 if key & 0xF == NEXT else -1
-        if s.row[G.KNOCK]:
+        if s.may_knock():
             _round(app, 2 * d if key & LONG else d)
-        else:
-            _who(app, d)
-    elif key == OK or key == LONG | OK:
-        if key != OK and not f[GD.MODE]:
-            f[GD.SEAT] = 1 - f[GD.SEAT]     # the same ending, the other player's
+        elif not s.row[G.KNOCK]:
+            f[GD.CONTRACT] ^= 1     # Skarney Gin: the opponent's meld down or not
+    elif key == OK:
         if f[GD.MODE] and s.row[G.TURNUP]:
             if app.take(Gn.drawout()):
                 app.follow()

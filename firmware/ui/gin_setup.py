@@ -24,6 +24,10 @@ def rows(r):
 def value(r, key):
     if key == "deal":
         return G.DEAL_NAMES[r.deal]
+    if key == "knock_scores":
+        return G.KNOCK_SCORES_NAMES[r.knock_scores]
+    if key == "ace_turnup":
+        return "gin only" if r.ace_turnup else "knock 1"
     v = getattr(r, key)
     if key in _FLAGS:
         return "on" if v else "off"
@@ -32,8 +36,11 @@ def value(r, key):
 
 def change(r, key, d):
     """Move a gin option by d steps (a flag or the deal choice wraps)."""
-    if key in _FLAGS:
+    if key in _FLAGS or key == "knock_scores" or key == "ace_turnup":
         setattr(r, key, 1 - getattr(r, key))
+    elif key == "gin_bonus" or key == "undercut_bonus":     # 20 to 25
+        v = getattr(r, key) + d
+        setattr(r, key, G.BONUS_LO if v < G.BONUS_LO else (G.BONUS_HI if v > G.BONUS_HI else v))
     elif key == "deal":
         r.deal = (r.deal + d) % len(G.DEAL_NAMES)
     else:

@@ -1,11 +1,12 @@
 # The totals of a gin hand: the opponent's unmelded total after a knock or a gin (the
 # number that scores), then Sequence Gin's bonus cards; or both totals of a Skarney
-# draw-out. Skarney Gin's contract meld is said by the key that takes the gin: OK the
-# opponent had it down (most hands), OK held not (the gin bonus doubled), no question of
-# its own. Arrows step 1, held arrows 10; the opponent's total
-# starts in the middle of its usual range: 25 after a knock, 35 after a gin (nothing is
-# laid off on a gin), 50 for the cards left in hand in Skarney Gin; after an undone hand,
-# at what it was. The verdict follows the number.
+# draw-out. Only the players know these: each starts unset, `?`, and OK on `?` saves
+# nothing and says so; the first arrow press sets it to where it most often is (25 after
+# a knock, 35 after a gin: nothing is laid off on a gin; 50 for the cards left in hand
+# in Skarney Gin; no bonus cards), a held one 15 either side of that (the footer says
+# where: `<> 25  hold <>: 10/40`). Then arrows step 1, held 5, and the verdict follows
+# the number, once there is one. After an undone hand
+# the totals start at what they were.
 from micropython import const
 
 from engine_core.gin import rules as G
@@ -19,9 +20,22 @@ _BONUS0 = const(2)
 _BONUS1 = const(3)
 _END = const(4)
 _START = const(25)
-HELP = "<> 1  hold <>: 10  OK next\nBACK back  M menu"
-MELD = "<> 1  hold <>: 10  OK: meld down\nhold OK: no meld  BACK back  M menu"
-HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
+# The steps: measured on the gin corpus (tests/kit/probes/mp_ui_search.py), a first held press 15
+# either side of the usual value and held steps of 5 reach a total in fewer presses than
+# 10 and 10 (2.8 against 3.6 a knock's total, the first press counted).
+_FIRST = const(15)
+_HELD = const(5)
+HELP = "<> 1  hold <>: 5  OK next\nBACK back  M menu"
+
+
+def _help(app, step):
+    # Unset: where the first press puts the number; then the steps.
+    if app.cur != UNSET:
+        return HELP
+    c = _common(app, step)
+    return "<> %d  hold <>: %d/%d  OK next\nBACK back  M menu" % (
+        c, c - _FIRST if c > _FIRST else 0, c + _FIRST)
+UNSET = -1      # app.cur of a number not set yet: `?`
 
 
 def _questions(app):
@@ -34,11 +48,6 @@ def _questions(app):
     if s.rules.bonus:
         q |= 1 << _BONUS0 | 1 << _BONUS1
     return q
-
-
-def _meld(app):
-    # Whether the key that takes the hand says the contract meld: a Skarney gin.
-    return not app.fields[GD.MODE] and not app.scorer.s.row[G.TURNUP]
 
 
 def _first(app, q):
@@ -62,7 +71,6 @@ def _prev(q, i):
 def enter(app):
     f = app.fields
     f[GD.STEP] = _first(app, _questions(app))
-    f[GD.CONTRACT] = 1      # the verdict on show is OK's: the contract meld down
     if f[GD.KEEP] & 2:
         # An undone hand: its totals, as keyed in before, to change or take again.
         f[GD.KEEP] = 0
@@ -70,12 +78,15 @@ def enter(app):
         return
     f[GD.B0] = 0
     f[GD.B1] = 0
-    app.cur = _start(app)
+    GD.set_first_total(app, 0)
+    app.cur = UNSET
 
 
-def _start(app):
-    # Where the opponent's total starts: the middle of its usual range.
+def _common(app, step):
+    # Where the first arrow press puts a number: where it most often is.
     f = app.fields
+    if step == _BONUS0 or step == _BONUS1:
+        return 0
     if f[GD.MODE] or f[GD.K]:
         return _START
     return _START + 10 if app.scorer.s.row[G.TURNUP] else _START + 25
@@ -144,11 +155,16 @@ def draw(app, fb):
     y += LINE + 2
     D.center(fb, _question(app, step)[:D.cols(fb)], y)
     y += LINE + 2
-    D.choice(fb, 0, y, None, app.cur, 3)
+    if app.cur == UNSET:
+        D.choice(fb, 0, y, "?", 0, 3)
+    else:
+        D.choice(fb, 0, y, None, app.cur, 3)
     y += DIGIT_H * 3 + 4
-    if _next(_questions(app), step) >= _END:
+    if app.cur == UNSET:
+        D.center(fb, "only you know it: set it with < >"[:D.cols(fb)], y)
+    elif _next(_questions(app), step) >= _END:
         D.center(fb, GD.verdict(app, _event(app))[:D.cols(fb)], y)
-    D.help(fb, MELD if _meld(app) else HELP)
+    D.help(fb, _help(app, step))
 
 
 def press(app, key):
@@ -157,18 +173,24 @@ def press(app, key):
     q = _questions(app)
     top = _max(app, step)
     if key & 0xF == NEXT or key & 0xF == PREV:
-        d = 10 if key & LONG else 1
-        v = app.cur + (d if key & 0xF == NEXT else -d)
+        up = key & 0xF == NEXT
+        if app.cur == UNSET:
+            # The first press: where the number most often is (held: 15 either side).
+            v = _common(app, step) + ((_FIRST if up else -_FIRST) if key & LONG else 0)
+        else:
+            d = _HELD if key & LONG else 1
+            v = app.cur + (d if up else -d)
         app.cur = 0 if v < 0 else (top if v > top else v)
     elif key & 0xF == OK:
+        if app.cur == UNSET:
+            app.banner = "not set yet: < > set it"
+            return
         nxt = _next(q, step)
         if nxt < _END:
             _store(app, step, app.cur)
             f[GD.STEP] = nxt
-            app.cur = _load(app, nxt) if nxt != _SECOND else _START
+            app.cur = UNSET
             return
-        if _meld(app):
-            f[GD.CONTRACT] = 0 if key & LONG else 1
         if app.take(_event(app)):
             app.follow()
     elif key == BACK:

@@ -41,6 +41,7 @@ def collect(app, top, rows):
     r.next_event(cur, buf)      # the header
     gin = app.scorer.gin
     marks = 0       # 1 the hand's bid was a forced dealer's, 2 it was corrected by an undo
+    closed = 0      # the marks of the last hand closed (an undo that reopens it keeps them)
     rank = 0        # a gin hand's turn-up card
     while True:
         n = r.next_event(cur, buf)
@@ -51,12 +52,16 @@ def collect(app, top, rows):
         ev = s.codec.decode_at(buf, 0)
         kind = ev >> 24
         if kind == EV_UNDO:
-            marks |= 2
+            pass
         elif (not gin and kind == EV_BID and s.phase() == BIDDING and s.high_bid() < 0
               and s.check(EV_BID << 24 | PASS)):
             marks |= 1          # the dealer, everyone else having passed
         before = s.hands()
         s.apply(ev)
+        if kind == EV_UNDO:
+            # A corrected hand keeps its tags: a hand reopened by the undo, the ones it
+            # had when it closed.
+            marks = (closed if s.hands() < before else marks) | 2
         if gin and s.turnup_rank():
             rank = s.turnup_rank() | s.spade() << 4
         k = s.hands()
@@ -64,6 +69,7 @@ def collect(app, top, rows):
             if top < k <= top + rows:
                 lines[k - 1 - top] = (line_of(app, s, k, ev, rank) if gin
                                       else line_of(app, s, k, ev, marks))
+            closed = marks
             marks = 0
             rank = 0
     return lines
@@ -79,16 +85,23 @@ def line(app, s, k, ev=0, marks=0):
                                    D.bid_words(s, s.last(LAST_BID)),
                                    D.contract_words(s.last(LAST_CONTRACT)),
                                    "made" if s.last(LAST_MADE) == 1 else "set")
+    tags = ""
     if marks & 1:
-        out += ", forced"
+        tags += ", forced"
     if marks & 2:
-        out += ", corrected"
+        tags += ", corrected"
     sc = ""
     i = 0
     while i < s.sides:
         sc += ("-" if i else "") + str(s.score(i))
         i += 1
-    return out, sc
+    if len(out) + len(tags) + len(sc) + 1 > D.cols(app.fb) and not s.last(LAST_THROWN):
+        # No room: the trump by its pip number (as on the trump screen's list), so that
+        # the tags are not cut.
+        c = s.last(LAST_CONTRACT)
+        word = D.contract_words(c)
+        out = out.replace(" " + word + " ", " %s " % (c if c <= 8 else word))
+    return out + tags, sc
 
 
 def _sides(app):

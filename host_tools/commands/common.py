@@ -6,11 +6,8 @@ import json
 import sqlite3
 import sys
 
+from host_tools.commands.errors import CommandError  # noqa: F401 (the commands' own)
 from host_tools.store import db as D
-
-
-class CommandError(Exception):
-    """A failure the user can act on: printed as `tally42: message`, exit 2."""
 
 
 def add_db(p):

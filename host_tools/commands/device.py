@@ -7,6 +7,7 @@ import subprocess
 from host_tools.commands.common import CommandError
 from host_tools.deploy import boardcheck
 from host_tools.deploy import deploy as DP
+from host_tools.resources import scratch
 from host_tools.sim import run as sim
 from host_tools.build.sim import SimError
 
@@ -75,7 +76,7 @@ def cmd_deploy(args):
 def _deploy(args):
     if args.board not in DP.BOARDS:
         raise CommandError("unknown board %s (one of %s)" % (args.board, ", ".join(DP.BOARDS)))
-    out_dir = args.build or os.path.join(DP.ROOT, "build", "device", args.board)
+    out_dir = args.build or scratch("device", args.board)
     if os.path.isdir(out_dir):
         shutil.rmtree(out_dir)
     os.makedirs(out_dir)
@@ -137,7 +138,8 @@ def deploy_parser(sub, name):
     p.add_argument("--force", action="store_true",
                    help="deploy even where the checks refuse: a partition table that "
                         "overwrites sittings not yet on the PC, a board that is no ESP32")
-    p.add_argument("--build", help="the build folder (default build/device/BOARD)")
+    p.add_argument("--build", help="the build folder (default: build/device/BOARD in a "
+                   "checkout, else tally42/device/BOARD in the user's cache folder)")
     p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
     return p
 

@@ -1,12 +1,14 @@
 """The event subcommands of `tally42`: `event create|list|show|result|slot|standings|
-delete|next|release|cards|add-team|substitute` and `serve` (the page for the room)."""
+delete|next|release|desk|cards|add-team|substitute` and `serve` (the page for the room)."""
 import argparse
 import functools
 import sys
 
 from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
                                         read_log, write_stdout)
+from host_tools.commands import club as CC
 from host_tools.events import cards as CA
+from host_tools.events import club as CL
 from host_tools.events import event as EV
 from host_tools.events import late as LT
 from host_tools.events import schedule as SC
@@ -103,11 +105,16 @@ def cmd_create(args):
             raise CommandError("--set %s: give KEY=VALUE" % pair)
         options[key.strip()] = setting_value(value)
     # Checked before the database is opened: a refused event leaves no file behind.
+    if args.tiebreak is not None:
+        CL.tiebreak_order(args.tiebreak)
     plan = EV.prepare(args.name, args.format, args.game, options, teams=teams,
                       players=players, rounds=args.rounds, best_of=args.best_of,
                       seed=args.seed)
     with open_db(args) as database:
         ev = EV.store(database, plan)
+        if args.gate:
+            CL.set_gate(database, ev.name, True)
+        CC.apply_settings(database, ev.name, args.bye, args.tiebreak)
     tables = len(ev.tables)
     print("created %s: %s of %d %s, %s (%s to %d), %d round%s, %d table%s%s" % (
         ev.name, ev.format, len(ev.entrants), "teams" if ev.teams else "players",
@@ -212,6 +219,8 @@ def cmd_result(args):
             with database.batch():
                 stored = database.store(data, source="import")
                 what = SL.slot_sitting(database, stored.id, ev, args.round, args.table)
+                CL.note(database, ev.name, "result entered: round %d table %d, sitting %s"
+                        % (args.round, args.table, stored.id))
         except LogError as e:
             raise CommandError("%s%s: %s" % (args.log, ":%d" % e.line if e.line else "",
                                               e.message))
@@ -247,7 +256,10 @@ def import_options(p):
 def cmd_slot(args):
     with open_db(args) as database:
         sid = database.resolve(args.sitting)
-        what = SL.slot_sitting(database, sid, args.name, args.round, args.table)
+        with database.batch():
+            what = SL.slot_sitting(database, sid, args.name, args.round, args.table)
+            CL.note(database, args.name, "slotted by hand: round %d table %d, sitting %s"
+                    % (args.round, args.table, sid))
     print("%s round %d table %d: sitting %s%s" % (args.name, args.round, args.table, sid,
                                                    " (already)" if what != "slotted" else ""))
     return 0
@@ -281,7 +293,7 @@ def cmd_serve(args):
         EV.load(database, args.name)
     path = args.db or D.default_path()      # a URL with its password: the server reopens
     try:
-        server = SV.make_server(path, args.name, args.host, args.port)
+        server = SV.make_server(path, args.name, args.host, args.port, args.desk)
     except OSError as e:
         raise CommandError("cannot listen on %s:%d: %s" % (args.host, args.port,
                                                            e.strerror or e))
@@ -311,11 +323,20 @@ def cmd_serve(args):
 
 
 @refused
+def cmd_desk(args):
+    from host_tools.events import desk as DK
+    with open_db(args) as database:
+        write_stdout(DK.text(DK.desk(database, args.name)))
+    return 0
+
+
+@refused
 def cmd_release(args):
     if (args.device is None) == (args.table is None):
         raise CommandError("release: give --device or --table (the scorer, or its table)")
     with open_db(args) as database:
         done = SL.release(database, args.name, args.device, args.table)
+        CL.note(database, args.name, "released: %s" % ", ".join(d for d, _ in done))
     for device, table in done:
         print("released scorer %s%s: the next scorer synced may take %s" % (
             device, " from table %d" % table if table is not None else "",
@@ -341,6 +362,7 @@ def cmd_add_team(args):
     name, players = _team(args.team)
     with open_db(args) as database:
         ev, first = LT.add_team(database, args.name, name, players)
+        CL.note(database, ev.name, "late team %s: %s" % (name, ", ".join(players)))
     if first > ev.rounds:
         print("added %s to %s: every pair has met already" % (name, ev.name))
         return 0
@@ -353,6 +375,8 @@ def cmd_add_team(args):
 def cmd_substitute(args):
     with open_db(args) as database:
         LT.substitute(database, args.name, args.out_player, args.in_player, args.round)
+        CL.note(database, args.name, "substitute: %s for %s from round %d" % (
+            args.in_player, args.out_player, args.round))
     print("%s plays for %s from round %d of %s" % (args.in_player, args.out_player,
                                                    args.round, args.name))
     return 0
@@ -362,7 +386,8 @@ def cmd_substitute(args):
 ACTIONS = {"create": cmd_create, "list": cmd_list, "show": cmd_show,
            "standings": cmd_standings, "result": cmd_result, "slot": cmd_slot,
            "delete": cmd_delete, "next": cmd_next, "release": cmd_release,
-           "cards": cmd_cards, "add-team": cmd_add_team, "substitute": cmd_substitute}
+           "cards": cmd_cards, "add-team": cmd_add_team, "substitute": cmd_substitute,
+           "desk": cmd_desk, **CC.ACTIONS}
 
 
 def cmd_event(args):
@@ -414,9 +439,14 @@ def event_parser(sub, name):
     acts = top.add_subparsers(dest="action", metavar="ACTION")
     acts.required = True
 
+    CC.parsers(acts, add_db)
     p = _action(acts, "create", "make an event and its rounds")
     p.add_argument("name", help="the event's name (at most %d characters)"
                    % EV.MAX_EVENT_NAME)
+    p.add_argument("--gate", action="store_true",
+                   help="round gating: no table of a round goes out until the round "
+                        "before is all decided")
+    CC.settings_options(p)
     p.add_argument("--format", required=True, choices=EV.FORMATS,
                    help="round-robin (teams), progressive (players, partners rotate), "
                         "double-elimination (teams)")
@@ -490,6 +520,12 @@ def event_parser(sub, name):
     p.add_argument("--table", type=_TABLE, help="or the table it keeps")
     add_db(p)
 
+    p = acts.add_parser("desk", help="the desk's view: each scorer, the table it keeps and "
+                                     "is at, its live state, the next table sent over the "
+                                     "radio, conflicts, when it was last heard")
+    p.add_argument("name")
+    add_db(p)
+
     p = acts.add_parser("cards", help="score cards to print for tables without a scorer "
                                       "(HTML, one a table a round)")
     p.add_argument("name")
@@ -531,6 +567,9 @@ def serve_parser(sub, name):
     p.add_argument("--base", metavar="PORT",
                    help="the base station's serial port: each table's hands come live "
                         "over the radio (docs/radio.md)")
+    p.add_argument("--desk", action="store_true",
+                   help="the page has the desk's panel too: each scorer, its table, its "
+                        "next table, conflicts (for the organiser's screen)")
     add_db(p)
     return p
 

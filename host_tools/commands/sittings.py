@@ -4,13 +4,11 @@ import json
 import os
 import sys
 
-from host_tools.commands import event as EC
-from host_tools.events import slots as SL
 from host_tools.commands.common import (CommandError, add_db, damage_refused, open_db,
                                         read_file, read_log, write_stdout)
 from host_tools.log import sittinglog as L
 from host_tools.log.lines import LogError
-from host_tools.log.text import json_line, printable
+from host_tools.log.text import json_line, message, printable
 from host_tools.store import db as D
 from host_tools.store import export as X
 from host_tools.store import stats as T
@@ -21,9 +19,12 @@ from host_tools.store import stats as T
 def cmd_replay(args):
     data = sys.stdin.buffer.read() if args.log == "-" else read_file(args.log)
     try:
-        rp = L.replay(data, spec=True)
+        # Every check import makes: the #tally42 line is tally42's own (a reader of the
+        # spec alone skips it as a comment), and what import would refuse in it, replay
+        # refuses too (an end before the start).
+        rp = L.replay(data)
     except LogError as e:
-        sys.stderr.write("%s:%d: %s\n" % (args.log, e.line, e.message))
+        sys.stderr.write(message("%s:%d: %s\n" % (args.log, e.line, e.message)))
         return 2
     if args.json:
         sys.stdout.write(json_line(L.report(rp)))
@@ -48,6 +49,8 @@ def replay_parser(sub, name):
 @damage_refused
 def cmd_import(args):
     if (args.event, args.round, args.table) != (None, None, None):
+        # (the event commands' module, loaded by an import to an event's table only)
+        from host_tools.commands import event as EC
         return EC.cmd_import_to_table(args)
     refused = 0
     paths = _log_paths(args.logs)
@@ -63,7 +66,7 @@ def cmd_import(args):
                 stored = database.store(data, source="import")
             except LogError as e:
                 where = "%s:%d" % (path, e.line) if e.line else path
-                sys.stderr.write("%s: %s\n" % (where, e.message))
+                sys.stderr.write(message("%s: %s\n" % (where, e.message)))
                 refused += 1
                 continue
             except D.DbError as e:
@@ -99,6 +102,7 @@ def import_parser(sub, name):
                     "and the others are stored; the exit status is then 2.")
     p.add_argument("logs", nargs="+", metavar="LOG",
                    help="sitting log files or folders of them (- for stdin)")
+    from host_tools.commands import event as EC
     EC.import_options(p)
     add_db(p)
     return p
@@ -109,10 +113,14 @@ def import_parser(sub, name):
 def _sources(args):
     """(sitting id, log text) for each sitting asked for. The damaged sittings of an
     image are named on stderr, and args.damaged says how many there were."""
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     args.damaged = 0
+    args.slots = {}
+    if args.device and not args.from_image:
+        raise CommandError("--device names the scorer of an image: give --from-image too")
     if args.from_image:
         try:
-            logs, damaged = X.image_logs(args.from_image)
+            logs, damaged = X.image_logs(args.from_image, args.device)
         except X.ExportError as e:
             raise CommandError(str(e))
         if damaged and not args.sitting:
@@ -120,8 +128,11 @@ def _sources(args):
             sys.stderr.write("tally42: %s: %s damaged (a record fails its check): not "
                              "exported\n" % (args.from_image, _numbers(damaged)))
         if args.sitting:
+            # The image's id, or its start, or the database's id of it (sync's, which
+            # ends with the image's id when no --device was given).
             picked = [(i, t) for i, t in logs if i == args.sitting] or [
-                (i, t) for i, t in logs if i.startswith(args.sitting)]
+                (i, t) for i, t in logs if i.startswith(args.sitting)
+                or args.sitting.endswith("-" + i)]
             if len(picked) != 1:
                 raise CommandError("%s: %s sitting %s (it has %s)" % (
                     args.from_image, "no" if not picked else "more than one",
@@ -133,6 +144,9 @@ def _sources(args):
             ids = [database.resolve(args.sitting)] if args.sitting else database.ids()
         except D.DbError as e:
             raise CommandError(str(e))
+        # A sitting slotted into an event (`event result`, sync --event): its event,
+        # round and table, as `sittings` shows them.
+        args.slots = SL.slots(database)
         return [(i, database.log(i)) for i in ids]
 
 
@@ -148,7 +162,11 @@ def cmd_export(args):
     refused = 0
     for sid, log in sources:
         try:
-            todo.append((sid, log, L.replay(log.encode("utf-8"))))
+            rp = L.replay(log.encode("utf-8"))
+            slot = args.slots.get(sid)
+            if slot is not None:
+                rp.header.extra.update(event=slot[0], round=slot[1], table=slot[2])
+            todo.append((sid, log, rp))
         except LogError as e:
             sys.stderr.write("%s:%d: %s\n" % (sid, e.line, e.message))
             refused += 1
@@ -224,6 +242,10 @@ def export_parser(sub, name):
                         "a sitting; jsonl --all needs a folder); default: standard output")
     p.add_argument("--from-image", metavar="FILE",
                    help="export the sittings of a device flash image instead of the database")
+    p.add_argument("--device", metavar="ID",
+                   help="with --from-image: the scorer's id (T42-..., as `tally42 devices` "
+                        "and sync name it): the sittings get the ids sync stores them by "
+                        "(default: their random id alone, the end of those ids)")
     add_db(p)
     return p
 
@@ -260,6 +282,7 @@ def stats_parser(sub, name):
 
 @damage_refused
 def cmd_sittings(args):
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     with open_db(args, readonly=True) as database:
         rows = database.sittings()
         slotted = SL.slots(database)
@@ -278,24 +301,33 @@ def cmd_sittings(args):
         sys.stdout.write("No sittings stored yet.\n")
         return 0
     out = []
+    zones = set()
     for r in rows:
         players = ", ".join(json.loads(r["players"])) if r["players"] else ""
         score = "-".join(str(x) for x in json.loads(r["score"]))
         state = "over" if r["over"] else "in progress"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
-        out.append([r["id"], r["variant"], _when(r["started"]), _ended(r), r["hands"],
+        started, ended = _when(r["started"], args.utc), _when(r["ended"], args.utc)
+        zones.update(z for _, z in (started, ended) if z)
+        out.append([r["id"], r["variant"], started, _ended(started, ended), r["hands"],
                     score, state, source, _event(r, slotted.get(r["id"])), players])  # the table escapes controls
-    sys.stdout.write(T.table(["id", "variant", "started", "ended", "hands", "score", "state",
-                              "source", "event", "players"], out))
+    # The times are the PC's local zone (--utc: UTC), named once in the heading when every
+    # time is in one (a summer and a winter sitting: each names its own).
+    one = len(zones) == 1
+    for row in out:
+        for i in (2, 3):
+            text, zone = row[i]
+            row[i] = text if one or not zone else "%s %s" % (text, zone)
+    zone = " (%s)" % zones.pop() if one else ""
+    sys.stdout.write(T.table(["id", "variant", "started" + zone, "ended" + zone, "hands",
+                              "score", "state", "source", "event", "players"], out))
     return 0
 
 
-def _ended(r):
+def _ended(started, ended):
     # The end as its minute, or only its time of day when it is the start's day.
-    ended = _when(r["ended"])
-    started = _when(r["started"])
-    if ended[:10] == started[:10] and len(ended) == 16:
-        return ended[11:]
+    if ended[0][:10] == started[0][:10] and len(ended[0]) == 16 and ended[1] == started[1]:
+        return ended[0][11:], ended[1]
     return ended
 
 
@@ -314,13 +346,19 @@ def _event(r, slot):
     return " ".join(p for p in parts if p) + " (not slotted)"
 
 
-def _when(started):
-    # An ISO 8601 start as its day and minute, in the time zone it was written in.
+def _when(text, utc=False):
+    """(day and minute, zone name) of an ISO 8601 time in the PC's local zone (utc: in
+    UTC), so that a column of them orders by instant; one written without an offset is
+    UTC (the log's rule, host_tools/log/times.py). Text that is no time: as it is, no zone."""
     import datetime
     try:
-        return datetime.datetime.fromisoformat(started).strftime("%Y-%m-%d %H:%M")
-    except (TypeError, ValueError):
-        return started or ""
+        t = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (AttributeError, TypeError, ValueError):
+        return text or "", None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=datetime.timezone.utc)
+    t = t.astimezone(datetime.timezone.utc if utc else None)
+    return t.strftime("%Y-%m-%d %H:%M"), "UTC" if utc else t.tzname()
 
 
 def sittings_parser(sub, name):
@@ -329,6 +367,9 @@ def sittings_parser(sub, name):
         description="List the sittings stored in the database, one a line (--json: one "
                     "JSON object a sitting), by the time they started.")
     p.add_argument("--json", action="store_true", help="one JSON object a sitting")
+    p.add_argument("--utc", action="store_true",
+                   help="times in UTC (default: the PC's local time zone, named in the "
+                        "heading; --json keeps each time as it was written)")
     add_db(p)
     return p
 
@@ -337,6 +378,7 @@ def sittings_parser(sub, name):
 
 @damage_refused
 def cmd_delete(args):
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     with open_db(args, create=False) as database:
         for sid in args.ids:
             slot = SL.slot_of(database, sid)
@@ -365,6 +407,7 @@ def delete_parser(sub, name):
 
 @damage_refused
 def cmd_rename(args):
+    from host_tools.events import slots as SL      # loaded by the commands that use it
     with open_db(args, create=False) as database:
         try:
             database.rename(args.id, args.new_id)

@@ -5,16 +5,17 @@ import math
 import sys
 import time
 
+from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError, add_db
 from host_tools.events import event as EV
+from host_tools.events import inplay as IP
+from host_tools.events import slots as SL
 from host_tools.serial import client as Y
 from host_tools.tables.assignment import not_playing
-from host_tools.events import live as LV
-from host_tools.events import syncslot as SS
-from host_tools.tables import setup as ST
-from host_tools.serial.sync import Refused, Report, open_sitting, sync
+from host_tools.serial.sync import Refused, Report, sync
 from host_tools.serial.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.store import db as D
+from host_tools.tables import setup as ST
 
 PROBE_TIMEOUT = 1.0
 FIRST_ANSWER = 3.0          # seconds a scorer has to answer the first hello
@@ -91,6 +92,10 @@ class _Progress:
             self.shown = False
 
 
+# The names pushed (--players, --teams), checked (host_tools/commands/pushcheck.py).
+_names = PC.names
+
+
 def _setup(check, *args):
     # The PC's settings for the scorer checked (host_tools/tables/setup.py).
     try:
@@ -157,17 +162,17 @@ def cmd_sync(args):
             not p.startswith("tracker=") for p in args.set or ())):
         raise CommandError("--event: the event gives the scorer its players and game "
                            "(leave out --players and --set, but for --set tracker=...)")
-    names = [("p", _setup(ST.check_names, args.players, "players"))] if args.players else []
+    names = [("p", _names(args.players, "players"))] if args.players else []
     if args.teams:
-        names.append(("t", _setup(ST.check_names, args.teams, "teams")))
-    pairs = _setup(ST.check_settings, args.set)
+        names.append(("t", _names(args.teams, "teams")))
+    pairs = PC.settings_pairs(args.set)
     assignment = None
     if args.assign is not None:
         # The players and the game go with the assignment, once the sittings are stored.
-        assignment = _setup(ST.check_table, args.assign,
-                            names[0][1] if args.players else None, pairs)
+        assignment = _setup(ST.check_table, args.assign, names[0][1] if args.players else None, pairs)
         names = [n for n in names if n[0] != "p"]
         pairs = []
+    PC.check_push(names, pairs, None)
     database = _open_event(args.db, args.event) if args.event is not None else None
     try:
         url = args.port if args.port and args.port != "auto" else _find_port(args.baud)
@@ -182,11 +187,13 @@ def cmd_sync(args):
         except D.DbError as e:
             link.close()
             raise CommandError(str(e))
+    radio_key = None
     if args.event is not None:
-        # The event's radio key: the scorer sends each hand live to a base station.
+        # The event's radio key: the scorer sends each hand live to a base station,
+        # under a key of its own made from it (pushed once the scorer is named).
         from host_tools.events.radio import event_key
-        pairs = pairs + [("radio", event_key(database, args.event).hex())]
-    slotter = SS.Slotter(database, args.event)
+        radio_key = event_key(database, args.event)
+    slotter = SL.Slotter(database, args.event)
     progress = _Progress(sys.stderr)
     report = None
     refusals = []       # what the scorer would not take: said at the end, exit 2
@@ -194,24 +201,53 @@ def cmd_sync(args):
     if assignment is not None:
         assignment_for = lambda device_id: assignment      # noqa: E731
     elif args.event is not None:
-        assignment_for = SS.next_table(database, args.event, refusals, slotter.nothing)
+        assignment_for = SL.next_table(database, args.event, refusals, slotter.nothing)
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
         print(info.describe())
+        if args.event is not None:
+            refusal, left = IP.other_event(database, args.event, info.device_id, args.switch,
+                                           lambda: IP.game_in_play(IP.open_lines(client)))
+            if refusal:
+                client.bye()
+                raise CommandError(refusal)
+            for home in left:
+                print("switched: scorer %s left its table in %s" % (info.device_id, home))
+        if radio_key is not None:
+            from host_tools.events.radio import scorer_key
+            pairs = pairs + [("radio", scorer_key(radio_key, info.device_id).hex())]
         if not args.no_clock:
             _optional(client.set_clock, "clock", refusals)
+        if any(kind == "p" for kind, _ in names):
+            try:
+                PC.check_push(names, pairs, PC.open_lines(client))
+            except CommandError:
+                client.bye()
+                raise
+        taken = True
         for kind, ns in names:
             what = "players" if kind == "p" else "teams"
             if _optional(lambda: client.push_names(kind, ns), what, refusals):
                 print("%s set on the scorer: %s" % (what, ", ".join(ns)))
-        if pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
+            else:
+                taken = False
+        if pairs and not taken:
+            refusals.append("settings not sent: the names were refused, and a push is taken "
+                            "whole or not at all")
+        elif pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
         report = Report(info)
-        playing = _progress(client, database)
-        if playing is not None and args.event is not None:
-            assignment_for = not_playing(assignment_for, playing)
+        playing, game = IP.open_game(client, database, assignment_for is not None)
+        if game is not None and assignment_for is not None:
+            # Never a game in play changed: its table and players stay till it ends.
+            assignment_for = not_playing(game, slotter.nothing, IP.held_back)
+        clash = IP.conflict(database, game, info.device_id) if game else None
+        if clash:
+            sys.stderr.write("tally42: %s\n" % clash)      # at once, not at the end
+            refusals.append(clash)
+            refusals.extend(IP.note_conflict(database, game["event"], info.device_id, clash))
         sync(client, _db_store(database, slotter), progress, report, assignment_for)
         progress.end()
         client.bye()
@@ -249,25 +285,6 @@ def cmd_sync(args):
     for why in refusals + [why for _, why in report.refused]:
         sys.stderr.write("tally42: %s\n" % why)
     return 2 if refusals or report.refused else 0
-
-
-def _progress(client, database):
-    # The scorer's open sitting, when it is at an event's table: its progress for the
-    # page (never a result). A firmware that sends only finished sittings sends none.
-    # Asked only where there are events: a sync of a database without any costs no
-    # more than it did.
-    if not EV.names(database):
-        return None
-    try:
-        lines = open_sitting(client)
-    except Y.DeviceError:
-        return None
-    if lines is None:
-        return None
-    try:
-        return LV.record_log(database, lines, client.info.device_id)
-    except (EV.EventError, D.DbError):
-        return None
 
 
 def _optional(step, what, refusals):
@@ -356,20 +373,29 @@ def sync_parser(sub, name):
                         "ESP32 USB serial port a scorer answers on)")
     add_db(p)
     p.add_argument("--players", metavar="A,B,C,D",
-                   help="player names for the sittings set up next (3, 4 or 6; at most 12 "
-                        "characters each)")
+                   help="player names for the sittings set up next (2 for a gin pad, 3 for "
+                        "Moon, 6 for Seventy-Nine and Eighty-Eight, else 4: as many as the "
+                        "game pushed with --set variant=... seats; at most 12 characters "
+                        "each)")
     p.add_argument("--teams", metavar="A,B", help="team names to show on the scorer")
     p.add_argument("--set", action="append", metavar="KEY=VALUE",
                    help="a house option for the sittings set up next (variant=moon, "
-                        "scoring=points, target=250, nello=true, ...; the gin pads: "
-                        "variant=oklahoma-gin, sequence-gin or skarney-gin, target=150, "
-                        "spade_doubles, game_bonus, box_bonus, shutout_doubles, deal, "
-                        "bonus; tracker=on); repeatable")
+                         "scoring=points, target=250, forced_min=31, nello=true, nello_min=30, "
+                         "nello_by=forced_dealer, ...; the gin pads: variant=oklahoma-gin, "
+                         "sequence-gin or skarney-gin, target=150, knock_scores=difference, "
+                         "gin_bonus=25, undercut_bonus, ace_turnup=gin, spade_doubles, "
+                         "game_bonus, box_bonus, shutout_doubles, deal, bonus; tracker=on); "
+                         "a yes-or-no option takes on/off, true/false or yes/no alike; "
+                         "repeatable")
     p.add_argument("--assign", metavar="EVENT:ROUND:TABLE",
                    help="the scorer's next table assignment in an event (shown on it as "
                         "Table 3 · Round 2, carried by the next sitting), pushed once its "
                         "sittings are stored; --players and --set then give its players "
                         "and game (default 42 with the standard options)")
+    p.add_argument("--switch", action="store_true",
+                   help="with --event: move a scorer that keeps a table of another event "
+                        "to this one (its table there is freed; never in the middle of a "
+                        "game)")
     p.add_argument("--event", metavar="NAME",
                    help="the event this desk runs (`tally42 event create`): once the "
                         "scorer's sittings are stored and slotted, push it its next table "

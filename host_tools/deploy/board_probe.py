@@ -45,7 +45,7 @@ def _sittings(part):
         j = __import__("firmware.journal", None, None, ("Journal",)).Journal(part)
         j.mount()
         try:
-            reader = __import__("firmware.journal.reader", None, None, ("JournalReader",))
+            reader = __import__("engine_core.journal.reader", None, None, ("JournalReader",))
         except ImportError:     # ... and before the reader class
             return __import__("firmware.journalread", None, None, ("sittings",)).sittings(j)
         return reader.JournalReader(j).sittings()

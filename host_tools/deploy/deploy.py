@@ -14,9 +14,8 @@ import sys
 from host_tools.build import manifests, romfs
 from host_tools.deploy import boardcheck
 from host_tools.build.fold import Fold, module_name
-
-# The repository, three folders up from this file.
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The folder that holds the device packages: the checkout, or the installed package's.
+from host_tools.resources import ROOT
 BOARDS = tuple(manifests.boards())
 
 
@@ -52,7 +51,8 @@ def tool(name):
     here = os.path.join(os.path.dirname(sys.executable), name)
     found = here if os.path.exists(here) else shutil.which(name)
     if not found:
-        raise DeployError("%s not found: run `make setup` first" % name)
+        raise DeployError("%s not found: it comes with tally42 (pipx install tally42, or pip); "
+                          "in a checkout, run `make setup` first" % name)
     return found
 
 

@@ -84,6 +84,7 @@ class Event:
         # [(entrant, from round, player out, player in)], by round: who came in for whom
         self.substitutes = sorted(substitutes, key=lambda s: s[1])
         self._by_place = None
+        self.club = {}              # the club's settings (host_tools/events/club.py)
         self.rules = O.resolve(self.variant, self.options)
         self.units = ("games" if self.variant == "partnership-moon"
                       else O.SCORING_NAMES[self.rules.scoring])
@@ -320,15 +321,31 @@ def load(database, name):
         "SELECT * FROM event_tables WHERE event = ? ORDER BY round, table_no", (name,))]
     subs = [(r["entrant"], r["from_round"], r["out_name"], r["in_name"]) for r in conn.execute(
         "SELECT * FROM event_substitutes WHERE event = ?", (name,))]
-    return Event(row, entrants, tables, subs)
+    ev = Event(row, entrants, tables, subs)
+    # What the club set (host_tools/events/club.py): byes, tie-breaks, gating, its end.
+    if has_table(conn, "event_settings"):
+        ev.club = {r[0]: r[1] for r in conn.execute(
+            "SELECT key, value FROM event_settings WHERE event = ?", (name,))}
+    return ev
+
+
+def has_table(conn, table):
+    """Whether the database has `table` (one of those made when first written)."""
+    if isinstance(conn, sqlite3.Connection):
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                            (table,)).fetchone() is not None
+    return table in conn.table_names()
 
 
 def delete(database, name):
     """Remove an event, its tables and its results (the sittings stay stored)."""
     with Transaction(database, "delete event %s" % printable(name)):
         load(database, name)
-        for table in ("event_live", "event_results", "event_scorers", "event_substitutes",
-                      "event_tables", "event_entrants", "events"):
+        # (event_settings, event_log and event_desk are made when first written)
+        made = [t for t in ("event_settings", "event_log", "event_desk")
+                if has_table(database.conn, t)]
+        for table in made + ["event_live", "event_results", "event_scorers",
+                             "event_substitutes", "event_tables", "event_entrants", "events"]:
             database.conn.execute("DELETE FROM %s WHERE %s = ?" % (
                 table, "name" if table == "events" else "event"), (name,))
 

@@ -63,6 +63,8 @@ body.turns #find{columns:3}.off{display:none!important}
 <div id="byes" class="bye"></div></section>
 <section id="find-pane"><h2>Find your table<span class="mark"></span></h2>
 <div id="find"></div></section>
+<section id="desk-pane" style="display:none"><h2>Desk<span class="mark"></span></h2>
+<div id="desk"></div><div id="desk-notes" class="bye"></div></section>
 </main>
 <script>
 "use strict";
@@ -100,7 +102,9 @@ function draw(s){
   document.getElementById("round").textContent=s.bracket?"":title;
   document.getElementById("tables").innerHTML=table(
     ["Table","Side A","Side B","Score","Now"],
-    s.tables.map(function(t){return [s.bracket?t.label:t.table,t.a,t.b,
+    s.tables.map(function(t){return [s.bracket?t.label:
+      // a table running ahead of the round shown says its round
+      t.round!==s.round?t.table+" (round "+t.round+")":t.table,t.a,t.b,
       t.score?t.score[0]+" - "+t.score[1]:"",
       now(t)+(t.games?" (games "+t.games[0]+"-"+t.games[1]+")":"")];}),
     "tables-table",[s.bracket?"":"n","","","n","s"],
@@ -111,6 +115,19 @@ function draw(s){
     return "<div><b>"+esc(f.player)+"</b><span>"+esc(f.table===null?"sitting out":
       "Table "+f.table)+"</span></div>";}).join("");
   document.getElementById("find-pane").style.display=s.find&&s.find.length?"":"none";
+  // The desk (serve --desk): each scorer, its table, what it is doing, its next table.
+  var dk=document.getElementById("desk-pane");
+  if(s.desk){dk.style.display="";
+    document.getElementById("desk").innerHTML=table(["Scorer","Keeps","At","Table",
+      "Next (radio)","Heard"],s.desk.scorers.map(function(r){return [r.device,
+      r.home?"table "+r.home:"-",r.at?"round "+r.at[0]+" table "+r.at[1]:"-",r.live||"-",
+      r.next?r.next+" ("+(r.next_state||"sent")+")":"-",r.heard||"-"];}),"desk-table",
+      ["","","","s","",""],s.desk.scorers.map(function(r){return r.conflict?"live":"";}));
+    document.getElementById("desk-notes").textContent=s.desk.scorers.filter(function(r){
+      return r.conflict;}).map(function(r){return "CONFLICT: "+r.conflict;}).concat(
+      s.desk.unscored.length?["no scorer at: "+s.desk.unscored.map(function(x){
+      return "round "+x[0]+" table "+x[1];}).join(", ")]:[]).join(" \u2022 ");
+  }else{dk.style.display="none";}
   var box=document.getElementById("bracket-box");
   if(s.bracket){box.style.display="";
     document.getElementById("champion").textContent=s.bracket.champion?

@@ -8,7 +8,17 @@ what is held (a gap is not taken: the acknowledge says where to go on from), and
 held already are counted as duplicates and never stored twice. The sitting is stored
 under the id a USB sync gives it, so a sync later finds it stored (or stores the longer
 log): the radio's copy and the sync's are the same sitting. One scorer per table: a
-table pushed to one scorer (or first heard from one) refuses every other's sittings."""
+table pushed to one scorer (or first heard from one) refuses every other's sittings.
+
+Each scorer has a key of its own, derived from the event's key and its device id when
+it is synced (`scorer_key`): a frame made under one scorer's key fails the MAC of every
+other's address, so no scorer of the event can pass for another. Once a scorer's
+finished sitting is held (or refused: its table decided elsewhere), its next table goes
+back with the acknowledge, and again whenever the scorer asks, until it confirms
+(host_tools/events/nexttable.py)."""
+import datetime
+import hashlib
+import hmac
 import json
 import os
 import sys
@@ -16,7 +26,9 @@ import time
 
 from engine_core.header import header_assignment
 from engine_core.air import wire as W
+from host_tools.events import desk as DK
 from host_tools.events import event as EV
+from host_tools.events import nexttable as NT
 from host_tools.events import slots as SL
 from host_tools.serial.sync import stream_parts
 from host_tools.log.device import END_ITEM, device_sitting_id, from_device
@@ -43,6 +55,14 @@ def event_key(database, name):
     return key
 
 
+def scorer_key(key, device_id):
+    """A scorer's own radio key: HMAC-SHA256 under the event's key over "T42 scorer" and
+    its device id (`T42-` and its chip id), its first 16 bytes. Pushed to the scorer at
+    its sync; the PC derives it again from the address a frame comes from."""
+    return hmac.new(bytes(key), b"T42 scorer " + device_id.encode(), hashlib.sha256).digest()[
+        :W.KEY_LEN]
+
+
 def device_of(address):
     """A scorer's device id from its radio address: an ESP32's unique_id is its MAC, and
     firmware/start.py names the scorer after its last 3 bytes."""
@@ -66,8 +86,26 @@ class Sitting:
     def __init__(self):
         self.stream = bytearray()
         self.stored = 0         # stream bytes stored in the database
+        self.over = False       # what is stored is a game over
         self.id = None
         self.refused = None     # why the PC will not take it
+        # The PC's time when it was first heard of: its start time when the scorer's
+        # clock was not set (a restart without a sync).
+        self.heard = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class Next:
+    """A next table made for a scorer's finished sitting: what (nexttable.next_for), the
+    frame, when it was made and confirmed, when it is due to go out again."""
+
+    def __init__(self, what, frame, made):
+        self.what = what
+        self.frame = frame
+        self.made = made
+        self.first = made       # when it was first made: the result just stored
+        self.confirmed = None
+        self.due = 0
+        self.sends = 0
 
 
 class Receiver:
@@ -78,8 +116,6 @@ class Receiver:
         self.database = database
         self.name = name
         self.key = key or event_key(database, name)
-        self.tag = W.tag_of(self.key)
-        self.mac = W.Mac(self.key)
         self.clock = clock
         self.sittings = {}      # (address, journal number) -> Sitting
         self.live = {}
@@ -89,22 +125,46 @@ class Receiver:
         self.foreign = 0        # another event's, forged, or not the scorer's
         self.refused = 0        # a table kept by another scorer, or not this event's
         self.notes = []
+        self.nexts = {}         # (address, sitting) -> Next: the next table sent
+        self.conflicts = []     # (round, table, device, why): decided elsewhere mid-game
+        self.resend = 0.3       # seconds between sends of a next table not confirmed
+        self._scorers = {}      # address -> (tag, Mac) under the scorer's own key
+        self._told = {}         # address -> when the desk was last told it was heard
         self._buf = bytearray(W.MAX_FRAME)
+
+    def scorer(self, address):
+        """(tag, Mac) of the scorer at `address`, under its own key."""
+        address = bytes(address)
+        got = self._scorers.get(address)
+        if got is None:
+            k = scorer_key(self.key, device_of(address))
+            got = self._scorers[address] = (W.tag_of(k), W.Mac(k))
+        return got
 
     def take(self, address, frame):
         self.frames += 1
         n = len(frame)
-        if n < W.HEAD + W.MAC_LEN or frame[0] != W.DATA or bytes(frame[1:5]) != self.tag:
+        tag, mac = self.scorer(address) if len(address) == 6 else (None, None)
+        if n < W.HEAD + W.MAC_LEN or frame[0] not in (W.DATA, W.CONFIRM) or (
+                bytes(frame[1:5]) != tag):
             self.foreign += 1
             return None
-        if not self.mac.sound(address, frame, n):
+        if not mac.sound(address, frame, n):
             self.foreign += 1
             return None
         sid = W.get_u24(frame, 5)
+        self._heard(address)
+        if frame[0] == W.CONFIRM:
+            self._confirmed(address, sid, frame)
+            return None
         offset = W.get_u24(frame, 8)
         records = bytes(frame[W.HEAD:n - W.MAC_LEN])
         s = self.sittings.setdefault((bytes(address), sid), Sitting())
-        if s.refused is None:
+        if records:
+            self._moved_on(address, sid)
+        if not records:
+            pass                # a finished sitting's scorer asks for its next table
+        elif s.refused is None:
             held = len(s.stream)
             if offset > held:
                 pass            # a gap: the acknowledge says where to go on from
@@ -125,11 +185,87 @@ class Receiver:
 
     def _ack(self, address, sid, s, finished):
         b = self._buf
-        flags = W.F_REFUSED if s.refused else (
-            W.F_HELD if finished and s.stored == len(s.stream) else 0)
-        W.put_head(b, W.ACK, self.tag, sid, s.stored, flags)
-        n = self.mac.seal(address, b, W.HEAD)
+        whole = s.stored == len(s.stream) and s.stored
+        over = s.over and whole and not s.refused
+        flags = W.F_REFUSED if s.refused else (W.F_HELD if finished and whole else 0) | (
+            W.F_OVER if over else 0)
+        tag, mac = self.scorer(address)
+        W.put_head(b, W.ACK, tag, sid, s.stored, flags)
+        n = mac.seal(address, b, W.HEAD)
+        if over or (finished and s.refused):
+            self._offer(address, sid)
         return bytes(b[:n])
+
+    # ---- the next table ----
+    def _offer(self, address, sid):
+        # The next table of the scorer whose sitting `sid` is over and held (or
+        # refused), made once (again while it says wait), and sent now.
+        key = (bytes(address), sid)
+        nx = self.nexts.get(key)
+        now = self.clock()
+        if nx is None or (nx.what[0] == "wait" and now - nx.made >= 1.0):
+            device = device_of(address)
+            try:
+                what = NT.next_for(self.database, self.name, device)
+            except (D.DbError, EV.EventError) as e:
+                self.notes.append("%s: no next table yet: %s" % (device, e))
+                return
+            tag, mac = self.scorer(address)
+            if nx is None or nx.what != what:
+                try:
+                    f = NT.frame(tag, mac, address, sid, what)
+                except ValueError:
+                    self.notes.append("%s: its next table (%s) is too long for the radio: "
+                                      "sync it over USB" % (device, NT.describe(what)))
+                    return
+                nx = self.nexts[key] = Next(what, f, now)
+                self._desk(address, next_text=NT.describe(what),
+                           next_state="wait" if what[0] == "wait" else "sent")
+            nx.made = now
+        nx.due = 0              # goes out with this acknowledge (asked: wanted again)
+
+    def _confirmed(self, address, sid, frame):
+        nx = self.nexts.get((bytes(address), sid))
+        if nx is not None and bytes(frame[8:11]) == nx.frame[8:11]:
+            if nx.confirmed is None:
+                nx.confirmed = self.clock()
+                self._desk(address, next_state="confirmed")
+            nx.due = None
+
+    # ---- what the desk sees (host_tools/events/desk.py) ----
+    def _desk(self, address, **fields):
+        try:
+            DK.note(self.database, self.name, device_of(address), **fields)
+        except (D.DbError, EV.EventError) as e:
+            self.notes.append("the desk not told: %s" % e)
+
+    def _heard(self, address):
+        # At most every 2 s a scorer: a window of frames is one write.
+        now = self.clock()
+        if now - self._told.get(bytes(address), -10.0) >= 2.0:
+            self._told[bytes(address)] = now
+            self._desk(address, heard_at=True)
+
+    def _moved_on(self, address, sid):
+        # A later sitting's records: the scorer took its next table (a confirm lost).
+        for (a, older), nx in self.nexts.items():
+            if a == address and older < sid and nx.confirmed is None:
+                nx.confirmed = self.clock()
+                nx.due = None
+                self._desk(address, next_state="confirmed")
+
+    def due(self):
+        """The next frames to send now [(address, frame)]: each not yet confirmed, at
+        most every `resend` seconds, 40 times; the scorer's asking starts it again."""
+        now = self.clock()
+        out = []
+        for (address, _), nx in self.nexts.items():
+            if nx.due is None or now < nx.due:
+                continue
+            out.append((address, nx.frame))
+            nx.sends += 1
+            nx.due = now + self.resend if (nx.confirmed is None and nx.sends % 40) else None
+        return out
 
     def _store(self, address, sid, s):
         end = complete(s.stream)
@@ -154,6 +290,8 @@ class Receiver:
             refusal = self._keeper(rnd, table, device)
             if refusal is None:
                 st = self.database.store_lines(lines, source="sync", device=device)
+                if not lines[0].get("started"):
+                    self.database.set_started(st.id, s.heard)
         except (LogError, D.Conflict) as e:
             refusal = str(e)        # it does not replay, or its id holds another log
         except (D.DbError, EV.EventError) as e:
@@ -171,7 +309,14 @@ class Receiver:
             SL.slot_sitting(self.database, st.id, self.name, rnd, table)
         except EV.EventError as e:
             self.notes.append(str(e))
-        self._show(rnd, table, device, st)
+            if "is decided" in str(e):
+                # Its result came another way (by hand, another sitting) while this
+                # scorer played it: the desk is told at once.
+                self.conflicts.append((rnd, table, device, str(e)))
+                self._desk(address, conflict="round %d table %d is decided while %s "
+                           "played it: %s" % (rnd, table, device, e))
+                sys.stderr.write("tally42: conflict: %s\n" % e)
+        s.over = self._show(rnd, table, device, st)
 
     def _keeper(self, rnd, table, device):
         # None when `device` keeps the table (it was pushed to it, or it is the first
@@ -187,6 +332,13 @@ class Receiver:
             if row[0] is None:
                 conn.execute("UPDATE event_tables SET device = ? WHERE event = ? AND "
                              "round = ? AND table_no = ?", (device, self.name, rnd, table))
+                # Its table number for the night too, as its first push would claim it
+                # (slots.next_assignment), when no other scorer holds that number.
+                if SL.scorer_table(self.database, self.name, device) is None and \
+                        conn.execute("SELECT 1 FROM event_scorers WHERE event = ? AND "
+                                     "table_no = ?", (self.name, table)).fetchone() is None:
+                    conn.execute("INSERT INTO event_scorers (event, device, table_no) "
+                                 "VALUES (?, ?, ?)", (self.name, device, table))
                 return None
         return None if row[0] == device else "%s is scored by %s" % (where, row[0])
 
@@ -199,6 +351,7 @@ class Receiver:
             "over": bool(row[2]), "at": self.clock(),
             "line": ("over %d-%d after %d hands" if row[2] else "playing %d-%d, hand %d")
             % (score[0], score[1], row[1] + (0 if row[2] else 1))}
+        return bool(row[2])
 
     def figures(self):
         return {"frames": self.frames, "accepted": self.accepted,
@@ -217,6 +370,7 @@ def relay(station, receiver, stop, pause=0.01):
             ack = receiver.take(address, frame)
             if ack is not None:
                 acks.append((address, ack))
+        acks.extend(receiver.due())
         if not heard and not acks:
             time.sleep(pause)
 

@@ -13,6 +13,7 @@ import time
 
 from host_tools.events import event as EV
 from host_tools.events import live as LV
+from host_tools.events import whereat as WA
 from host_tools.events.page import PAGE
 from host_tools.events import standings as ST
 from host_tools.events import state as ES
@@ -26,16 +27,23 @@ def state_json(database, name):
     rows = ST.compute(ev, state)
     open_rounds = [t.round for t in ev.tables
                    if ES.table_status(ev, t, state) in ("ready", "playing")]
-    current = min(open_rounds) if open_rounds else ev.rounds
     progress = LV.read(database, ev)
+    # Each team where it is: tables may run ahead of the round, so the tables shown are
+    # each team's current one (host_tools/events/whereat.py), whatever its round.
+    at = WA.current_tables(ev, state, progress) if ev.bracket is None else {}
+    here = set(at.values())
+    current = (min(r for r, _ in here) if here else min(open_rounds) if open_rounds
+               else ev.rounds)
+    # The earliest round at play whole (its tables decided too), and each table ahead.
+    shown = here | {(t.round, t.table) for t in ev.tables if t.round == current}
     tables = []
-    seated = {}         # player -> table number, in the round shown
+    seated = {}         # player -> table number, at their team's current table
     for t in ev.tables:
         status = ES.table_status(ev, t, state)
         if ev.bracket is not None:
             if status not in ("ready", "playing"):
                 continue
-        elif t.round != current:
+        elif (t.round, t.table) not in shown:
             continue
         a, b = ES.sides_of(ev, t, state)
         games = state["results"].get((t.round, t.table), [])
@@ -45,7 +53,7 @@ def state_json(database, name):
         if status == "done" or (live is not None and now is not None and (
                 now.sitting != live.sitting or now.hands <= live.hands)):
             now = None      # the stored sitting says more than the scorer's last word
-        if a is not None and b is not None:
+        if a is not None and b is not None and (ev.bracket is not None or not here):
             for p in ev.seats(a, b, t.round):
                 seated[p] = t.table
         tables.append({
@@ -59,10 +67,16 @@ def state_json(database, name):
                                           if live and status == "playing" else None),
             "games": [wa, wb] if ev.best_of > 1 else None,
         })
+    for e, (r, tno) in sorted(at.items()):
+        for p in ev.side_players([e], r):      # its players (substitutes) of that round
+            seated[p] = tno
     byes = []
     if ev.bracket is None:
         rounds = {r: resting for r, _, resting in ES.schedule_rounds(ev)}
-        byes = rounds.get(current, [])
+        # Sitting out: a team with no current table while others play (its bye of
+        # the round shown, or its games all done).
+        byes = [name for e, name in enumerate(ev.entrants) if e not in at] if at else \
+            rounds.get(current, [])
         for e, name in enumerate(ev.entrants):
             if name in byes:
                 for p in ev.side_players([e], current):
@@ -265,6 +279,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     # A connection that says nothing frees its worker after this many seconds.
     timeout = 10
+    desk = False
+    _head = False
+
+    def do_HEAD(self):
+        """As GET, its headers (the body's length too) without the body."""
+        self._head = True
+        try:
+            self.do_GET()
+        finally:
+            self._head = False
 
     def do_GET(self):
         path = self.path.split("?", 1)[0]
@@ -281,7 +305,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self._send(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _state_body(self, database):
-        return json.dumps(state_json(database, self.event), ensure_ascii=False).encode("utf-8")
+        out = state_json(database, self.event)
+        if self.desk:       # serve --desk: the desk's panel (host_tools/events/desk.py)
+            from host_tools.events import desk as DK
+            out["desk"] = DK.desk(database, self.event)
+        return json.dumps(out, ensure_ascii=False).encode("utf-8")
 
     def _send(self, code, kind, body):
         self.send_response(code)
@@ -289,7 +317,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        self.wfile.write(body)
+        if not self._head:
+            self.wfile.write(body)
 
     def log_message(self, fmt, *args):
         pass        # a page polled every 2 s would fill the terminal
@@ -337,11 +366,13 @@ class Server(http.server.HTTPServer):
             self.reader.close()
 
 
-def make_server(db_path, event, host="0.0.0.0", port=8042):
+def make_server(db_path, event, host="0.0.0.0", port=8042, desk=False):
     """An HTTP server for the event (call serve_forever); OSError if it cannot listen.
-    db_path: a SQLite file's path or a postgresql:// URL (with its password, if any)."""
+    db_path: a SQLite file's path or a postgresql:// URL (with its password, if any).
+    desk: the page has the desk's panel too."""
     reader = Reader(db_path)
-    handler = type("EventHandler", (Handler,), {"reader": reader, "event": event})
+    handler = type("EventHandler", (Handler,), {"reader": reader, "event": event,
+                                                "desk": desk})
     server = Server((host, port), handler)
     server.reader = reader
     return server

@@ -9,7 +9,11 @@ Tie-breaks, in order (docs/events.md):
   3. difference: marks (or points) for minus against;
   4. marks (or points) for;
   5. name, alphabetically, so the order is always the same (an organiser who wants a
-     play-off decides that table by hand)."""
+     play-off decides that table by hand).
+2 to 4 in the order the event sets (`tally42 event set NAME --tiebreak`), and a bye
+(a team sitting out a round) scored as the event sets (`--bye`): nothing (the default),
+a win (a match won by the game's target to 0), or the team's average (its marks or
+points for and against, each the average of its games, rounded down; no win or loss)."""
 import csv
 import html
 import io
@@ -81,14 +85,49 @@ def compute(event, state, through=None):
                         r.beat[o] = r.beat.get(o, 0) + 1
                 elif t.match is not None and state["bracket"]["losses"].get(e, 0) >= 2:
                     r.out_at = max(r.out_at or 0, order[t.match])
+    _byes(event, state, rows, through)
     if event.bracket is not None and through is None:
         champ = state["bracket"]["champion"]
         if champ is not None:
             rows[champ].champion = True
-    return rank(rows, bracket=event.bracket is not None)
+    return rank(rows, bracket=event.bracket is not None, order=tiebreaks(event))
 
 
-def rank(rows, bracket=False):
+TIEBREAKS = ("h2h", "diff", "for")
+BYES = ("nothing", "win", "average")
+
+
+def tiebreaks(event):
+    """The event's tie-breaks after matches won, in its order (default h2h,diff,for)."""
+    given = (event.club.get("tiebreak") or ",".join(TIEBREAKS)).split(",")
+    return tuple(given) + tuple(t for t in TIEBREAKS if t not in given)
+
+
+def _byes(event, state, rows, through):
+    # Each team's byes of the rounds all decided (up to `through`), scored as the event
+    # sets: a round still at play gives nobody its bye yet.
+    how = event.club.get("bye", "nothing")
+    if how == "nothing" or event.bracket is not None:
+        return
+    target = event.rules.target
+    for number, tables, resting in ES.schedule_rounds(event):
+        if through is not None and number > through:
+            continue
+        if any(ES.table_status(event, t, state) != "done" for t in event.tables
+               if t.round == number):
+            continue
+        for name in resting:
+            r = rows[event.entrants.index(name)]
+            if how == "win":
+                r.played += 1
+                r.won += 1
+                r.points_for += target
+            elif r.played:
+                r.points_for += r.points_for // r.played
+                r.points_against += r.points_against // r.played
+
+
+def rank(rows, bracket=False, order=TIEBREAKS):
     """Sort rows by the tie-breaks and number their ranks (equal rows share nothing: the
     name decides last)."""
     def first(r):
@@ -106,7 +145,9 @@ def rank(rows, bracket=False):
         tied = groups[key]
         numbers = {r.number for r in tied}
         h2h = {r.number: sum(v for o, v in r.beat.items() if o in numbers) for r in tied}
-        tied.sort(key=lambda r: (-h2h[r.number], -r.diff, -r.points_for, r.name))
+        keys = {"h2h": lambda r: -h2h[r.number], "diff": lambda r: -r.diff,
+                "for": lambda r: -r.points_for}
+        tied.sort(key=lambda r: tuple(keys[k](r) for k in order) + (r.name,))
         out.extend(tied)
     for i, r in enumerate(out):
         r.rank = i + 1

@@ -12,10 +12,25 @@ DEVICE_EPOCH = 1704067200       # 2024-01-01T00:00:00Z
 
 
 def device_time(seconds, offset_minutes):
-    """ISO 8601 local time (with its UTC offset) of a time on the scorer's clock."""
-    import datetime
-    zone = datetime.timezone(datetime.timedelta(minutes=offset_minutes))
-    return datetime.datetime.fromtimestamp(DEVICE_EPOCH + seconds, zone).isoformat()
+    """ISO 8601 local time (with its UTC offset) of a time on the scorer's clock, as
+    datetime's isoformat() writes it; plain arithmetic, so the web board's MicroPython
+    (host_tools/log/pagelog.py) writes the same."""
+    t = DEVICE_EPOCH + seconds + offset_minutes * 60
+    days, s = t // 86400, t % 86400
+    # The civil date of a day count since 1970-01-01 (the inverse of times._days).
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    y = yoe + era * 400 + (m <= 2)
+    off = abs(offset_minutes)
+    return "%04d-%02d-%02dT%02d:%02d:%02d%s%02d:%02d" % (
+        y, m, d, s // 3600, s // 60 % 60, s % 60, "-" if offset_minutes < 0 else "+",
+        off // 60, off % 60)
 
 
 END_ITEM = 5    # a journal stream item of 5 bytes is an END record, not an event

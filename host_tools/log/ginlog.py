@@ -230,8 +230,9 @@ def scoresheet(header, events, names):
         title = "%s  (%s)" % (title, printable(header.extra["id"]))
     lines.append(title)
     lines += meta_lines(header)
+    usual = G.GinRules(rules.variant).to_dict()     # the house options left at their default
     opts = [k if v is True else "%s %s" % (k, v) for k, v in rules.to_dict().items()
-            if k != "target" and v not in (False, 0, "alternate")]
+            if k != "target" and v != usual[k]]
     if opts:
         lines.append("Options: " + ", ".join(opts))
     lines.append("")

@@ -3,7 +3,7 @@ device) decoded into sitting logs, with the same reading code the firmware runs 
 from engine_core.journal import log as J
 from engine_core.journal.blocks import JournalError
 from engine_core.journal.reader import JournalReader
-from host_tools.log.device import END_ITEM, end_item, from_device
+from host_tools.log.device import END_ITEM, device_sitting_id, end_item, from_device
 
 BLOCK_SIZE = 4096
 
@@ -86,15 +86,21 @@ def scan(data, block_size=BLOCK_SIZE):
 def read_image(path):
     """[(sitting id, log lines)] for each whole sitting of the image file at path, oldest
     first. OSError when it cannot be read, ValueError when it is not a Tally 42 image."""
-    return read_image_report(path)[0]
+    return read_image_report(path, ids=False)[0]
 
 
-def read_image_report(path):
-    """(read_image(path), [ids of the damaged sittings, which it leaves out])."""
+def read_image_report(path, device_id=None, ids=True):
+    """(read_image(path), [ids of the damaged sittings, which it leaves out]). Each
+    sitting's header gets the id sync stores it by: "<device_id>-<random id>" (the scorer's
+    id, `tally42 devices`), or without device_id the random id alone (hex), the end of
+    that id; the journal's number where the header has no random id (older firmware).
+    ids=False: the headers as the scorer wrote them."""
     with open(path, "rb") as f:
         data = f.read()
     out = []
     whole, damaged = scan(data)
     for sid, header, events, _, _, ended in whole:
-        out.append((sid, from_device(header, events, None, ended)))
+        name = device_sitting_id(device_id or "", sid, header)
+        extra = {"id": name if device_id else name[1:]} if ids else None
+        out.append((sid, from_device(header, events, extra, ended)))
     return out, damaged

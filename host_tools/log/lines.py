@@ -174,7 +174,7 @@ def _no_duplicates(pairs):
 def _loads(text):
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
-    except TypeError:   # MicroPython's json (tests/mp_replay.py) takes no hook
+    except TypeError:   # MicroPython's json (tests/kit/probes/mp_replay.py) takes no hook
         return json.loads(text)
 
 
@@ -273,4 +273,11 @@ def meta_lines(header):
 def dump_log(lines):
     """JSON Lines text of log lines."""
     return "".join((META_PREFIX if isinstance(line, Meta) else "")
-                   + json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+                   + _dumps(line) + "\n" for line in lines)
+
+
+def _dumps(obj):
+    try:
+        return json.dumps(obj, ensure_ascii=False)
+    except TypeError:   # MicroPython's json (the web board's export) writes UTF-8 as is
+        return json.dumps(obj)

@@ -78,8 +78,15 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def printable(text):
-    """Text safe to print on a terminal: control characters as escapes (\\x1b)."""
-    if not any(control(c) for c in text):
+    """Text safe to print on a terminal: control characters as escapes (\\x1b), and the
+    characters that reorder or hide text (bidirectional controls, zero-width ones) too
+    (\\u202e): printed as they are, they would turn the rest of the line around."""
+    if not any(control(c) or invisible(c) for c in text):
         return text
     return "".join(("\\x%02x" % ord(c) if ord(c) < 256 else "\\u%04x" % ord(c))
-                   if control(c) else c for c in text)
+                   if control(c) or invisible(c) else c for c in text)
+
+
+def message(text):
+    """A message for the terminal, line by line made printable (its line breaks kept)."""
+    return "\n".join(printable(line) for line in text.split("\n"))

@@ -28,6 +28,8 @@ _REQUESTS = {"H": "hello", "L": "the list", "F": "a fetch", "A": "an acknowledge
 MAX_ITEMS = 16          # sittings or ranges in one fetch or acknowledge
 WINDOW = 8192           # bytes asked for in one fetch
 BYE_WAIT = 2.0          # seconds a goodbye waits for its answer
+RENEWALS = 3            # new sessions one request may open (the scorer closed its session)
+STALL = 0.5             # seconds a read may overrun before the PC counts itself stalled
 
 
 class SyncError(Exception):
@@ -159,6 +161,7 @@ class Client:
         self.resumes = 0        # fetches asked again after a gap or a silence
         self._misplaced = 0     # frames in a row that were not where the fetch stood
         self._alive = time.monotonic()
+        self._silent_for = 0.0  # seconds listened to the scorer since it last answered
         self._quiet = False
         self._first = False     # the first hello: no talk of cables yet
 
@@ -173,19 +176,30 @@ class Client:
             self.link.write(line)
 
     def _frame(self, deadline):
-        """The next reply frame, or None at the deadline."""
+        """The next reply frame, or None at the deadline. What has arrived is read even
+        when the deadline has passed: a PC that was slow (busy, stopped) reads the replies
+        that came meanwhile before it calls the scorer silent."""
+        late = False
         while True:
             f = self.reader.next()
             if f is not None:
                 return f
-            left = deadline - time.monotonic()
+            before = time.monotonic()
+            left = deadline - before
             if left <= 0:
-                return None
+                if late:
+                    return None
+                late = True
+            asked = min(max(left, 0.0), 0.1)
             try:
-                data = self.link.read(min(left, 0.1))
+                data = self.link.read(asked)
             except LinkError:
                 self._link_down()
                 continue
+            # Silence is the time spent listening: a read that overran what it asked
+            # for by far is a PC that did not run (stopped, swapped out, busy), and the
+            # time it slept, or spent on its own work between reads, is not the scorer's.
+            self._silent_for += min(time.monotonic() - before, asked + STALL)
             self.reader.feed(data)
 
     def _link_down(self):
@@ -195,14 +209,17 @@ class Client:
             raise SyncError("lost the link to the scorer on %s before it answered (was the "
                             "cable pulled?)" % self.link.url)
         self._silence()
+        start = time.monotonic()
         try:
-            self.link.reopen(max(0.0, self._alive + self.wait - time.monotonic()))
+            self.link.reopen(max(0.0, self.wait - self._silent_for))
         except LinkError as e:
             raise SyncError("lost the link to the scorer (%s)" % e)
+        finally:
+            self._silent_for += time.monotonic() - start      # the scorer's silence too
         self.reader = wire.ReplyReader()
 
     def _silence(self):
-        if time.monotonic() - self._alive > self.wait:
+        if self._silent_for > self.wait:
             raise Silent("the scorer on %s stopped answering (is the cable in? is the "
                          "scorer on?)" % self.link.url)
         if not self._quiet:
@@ -213,6 +230,7 @@ class Client:
 
     def _heard(self):
         self._alive = time.monotonic()
+        self._silent_for = 0.0
         if self._quiet:
             self._quiet = False
             if not self._first:
@@ -225,7 +243,7 @@ class Client:
         """Send a request (again on silence or a damaged request) and return its first
         reply frame (kind, payload); DeviceError for an error reply."""
         self._next_seq()
-        renewed = False
+        renewed = 0
         while True:
             self._send(cmd, args)
             deadline = time.monotonic() + self.timeout
@@ -243,9 +261,12 @@ class Client:
                 if kind != "e":
                     return kind, payload
                 code, detail, msg = _error(payload)
-                if code == E_NO_SESSION and cmd != "H" and not renewed:
-                    # The scorer closed the session (idle, or restarted): open another.
-                    renewed = True
+                if code == E_NO_SESSION and cmd != "H" and renewed < RENEWALS:
+                    # The scorer closed the session (idle while the PC was slow, or
+                    # restarted): the request was not carried out; open another session
+                    # and ask again. (A scorer that answers every hello is alive: a few
+                    # times, for a PC slower than the scorer's idle limit more than once.)
+                    renewed += 1
                     self.hello()
                     self._next_seq()
                     break
@@ -264,6 +285,10 @@ class Client:
                 self._heard()
                 if kind == "e":
                     code, detail, msg = _error(payload)
+                    if code == E_NO_SESSION:
+                        # The session closed mid-reply (the PC was slow): as a silence,
+                        # the fetch asks again from where it stands, in a new session.
+                        return None
                     raise DeviceError(code, detail, msg, "a fetch or list")
                 return kind, payload
 
@@ -282,6 +307,7 @@ class Client:
         if patience is not None:
             self.wait = patience
             self._alive = time.monotonic()
+            self._silent_for = 0.0
         try:
             kind, p = self.request("H", b"%d" % wire.VERSION)
         except Silent:
@@ -486,6 +512,7 @@ class Client:
         saved = self.wait, self._first
         self.wait = min(self.wait, BYE_WAIT)
         self._alive = time.monotonic()
+        self._silent_for = 0.0
         self._first = True      # no talk of cables, no reopening of a port that is gone
         try:
             self.request("B")

@@ -5,9 +5,10 @@ import binascii
 
 from host_tools.serial.client import Client, SyncError
 
-# Frames to send in one request: each is hex of 6 + 20 bytes plus a space, and a request
-# line is at most 250 bytes with its 18 of framing.
-_PER_REQUEST = 4
+# Frames to send in one request: each is hex of its address (6 bytes) and the frame, a
+# space between; a request line is at most 250 bytes with its 18 of framing (four
+# acknowledges, or one next table).
+_ARGS = 232
 
 
 class NotABase(SyncError):
@@ -41,9 +42,19 @@ class BaseStation:
         first = True
         while first or acks:
             first = False
-            batch, acks = acks[:_PER_REQUEST], acks[_PER_REQUEST:]
-            args = b" ".join(binascii.hexlify(bytes(mac) + bytes(f)).upper()
-                             for mac, f in batch)
+            parts = []
+            size = 0
+            while acks:
+                h = binascii.hexlify(bytes(acks[0][0]) + bytes(acks[0][1])).upper()
+                if parts and size + 1 + len(h) > _ARGS:
+                    break
+                if len(h) > _ARGS:
+                    raise SyncError("a radio frame of %d bytes is too long for the base "
+                                    "station's request" % len(acks[0][1]))
+                parts.append(h)
+                size += len(h) + (1 if size else 0)
+                acks.pop(0)
+            args = b" ".join(parts)
             kind, p = self.client.request("R", args)
             if kind != "r" or len(p) < 2:
                 raise SyncError("the base station answered R with a %r reply" % kind)

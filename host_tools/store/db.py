@@ -341,11 +341,15 @@ class Database:
         if len(new) <= len(have):
             return Stored("already stored", sid, Facts(old))
         conn = self.conn
-        first = conn.execute("SELECT source, device, imported_at FROM sittings WHERE id = ?",
-                             (sid,)).fetchone()
+        first = conn.execute("SELECT source, device, imported_at, started, started_utc "
+                             "FROM sittings WHERE id = ?", (sid,)).fetchone()
         conn.execute("DELETE FROM sittings WHERE id = ?", (sid,))
         self._insert(facts, text, first["source"], first["device"], first["imported_at"],
                      _now())
+        if first["started"] is not None and facts.header.extra.get("started") is None:
+            # A start time the PC gave (a scorer without a clock, heard over the radio)
+            # stays when the scorer's own log has none.
+            self.set_started(sid, first["started"])
         return Stored("updated", sid, facts, len(new) - len(have))
 
     def _insert(self, facts, text, source, device, imported_at, updated_at):
@@ -372,6 +376,12 @@ class Database:
             names = sorted(cols)
             conn.execute("INSERT INTO hands (%s) VALUES (%s)" % (
                 ", ".join(names), ", ".join(":" + n for n in names)), cols)
+
+    def set_started(self, sitting_id, started):
+        """Give a stored sitting whose log has no start time one (ISO 8601 with its
+        offset): the time the PC first heard of it. A start time it has stays."""
+        self.conn.execute("UPDATE sittings SET started = ?, started_utc = ? WHERE id = ? AND "
+                          "started IS NULL", (started, utc(started), sitting_id))
 
     def delete(self, sitting_id):
         """Remove a stored sitting (its hands and seats go with it)."""

@@ -115,13 +115,15 @@ def _image_module():
         raise ExportError("--from-image: host_tools.log.image cannot be loaded (%s)" % e)
 
 
-def image_logs(path):
+def image_logs(path, device_id=None):
     """([(sitting id, log text)] for each whole sitting of a device flash image, [numbers
     of the damaged sittings on the scorer, not read]). The header gets the sitting's id
-    when the device did not write one, so the exported log keeps it."""
+    as sync stores it (host_tools.log.image.read_image_report; with the scorer's
+    device_id the whole id), so the exported log keeps it."""
     image = _image_module()
     try:
-        sittings, damaged = image.read_image_report(path)
+        sittings, damaged = (image.read_image_report(path, device_id) if device_id
+                             else image.read_image_report(path))
     except OSError as e:
         raise ExportError("%s: cannot read: %s" % (path, e.strerror or e))
     except ValueError as e:

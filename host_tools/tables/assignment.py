@@ -84,13 +84,19 @@ def game_settings(a):
                                           for k, v in sorted(a["options"].items())]
 
 
+_YES = ("true", "on", "yes")
+_NO = ("false", "off", "no")
+
+
 def setting_value(text, key=None):
     """A pushed setting's value as the scorer reads it (firmware/sync/session.py _value): a number,
-    true/false, a list of names (comma-separated), or a word; nello_doubles is a list."""
+    true/false, a list of names (comma-separated), or a word; nello_doubles is a list. A
+    yes-or-no option is spelled on/off, true/false or yes/no alike, every option (the
+    scorer is sent true or false)."""
     if key == "nello_doubles":
         return text.split(",")
-    if text in ("true", "false"):
-        return text == "true"
+    if text in _YES or text in _NO:
+        return text in _YES
     try:
         return int(text)
     except ValueError:
@@ -98,13 +104,12 @@ def setting_value(text, key=None):
     return text.split(",") if "," in text else text
 
 
-def not_playing(assignment_for, playing):
-    """`assignment_for` (device id -> the table to push, or None) without the table the
-    scorer is playing (`playing`: event, round, table, ...): it is not pushed to it again
-    mid-game."""
+def not_playing(game, said, why):
+    """The assignment_for of a sync that finds a game in play on the scorer (`game`, the
+    open sitting, not over): nothing is pushed, whatever table it would be (a push
+    changes the names and table the game in play shows); why(game) is appended to
+    `said`. The table is not even claimed: it goes when the game has ended."""
     def next_table(device_id):
-        a = assignment_for(device_id)
-        if a is not None and (a["event"], a["round"], a["table"]) == tuple(playing[:3]):
-            return None
-        return a
+        said.append(why(game))
+        return None
     return next_table

@@ -2,7 +2,7 @@
 # MicroPython only: run with tests/mp_run.py.
 import micropython
 
-from apphelp import boot, flash, on_flash, pc_sets, press, same_state, start, text
+from apphelp import rows, boot, flash, on_flash, pc_sets, press, same_state, start, text
 from engine_core.header import decode_header, header_stamp
 from engine_core.codes import (BIDDING, LAST_BID, LAST_CONTRACT, LAST_MADE, LAST_THROWN, PLAY,
                                TRUMP)
@@ -23,10 +23,38 @@ from engine_core.journal.reader import JournalReader
 import scratch
 
 
+def test_first_boot_asks_what_we_play_and_remembers_it():
+    path = scratch.path("settings-first")
+    import os
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+    a = boot(settings=path)
+    assert a.scorer.s is None and a.screen == SETUP
+    t = text(a).split("\n")
+    assert t[0] == "What are we playing?" and t[1] == "42, marks to 7"
+    assert t[2:5] == ["oklahoma-gin, game to 100", "sequence-gin, game to 100",
+                      "skarney-gin, game to 200"], t
+    assert t[5] == "other games, house rules..." and "OK play it" in text(a)
+    press(a, "next", "ok")                  # Oklahoma Gin, at once
+    assert a.scorer.s.rules.name == "oklahoma-gin" and a.screen == HOME
+    # Remembered: the next power-on with no sitting open starts on its rows.
+    b = boot(settings=path)
+    assert b.scorer.last_setup is not None
+    assert header_name(b.scorer.last_setup) == "oklahoma-gin"
+    os.remove(path)
+
+
+def header_name(h):
+    from engine_core.header import decode_header
+    return decode_header(h)[0].name
+
+
 def test_first_boot_offers_plain_42_for_marks_to_7():
     a = boot()
     assert a.scorer.s is None and a.screen == SETUP
-    assert "start: 42, marks to 7" in text(a)
+    assert "42, marks to 7" in text(a)
     press(a, "ok")
     s = a.scorer.s
     assert s.rules.name == "42" and s.rules.scoring == V.MARKS and s.rules.target == 7
@@ -203,6 +231,8 @@ def test_undo_across_hands_asks_first():
     press(a, *HAND)
     s = a.scorer.s
     assert s.hands() == 1 and a.screen == HOME
+    assert "hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
+    press(a, "next", "prev")                # the note gone: BACK asks first
     press(a, "back")
     assert a.screen == CONFIRM and "Them +1 comes off" in text(a)
     assert s.hands() == 1
@@ -265,8 +295,12 @@ def test_points_result_starts_at_the_bid_and_says_made_or_set():
     s = a.scorer.s
     assert s.rules.scoring == V.POINTS and s.rules.target == 250
     press(a, "next", "long ok", "ok")     # E 30, passes, sixes
-    assert a.screen == RESULT and a.cur == 30
-    assert "bid 30: made" in text(a)
+    # Only the players know the points taken: `?`, no verdict, OK saves nothing.
+    assert a.screen == RESULT and "\n?\n" in text(a) and "bid 30:" not in text(a)
+    press(a, "ok")
+    assert s.hands() == 0 and a.screen == RESULT and "not set yet" in a.banner
+    press(a, "next")                    # the first arrow: the bid
+    assert a.cur == 30 and "bid 30: made" in text(a)
     press(a, "prev")
     assert a.cur == 29 and "bid 30: set" in text(a)
     press(a, "next", "next", "ok")      # took 31
@@ -279,8 +313,12 @@ def test_moon_tricks_entry_refuses_a_wrong_total():
     s = a.scorer.s
     assert s.rules.name == "moon" and s.seats == 3
     press(a, "next", "long ok", "ok")     # E bids 4, W N pass, sixes
-    assert a.screen == RESULT and a.fields[1] == 4
-    press(a, "ok", "next", "next", "next", "next", "ok")     # E 4, W 4: N would have -1
+    assert a.screen == RESULT and "?" in text(a).split("\n") and "E made" not in text(a)
+    press(a, "ok")                                  # E's tricks unset: nothing saved
+    assert s.hands() == 0 and "not set yet" in a.banner
+    press(a, "next")                                # the first arrow: the bid
+    assert a.fields[1] == 4 and "only you know them" in text(a)   # W still unset
+    press(a, "ok", "next", "next", "next", "next", "next", "ok")    # W 4: N would have -1
     assert a.banner is not None and "add up to 8, not 7" in a.banner
     assert s.phase() == PLAY and s.hands() == 0
     press(a, "prev", "ok")      # W 3, N 0
@@ -384,6 +422,18 @@ def test_history_marks_a_forced_bid_and_a_hand_corrected_by_an_undo():
     assert not [line for line in t if line.startswith(" 1") and "corrected" in line]
 
 
+def test_a_corrected_hand_keeps_its_tags():
+    # The trap: a forced hand set, undone and keyed made showed "made, corrected".
+    a = boot()
+    press(a, "ok", "long ok")           # start; E, S and W pass: N must bid
+    press(a, "ok", "ok", "next", "ok")  # N 30, sixes, set
+    press(a, "back", "ok")              # undone at once (the note), made on show: made
+    assert a.scorer.s.hands() == 1
+    press(a, "menu", "next", "ok")
+    t = text(a).split("\n")
+    assert " 1 N 30 6 made, forced, corrected" in t, t
+
+
 def test_menu_sync_screen_shows_the_journal():
     a = boot()
     press(a, "ok", "menu", "next", "next", "next", "ok")
@@ -413,6 +463,7 @@ def test_settings_persist():
 def test_every_variant_can_be_set_up_and_played_a_hand():
     for k in range(len(V.NAMES)):
         a = boot()
+        rows(a)
         press(a, "next", "ok")
         for _ in range(k):
             press(a, "next")
@@ -494,7 +545,7 @@ def test_hold_ok_passes_for_the_rest_and_leaves_a_forced_dealer_to_bid():
     a = boot()
     press(a, "ok")
     s = a.scorer.s
-    assert "hold OK: bid, rest pass" in text(a)
+    assert "hold OK: all pass, N must bid" in text(a)
     press(a, "long ok")             # E passes, and S and W; N (the dealer) must bid
     assert s.seat() == 0 and s.phase() == BIDDING and a.screen == BID
     assert a.banner is None and "dealer must bid" in text(a)
@@ -518,9 +569,10 @@ def test_setup_opens_at_the_top_with_start_and_only_the_options_that_apply():
     # game, "scoring: marks" six rows up), saying "defaults: last game" on a new device.
     from firmware.ui import setup
     a = boot()
+    rows(a)
     assert a.cur == 0 and a.top == 0
     t = text(a).split("\n")
-    assert t[0] == "New 42 sitting" and t[1] == "choices: plain 42"
+    assert t[0] == "New 42 sitting" and t[1] == "usual rules"
     assert t[2] == "start: 42, marks to 7" and t[3] == "game" and t[5] == "scoring"
     assert "made scores" not in t and "nello doubles" not in t and "plunge marks" not in t
     assert "Us: N+S  Them: E+W, N deals first" in t
@@ -547,8 +599,9 @@ def test_setup_after_a_sitting_says_its_choices_are_the_last_games():
     except OSError:
         pass
     a = boot(settings=path)
-    press(a, "ok", "menu", "prev", "prev", "ok")  # menu, new 42 sitting
-    assert a.screen == SETUP and "choices: as last game" in text(a)
+    press(a, "ok", "menu", "prev", "prev", "ok")  # menu, new sitting, same game
+    assert a.screen == SETUP and "as last game" in text(a)
+    assert "start: 42, marks to 7" in text(a)
     os.remove(path)
 
 
@@ -575,33 +628,31 @@ def test_pushed_names_replace_the_seats_in_the_labels():
     assert "Reds Ann/Cy" in t and "Blues Bob/Di" in t
 
 
-def test_contract_names_the_last_hands_trump_and_spells_follow_me():
+def test_contract_starts_on_sixes_every_hand_and_spells_follow_me():
     a = boot()
     press(a, "ok", "next", "long ok")
-    assert "the last hand's trump" not in text(a) and "follow-me" in text(a)
+    assert a.scorer.s.legal_at(a.cur) == 6 and "follow-me" in text(a)
     assert "fm" not in text(a).split()
     press(a, "next", "next", "ok", "ok")    # follow-me, made
     press(a, "next", "long ok")
-    assert a.scorer.s.legal_at(a.cur) == C.FOLLOW_ME and "the last hand's trump" in text(a)
-    press(a, "next")
-    assert "the last hand's trump" not in text(a)
+    assert a.scorer.s.legal_at(a.cur) == 6
 
 
 def test_every_long_press_is_said_in_words_on_its_screen():
     # Each screen's held keys in words ("hold >: 3 on"), never a bare "(hold: 3)" that
     # reads as "hold for threes"; tests/device/test_search.py checks every screen's keys.
     a = boot()
+    rows(a)
     press(a, "next", "next", "ok")          # setup: editing the scoring
     assert "hold <>: 5 a step" in text(a)
     press(a, "ok", "prev", "prev", "ok")
     assert a.screen == HOME and "<> bid  hold >: +5  hold <: 42/84" in text(a)
     press(a, "next", "long ok")
-    assert a.screen == CONTRACT and "<> choose  hold >: +3" in text(a)
-    assert "hold <: and set" in text(a)
+    assert a.screen == CONTRACT and "<> choose  hold <>: 3 a step" in text(a)
+    assert "set" not in text(a)
     assert "(hold: 3)" not in text(a) and "hold OK: and made" in text(a)
-    assert "no trump yet: sixes, the top suit" in text(a)
     press(a, "ok")
-    assert a.screen == RESULT and "hold OK: set" in text(a)
+    assert a.screen == RESULT and "hold" not in text(a)
     press(a, "back")
     press(a, "back", "back", "back", "back")     # to E's bid again
     press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on

@@ -568,7 +568,8 @@ def test_boards_make_their_panels():
         assert isinstance(d, JD79653A) and (d.width, d.height) == (200, 200)
         assert (d._cs.id, d._dc.id, d._rst.id, d._busy.id) == (9, 15, 0, 4)
         latch = m.pins[12]
-        assert latch.mode == m.Pin.OUT and latch.level == 1 and not latch.hold_on
+        # held high for the whole run: any reset restarts it rather than switch it off
+        assert latch.mode == m.Pin.OUT and latch.level == 1 and latch.hold_on
         m.pins[4].level = 1  # BUSY is active low: idle high
         d.show()
         assert d._spi.written > 4 * 5000  # two passes of old + new

@@ -40,14 +40,37 @@ def test_prev_held_on_the_bidding_screen_skips_a_mark_bid_already_passed():
     assert s.high_bid() == M84 and s.bidder() == 2 and s.seat() == 3
 
 
-def test_next_held_steps_5_up_and_wraps():
+def test_next_held_steps_5_up_from_the_bid_shown_and_wraps():
     a = boot()
     press(a, "ok", "long next")             # pass counts as the lowest bid: 35
     assert _code(a) == 35
     press(a, "long next")
     assert _code(a) == 40
-    press(a, "long next")                   # 41 42 84 pass 30
-    assert _code(a) == 30
+    press(a, "long next")                   # no number bid 45 or more: pass again
+    assert _code(a) == C.PASS
+    press(a, "next", "ok")                  # E bids 30: S is on pass
+    assert a.screen == BID and _code(a) == C.PASS
+    press(a, "long next")                   # 5 up from what is shown: 35, not 36
+    assert _code(a) == 35 and "S bids" in text(a)
+    press(a, "next", "next", "long next")   # 37: 42
+    assert _code(a) == 42
+
+
+def test_ok_held_says_how_the_auction_ends():
+    a = boot()
+    press(a, "ok")                          # E on pass: all pass, the dealer must bid
+    assert "hold OK: all pass, N must bid" in text(a)
+    press(a, "next")                        # E on 30: E bids it, the rest pass
+    assert "hold OK: 30, rest pass" in text(a)
+    press(a, "ok")                          # S on pass, 30 stands: E has it
+    assert "hold OK: all pass, E has it" in text(a)
+    press(a, "long ok")
+    assert a.screen == CONTRACT and a.scorer.s.bidder() == 1
+    b = boot()
+    press(b, "ok", "long ok")               # all pass: N must bid, and may not pass
+    s = b.scorer.s
+    assert s.phase() == 0 and s.seat() == 0 and _code(b) != C.PASS
+    assert "hold OK" not in text(b)          # the dealer bids last: no rest to pass
 
 
 def test_ok_held_once_a_bid_stands_passes_for_the_rest():
@@ -99,22 +122,26 @@ def test_back_right_after_a_held_save_undoes_it_at_once():
     assert s.hands() == 1 and a.screen == CONFIRM
 
 
-def test_prev_held_on_trump_names_it_and_takes_the_hand_as_set():
+def test_no_held_key_on_trump_sets_the_hand():
+    # The result on show is the trump; only OK held ends the hand, as made, and says so.
     a = boot()
     press(a, "ok", "next", "long ok")       # E 30, the rest pass
     s = a.scorer.s
-    assert a.screen == CONTRACT and "hold <: and set" in text(a)
-    assert "hold <: -3" not in text(a)
-    press(a, "prev", "prev", "prev", "prev", "prev", "prev")   # sixes back to blanks
-    assert s.legal_at(a.cur) == 0 and s.hands() == 0
-    press(a, "long prev")
-    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 0 and s.last(LAST_MADE) == 0
-    assert s.score(0) == 1 and s.score(1) == 0 and a.screen == HOME
-    assert "Us +1 mark: hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
-    assert same_state(s, on_flash(a))
-    press(a, "back")                        # the set undone at once: the result asked
-    assert s.hands() == 0 and a.screen == RESULT and s.contract() == 0
-    assert same_state(s, on_flash(a))
+    assert a.screen == CONTRACT and "hold OK: and made" in text(a)
+    assert "set" not in text(a) and "hold <>: 3 a step" in text(a)
+    press(a, "long prev")                   # 3 back from sixes: threes, nothing taken
+    assert s.legal_at(a.cur) == 3 and s.phase() == TRUMP and s.hlen == 4
+    press(a, "long next")
+    assert s.legal_at(a.cur) == 6 and s.phase() == TRUMP
+
+
+def test_the_trump_cursor_starts_on_sixes_every_hand():
+    a = boot()
+    press(a, "ok", "next", "long ok", "prev", "prev", "ok", "ok")   # fours, made
+    s = a.scorer.s
+    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 4
+    press(a, "next", "long ok")             # S 30, the rest pass
+    assert a.screen == CONTRACT and _code(a) == 6 and "the last hand" not in text(a)
 
 
 def test_held_arrows_on_trump_in_a_points_game_step_3_either_way():
@@ -122,7 +149,7 @@ def test_held_arrows_on_trump_in_a_points_game_step_3_either_way():
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
     s = a.scorer.s
     press(a, "next", "long ok")
-    assert a.screen == CONTRACT and "hold <: -3" in text(a)
+    assert a.screen == CONTRACT and "hold <>: 3 a step" in text(a)
     press(a, "long prev")
     assert s.phase() == TRUMP and a.screen == CONTRACT and s.legal_at(a.cur) == 3
     press(a, "long next")
@@ -139,16 +166,18 @@ def test_ok_held_on_trump_in_a_points_game_only_names_it():
     assert s.hands() == 0 and s.contract() == 6 and a.screen == RESULT
 
 
-def test_ok_held_on_the_result_sets_the_hand():
+def test_ok_held_on_the_result_takes_what_is_on_show():
     a = boot()
     press(a, "ok", "next", "long ok", "ok")     # E 30, the rest pass, sixes
     s = a.scorer.s
-    assert a.screen == RESULT and "made" in text(a)
-    assert "hold OK: set" in text(a)
-    press(a, "long ok")                     # the cursor is on made: held, it is set
-    assert s.hands() == 1 and s.last(LAST_MADE) == 0 and s.score(0) == 1
-    assert "Us +1 mark: hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
+    assert a.screen == RESULT and "\nmade\n" in text(a) and "hold OK" not in text(a)
+    press(a, "long ok")                     # made on show: held, it is made
+    assert s.hands() == 1 and s.last(LAST_MADE) == 1 and s.score(1) == 1
     assert a.screen == HOME and same_state(s, on_flash(a))
+    press(a, "next", "long ok", "ok", "next")   # S 30, the rest pass, sixes; set on show
+    assert a.screen == RESULT and "\nset\n" in text(a)
+    press(a, "long ok")
+    assert s.hands() == 2 and s.last(LAST_MADE) == 0 and s.score(1) == 2
 
 
 def test_ok_held_on_a_points_result_takes_the_number():
@@ -156,7 +185,11 @@ def test_ok_held_on_a_points_result_takes_the_number():
     start(a, "next", "next", "ok", "next", "ok")    # scoring: points
     s = a.scorer.s
     press(a, "next", "long ok", "ok")
-    assert a.screen == RESULT and a.cur == 30
+    assert a.screen == RESULT and a.cur == -1
+    press(a, "long ok")                     # `?`: nothing saved, held or not
+    assert s.hands() == 0 and a.screen == RESULT
+    press(a, "long next", "long prev")      # held first: 5 over the bid, then 5 down
+    assert a.cur == 30
     press(a, "long ok")
     assert s.hands() == 1 and s.last(LAST_POINTS) == 30, (s.score(0), s.score(1))
 
@@ -188,11 +221,12 @@ def test_back_leaves_the_cursor_on_what_it_took_back():
     assert s.hands() == 1 and a.screen == HOME and _code(a) == C.PASS
     assert s.last(LAST_MADE) == 0
     # A result taken back was a slip between two: the other one is on show.
-    press(a, "back", "ok")                          # the set hand taken back: made on show
+    # The score says what was saved, `BACK undoes`: BACK does, at once.
+    press(a, "back")                                # the set hand taken back: made on show
     assert a.screen == RESULT and s.hands() == 0 and "\nmade\n" in text(a) and a.cur == 0
     press(a, "ok")
     assert s.hands() == 1 and s.last(LAST_MADE) == 1
-    press(a, "back", "ok")                          # and the made one: set on show
+    press(a, "next", "prev", "back", "ok")          # later, it asks: and the made one
     assert a.screen == RESULT and "\nset\n" in text(a) and a.cur == 1
     press(a, "ok")
     assert s.hands() == 1 and s.last(LAST_MADE) == 0

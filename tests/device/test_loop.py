@@ -1,4 +1,4 @@
-# The main loop on a board in fake time (tests/kit/fakes.py): a slow e-paper panel, presses
+# The main loop on a board in fake time (tests/kit/chip/fakes.py): a slow e-paper panel, presses
 # from a script. MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, press, same_state
 from boardrig import PLAY, fake_board, run_loop, script

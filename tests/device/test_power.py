@@ -1,4 +1,4 @@
-# Power (firmware/power.py) on the sim board in fake time (tests/kit/fakes.py): the CPU clock
+# Power (firmware/power.py) on the sim board in fake time (tests/kit/chip/fakes.py): the CPU clock
 # down and light sleep while idle, a press waking it and counting, deep sleep after ten
 # idle minutes with the score on the panel. MicroPython only: run with tests/mp_run.py.
 from boardrig import START_MS, fake_board, run_loop, script
@@ -94,6 +94,7 @@ def _device(name, volts=3.9):
     if name == "m5stack_coreink":
         m.pins[4].level = 1     # its BUSY: high when idle
     m.ADC.cell = FakeCell(volts)
+    m.ADC.ratio = board.battery_ratio
     clock = FakeClock(START_MS)
     board.ticks_ms = clock.ticks_ms
     board.sleep_ms = clock.sleep_ms
@@ -154,7 +155,7 @@ class _StopAt:
 
 
 def test_a_low_battery_warns_on_the_score_screen():
-    from firmware.ui import battery
+    from firmware import battery
     board, clock, m, undo = _device("lilygo_t5_213", volts=3.5)
     try:
         from firmware.app import App
@@ -170,7 +171,7 @@ def test_a_low_battery_warns_on_the_score_screen():
 
 def test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh():
     from firmware import start
-    from firmware.ui.battery import CHECK_MS
+    from firmware.battery import CHECK_MS
     board, clock, m, undo = _device("m5stack_coreink", volts=3.3)
     try:
         shown = []

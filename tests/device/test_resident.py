@@ -71,8 +71,9 @@ def test_a_phase_leaves_what_another_phase_still_holds():
 
 
 def test_a_phase_goes_by_its_prefix_with_its_package():
-    import firmware.sync.nextsetup  # noqa: F401
-    assert "firmware.sync" in sys.modules and "firmware.sync.nextsetup" in sys.modules
+    import firmware.sync.session  # noqa: F401
+    assert "firmware.sync" in sys.modules and "firmware.nextsetup" in sys.modules
     transient.unload("firmware.sync")
     assert not [n for n in sys.modules if n == "firmware.sync" or n.startswith("firmware.sync.")]
-    assert "engine_core.header" not in sys.modules      # nextsetup's alone
+    # What only the session held goes with it: what the PC sets, the header's code.
+    assert "firmware.nextsetup" not in sys.modules and "engine_core.header" not in sys.modules

@@ -1,6 +1,6 @@
 # The time of day a sync sets is kept in the board's RTC (boards.device.RtcClock), which runs on
 # through deep sleep: after a wake (a new App), sittings still get their date. On fake
-# machine and esp32 modules (tests/kit/fakes.py). MicroPython only.
+# machine and esp32 modules (tests/kit/chip/fakes.py). MicroPython only.
 from apphelp import pc_sets
 from fakes import install_fake_hardware
 from firmware import app as A

@@ -1,6 +1,6 @@
 # Boot always ends on a usable screen (firmware/start.py): faults drawn, then deep sleep
 # rather than spin; safe mode; events the engine refuses on resume reported. On the sim
-# board in fake time (tests/kit/fakes.py). MicroPython only: run with tests/mp_run.py.
+# board in fake time (tests/kit/chip/fakes.py). MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, flash, press
 from boardrig import INDEX, START_MS, fake_board
 from engine_core import codec
@@ -158,6 +158,7 @@ def _device(name, m):
             m.pins[gpio].level = 1
     from costclock import FakeCell
     m.ADC.cell = FakeCell(3.9)      # a charged LiPo
+    m.ADC.ratio = board.battery_ratio
     clock = FakeClock(START_MS)
     board.ticks_ms = clock.ticks_ms
     board.sleep_ms = clock.sleep_ms

@@ -8,7 +8,7 @@ from apphelp import boot, flash, pc_sets, press, pushed, same_state, text
 from engine_core.header import decode_header, header_assignment
 from engine_core import codes as C
 from firmware import transient
-from firmware.sync import nextsetup
+from firmware import nextsetup
 from engine_core.journal.reader import JournalReader
 from engine_core.codes import PLAY
 from firmware.codes import HOME, SETUP

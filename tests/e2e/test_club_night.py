@@ -64,7 +64,10 @@ def test_a_club_night_of_four_sim_scorers_runs_two_rounds_into_the_standings(tmp
                 assert out.returncode == 0, out.stdout + out.stderr
                 assert re.search(r"^live: Club night round 1 table %d: playing \d-\d, hand "
                                  r"[23]$" % sim.table, out.stdout, re.M), out.stdout
-                assert "slotted" not in out.stdout and "pushed" not in out.stdout
+                assert "slotted" not in out.stdout and not PUSHED.search(out.stdout)
+                # Nothing pushed to a game in play, and said.
+                assert ("not pushed: the scorer is playing Club night round 1 table %d, "
+                        "hand " % sim.table) in out.stdout, out.stdout
                 sim.wait_for(rb"status: done", since)
                 sim.keys(b"\r")      # back to the score screen
                 sim.played = 2

@@ -10,13 +10,10 @@ import json
 import os
 import re
 import subprocess
-import time
 import urllib.request
 
-from clubnight import (EVENT, PUSHED, RESULTS, TALLY, TEAM_OF, TEAMS, ROOT, Sim,
-                       each, expected_standings, run_tally)
-
-AIR_FAULTS = ",loss=0.3,dup=0.02,reorder=0.05,delay=2"
+from clubnight import (AIR_FAULTS, EVENT, PUSHED, RESULTS, TALLY, TEAM_OF, TEAMS, ROOT, Sim,
+                       each, expected_standings, run_tally, standings_csv, wait_until)
 
 
 def _hands(marks):
@@ -34,25 +31,6 @@ def _hands(marks):
 def _page(url):
     with urllib.request.urlopen(url + "state.json", timeout=10) as r:
         return json.loads(r.read().decode())
-
-
-def _standings(db, rnd=None):
-    args = ["event", "standings", EVENT, "--db", db, "--format", "csv"]
-    if rnd:
-        args += ["--round", str(rnd)]
-    out = run_tally(*args)
-    assert out.returncode == 0, out.stderr
-    return [line.split(",") for line in out.stdout.splitlines()[1:]]
-
-
-def _wait(what, check, timeout=90):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.2)
-    raise AssertionError("never: %s (last: %r)" % (what, check()))
 
 
 def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_path):
@@ -115,7 +93,7 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
             def live():
                 t = [t for t in _page(url)["tables"] if t["table"] == first.table]
                 return t and t[0]["live"] and t[0]["hands"] == 2 and t[0]
-            shown = _wait("table %d live on the page" % first.table, live)
+            shown = wait_until("table %d live on the page" % first.table, live)
             assert re.fullmatch(r"playing \d-\d, hand 3", shown["live"]), shown
             assert sum(shown["score"]) == 2
 
@@ -127,9 +105,9 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
                 sim.wait_for(rb"game over", since, 90)
             each(players, play)
             want = expected_standings({k: v for k, v in tables.items() if k[0] <= rnd})
-            _wait("the standings after round %d" % rnd,
-                  lambda: _standings(db) == want)
-            assert _standings(db, rnd) == want
+            wait_until("the standings after round %d" % rnd,
+                  lambda: standings_csv(db) == want)
+            assert standings_csv(db, rnd) == want
             page = _page(url)
             assert [[r["name"] for r in page["standings"]]] == [[w[1] for w in want]]
         # The end of the night: every scorer synced over USB stores nothing new.
@@ -143,7 +121,7 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
             assert "0 new, 0 updated, 1 already stored" in out.stdout, out.stdout
         each(sims, closing)
         assert _rows(db) == before
-        assert _standings(db) == expected_standings(tables)
+        assert standings_csv(db) == expected_standings(tables)
     finally:
         errs = [s.stop() for s in sims]
         for s, e in zip(sims, errs):

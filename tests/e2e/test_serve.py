@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-import chromium
+from browser import Page
 from eventlogs import partial_42, sitting_42
 from host_tools.events import event as EV
 from host_tools.events import serve as SV
@@ -65,6 +65,28 @@ def test_state_json_has_standings_tables_and_live_scores(served):
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(url + "nothing")
     assert e.value.code == 404
+
+
+def test_head_is_answered_as_get_without_a_body(served):
+    import http.client
+    path, ev, seats, url = served
+    host, port = url.split("//")[1].rstrip("/").split(":")
+    for target, code in (("/", 200), ("/state.json", 200), ("/nothing", 404)):
+        conn = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            conn.request("GET", target)
+            got = conn.getresponse()
+            body = got.read()
+            conn.request("HEAD", target)        # the same connection: no body between
+            head = conn.getresponse()
+            assert head.status == got.status == code
+            assert head.getheader("Content-Type") == got.getheader("Content-Type")
+            assert int(head.getheader("Content-Length")) == len(body) > 0
+            assert head.read() == b""
+            conn.request("GET", target)         # the connection still in step
+            assert conn.getresponse().read()[:20] == body[:20]
+        finally:
+            conn.close()
 
 
 def _state(url):
@@ -135,12 +157,7 @@ def test_a_bracket_state_names_its_matches(tmp_path):
 
 
 def _browser():
-    binary = chromium.find()
-    if binary is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("chromium is not installed (.ci/run installs it)")
-        pytest.skip("chromium is not installed (apt install chromium)")
-    return chromium.Chromium(binary)
+    return Page(1200, 800)
 
 
 def test_the_page_in_chromium_updates_without_a_reload(served, tmp_path):

@@ -44,8 +44,11 @@ def _sim(capfd, *args):
     return rc, out, err
 
 
-def _export(capfd, flash, out, sitting="1"):
-    rc = tally42(["export", "--from-image", str(flash), "--sitting", sitting, "--out", str(out)])
+def _export(capfd, flash, out, sitting=1):
+    # The image's sitting `sitting` (its number on the scorer), by the id export gives it.
+    sid = [lines[0]["id"] for n, lines in image.read_image_report(str(flash))[0]
+           if n == int(sitting)][0]
+    rc = tally42(["export", "--from-image", str(flash), "--sitting", sid, "--out", str(out)])
     capfd.readouterr()
     assert rc == 0
     rc = tally42(["replay", str(out), "--json"])
@@ -112,11 +115,12 @@ def test_resume_after_quitting_in_the_middle_of_a_hand(tmp_path, capfd):
 
 def test_settings_persist_between_runs(tmp_path, capfd):
     flash = tmp_path / "f.bin"
-    # Points scoring: next, next (to the scoring row), ok, next (points), ok, start...
-    setup = ["next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
+    # A new scorer asks what we play: the rows (the last line). Points scoring: next, next
+    # (to the scoring row), ok, next (points), ok, start...
+    setup = ["prev", "ok", "next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
     rc, _, err = _sim(capfd, "--script", _script(tmp_path, "a.txt", setup), "--flash", flash)
     assert rc == 0, err
-    # A game over is not needed to start another: menu, new 42 sitting, start (same game).
+    # A game over is not needed to start another: menu, new sitting, same game, start.
     again = ["menu", "prev", "prev", "ok", "ok"]
     rc, _, err = _sim(capfd, "--script", _script(tmp_path, "b.txt", again), "--flash", flash)
     assert rc == 0, err
@@ -169,8 +173,8 @@ def test_interactive_sim_in_a_terminal(tmp_path):
     assert "Enter ok" in text       # the help line under the screen
     frame = [line for line in text.split("\n") if "\u2502" in line]
     assert frame and max(len(line.strip("\r")) for line in frame) <= 80
-    # The screen's words under the picture: the setup, then the score Enter started.
-    assert "start: 42, marks to 7" in text and "E bids < pass >" in text
+    # The screen's words under the picture: what we play, then the score Enter started.
+    assert "42, marks to 7" in text and "E bids < pass >" in text
     assert "Us N/S  hand 1, N deals  Them E/W" in text
     logs = image.read_image(str(tmp_path / "i.bin"))
     assert len(logs) == 1           # Enter started a sitting
@@ -193,7 +197,7 @@ def test_a_long_session_through_every_screen_fits_the_heap(tmp_path, capfd):
     # A second sitting, for points (menu, new sitting), and 12 hands of it.
     lines += ["menu", "prev", "prev", "ok", "next", "next", "ok", "next", "ok", "prev", "prev", "ok"]
     for k in range(12):
-        lines += ["next", "long ok", "ok"] + ["next"] * (k % 5) + ["ok"]
+        lines += ["next", "long ok", "ok", "next"] + ["next"] * (k % 5) + ["ok"]
     lines += ["menu", "next", "ok"] + ["prev"] * 12 + ["ok", "menu", "prev", "prev", "ok", "back"]
     flash = tmp_path / "long.bin"
     rc, out, err = _sim(capfd, "--script", _script(tmp_path, "long.txt", lines),

@@ -140,7 +140,7 @@ def test_contracts_suits_doubles_follow_me():
 def test_nello_needs_the_option_and_a_mark():
     s = sitting(nello=True, nello_doubles=["low"])
     bids(s, 41, "pass", "pass", "pass")
-    assert trump(s, NELLO_LOW) == E.E_NEEDS_MARK
+    assert trump(s, NELLO_LOW) == E.E_NELLO_MIN
     s = sitting(nello=True, nello_doubles=["low"])
     bids(s, 42, "pass", "pass", "pass")
     assert trump(s, NELLO_HIGH) == E.E_NELLO_DOUBLES

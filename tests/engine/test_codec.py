@@ -136,3 +136,64 @@ def test_header_carries_the_table_assignment_in_version_3():
     # A long event name is cut to 32 bytes, between characters.
     long = encode_header(rules, 0, None, 0, 0, 0, ("é" * 20, 255, 1))
     assert header_assignment(long) == ("é" * 16, 255, 1)
+
+
+def _attrs(r, keys):
+    return [getattr(r, k) for k in keys]
+
+
+def test_header_carries_the_house_rules_in_bits_that_were_always_0():
+    keys = ("forced_min", "nello_min", "nello_by", "min_bid", "all_pass", "made_scores")
+    for opts in ({"forced_min": 41, "nello": True, "nello_min": 30, "nello_by": "forced_dealer"},
+                 {"min_bid": 1, "forced_min": 41, "all_pass": "redeal", "made_scores": "bid"},
+                 {"nello": True, "nello_min": 84}, {"nello": True, "nello_min": 41}):
+        rules = O.resolve("42", opts)
+        data = encode_header(rules, 0)
+        back = decode_header(data)[0]
+        assert _attrs(back, keys) == _attrs(rules, keys), opts
+        assert len(data) == len(encode_header(O.resolve("42"), 0))     # no longer
+    moon = decode_header(encode_header(O.resolve("moon", {"min_bid": 3}), 0))[0]
+    assert moon.min_bid == 3 and moon.forced_min == 3
+    # The defaults write bytes 6 and 7 as before them: all_pass and made_scores alone.
+    data = encode_header(O.resolve("42", {"all_pass": "redeal", "made_scores": "bid"}), 0)
+    assert data[6] == 1 and data[7] == 1
+    # A header with a nello_min or forced_min no rule allows is not a header.
+    for i, v in ((7, 45 << 1), (7, 0x80), (6, 12 << 2)):   # nello_min 23; bit 7; 42
+        bad = bytearray(data)
+        bad[i] = v
+        try:
+            decode_header(bytes(bad))
+            raise AssertionError("accepted byte %d = %d" % (i, v))
+        except ValueError:
+            pass
+
+
+def test_gin_header_carries_hoyles_options():
+    keys = ("knock_scores", "gin_bonus", "undercut_bonus", "ace_turnup", "spade_doubles",
+            "bonus", "deal")
+    for variant, opts in (("oklahoma-gin", {"knock_scores": "difference", "gin_bonus": 25,
+                                            "undercut_bonus": 21, "ace_turnup": "gin"}),
+                          ("sequence-gin", {"bonus": True, "gin_bonus": 23,
+                                            "spade_doubles": True}),
+                          ("skarney-gin", {"deal": "loser"})):
+        rules = O.resolve(variant, opts)
+        data = encode_header(rules, 1)
+        back, dealer, _ = decode_header(data)
+        assert _attrs(back, keys) == _attrs(rules, keys) and dealer == 1, variant
+    plain = encode_header(O.resolve("oklahoma-gin"), 0)
+    assert plain[11] == 0 and plain[12] == 0 and plain[9] == 0
+    for i, v in ((11, 6), (12, 9), (9, 0x20)):
+        bad = bytearray(plain)
+        bad[i] = v
+        try:
+            decode_header(bytes(bad))
+            raise AssertionError("accepted byte %d = %d" % (i, v))
+        except ValueError:
+            pass
+    skarney = bytearray(encode_header(O.resolve("skarney-gin"), 0))
+    skarney[11] = 5     # Skarney Gin has no gin_bonus option
+    try:
+        decode_header(bytes(skarney))
+        raise AssertionError("accepted a Skarney gin_bonus")
+    except ValueError:
+        pass

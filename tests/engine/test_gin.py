@@ -295,7 +295,9 @@ def test_deal_alternate_winner_loser():
 
 def test_options_are_checked_and_listed_resolved():
     r = O.resolve("sequence-gin", {"bonus": True, "target": 150})
-    assert r.to_dict() == {"target": 150, "spade_doubles": False, "game_bonus": 0,
+    assert r.to_dict() == {"target": 150, "knock_scores": "total", "gin_bonus": 20,
+                           "undercut_bonus": 20, "ace_turnup": "knock",
+                           "spade_doubles": False, "game_bonus": 0,
                            "box_bonus": 0, "shutout_doubles": False, "deal": "alternate",
                            "bonus": True}
     assert O.resolve("skarney-gin").to_dict()["target"] == 200

@@ -78,7 +78,9 @@ def test_the_spec_example_report():
          "award": [0, 0]}]
     assert r["score"] == [0, 47] and r["over"] is False and r["winner"] is None
     assert r["next"] == {"phase": "turnup", "dealer": 1, "seat": None}
-    assert r["options"] == {"target": 100, "spade_doubles": False, "game_bonus": 0,
+    assert r["options"] == {"target": 100, "knock_scores": "total", "gin_bonus": 20,
+                            "undercut_bonus": 20, "ace_turnup": "knock",
+                            "spade_doubles": False, "game_bonus": 0,
                             "box_bonus": 0, "shutout_doubles": False, "deal": "alternate"}
     assert r["players"] == ["Ann", "Bob"]
 

@@ -129,11 +129,11 @@ def test_sittings_lists_what_is_stored(tmp_path, capsys):
     good.write_text(EXAMPLE.replace('"variant": "42"', '"variant": "42", "id": "=evil()", '
                                     '"started": "2025-03-01T19:00:00"'))
     run(capsys, "import", str(good), "--db", str(db))
-    code, out, err = run(capsys, "sittings", "--db", str(db))
+    code, out, err = run(capsys, "sittings", "--db", str(db), "--utc")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["id", "variant", "started", "ended", "hands", "score",
-                                "state", "source", "event", "players"]
+    assert lines[0].split() == ["id", "variant", "started", "(UTC)", "ended", "(UTC)",
+                                "hands", "score", "state", "source", "event", "players"]
     assert lines[2].split() == ["=evil()", "42", "2025-03-01", "19:00", "1",
                                 "0-1", "in", "progress", "import", "Ann,", "Bob,", "Cy,", "Di"]
     code, out, err = run(capsys, "sittings", "--json", "--db", str(db))

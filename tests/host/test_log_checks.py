@@ -8,7 +8,9 @@ import pytest
 
 from clihelp import run
 from engine_core.texas42 import options as O
-from host_tools.tables import setup as ST
+from host_tools.commands import pushcheck as PC
+from host_tools.commands import sync as S
+from host_tools.commands.common import CommandError
 from host_tools.log import sittinglog as L
 from host_tools.log.lines import LogError
 from host_tools.log.text import csv_cell
@@ -109,27 +111,48 @@ def test_a_database_of_schema_4_gets_instants_and_a_stray_time_is_none(tmp_path)
 def test_zero_width_and_bidi_characters_in_names_are_refused(name):
     players = [name, "Bob", "Cy", "Di"]
     assert "invisible or direction-changing" in _refusal(_log(dict(HEAD, players=players)))
-    with pytest.raises(ST.SetupError):
-        ST.check_names(",".join(players), "players")
+    with pytest.raises(CommandError):
+        S._names(",".join(players), "players")
 
 
 def test_a_repeated_name_is_refused_in_a_log_and_in_sync():
     assert "named twice" in _refusal(_log(dict(HEAD, players=["Ann", "Ann", "Cy", "Di"])))
     assert "named twice" in _refusal(_log(dict(HEAD, players=["Ann", "Bob", "ann ", "Di"])))
-    with pytest.raises(ST.SetupError) as e:
-        ST.check_names("Ann,Ann,Cy,Di", "players")
+    with pytest.raises(CommandError) as e:
+        S._names("Ann,Ann,Cy,Di", "players")
     assert "named twice" in str(e.value)
 
 
 def test_the_gin_pads_names_and_options_go_to_a_scorer():
-    assert ST.check_names("Ann,Bob", "players") == ["Ann", "Bob"]
-    pairs = ST.check_settings(["variant=skarney-gin", "target=300", "box_bonus=25"])
+    assert S._names("Ann,Bob", "players") == ["Ann", "Bob"]
+    pairs = PC.settings_pairs(["variant=skarney-gin", "target=300", "box_bonus=25"])
     assert pairs == [("variant", "skarney-gin"), ("target", "300"), ("box_bonus", "25")]
-    assert ST.check_settings(["spade_doubles=true"]) == [("spade_doubles", "true")]
-    with pytest.raises(ST.SetupError):
-        ST.check_settings(["variant=oklahoma-gin", "nello=true"])
-    with pytest.raises(ST.SetupError):
-        ST.check_settings(["variant=sequence-gin", "deal=nobody"])
+    assert PC.settings_pairs(["spade_doubles=true"]) == [("spade_doubles", "true")]
+    with pytest.raises(CommandError):
+        PC.settings_pairs(["variant=oklahoma-gin", "nello=true"])
+    with pytest.raises(CommandError):
+        PC.settings_pairs(["variant=sequence-gin", "deal=nobody"])
+
+
+def test_the_house_rules_go_to_a_scorer_checked_with_the_options_they_need():
+    pairs = ["forced_min=31", "nello=true", "nello_min=30", "nello_by=forced_dealer"]
+    assert PC.settings_pairs(pairs) == [tuple(p.split("=")) for p in pairs]
+    gin = ["variant=oklahoma-gin", "knock_scores=difference", "gin_bonus=25",
+           "undercut_bonus=25", "ace_turnup=gin"]
+    assert PC.settings_pairs(gin) == [tuple(p.split("=")) for p in gin]
+    assert PC.settings_pairs(["variant=moon", "min_bid=3"]) == [("variant", "moon"), ("min_bid", "3")]
+    for bad, why in ((["nello_min=30"], "nello_min needs nello"),
+                     (["nello=true", "nello_min=85"], "from 30 to 84"),
+                     (["nello=true", "nello_by=dealer"], "one of any, forced_dealer"),
+                     (["min_bid=32", "forced_min=31"], "from 32 to 41"),
+                     (["forced_min=42"], "from 30 to 41"),
+                     (["variant=skarney-gin", "knock_scores=difference"], "does not apply"),
+                     (["gin_bonus=30"], "from 20 to 25"),
+                     (["variant=moon", "min_bid=6"], "from 3 to 5"),
+                     (["variant=partnership-moon", "min_bid=3"], "does not apply")):
+        with pytest.raises(CommandError) as e:
+            PC.settings_pairs(bad)
+        assert why in str(e.value), (bad, str(e.value))
 
 
 def test_every_csv_cell_that_a_spreadsheet_would_run_is_guarded():

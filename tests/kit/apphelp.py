@@ -61,9 +61,19 @@ def press(a, *names):
     return n
 
 
-def start(a, *setup):
-    """From the setup screen: the presses in `setup`, then start the sitting."""
+def rows(a):
+    """From the setup screen asking what we play (a first power-on): open its rows (the
+    last line, `other games, house rules...`)."""
     assert a.screen == SETUP, a.screen
+    if a.draft == 2:
+        press(a, "prev", "ok")
+    assert a.draft != 2
+
+
+def start(a, *setup):
+    """From the setup screen: the presses in `setup` on its rows (opened first on a
+    first power-on), then start the sitting."""
+    rows(a)
     press(a, *setup)
     while a.screen == SETUP:
         # back to the start row (the first one)

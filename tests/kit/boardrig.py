@@ -1,4 +1,4 @@
-# A sim board in fake time (tests/kit/fakes.py): a clock that moves only when the firmware
+# A sim board in fake time (tests/kit/chip/fakes.py): a clock that moves only when the firmware
 # sleeps or waits, a slow e-paper panel, buttons pressed by a script. For the main-loop,
 # power and boot tests, and the benchmarks that print their figures.
 from boards.sim.board import Board

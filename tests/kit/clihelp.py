@@ -1,5 +1,5 @@
 """Running the `tally42` command in-process for tests, and the fuzzer's damaged inputs
-(tests/e2e/test_cli_fuzz.py, tests/host/test_events.py)."""
+(tests/e2e/test_cli_fuzz.py, tests/host/events/test_events.py)."""
 import json
 import os
 

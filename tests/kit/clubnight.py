@@ -176,3 +176,25 @@ def expected_standings(tables):
         ranked += tied
     return [[str(i + 1), t] + [str(x) for x in rows[t]] + [str(rows[t][3] - rows[t][4])]
             for i, t in enumerate(ranked)]
+
+
+AIR_FAULTS = ",loss=0.3,dup=0.02,reorder=0.05,delay=2"
+
+
+def standings_csv(db, rnd=None):
+    args = ["event", "standings", EVENT, "--db", db, "--format", "csv"]
+    if rnd:
+        args += ["--round", str(rnd)]
+    out = run_tally(*args)
+    assert out.returncode == 0, out.stderr
+    return [line.split(",") for line in out.stdout.splitlines()[1:]]
+
+
+def wait_until(what, check, timeout=90):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.2)
+    raise AssertionError("never: %s (last: %r)" % (what, check()))

@@ -48,6 +48,11 @@ class CostClock(FakeClock):
     # once; after an IRQ_ON one, each edge's, in order, as many as the queue held (the
     # board's timer is one-shot, armed again by its tick: one tick waits at most,
     # boards/device.py). A light sleep hears no IRQ (the wake pins are the RTC's then).
+    # The timer's alarm is one-shot, armed again by its tick: a tick that finds the queue
+    # full (SCHED_DEPTH edges scheduled before its alarm in an IRQ_ON call, or
+    # drop_tick()) is dropped, as ports/esp32/machine_timer.c drops it (machine_timer_
+    # handler ignores what mp_sched_schedule returns), and no tick comes again until
+    # rearm() (the board's Timer.init: counting from 0 again).
     TICK_MS = 10
 
     def __init__(self, t=0):
@@ -57,6 +62,18 @@ class CostClock(FakeClock):
         self.charged = {}   # kind -> microseconds charged
         self._us = 0        # what is left below a millisecond
         self._next_tick = t
+        self.dead = False   # the timer's tick was dropped: no alarm until rearm()
+        self.ticks_dropped = 0
+
+    def drop_tick(self):
+        """The next alarm finds the scheduler's queue full: its tick is lost."""
+        self.dead = True
+        self.ticks_dropped += 1
+
+    def rearm(self):
+        """Timer.init(period=TICK_MS, mode=ONE_SHOT): the next alarm TICK_MS from now."""
+        self.dead = False
+        self._next_tick = self.t + self.TICK_MS
 
     def charge(self, kind, n=1):
         us, c_call = COSTS[kind]
@@ -71,13 +88,19 @@ class CostClock(FakeClock):
         end = self.t + ms
         hit = []
         ticks = []
-        if self.timer is not None:
+        if self.timer is not None and not self.dead:
             while self._next_tick <= end:
                 ticks.append(self._next_tick)
                 self._next_tick += self.TICK_MS
         todo = []
         if self.irq is not None and self.script is not None:
             todo = self.script.edges(self.t, end)
+        if ticks and (c_call == IRQ_ON and len(
+                [1 for t, i in todo if t < ticks[0]]) >= SCHED_DEPTH):
+            self.drop_tick()        # the queue was full when its alarm came
+        if self.dead and ticks:
+            ticks = []
+            self._next_tick = 1 << 60
         if c_call:
             room = SCHED_DEPTH - (1 if ticks else 0)
             for t, i in todo:

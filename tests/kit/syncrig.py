@@ -32,11 +32,12 @@ NAMES = ("Ann", "Bob", "Cy", "Di")
 
 
 def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="42",
-                assign=None, names=NAMES):
+                assign=None, names=NAMES, open_assign=None, open_names=NAMES):
     """A journal image with `sittings` finished sittings of random legal play and an open
     one; returns {sitting id: (score by side, events)} of the finished ones. assign: a
     table assignment (event, round, table) for each finished sitting's header (a list),
-    names: the players by seat of each (one list for all, or a list of them)."""
+    names: the players by seat of each (one list for all, or a list of them); open_assign
+    and open_names: the open sitting's."""
     flash = NorFlash(blocks, 4096, path=path)
     j = Journal(flash)
     j.mount()
@@ -58,7 +59,7 @@ def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="4
         j.finish()
         out[sid] = ([s.score(i) for i in range(s.sides)], n)
     if open_events:
-        j.begin_sitting(encode_header(rules, 0, NAMES))
+        j.begin_sitting(encode_header(rules, 0, open_names, assign=open_assign))
         s.restart(0)
         n = play(s, RandomPlayer(seed), evs, open_events)
         for i in range(n):

@@ -4,7 +4,7 @@
 # sent to the scorer, replies lost, a second reader on the PC's end of the line taking
 # bytes, and the scorer reset (its process killed and started again on its flash). In
 # the end every sitting must be in the database exactly once, and marked synced on the
-# scorer. Used by tests/e2e/test_sync_soak.py and bench/bench_sync_soak.py.
+# scorer. Used by tests/e2e/sync/test_sync_soak.py and bench/bench_sync_soak.py.
 import contextlib
 import io
 import os

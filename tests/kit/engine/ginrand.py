@@ -15,6 +15,9 @@ SETUPS = (
     ("sequence-gin", {}),
     ("skarney-gin", {"game_bonus": 100, "box_bonus": 25, "shutout_doubles": True}),
     ("skarney-gin", {"target": 300, "deal": "winner"}),
+    ("oklahoma-gin", {"knock_scores": "difference", "gin_bonus": 25, "undercut_bonus": 25,
+                      "ace_turnup": "gin"}),
+    ("sequence-gin", {"bonus": True, "knock_scores": "difference", "undercut_bonus": 22}),
 )
 
 

@@ -17,6 +17,9 @@ SETUPS = (
     ("big-game", {}), ("moon", {}), ("moon", {"all_pass": "forced"}),
     ("partnership-moon", {}), ("partnership-moon", {"match_games": 5}),
     ("seventy-nine", {}), ("eighty", {}), ("eighty-eight", {}),
+    ("42", {"forced_min": 34, "nello": True, "nello_min": 30, "sevens": True}),
+    ("42", {"nello": True, "nello_by": "forced_dealer", "plunge": True}),
+    ("moon", {"min_bid": 3, "all_pass": "forced"}), ("moon", {"min_bid": 5}),
 )
 
 
@@ -84,6 +87,8 @@ class RandomPlayer:
             count = 0
             if left and self.rand(2):
                 count = 5 * self.rand(min(left, 30) // 5 + 1)
+            if s.tricks_played() == row[V.TRICKS_PER_HAND] - 1:
+                count = left    # the last trick places the count left (fine point 13)
             ev = EV_TRICK << 24 | seat << 8 | count
             if not s.check(ev):
                 return ev

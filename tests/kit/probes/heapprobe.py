@@ -46,7 +46,7 @@ micropython.qstr_info()     # qstr pool: n_pool=.., n_qstr=.., n_str_data_bytes=
 
 # The same boot on a real board file, boards/esp32_epd29.py (the DIY build: the SSD1680
 # driver, the buttons, the power and main-loop modules), with machine and esp32 faked at
-# the bus (tests/kit/board_fakes.py, loaded first), booted as firmware/start.py boots it,
+# the bus (tests/kit/chip/board_fakes.py, loaded first), booted as firmware/start.py boots it,
 # up to its main loop. The fakes' own names are interned before the firmware's: the
 # figure leaves out the first pools of the name table, a few hundred bytes. The journal partition is a copy of the sitting's flash image, read and
 # written in place.
@@ -102,11 +102,11 @@ step("App.boot")
 
 def prepare():
     """The sim's build with the probes (tests/kit/probes/mp_*.py) and the fake chip of
-    the board file's probe (tests/kit/board_fakes.py) compiled in; returns its folder."""
+    the board file's probe (tests/kit/chip/board_fakes.py) compiled in; returns its folder."""
     out = simbuild.build()
-    for name in ("mp_ui_probe", "mp_ui_search", "mp_ui_hidden"):
+    for name in ("mp_ui_probe", "mp_ui_search", "mp_ui_hidden", "mp_ui_fit"):
         simbuild.compile_extra(out, os.path.join(HERE, name + ".py"), name)
-    simbuild.compile_extra(out, os.path.join(ROOT, "tests", "kit", "board_fakes.py"),
+    simbuild.compile_extra(out, os.path.join(ROOT, "tests", "kit", "chip", "board_fakes.py"),
                            "board_fakes")
     simbuild.write_script(out, "probemain.py", "import mp_ui_probe\nmp_ui_probe.main(sys.argv[1:])\n")
     return out

@@ -5,8 +5,9 @@
 #   presses N SEED GIN  presses a hand (mp_ui_search.py): the typical hand, each trump,
 #                       N sittings of the corpus from SEED, gin sittings of each game
 #                       (GIN hands of one each, 0: two whole sittings each), the presses from
-#                       a 42 sitting to a new gin pad; and the hidden actions
-#                       (mp_ui_hidden.py)
+#                       a 42 sitting (and from a fresh scorer's first power-on) to a new gin
+#                       pad; the hidden actions, opposite holds and preset unknowns
+#                       (mp_ui_hidden.py); the text that does not fit (mp_ui_fit.py)
 # (arguments after the launcher's name: see bench_ui.py)
 import gc
 from time import ticks_diff, ticks_ms, ticks_us
@@ -45,7 +46,7 @@ def make(path, hands):
 def gin_typical_hand(a):
     # Oklahoma Gin from the score screen before a hand: turn-up 8, seat 1 knocks with 6,
     # seat 0 is left with 23. Each press is the one the cursor on show asks for (the
-    # short way round for the turn-up; a held arrow for a step of 10).
+    # short way round for the turn-up; seat 1 on the right; a held arrow for a step of 5).
     from firmware.ui import gin_draw as GD
     s = a.scorer.s
     f = a.fields
@@ -55,16 +56,17 @@ def gin_typical_hand(a):
         if a.screen == HOME and s.phase() == 4:           # the turn-up
             d = (8 - a.cur) % 13
             key = OK if d == 0 else (NEXT if d <= 6 else PREV)
+        elif a.screen == HOME and not f[GD.STAGE]:        # who went out: seat 1, right
+            key = NEXT
         elif a.screen == HOME:                            # how the hand ended
-            if f[GD.MODE] or f[GD.SEAT] != 1:
-                key = LONG | NEXT
-            else:
-                key = OK if f[GD.K] == 6 else (PREV if f[GD.K] > 6 else NEXT)
+            key = OK if f[GD.K] == 6 else (PREV if f[GD.K] > 6 else NEXT)
+        elif a.cur < 0:                                     # unset: the first arrow, 25
+            key = NEXT
         else:                                               # the opponent's total
             d = 23 - a.cur
             if d == 0:
                 key = OK
-            elif d >= 10 or d <= -10:
+            elif d >= 5 or d <= -5:
                 key = LONG | (NEXT if d > 0 else PREV)
             else:
                 key = NEXT if d > 0 else PREV
@@ -153,8 +155,11 @@ def presses(sittings, seed, gin_hands):
     print("gin_presses", total)
     print("gin_most", most)
     print("setup_gin", M.setup_gin(d))
+    print("setup_gin_from_power_on", M.setup_gin_from_power_on(d))
     import mp_ui_hidden
     mp_ui_hidden.report(sim.SimDisplay(record=True))
+    import mp_ui_fit
+    mp_ui_fit.report()
 
 
 def main(argv):

@@ -387,3 +387,24 @@ def setup_gin(display):
                 and s.phase() == Gn.TURNUP)
 
     return fewest_to(make, goal)
+
+
+def setup_gin_from_power_on(display):
+    """ui.presses.setup_gin_from_power_on: from a fresh scorer's first power-on (no
+    sitting, nothing remembered) to the first turn-up of an Oklahoma Gin pad."""
+    from boards.sim.flash import NorFlash
+    from engine_core.gin import sitting as Gn
+    from firmware import app as A
+
+    def make():
+        a = A.App(display, NorFlash(4, 4096))
+        a.boot()
+        a.render()
+        return a
+
+    def goal(a):
+        s = a.scorer.s
+        return (s is not None and s.rules.name == "oklahoma-gin" and s.hands() == 0
+                and a.screen == "score" and s.phase() == Gn.TURNUP)
+
+    return fewest_to(make, goal)
