@@ -525,7 +525,8 @@ def test_every_partnership_game_plays_an_event(database):
         assert [(r.name, r.won) for r in rows] == [(winner, 1), ("AB".replace(winner, ""), 0)]
         assert rows[0].points_for > rows[0].points_against
         done += 1
-    assert done == 11
+    # Every partnership set-up of the corpus (13 with the house rules' ones), none skipped.
+    assert done == sum(1 for v, _ in SETUPS if V.TABLE[V.index(v)][V.TEAMS]) >= 11
 
 
 RACE = r"""

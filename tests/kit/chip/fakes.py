@@ -1,6 +1,6 @@
 # Test doubles of the bus hardware (the unix port's machine has no Pin or SPI): FakePin and
 # FakeSPI record what a driver does without allocating, so drivers can run under
-# micropython.heap_lock(). Used by tests/mp; the sim board may use them too.
+# micropython.heap_lock(). Used by tests/device, the bench and the kit's rigs.
 
 
 class FakePin:
