@@ -7,6 +7,7 @@
 #                right under -j2
 #   make bench   benchmarks that print figures (`name: value unit`)
 #   make deploy PORT=/dev/ttyUSB0 BOARD=esp32_epd29 [PARTITION=1] [ROMFS=1] [FORCE=1]
+#                [DRYRUN=1]  (DRYRUN: build, then print each command it would run)
 #   make mp32    the 32-bit MicroPython unix port (stock and firmware-frozen), the
 #                ESP32's stand-in; `make test` builds it when it can (MICROPY_DIR=...)
 #   make qemu    MicroPython's bare-metal qemu port (MPS2-AN385) with the firmware frozen
@@ -144,8 +145,9 @@ sim: setup
 	$(VENV)/bin/tally42 sim
 
 # PARTITION=1 the first time: a partition table with the journal's own 64 KB.
+# DRYRUN=1: build, then print each step, `would run: COMMAND`, and write nothing.
 deploy: setup
-	$(VENV)/bin/tally42 deploy --port $(PORT) --board $(BOARD) $(if $(PARTITION),--partition) $(if $(ROMFS),--romfs) $(if $(FORCE),--force)
+	$(VENV)/bin/tally42 deploy --port $(PORT) --board $(BOARD) $(if $(PARTITION),--partition) $(if $(ROMFS),--romfs) $(if $(FORCE),--force) $(if $(DRYRUN),--dry-run)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

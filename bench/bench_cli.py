@@ -8,7 +8,6 @@
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 

@@ -7,6 +7,10 @@
 #   journal.damage_unreported                damaged sittings exported, synced or changed
 #                                             without a word, over every damage, the torn
 #                                             blocks' included (and crashes, counted as such)
+#   journal.good_hands_dropped               hands that ended wholly before a damaged
+#                                             record and did not reach the PC (a sync
+#                                             fetches a damaged sitting as far as it
+#                                             reads), over every damage
 #   journal.damage_cases                     how many damages were tried
 import os
 import sys
@@ -26,10 +30,11 @@ def main():
     flips = [v for v in verdicts if "erased" not in v.damage.what]
     unreported = sum(len(v.unreported) + (1 if v.crashed else 0) for v in verdicts)
     for v in verdicts:
-        if v.unreported or v.crashed or (v in flips and v.lost > 1):
+        if v.unreported or v.crashed or v.good_dropped or (v in flips and v.lost > 1):
             sys.stderr.write("%r\n" % v)
     print("journal.sittings_lost_per_bit_flip.max: %d sittings" % max(v.lost for v in flips))
     print("journal.damage_unreported: %d sittings" % unreported)
+    print("journal.good_hands_dropped: %d hands" % sum(v.good_dropped for v in verdicts))
     print("journal.damage_cases: %d" % len(verdicts))
 
 

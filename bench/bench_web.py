@@ -15,7 +15,6 @@ import contextlib
 import io
 import json
 import os
-import sys
 import tempfile
 
 

@@ -21,9 +21,11 @@ COMMANDS = {
     "sittings": ("sittings", "cmd_sittings", "sittings_parser"),
     "delete": ("sittings", "cmd_delete", "delete_parser"),
     "rename": ("sittings", "cmd_rename", "rename_parser"),
+    "accept": ("sittings", "cmd_accept", "accept_parser"),
     "sync": ("sync", "cmd_sync", "sync_parser"),
     "devices": ("sync", "cmd_devices", "devices_parser"),
     "deploy": ("device", "cmd_deploy", "deploy_parser"),
+    "rescue": ("device", "cmd_rescue", "rescue_parser"),
     "event": ("event", "cmd_event", "event_parser"),
     "serve": ("event", "cmd_serve", "serve_parser"),
 }

@@ -81,23 +81,48 @@ class Uart:
 
 class UartKeys:
     """The buttons: one code a byte on UART1, 0 while none has come, -1 on 0xFF (stop:
-    start.main returns to the REPL)."""
+    start.main returns to the REPL). The stop waits for the screen: presses come faster
+    than the panel refreshes, so the loop takes them all and draws their outcome once
+    the panel is ready again. The stop is given only when the panel has been ready at
+    two polls in a row after it came (the loop draws between them whatever is pending),
+    so that the last frame is the screen the presses left."""
 
-    def __init__(self, uart):
+    _stop = 0       # 1: a stop came; 2: and the panel was ready at the last poll
+
+    def __init__(self, uart, panel=None):
         self._uart = uart
+        self._panel = panel
 
     def poll(self, now_ms):
+        if self._stop:
+            if self._panel is None:
+                return -1
+            if not self._panel.ready():
+                self._stop = 1
+                return 0
+            if self._stop == 2:
+                return -1
+            self._stop = 2
+            return 0
         b = self._uart.read1()
         if b < 0:
             return 0
-        return -1 if b == _STOP else b
+        if b == _STOP:
+            self._stop = 1
+            return 0
+        return b
 
 
 class Panel(framebuf.FrameBuffer):
     """A framebuf panel whose refreshes take the time an e-paper's do: show() sends the
     frame on a UART (FRAME, full, the screen's name, no words, the bytes) and the panel
-    is busy for _PARTIAL_MS or _FULL_MS. refreshes, fulls: counts."""
+    is busy for _PARTIAL_MS or _FULL_MS. refreshes, fulls: counts. With Panel.record
+    set (by `tally42 sim --qemu --text` before the scorer starts) the frames carry the
+    screen's words as boards/sim/board.py's do (one `x y height colour words` line for each
+    text drawn, in the 8x8 font or in big type); else none, and nothing is kept."""
     note = None     # firmware.fonts: no one to tell what big type says
+    record = False
+    texts = None    # the words of the frame, when recording
 
     def __init__(self, uart, width=_WIDTH, height=_HEIGHT):
         self.width = width
@@ -112,7 +137,31 @@ class Panel(framebuf.FrameBuffer):
         self.refreshes = 0
         self.fulls = 0
         self.asleep = False
+        if Panel.record:
+            self._record()
         self.fill(_WHITE)
+
+    def _record(self):
+        # The words of each frame kept, through the framebuf's own text() and fill(): the
+        # functions are made here, so a panel that does not record pays nothing for them.
+        text, fill = self.text, self.fill
+        self.texts = []
+
+        def record_text(s, x, y, c=1):
+            self.texts.append((x, y, 8, c, s))
+            text(s, x, y, c)
+
+        def record_fill(c):
+            if c == _WHITE:
+                self.texts = []
+            fill(c)
+
+        def note(x, y, words, height, c):
+            # firmware.fonts: words (or a number) drawn in big type
+            self.texts.append((x, y, height, c, str(words)))
+        self.text = record_text
+        self.fill = record_fill
+        self.note = note
 
     def label(self, name):
         self._name = name
@@ -127,12 +176,16 @@ class Panel(framebuf.FrameBuffer):
         h[0] = _FRAME
         h[1] = 1 if full else 0
         h[2] = len(self._name)
-        h[3] = 0
-        h[4] = 0
+        words = b""
+        if self.texts:
+            words = "\n".join("%d %d %d %d %s" % t for t in self.texts).encode()
+        h[3] = len(words) >> 8
+        h[4] = len(words) & 0xFF
         u = self._uart
         u.write(h[:3])
         u.write(self._name.encode())
         u.write(h[3:])
+        u.write(words)
         u.write(self._buf)
         self._since = ticks_ms()
         self._takes = _FULL_MS if full else _PARTIAL_MS
@@ -203,7 +256,7 @@ class Board:
         self.name = NAME
         self.device_id = "T42-QEMU"     # the port's machine has no unique_id()
         self.display = Panel(Uart(_UART2))
-        self.buttons = UartKeys(Uart(_UART1))
+        self.buttons = UartKeys(Uart(_UART1), self.display)
         self.flash = RamFlash()
         self.serial = UsbSerial()
         self.settings_path = None   # no writable file system: the defaults each start

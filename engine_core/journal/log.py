@@ -118,18 +118,21 @@ class Log(B.Blocks):
         w.synced = w.flags & B.F_SYNCED == 0
         w.length = 1 + self.byte(b, off + 5)
         w.damaged = sid == self._last and self._bad == 1
-        off += self.size
+        whole = True            # length counts the records before any damaged one: what
+        off += self.size        # JournalReader.read can send (a damaged sitting's part)
         while True:
             end = self.records_end(b)
             k = self.record(b, off, end)
             if 0 < k < B.K_BEGIN:
-                w.length += 1 + k
+                if whole:
+                    w.length += 1 + k
                 off += self.size
                 continue
             if k == B.K_BEGIN:
                 break
             if k < 0:
                 from engine_core.journal import damage
+                whole = False
                 nxt = damage.resync(self, b, off, end, sid)
                 w.damaged = w.damaged or damage.blames(
                     self, b, off, nxt, end, sid,

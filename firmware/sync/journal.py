@@ -180,12 +180,13 @@ class SyncJournal:
         self._off0[n] = off
         return True
 
-    def _check_items(self, n, open_ok=False, fetch=False):
+    def _check_items(self, n, open_ok=False):
         # Every id named must be a finished sitting in the journal (an offset within it;
-        # for a fetch, not damaged): 0 or an error code. open_ok: the sitting being played
-        # may be fetched too (the PC shows its progress), never acknowledged. A range is a
-        # run of consecutive sittings, walked from its
-        # first: the work is bounded by the journal, whatever range a request names.
+        # a damaged one is sent as far as its records read, up to the damage): 0 or an
+        # error code. open_ok: the sitting being played may be fetched too (the PC shows
+        # its progress), never acknowledged. A range is a run of consecutive sittings,
+        # walked from its first: the work is bounded by the journal, whatever range a
+        # request names.
         w = self._w
         w.reset()       # the journal may have changed since the last request
         i = 0
@@ -198,8 +199,6 @@ class SyncJournal:
                         return self._fail(E_NOT_FOUND, sid, b"no such sitting")
                     if not (w.finished or open_ok):
                         return self._fail(E_OPEN, sid, b"sitting not finished")
-                    if fetch and w.damaged:
-                        return self._fail(E_JOURNAL, sid, b"sitting damaged")
                     if sid == self._first[i] and self._off0[i] > w.length:
                         return self._fail(E_BAD_ARGS, sid, b"offset past the end")
                     if sid >= self._last[i]:
@@ -222,7 +221,7 @@ class SyncJournal:
         n = self._items_at(buf, e, end, True)
         if n <= 0:
             return self._fail(E_BAD_ARGS, 0, b"fetch: items")
-        err = self._check_items(n, open_ok=True, fetch=True)
+        err = self._check_items(n, open_ok=True)
         if err:
             return err
         self._items = n

@@ -78,13 +78,14 @@ def help_lines(fb, t):
     return out
 
 
-def help(fb, t):
-    """The help strip: what the buttons do, on the bottom lines, a rule above them."""
+def help(fb, t, lift=0):
+    """The help strip: what the buttons do, on the bottom lines, a rule above them; its
+    text `lift` pixels up (off a frame drawn on the panel's last row)."""
     lines = help_lines(fb, t)
     w = fb.width
     h = fb.height
     fb.hline(0, h - len(lines) * LINE - 1, w, BLACK)
-    y = h - len(lines) * LINE + 2
+    y = h - len(lines) * LINE + 2 - lift
     for line in lines:
         fb.text(line, (w - len(line) * 8) // 2, y, BLACK)
         y += LINE

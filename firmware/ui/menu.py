@@ -4,7 +4,7 @@
 from firmware.codes import BACK, BLACK, HISTORY, LINE, MENU, NEXT, OK, PREV, SETUP, SYNC, WHITE
 from firmware.ui import draw as D
 
-HELP = "<> choose  OK open  M/BACK close"
+HELP = "<> choose OK open M/BACK close"     # one line on the T5's 250 pixels too
 # The items, each for the games it applies to: 0 every game, 1 the 42 family only.
 _ITEMS = (("back to the game", 0), ("hand history", 0), ("trick tracker", 1),
           ("sync with the PC", 0), ("self-test", 0), ("new sitting, same game", 0),
@@ -19,8 +19,9 @@ def _items(app):
 
 def draw(app, fb):
     D.center(fb, "Menu", 2, 2)
-    y = 24
+    y = 20
     items = _items(app)
+    pitch = min(LINE + 3, (D.help_top(fb, HELP) - y) // len(items))
     k = 0
     while k < len(items):
         i = items[k]
@@ -32,7 +33,7 @@ def draw(app, fb):
             fb.text(t, 8, y, WHITE)
         else:
             fb.text(t, 8, y, BLACK)
-        y += LINE + 3
+        y += pitch
         k += 1
     D.help(fb, HELP)
 

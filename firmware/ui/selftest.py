@@ -73,7 +73,7 @@ def draw(app, fb):
                 if (row + col) & 1:
                     fb.fill_rect(1 + col * _SQUARE, top + row * _SQUARE, _SQUARE, _SQUARE,
                                  BLACK)
-    D.help(fb, HELP)
+    D.help(fb, HELP, 1)     # its text clear of the frame's bottom row
 
 
 def battery_line(app):

@@ -88,13 +88,12 @@ def _deploy(args):
         print("built %d modules for %s in %s" % (len(files), args.board, out_dir))
     remove = ()
     if args.dry_run:
-        print("would ask the board what it has first (MicroPython, partition table, "
-              "module copies)")
+        print("would ask the board what it has first (MicroPython, .mpy version, partition "
+              "table, module copies)")
     else:
-        table = DP.PARTITIONS_ROMFS if args.romfs else DP.PARTITIONS
-        plan = boardcheck.check(DP.probe(args.port), table, args.partition,
-                                [f for f in files if f.endswith(".mpy")], args.force,
-                                args.romfs)
+        plan = boardcheck.check(DP.probe(args.port), DP.table_for(args.romfs),
+                                args.partition, [f for f in files if f.endswith(".mpy")],
+                                args.force, args.romfs, DP.mpy_version(out_dir))
         for note in plan.notes:
             print(note)
         if plan.refusal:
@@ -103,18 +102,38 @@ def _deploy(args):
         remove = plan.remove
         if not plan.copy_modules and not args.romfs:
             files = [f for f in files if not f.endswith(".mpy")]
+    steps = []
     if args.partition:
-        DP.write_partitions(args.port, out_dir, args.dry_run, args.romfs)
-    cmd = [DP.tool("mpremote")] + DP.mpremote_args(args.port, out_dir, files, remove)
+        steps = DP.esptool_steps(args.port, out_dir, args.romfs)
+        vfs = [p for p in DP.table_for(args.romfs) if p[0] == "vfs"][0]
+        print("partition table: %s (file system: %d KB at 0x%x, formatted by MicroPython "
+              "at the next boot; journal: 64 KB at 0x3f0000%s)"
+              % (os.path.join(out_dir, "partitions.bin"), vfs[4] // 1024, vfs[3],
+                 ", romfs: 192 KB at 0x3c0000" if args.romfs else ""))
+    copy = DP.remote() + DP.mpremote_args(args.port, out_dir, files, remove)
     if args.dry_run:
-        print("would run: mpremote " + " ".join(cmd[1:4]) + " ... (%d files)" % len(files))
+        for cmd in steps:
+            print("would run: " + DP.shell(cmd))
+        if steps:
+            print("would wait for the board's MicroPython prompt (its first boot formats "
+                  "the file system)")
+        print("would run: " + DP.shell(copy))
         return 0
-    if subprocess.call(cmd):
+    for cmd in steps:
+        if subprocess.call(cmd):
+            raise CommandError("esptool could not write to %s (%s): nothing else was "
+                               "written; check the port, hold BOOT if the board has no "
+                               "auto-reset, and try again" % (args.port, cmd[-3]))
+    if steps:
+        print("waiting for the board to start on its new table (it formats its file "
+              "system)")
+        DP.wait_for_repl(args.port)
+    if subprocess.call(copy):
         if args.romfs:
             raise CommandError("mpremote could not deploy the ROMFS image to %s: the "
                                "firmware needs ROMFS (MICROPY_VFS_ROM) and a romfs "
-                               "partition (--partition --romfs), see docs/device.md"
-                               % args.port)
+                               "partition (--partition --romfs), see docs/hardware.md, "
+                               "\"The recommended build\"" % args.port)
         raise CommandError("mpremote could not copy to %s" % args.port)
     print("deployed to %s: the board restarts into Tally 42" % args.port)
     return 0
@@ -126,12 +145,15 @@ def deploy_parser(sub, name):
         description="Compile the firmware (mpy-cross) and copy it with its board file to a "
                     "board running MicroPython, over its serial port; --partition, the "
                     "first time only, gives the board a partition table with the journal's "
-                    "own 64 KB (docs/device.md).")
+                    "own 64 KB and a new file system (docs/hardware.md, \"Partitions\": "
+                    "the table, what is erased and why).")
     p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
     p.add_argument("--board", required=True, help="one of " + ", ".join(DP.BOARDS))
     p.add_argument("--partition", action="store_true",
                    help="first time only: write a partition table with a 64 KB journal "
-                        "partition (the file system is formatted anew)")
+                        "partition; the new file system's first 8 KB are erased so that "
+                        "MicroPython formats it at the next boot (its files are lost; "
+                        "the journal's flash is kept)")
     p.add_argument("--romfs", action="store_true",
                    help="put the modules in the romfs partition as one ROMFS image, run "
                         "in place from flash (MicroPython built with MICROPY_VFS_ROM)")
@@ -143,3 +165,30 @@ def deploy_parser(sub, name):
     p.add_argument("--dry-run", action="store_true", help="build, then say what would run")
     return p
 
+
+
+def cmd_rescue(args):
+    from host_tools.deploy import rescue
+    if not args.dry_run and os.path.exists(args.out) and not args.force:
+        raise CommandError("%s exists: give another --out, or --force to replace it"
+                           % args.out)
+    try:
+        rescue.rescue(args.port, args.out, args.dry_run)
+    except rescue.RescueError as e:
+        raise CommandError(str(e))
+    return 0
+
+
+def rescue_parser(sub, name):
+    p = sub.add_parser(
+        name, help="read the journal off a board that no longer starts (esptool)",
+        description="Read the journal partition off a board over esptool, through the "
+                    "chip's own boot loader (nothing on the board has to run), into a file "
+                    "that `tally42 export --from-image FILE` reads. The partition table "
+                    "says where the journal is; without one, the 64 KB at 0x3f0000 "
+                    "(docs/hardware.md, \"Rescuing the journal\").")
+    p.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyUSB0")
+    p.add_argument("--out", required=True, metavar="FILE", help="the file to write")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists")
+    p.add_argument("--dry-run", action="store_true", help="say what would run")
+    return p

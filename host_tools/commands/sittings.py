@@ -179,12 +179,12 @@ def cmd_export(args):
                            "give an existing folder, or a new one's name ending in /" % out)
     per_file = folder
     if per_file:
-        _export_files(out, args.format, todo)
+        _export_files(out, args.format, todo, args.utc)
     else:
         if args.format == "jsonl":
             text = todo[0][1] if todo else ""
         else:
-            text = X.one_stream(args.format, [rp for _, _, rp in todo])
+            text = X.one_stream(args.format, [rp for _, _, rp in todo], args.utc)
         if out is None:
             write_stdout(text)
         else:
@@ -209,7 +209,7 @@ def _write_file(path, text, fmt):
         raise CommandError("%s: cannot write: %s" % (path, e.strerror or e))
 
 
-def _export_files(folder, fmt, todo):
+def _export_files(folder, fmt, todo, utc=False):
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as e:
@@ -219,7 +219,7 @@ def _export_files(folder, fmt, todo):
         name = X.file_name(sid, fmt, taken)
         taken.add(name.lower())
         path = os.path.join(folder, name)
-        _write_file(path, X.text_of(fmt, log, rp), fmt)
+        _write_file(path, X.text_of(fmt, log, rp, utc), fmt)
         sys.stdout.write("%s\n" % path)
 
 
@@ -246,6 +246,9 @@ def export_parser(sub, name):
                    help="with --from-image: the scorer's id (T42-..., as `tally42 devices` "
                         "and sync name it): the sittings get the ids sync stores them by "
                         "(default: their random id alone, the end of those ids)")
+    p.add_argument("--utc", action="store_true",
+                   help="text: the scoresheets' start and end times in UTC (default: in "
+                        "this PC's time zone, named)")
     add_db(p)
     return p
 
@@ -292,6 +295,8 @@ def cmd_sittings(args):
             for key in ("options", "players", "score", "games"):
                 d[key] = None if d[key] is None else json.loads(d[key])
             d["over"] = bool(d["over"])
+            d["damaged"] = bool(d["damaged"])      # partial: its hands before the damage
+            d["accepted"] = bool(d["accepted"])    # counted in stats and standings
             slot = slotted.get(r["id"])
             d["slot"] = None if slot is None else {"event": slot[0], "round": slot[1],
                                                    "table": slot[2]}
@@ -306,6 +311,9 @@ def cmd_sittings(args):
         players = ", ".join(json.loads(r["players"])) if r["players"] else ""
         score = "-".join(str(x) for x in json.loads(r["score"]))
         state = "over" if r["over"] else "in progress"
+        if r["damaged"]:
+            # Read from a damaged journal up to the damage: not counted until accepted.
+            state = "damaged, accepted" if r["accepted"] else "damaged (`accept` counts it)"
         source = r["source"] + (" " + r["device"] if r["device"] else "")
         started, ended = _when(r["started"], args.utc), _when(r["ended"], args.utc)
         zones.update(z for _, z in (started, ended) if z)
@@ -347,18 +355,8 @@ def _event(r, slot):
 
 
 def _when(text, utc=False):
-    """(day and minute, zone name) of an ISO 8601 time in the PC's local zone (utc: in
-    UTC), so that a column of them orders by instant; one written without an offset is
-    UTC (the log's rule, host_tools/log/times.py). Text that is no time: as it is, no zone."""
-    import datetime
-    try:
-        t = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (AttributeError, TypeError, ValueError):
-        return text or "", None
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=datetime.timezone.utc)
-    t = t.astimezone(datetime.timezone.utc if utc else None)
-    return t.strftime("%Y-%m-%d %H:%M"), "UTC" if utc else t.tzname()
+    from host_tools.log.times import zoned
+    return zoned(text, utc)
 
 
 def sittings_parser(sub, name):
@@ -434,3 +432,28 @@ def rename_parser(sub, name):
     add_db(p)
     return p
 
+
+
+@damage_refused
+def cmd_accept(args):
+    with open_db(args, create=False) as database:
+        try:
+            sid = database.resolve(args.id)
+            changed = database.accept(sid)
+        except D.DbError as e:
+            raise CommandError(str(e))
+    sys.stdout.write("sitting %s %s: its hands count in stats and standings\n" % (
+        printable(sid), "accepted" if changed else "was accepted already"))
+    return 0
+
+
+def accept_parser(sub, name):
+    p = sub.add_parser(name, help="count a damaged sitting in stats and standings",
+                       description="A sitting read from a scorer whose journal was damaged "
+                                   "inside it is stored with its hands before the damage "
+                                   "only, marked damaged (`tally42 sittings` shows it), and "
+                                   "counts in no stats or standings. Accept it when those "
+                                   "hands stand (then `event result` can slot it).")
+    p.add_argument("id", metavar="ID", help="the sitting's id (or a unique beginning of it)")
+    add_db(p)
+    return p

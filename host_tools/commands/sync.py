@@ -7,6 +7,7 @@ import time
 
 from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError, add_db
+from host_tools.log.text import printable
 from host_tools.events import event as EV
 from host_tools.events import inplay as IP
 from host_tools.events import slots as SL
@@ -277,6 +278,12 @@ def cmd_sync(args):
     refusals += slotter.refused
     if report.assign_refused:
         refusals.append(report.assign_refused)
+    for number, sid, hands in report.partial:
+        refusals.append("the scorer's journal holds sitting %d damaged (a record fails its "
+                        "check, a flash fault): its %d hand%s before the damage stored as "
+                        "%s, marked damaged; it counts in no stats or standings until "
+                        "`tally42 accept %s`" % (number, hands, "" if hands == 1 else "s",
+                                                 printable(sid), printable(sid)))
     if report.damaged:
         refusals.append("the scorer's journal holds %s damaged (a record fails its check, "
                         "a flash fault): not stored, and no longer kept on the scorer" % (

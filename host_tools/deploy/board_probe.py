@@ -57,6 +57,7 @@ def _sittings(part):
 def probe():
     r = {"version": tuple(sys.implementation.version[:3]),
          "machine": getattr(sys.implementation, "_machine", ""),
+         "mpy": getattr(sys.implementation, "_mpy", None),
          "parts": [], "files": [], "frozen": False, "unsynced": None, "orphans": 0}
     for d in ("engine_core", "firmware", "boards"):
         _walk(d, r["files"])

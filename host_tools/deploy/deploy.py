@@ -6,10 +6,12 @@ With --romfs the modules go into the board's romfs partition as one ROMFS image 
 measures it."""
 import hashlib
 import os
+import shlex
 import shutil
 import struct
 import subprocess
 import sys
+import time
 
 from host_tools.build import manifests, romfs
 from host_tools.deploy import boardcheck
@@ -170,16 +172,29 @@ def partition_table(parts=PARTITIONS):
     return body + b"\xff" * (0xC00 - len(body))
 
 
+def mpy_version(out_dir):
+    """The .mpy version mpy-cross wrote: the second byte of a compiled module's header
+    (py/persistentcode.c), None when the build has no module."""
+    for folder, _, names in sorted(os.walk(out_dir)):
+        for name in sorted(names):
+            if name.endswith(".mpy"):
+                with open(os.path.join(folder, name), "rb") as m:
+                    head = m.read(2)
+                if head[:1] == b"M" and len(head) == 2:
+                    return head[1]
+    return None
+
+
 def restart(port):
     """Back to the scorer after a refused deploy: the probe left the board at the REPL."""
-    subprocess.call([tool("mpremote"), "connect", port, "reset"])
+    subprocess.call(remote() + ["connect", port, "reset"])
 
 
 def probe(port):
     """What the board on `port` has (host_tools/deploy/boardcheck.py), asked through mpremote."""
     with open(boardcheck.PROBE) as f:
         code = f.read()
-    proc = subprocess.run([tool("mpremote"), "connect", port, "exec", code],
+    proc = subprocess.run(remote() + ["connect", port, "exec", code],
                           capture_output=True, text=True)
     try:
         return boardcheck.parse(proc.stdout)
@@ -190,16 +205,85 @@ def probe(port):
                            % (port, detail[-1] if detail else "no answer"))
 
 
-def write_partitions(port, out_dir, dry_run, rom=False):
+# The new table's file system ("vfs") does not start where the stock one ended: a
+# LittleFS refuses to mount a volume whose block count changed, and the port's
+# inisetup.py then finds the old superblock and stops at "The filesystem appears to be
+# corrupted". Erasing the new vfs's first two 4 KB blocks (LittleFS's superblock pair)
+# leaves inisetup a blank volume: at the next boot the port's own code formats it and
+# writes its boot.py, as on a new board. Nothing past them is touched: the journal
+# partition keeps whatever it holds (blank, the old file system's blocks, which the
+# journal's mount takes for a blank partition, or a journal from before MicroPython was
+# flashed whole, which it mounts).
+VFS_ERASE = 0x2000
+
+
+def table_for(rom):
+    return PARTITIONS_ROMFS if rom else PARTITIONS
+
+
+def esptool_steps(port, out_dir, rom=False):
+    """The esptool commands of --partition, as argv lists: erase the new vfs's first
+    blocks (no reset after: the board would boot a table half written), then write the
+    table (and reset, so the board boots it and formats its file system). Writes the
+    table's file into out_dir."""
     path = os.path.join(out_dir, "partitions.bin")
     with open(path, "wb") as f:
-        f.write(partition_table(PARTITIONS_ROMFS if rom else PARTITIONS))
-    cmd = [sys.executable, "-m", "esptool", "--port", port, "write-flash",
-           "0x%x" % TABLE_OFFSET, path]
-    print("partition table: %s (journal: 64 KB at 0x3f0000%s)"
-          % (path, ", romfs: 192 KB at 0x3c0000" if rom else ""))
-    if dry_run:
-        print("would run: " + " ".join(cmd))
-        return
-    if subprocess.call(cmd):
-        raise DeployError("esptool could not write the partition table")
+        f.write(partition_table(table_for(rom)))
+    vfs = [p for p in table_for(rom) if p[0] == "vfs"][0]
+    esptool = [sys.executable, "-m", "esptool", "--port", port]
+    return [esptool + ["--after", "no-reset", "erase-region", "0x%x" % vfs[3],
+                       "0x%x" % VFS_ERASE],
+            esptool + ["write-flash", "0x%x" % TABLE_OFFSET, path]]
+
+
+def shell(argv):
+    """A command as one line a POSIX shell runs as it is: words quoted where they must
+    be, a word of several lines (mpremote's exec code) in bash's $'...' form."""
+    out = []
+    for a in argv:
+        if "\n" in a:
+            a = "$'" + a.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n") + "'"
+        else:
+            a = shlex.quote(a)
+        out.append(a)
+    return " ".join(out)
+
+
+def remote():
+    """How deploy runs mpremote: through host_tools/deploy/quietremote.py, which opens the
+    port with DTR and RTS released."""
+    return [sys.executable, "-m", "host_tools.deploy.quietremote"]
+
+
+def wait_for_repl(port, timeout=20.0):
+    """After esptool's reset: wait until the board's boot has finished (its first boot
+    formats the file system) and MicroPython's prompt has come, so that mpremote's
+    Ctrl-C cannot stop _boot.py half way. A carriage return each second asks for the
+    prompt again, in case the banner came before the port was open. Raises DeployError
+    at the timeout, or when the board says its file system is corrupted."""
+    from host_tools.serial.transport import LinkError, SerialLink
+    try:
+        link = SerialLink(port, timeout=0.2)
+    except LinkError as e:
+        raise DeployError(str(e))
+    seen = b""
+    deadline = time.monotonic() + timeout
+    asked = time.monotonic()
+    try:
+        while time.monotonic() < deadline:
+            seen = (seen + link.read())[-512:]
+            if b"appears to be corrupted" in seen:
+                raise DeployError("the board says its file system is corrupted after the "
+                                  "new partition table: see docs/hardware.md, \"Partitions\"")
+            if b">>> " in seen:
+                return
+            if time.monotonic() - asked >= 1.0:
+                link.write(b"\r")
+                asked = time.monotonic()
+    except LinkError as e:
+        raise DeployError(str(e))
+    finally:
+        link.close()
+    raise DeployError("the board on %s did not start within %d s of esptool's reset: "
+                      "press its reset button, then deploy again without --partition"
+                      % (port, timeout))

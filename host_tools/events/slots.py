@@ -28,13 +28,18 @@ def slot_sitting(database, sitting_id, event, round_no, table_no):
 
 
 def _slot(database, sitting_id, ev, round_no, table_no):
-    CL.check_open(database, ev.name)        # a finished night's results are locked
     conn = database.conn
-    row = conn.execute("SELECT id, variant, options, players FROM sittings WHERE id = ?",
-                       (sitting_id,)).fetchone()
+    row = conn.execute("SELECT id, variant, options, players, damaged, accepted "
+                       "FROM sittings WHERE id = ?", (sitting_id,)).fetchone()
     if row is None:
         raise EventError("no sitting %s stored (import or sync it first)"
                          % printable(sitting_id))
+    if row["damaged"] and not row["accepted"]:
+        raise EventError("sitting %s is damaged (the scorer's journal was, inside it): only "
+                         "its hands before the damage are stored; `tally42 accept %s` if "
+                         "they stand as the table's result, then slot it"
+                         % (printable(sitting_id), printable(sitting_id)))
+    CL.check_open(database, ev.name)        # a finished night's results are locked
     table = ev.table(round_no, table_no)
     where = "%s round %d table %d" % (ev.name, round_no, table_no)
     have = conn.execute("SELECT event, round, table_no FROM event_results WHERE sitting_id = ?",

@@ -222,14 +222,14 @@ def _how(info, ev, names):
     return "%s knocks %d v %d, undercut%s" % (who, k, d, bonus)
 
 
-def scoresheet(header, events, names):
+def scoresheet(header, events, names, utc=None):
     rules = header.rules
     lines = []
     title = "%s, game to %d" % (rules.name, rules.target)
     if header.extra.get("id"):
         title = "%s  (%s)" % (title, printable(header.extra["id"]))
     lines.append(title)
-    lines += meta_lines(header)
+    lines += meta_lines(header, utc)
     usual = G.GinRules(rules.variant).to_dict()     # the house options left at their default
     opts = [k if v is True else "%s %s" % (k, v) for k, v in rules.to_dict().items()
             if k != "target" and v != usual[k]]

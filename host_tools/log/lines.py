@@ -26,9 +26,11 @@ class LogError(Exception):
 # What tally42 keeps of a sitting beyond the spec's header: its end time and its place
 # in an event. The spec refuses unknown header fields, so they travel on a comment line
 # right after the header, `#tally42 {"ended": ..., "event": ..., "round": 2, "table": 3}`,
-# which any reader of the spec ignores and tally42 reads back.
+# which any reader of the spec ignores and tally42 reads back. `"damaged": true`: the
+# scorer's journal was damaged inside this sitting, and the log holds its events up to
+# the damage only (a partial sitting: counted in no standings unless accepted).
 META_PREFIX = "#tally42 "
-META_FIELDS = ("ended", "event", "round", "table")
+META_FIELDS = ("ended", "event", "round", "table", "damaged")
 MAX_ROUND = 255         # what a scorer's header holds (one byte each)
 MAX_TABLE = 255
 MAX_EVENT = 32          # characters of an event's name
@@ -152,6 +154,8 @@ def meta_problem(obj):
         v = obj.get(key)
         if v is not None and (not is_int(v) or not 1 <= v <= top):
             return "%s must be a whole number from 1 to %d" % (key, top)
+    if obj.get("damaged") not in (None, True):
+        return "damaged must be true (or left out)"
     return None
 
 
@@ -253,8 +257,9 @@ def side_names(header):
     return ["Us", "Them"]
 
 
-def meta_lines(header):
-    """The scoresheet's lines of when and where a sitting was played."""
+def meta_lines(header, utc=None):
+    """The scoresheet's lines of when and where a sitting was played; its times as the
+    log gives them (utc None), or in the PC's local zone, named (False), or UTC (True)."""
     out = []
     x = header.extra
     if x.get("event"):
@@ -264,10 +269,21 @@ def meta_lines(header):
                 where.append("%s %d" % (key, x[key]))
         out.append("Event: %s" % ", ".join(where))
     if x.get("started"):
-        out.append("Started: %s" % printable(x["started"]))
+        out.append("Started: %s" % _time(x["started"], utc))
     if x.get("ended"):
-        out.append("Ended: %s" % printable(x["ended"]))
+        out.append("Ended: %s" % _time(x["ended"], utc))
+    if x.get("damaged"):
+        out.append("DAMAGED: the scorer's journal was damaged in this sitting; only its "
+                   "hands before the damage are here")
     return out
+
+
+def _time(text, utc):
+    if utc is None:
+        return printable(text)
+    from host_tools.log.times import zoned
+    when, zone = zoned(text, utc)
+    return printable(when if zone is None else "%s %s" % (when, zone))
 
 
 def dump_log(lines):

@@ -379,13 +379,14 @@ def next_json(s):
     return out
 
 
-def scoresheet(rp):
-    """A readable scoresheet: one block a deal, with the running score."""
+def scoresheet(rp, utc=None):
+    """A readable scoresheet: one block a deal, with the running score (its times as
+    lines.meta_lines shows them: utc None, as given; False, local; True, UTC)."""
     header = rp.header
     rules = header.rules
     names = [printable(n) for n in seat_names(header)]
     if rules.family:
-        return ginlog.scoresheet(header, rp.events, names)
+        return ginlog.scoresheet(header, rp.events, names, utc)
     sides = [printable(n) for n in side_names(header)]
     unit = ("marks", "points", "points")[rules.scoring]
     lines = []
@@ -393,7 +394,7 @@ def scoresheet(rp):
     if header.extra.get("id"):
         title = "%s  (%s)" % (title, printable(header.extra["id"]))
     lines.append(title)
-    lines += meta_lines(header)
+    lines += meta_lines(header, utc)
     # Hand numbers take the width of the last one, so the lines stay aligned.
     width = len(str(sum(1 for kind, _ in walk(header, rp.events) if kind == "hand")))
     indent = " " * (width + 7)

@@ -5,6 +5,22 @@ offset they were written with. Plain Python (the log is read on MicroPython too)
 _FORM = "an ISO 8601 time such as 2026-03-07T20:15:02-06:00"
 
 
+def zoned(text, utc=False):
+    """(day and minute, zone name) of an ISO 8601 time in the PC's local zone (utc: in
+    UTC), so that times of several offsets order by instant; one written without an
+    offset is UTC. Text that is no time: as it is, no zone. For the PC's tables and
+    scoresheets (it loads datetime, which MicroPython lacks)."""
+    import datetime
+    try:
+        t = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except (AttributeError, TypeError, ValueError):
+        return text or "", None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=datetime.timezone.utc)
+    t = t.astimezone(datetime.timezone.utc if utc else None)
+    return t.strftime("%Y-%m-%d %H:%M"), "UTC" if utc else t.tzname()
+
+
 def _digits(text, at, n):
     part = text[at:at + n]
     if len(part) != n or not all("0" <= c <= "9" for c in part):

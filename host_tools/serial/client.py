@@ -112,7 +112,7 @@ class Entry:
         self.sid = sid
         self.finished = bool(flags & 1)
         self.synced = bool(flags & 2)
-        self.damaged = bool(flags & 4)     # a record fails its check: it cannot be fetched
+        self.damaged = bool(flags & 4)     # a record fails its check: sent up to it
         self.length = length
 
     def __repr__(self):

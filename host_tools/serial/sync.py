@@ -2,8 +2,8 @@
 stored in the database, and only then acknowledged; then the scorer's next table
 assignment pushed. A sitting's journal stream is turned into sitting log lines here."""
 from host_tools.tables.assignment import check_assignment
-from host_tools.serial.client import (E_OPEN, E_UNKNOWN, E_UNSUPPORTED, DeviceError,
-                                    SyncError)
+from host_tools.serial.client import (E_JOURNAL, E_OPEN, E_UNKNOWN, E_UNSUPPORTED,
+                                    DeviceError, SyncError)
 from host_tools.serial.transport import LinkError
 from host_tools.log.device import END_ITEM, device_sitting_id, end_item, from_device
 from host_tools.log.lines import LogError
@@ -49,11 +49,15 @@ def stream_parts(data):
 def sitting_lines(device_id, entry, data):
     """The log lines of a fetched sitting, its id "<device id>-<random id>" (or
     "<device id>-<journal number>" from older firmware); SyncError if the bytes are not
-    a sitting."""
+    a sitting. A sitting the scorer lists as damaged comes as far as its records read
+    (up to the damaged one): its lines are marked damaged (a partial sitting)."""
     try:
         header, events, ended = stream_parts(data)
         sid = device_sitting_id(device_id, entry.sid, header)
-        return from_device(header, events, {"id": sid}, ended)
+        extra = {"id": sid}
+        if entry.damaged:
+            extra["damaged"] = True
+        return from_device(header, events, extra, ended)
     except ValueError as e:
         raise Refused("sitting %d from the scorer is damaged (%s): not stored, the scorer "
                       "keeps it" % (entry.sid, e))
@@ -67,7 +71,10 @@ class Report:
         self.updated = []
         self.already = []       # were on the PC already (an acknowledge that got lost)
         self.refused = []       # (sitting number on the scorer, why): left on the scorer
-        self.damaged = []       # sitting numbers the scorer holds damaged: named, not stored
+        self.damaged = []       # sitting numbers the scorer holds damaged, nothing readable:
+                                # named, not stored
+        self.partial = []       # (sitting number, id, hands): damaged ones stored as far
+                                # as they read, marked damaged
         self.acked = 0
         self.free = info.free
         self.payload = 0        # sitting bytes fetched
@@ -97,10 +104,12 @@ def _store_all(client, store, progress, report):
     if not info.unsynced:
         return report
     entries = [e for e in client.list(unsynced=True) if e.finished and not e.synced]
-    # A damaged sitting (its journal on the scorer fails a check) cannot be read whole:
-    # it is named, and acknowledged so that its space comes back; the rest are stored.
-    report.damaged = [e.sid for e in entries if e.damaged]
-    entries = [e for e in entries if not e.damaged]
+    # A damaged sitting (a record of it on the scorer fails its check) cannot be read
+    # whole: its records before the damage are fetched and stored as a partial sitting
+    # marked damaged, and acknowledged only then, like the others. One with nothing to
+    # read (its beginning lost) is named, and acknowledged so that its space comes back.
+    report.damaged = [e.sid for e in entries if e.damaged and not e.length]
+    entries = [e for e in entries if e.length]
     report.listed = len(entries)
     if report.damaged:
         report.free = client.ack(report.damaged)
@@ -113,6 +122,24 @@ def _store_all(client, store, progress, report):
         if progress:
             progress(done[0], total)
 
+    _fetch_and_store(client, store, report, [e for e in entries if not e.damaged], moved)
+    for e in entries:
+        if not e.damaged:
+            continue
+        try:
+            _fetch_and_store(client, store, report, [e], moved)
+        except DeviceError as err:
+            if err.code != E_JOURNAL:
+                raise
+            # A scorer older than partial sittings refuses to send a damaged one: it is
+            # named, and acknowledged so that its space comes back, as it always was.
+            report.listed -= 1
+            report.damaged.append(e.sid)
+            report.free = client.ack([e.sid])
+    return report
+
+
+def _fetch_and_store(client, store, report, entries, moved):
     data = [bytearray() for _ in entries]
     i = 0
     while i < len(entries):
@@ -139,7 +166,6 @@ def _store_all(client, store, progress, report):
         if acked:
             report.free = client.ack(acked)
             report.acked += len(acked)
-    return report
 
 
 def assign(client, assignment_for, report):
@@ -204,3 +230,12 @@ def _store_one(report, store, entry, data):
                       "the scorer keeps it" % (entry.sid, err.line, err.message))
     {"stored": report.stored, "updated": report.updated}.get(
         status, report.already).append((sid, what))
+    if entry.damaged:
+        report.partial.append((entry.sid, sid, _hands(lines)))
+
+
+def _hands(lines):
+    # The hands a partial sitting's lines hold (every deal ended, thrown-in ones too).
+    from host_tools.log import sittinglog as L
+    from host_tools.log.lines import dump_log
+    return len(L.report(L.replay(dump_log(lines).encode("utf-8")))["hands"])

@@ -4,7 +4,7 @@ board's three UARTs on pseudo-terminals (boards/sim/qemu_mps2.py): the REPL, whi
 shares with its sync link as an ESP32's USB serial does (mpremote and `tally42 sync`
 speak there); the buttons, where this side writes press codes; the panel's frames. The
 port runs no main.py: the scorer is started over the raw REPL, as a main.py would start
-it (`from firmware import start; start.main("sim.qemu_mps2")`).
+it (`from firmware import start; start.main("qemu_mps2")`).
 
     with Machine(ELF, flash="f.bin") as m:   # f.bin: the journal's 64 KB, kept on stop
         m.start_scorer()
@@ -29,12 +29,14 @@ ROOT = build.ROOT
 ELF = os.path.join(ROOT, "build", "qemu", "firmware.elf")
 QEMU = "qemu-system-arm"
 MACHINE = "mps2-an385"
-BOARD = "sim.qemu_mps2"
+BOARD = "qemu_mps2"
 FLASH_BASE = 0x20000000     # boards/sim/qemu_mps2.py: the journal's RAM, and its magic word
 FLASH_SIZE = run.FLASH_SIZE
 FLASH_MAGIC = (0x20010000, 0x54343246)
 ROM_BASE = 0x21000000       # the port's ROMFS partition 0 (4 MB)
 START = 'from firmware import start\nstart.main(%r)\n'
+RECORD = 'import boards.sim.qemu_mps2\nboards.sim.qemu_mps2.Panel.record = True\n'
+STOP = 0xFF     # boards/sim/qemu_mps2.py UartKeys: the scorer returns to the REPL
 STOP = 0xFF                 # boards/sim/qemu_mps2.py: on the button UART, start.main returns
 _PTY = re.compile(rb"char device redirected to (\S+) \(label serial(\d)\)")
 
@@ -109,6 +111,9 @@ class Machine:
         self.repl = os.ttyname(self._pc_slave)
         self._decoder = screen.Frames(width, height)
         self.frames = []
+        self.said = bytearray()     # what the board sent on its REPL UART (the last 4 KB)
+        self.said_count = 0         # and how many bytes in all
+        self.last_panel_read = time.monotonic()
         self.last_frame_at = time.monotonic()
         self.on_frame = None
         self._stop = False
@@ -138,6 +143,7 @@ class Machine:
                 data = os.read(self._panel, 65536)
             except OSError:
                 return
+            self.last_panel_read = time.monotonic()
             for f in self._decoder.feed(data):
                 self.frames.append(f)
                 self.last_frame_at = time.monotonic()
@@ -147,6 +153,9 @@ class Machine:
     def _relay(self, src, dst):
         try:
             data = os.read(src, 4096)
+            if src == self._uart0:
+                self.said_count += len(data)
+                self.said = (self.said + data)[-4096:]
             while data:
                 data = data[os.write(dst, data):]
         except BlockingIOError:
@@ -169,6 +178,25 @@ class Machine:
                or time.monotonic() - self.last_frame_at < quiet):
             if time.monotonic() > deadline:
                 raise QemuError("the panel did not settle in %d s" % timeout)
+            time.sleep(0.1)
+
+    def wait_returned(self, since, timeout=300.0):
+        """Wait until the program started on the raw REPL has returned (the raw REPL's
+        end, \\x04 then >, sent after the first `since` bytes of said_count), then until
+        the panel's UART has been quiet for half a second: every frame the program drew
+        has then been read. The scorer returns when it takes the stop code (STOP) after
+        the presses, in order: no clock decides when the presses are done."""
+        deadline = time.monotonic() + timeout
+        while True:
+            new = self.said_count - since
+            if new > 0 and b"\x04>" in bytes(self.said[-min(new, len(self.said)):]):
+                break
+            if self.proc.poll() is not None:
+                raise QemuError("QEMU ended before the scorer returned")
+            if time.monotonic() > deadline:
+                raise QemuError("the scorer did not return in %d s" % timeout)
+            time.sleep(0.05)
+        while time.monotonic() - self.last_panel_read < 0.5:
             time.sleep(0.1)
 
     def wait_for(self, screen, timeout=120.0, since=0):
@@ -206,9 +234,11 @@ class Machine:
             raise QemuError("on the board: %s" % err.decode("utf-8", "replace").strip())
         return out.decode("utf-8", "replace")
 
-    def start_scorer(self, board=BOARD):
+    def start_scorer(self, board=BOARD, words=False):
         """Soft reset (a fresh heap; the journal's RAM keeps), then start the scorer over
-        the raw REPL as a main.py would; the REPL line is left to the scorer."""
+        the raw REPL as a main.py would; the REPL line is left to the scorer. words: the
+        panel's frames carry the screen's words (boards/sim/qemu_mps2.py Panel.record).
+        Returns said_count before the start (for wait_returned)."""
         from mpremote.transport import TransportError
         t = self.transport()
         try:
@@ -216,12 +246,14 @@ class Machine:
             # The port's os.urandom is an LCG that starts alike at each power-on: stir
             # it, as a chip's random number generator would differ (sitting ids).
             t.exec_raw("import os\nos.urandom(%d)\n" % (time.time_ns() // 1000 % 997 + 1))
-            t.exec_raw_no_follow(START % board)
+            since = self.said_count
+            t.exec_raw_no_follow((RECORD if words else "") + START % board)
         except TransportError as e:
             raise QemuError("raw REPL: %s" % e)
         finally:
             t.close()
         time.sleep(0.2)
+        return since
 
     # ---- the end ----
 
@@ -321,11 +353,16 @@ def run_sim(script=None, flash=None, hold=False, screens=None, text=False, stdou
         elif keyboard is not None:
             keyboard.raw(stdin)
         try:
-            m.start_scorer()
-            m.press(codes)
+            since = m.start_scorer(words=text)
             if keyboard is None:
-                m.wait_idle()
+                # The presses, then the stop code: the scorer takes them in order and
+                # returns, and every frame they drew has come. (Waiting for the panel
+                # to be quiet for a while instead printed a screen from before the
+                # presses whenever the emulator was slower than the wait.)
+                m.press(list(codes) + [STOP])
+                m.wait_returned(since)
             else:
+                m.press(codes)
                 _keys(m, keyboard, stdin, hold)
         except KeyboardInterrupt:
             pass
@@ -335,7 +372,9 @@ def run_sim(script=None, flash=None, hold=False, screens=None, text=False, stdou
             elif keyboard is not None:
                 keyboard.restore()
     if text and m.frames:
-        stdout.write("\n".join(screen.braille(m.frames[-1][3], run.WIDTH, run.HEIGHT)) + "\n")
+        last = m.frames[-1]
+        stdout.write("\n".join(screen.braille(last[3], run.WIDTH, run.HEIGHT)
+                               + screen.words_lines(last[2])) + "\n")
     return 0
 
 

@@ -1,6 +1,6 @@
 # The events' tables in the database (host_tools/events/ reads and writes them): plain,
 # portable SQL (SQLite and PostgreSQL: no AUTOINCREMENT, no SQLite types), created by the
-# store's migrations 4 and 5 (host_tools/store/db.py).
+# store's migrations 4 and 5 (host_tools/store/schema.py).
 
 # An event (migration 4).
 # A slot names its sitting without a foreign key: a sitting synced again with more hands

@@ -19,6 +19,7 @@ CSV_COLUMNS = ["sitting", "variant", "started", "ended", "event", "round", "tabl
                "contract", "trump", "made", "points", "thrown_in"]
 for _i in range(1, MAX_SIDES + 1):
     CSV_COLUMNS += ["side%d" % _i, "award%d" % _i, "score%d" % _i]
+CSV_COLUMNS.append("damaged")   # yes: a partial sitting, read up to a damaged record
 
 class ExportError(Exception):
     """An export that cannot be made: a message to act on."""
@@ -53,6 +54,7 @@ def csv_rows(rp):
                 row += [sides[i], 0 if thrown else h["award"][i], h["score"][i]]
             else:
                 row += ["", "", ""]
+        row.append(_yes(x.get("damaged")))
         rows.append([neutralise(c) for c in row])
     return rows
 
@@ -68,26 +70,27 @@ def csv_text(replays, header=True):
     return out.getvalue()
 
 
-def scoresheet(rp):
-    return L.scoresheet(rp)
+def scoresheet(rp, utc=False):
+    # An export's scoresheet: its times in the PC's local zone, named (utc: UTC).
+    return L.scoresheet(rp, utc)
 
 
-def text_of(fmt, log, rp):
+def text_of(fmt, log, rp, utc=False):
     """One sitting in a format: the log itself, CSV with its header row, or the scoresheet."""
     if fmt == "jsonl":
         return log
     if fmt == "csv":
         return csv_text([rp])
-    return scoresheet(rp)
+    return scoresheet(rp, utc)
 
 
-def one_stream(fmt, replays):
+def one_stream(fmt, replays, utc=False):
     """Several sittings in one stream: CSV with one header row, or the scoresheets one
     after the other (a sitting log holds one sitting, so jsonl has no such stream)."""
     if fmt == "csv":
         return csv_text(replays)
     if fmt == "text":
-        return ("\n" + "-" * 72 + "\n\n").join(scoresheet(rp) for rp in replays)
+        return ("\n" + "-" * 72 + "\n\n").join(scoresheet(rp, utc) for rp in replays)
     raise ValueError("a sitting log holds one sitting")
 
 

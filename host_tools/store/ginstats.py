@@ -30,7 +30,8 @@ def is_gin(variant):
 def collect_into(conn, players, new_player):
     """Add every named player's gin figures (Player.gin) from the stored gin sittings."""
     marks = ",".join("?" * len(G.NAMES))
-    rows = conn.execute("SELECT id, log FROM sittings WHERE variant IN (%s)" % marks,
+    rows = conn.execute("SELECT id, log FROM sittings WHERE variant IN (%s) "
+                        "AND (damaged = 0 OR accepted = 1)" % marks,
                         G.NAMES).fetchall()
     for _, log in rows:
         rp = L.replay(log.encode("utf-8"))

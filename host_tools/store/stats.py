@@ -74,6 +74,10 @@ def contract_label(contract):
     return contract
 
 
+# The sittings stats and standings count: a damaged (partial) one only once accepted.
+COUNTED = "WHERE damaged = 0 OR accepted = 1"
+
+
 def collect(database):
     """{name: Player} over every stored sitting, and how many sittings name no players."""
     conn = database.conn
@@ -86,7 +90,7 @@ def collect(database):
     for (sid, variant, options, over, winner, started, ended, event, rnd, tbl, started_utc,
          ended_utc) in conn.execute(
             "SELECT id, variant, options, over, winner, started, ended, event, round, "
-            "table_no, started_utc, ended_utc FROM sittings"):
+            "table_no, started_utc, ended_utc FROM sittings " + COUNTED):
         if ginstats.is_gin(variant):
             scoring = "gin"
         else:
@@ -115,6 +119,8 @@ def collect(database):
     for row in conn.execute("SELECT sitting_id, bidder, bid, bid_name, contract, made, award "
                             "FROM hands WHERE thrown_in = 0"):
         sid, bidder, bid, bid_name, contract, made, award = row
+        if sid not in info:
+            continue        # a damaged sitting not accepted
         variant, unit = info[sid]
         if unit == "gin":
             # The gin pads keep no bids: their score here, their figures from the logs.

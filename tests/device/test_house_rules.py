@@ -2,11 +2,18 @@
 # the setup screen (its row shown only where it applies), played, and kept in the
 # sitting's header on flash (the journal replayed gives the same state); the trick
 # tracker's last trick, which must take the whole count left. MicroPython only.
-from apphelp import boot, on_flash, press, same_state, start, text
+from apphelp import boot, on_flash, press, rows, same_state, start, text
 from engine_core import codes as C
 from engine_core.gin import sitting as Gn
 from firmware.codes import BID, CONTRACT, HOME, RESULT, SETUP, TRACKER
 from firmware.ui import setup
+
+
+def booted():
+    """A fresh scorer on its setup rows (past the first power-on's question)."""
+    a = boot()
+    rows(a)
+    return a
 
 
 def set_row(a, key, *presses):
@@ -43,7 +50,7 @@ def choose(a, code):
 # ---- forced_min ----
 
 def test_forced_min_shows_under_a_forced_all_pass_and_binds_the_forced_dealer():
-    a = boot()
+    a = booted()
     assert "forced_min" in setup.rows(a)
     set_row(a, "all_pass", "next")                      # redeal: nobody is forced
     assert "forced_min" not in setup.rows(a)
@@ -69,7 +76,7 @@ def test_forced_min_shows_under_a_forced_all_pass_and_binds_the_forced_dealer():
 
 
 def test_min_bid_moves_forced_min_with_it():
-    a = boot()
+    a = booted()
     set_row(a, "forced_min", "next")                    # 31
     set_row(a, "min_bid", "next", "next")               # 32: forced 33
     assert a.draft.min_bid == 32 and a.draft.forced_min == 33
@@ -82,7 +89,7 @@ def test_min_bid_moves_forced_min_with_it():
 # ---- nello_min and nello_by ----
 
 def test_nello_rows_show_with_nello_and_nello_min_30_names_nello_on_a_30():
-    a = boot()
+    a = booted()
     assert "nello_min" not in setup.rows(a) and "nello_by" not in setup.rows(a)
     set_row(a, "nello", "next")
     assert "nello_min" in setup.rows(a) and "nello_by" in setup.rows(a)
@@ -101,7 +108,7 @@ def test_nello_rows_show_with_nello_and_nello_min_30_names_nello_on_a_30():
 
 
 def test_default_nello_min_keeps_nello_from_a_point_bid():
-    a = boot()
+    a = booted()
     set_row(a, "nello", "next")
     start(a)
     press(a, "next", "long ok")                         # E 30
@@ -111,7 +118,7 @@ def test_default_nello_min_keeps_nello_from_a_point_bid():
 
 
 def test_nello_by_forced_dealer_only_after_three_passes():
-    a = boot()
+    a = booted()
     set_row(a, "nello", "next")
     set_row(a, "nello_by", "next")
     assert a.draft.nello_by == 1 and "forced dealer" in text(a)
@@ -135,7 +142,7 @@ def test_nello_by_forced_dealer_only_after_three_passes():
 # ---- Moon's min_bid ----
 
 def test_moon_min_bid_runs_3_to_5():
-    a = boot()
+    a = booted()
     set_row(a, "game", "next", "next")
     assert a.draft.name == "moon" and "min_bid" in setup.rows(a)
     set_row(a, "min_bid", "next", "next", "next")
@@ -153,7 +160,7 @@ def test_moon_min_bid_runs_3_to_5():
 # ---- the gin pads ----
 
 def gin_setup(game_presses=("prev", "prev", "prev")):
-    a = boot()
+    a = booted()
     set_row(a, "game", *game_presses)
     return a
 
@@ -180,9 +187,9 @@ def test_hoyles_knock_and_gin_on_the_sim():
     start(a)
     s = a.scorer.s
     press(a, "prev", "prev", "ok")                      # turn-up 8
-    press(a, "prev", "ok")                              # P2 knocks 6
+    press(a, "next", "prev", "ok")                      # P2 went out: knocks 6
     assert a.screen == RESULT
-    press(a, "prev", "prev")                            # P1 is left with 23
+    press(a, "prev", "prev", "prev")                    # P1 is left with 23 (first: 25)
     assert "knock stands: P2 +17" in text(a)
     press(a, "ok")
     assert s.score(1) == 17 and a.screen == HOME
@@ -203,8 +210,12 @@ def test_ace_turnup_gin_asks_only_for_gin():
     s = a.scorer.s
     press(a, "next", "next", "next", "next", "ok")      # 10 J Q K A
     assert s.turnup_rank() == 1 and not s.may_knock()
+    press(a, "next")                                    # P2 went out
     assert "< P2 gin >" in text(a) and "2 a step" not in text(a)   # no knocks to step
-    press(a, "next")
+    assert "gin only" in text(a)
+    press(a, "next")                                    # nothing else to choose
+    assert "< P2 gin >" in text(a)
+    press(a, "back", "prev")                            # no: P1 went out
     assert "< P1 gin >" in text(a)
     assert not a.take(Gn.knock(1, 1, 20))
     assert "ace turn-up allows only gin" in a.banner
@@ -215,7 +226,7 @@ def test_ace_turnup_gin_asks_only_for_gin():
 # ---- the trick tracker's last trick ----
 
 def test_the_last_tracked_trick_must_take_the_count_left():
-    a = boot()
+    a = booted()
     set_row(a, "scoring", "next")                       # points: no early close
     start(a)
     press(a, "menu", "next", "next", "ok", "menu")      # trick tracker on
@@ -240,7 +251,7 @@ def test_the_last_tracked_trick_must_take_the_count_left():
 def test_house_rules_pushed_from_the_pc_merge_into_the_next_setup():
     from engine_core.header import decode_header
     from firmware import nextsetup
-    a = boot()
+    a = booted()
     assert nextsetup.update(a.scorer, {"min_bid": 32}, None) is None
     r = decode_header(a.scorer.last_setup)[0]
     assert r.min_bid == 32 and r.forced_min == 32       # it follows min_bid

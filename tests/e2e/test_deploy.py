@@ -73,8 +73,17 @@ def test_deploy_dry_run_and_unknown_board(tmp_path):
                           "--board", "esp32_epd29", "--build", str(tmp_path / "b"),
                           "--dry-run", "--partition"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "would run: mpremote connect /dev/null" in out.stdout
-    assert "write-flash 0x8000" in out.stdout
+    runs = [line for line in out.stdout.splitlines() if line.startswith("would run: ")]
+    assert len(runs) == 3, out.stdout
+    assert runs[0].endswith(" -m esptool --port /dev/null --after no-reset erase-region "
+                            "0x200000 0x2000")
+    assert runs[1].endswith(" -m esptool --port /dev/null write-flash 0x8000 %s"
+                            % (tmp_path / "b" / "partitions.bin"))
+    assert " -m host_tools.deploy.quietremote connect /dev/null " in runs[2]
+    # Every step is one line that bash takes as one command as it is.
+    for line in runs:
+        r = subprocess.run(["bash", "-n", "-c", line[len("would run: "):]])
+        assert r.returncode == 0, line
     assert (tmp_path / "b" / "partitions.bin").exists()
     bad = subprocess.run([sys.executable, "-m", "host_tools", "deploy", "--port", "x",
                           "--board", "nope"], capture_output=True, text=True)
@@ -217,7 +226,7 @@ def test_deploy_says_what_it_found_removes_stale_copies_then_copies(tmp_path, mo
     assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
                      "--build", str(tmp_path / "d")]) == 2
     assert "tally42: the board has no journal partition" in capsys.readouterr().err
-    assert [c[1:] for c in calls] == [["connect", "/dev/ttyX", "reset"]]
+    assert [c[3:] for c in calls] == [["connect", "/dev/ttyX", "reset"]]
 
 
 def test_a_board_without_a_boot_py_loses_the_one_another_board_left(tmp_path):
@@ -269,3 +278,137 @@ def test_each_module_is_compiled_under_its_own_name_as_the_sim_does(tmp_path, mo
     names = {c[c.index("-s") + 1] for c in calls if "-s" in c}
     assert {"firmware.app", "firmware.ui.score", "engine_core", "boards"} <= names, names
     assert not any("/" in n for n in names), names
+
+
+def test_a_board_whose_mpy_version_differs_from_mpy_cross_is_refused(tmp_path):
+    plan = B.check(_found(), deploy.PARTITIONS, False, DEPLOYED, mpy=6)
+    assert plan.refusal is None         # an old firmware that does not say: not refused
+    found = B.Found({"version": (1, 22, 2), "machine": "ESP32", "parts": OURS, "mpy": 0x0A06})
+    found.version = (1, 24, 0)
+    assert B.check(found, deploy.PARTITIONS, False, DEPLOYED, mpy=6).refusal is None
+    found.mpy = 0x0A05
+    plan = B.check(found, deploy.PARTITIONS, False, DEPLOYED, force=True, mpy=6)
+    assert plan.refusal.startswith("the board's MicroPython 1.24.0 loads .mpy version 5, "
+                                   "this mpy-cross writes version 6")
+    # The version deploy compares: the byte mpy-cross wrote, the one this unix port loads.
+    files = deploy.build("esp32_epd29", str(tmp_path))
+    assert files and deploy.mpy_version(str(tmp_path)) == 6
+
+
+def test_mpremote_opens_the_port_with_dtr_and_rts_released(monkeypatch):
+    import serial
+    from mpremote import transport_serial
+    from host_tools.deploy import quietremote
+    plain = transport_serial.SerialTransport("loop://")
+    assert plain.serial.dtr and plain.serial.rts     # pyserial's default: both asserted
+    plain.close()
+    monkeypatch.setattr(quietremote, "_serial_for_url", serial.serial_for_url)
+    monkeypatch.setattr(serial, "serial_for_url", quietremote.released)
+    t = transport_serial.SerialTransport("loop://")
+    assert t.serial.is_open and (t.serial.dtr, t.serial.rts) == (False, False)
+    t.close()
+
+
+def test_shell_lines_keep_every_word_as_it_was():
+    import esp32boot
+    argv = ["mpremote", "exec", "import os\ntry: os.mkdir('a b')\nexcept OSError: pass",
+            "+", "cp", "/tmp/x y.mpy", ":x.mpy", "back\\slash"]
+    line = deploy.shell(argv)
+    assert "\n" not in line
+    # bash reads the line back into the same words (and so does the boot test's reader).
+    r = subprocess.run(["bash", "-c", "printf '%s\\0' " + line[len("mpremote "):]],
+                       capture_output=True, text=True)
+    assert r.stdout.split("\0")[:-1] == argv[1:]
+    assert esp32boot.split(line) == argv
+
+
+def test_make_deploy_takes_dryrun():
+    import os
+    args = ["make", "-n", "-s", "deploy", "PORT=/dev/ttyUSB0", "BOARD=esp32_epd29",
+            "PARTITION=1"]
+    with_it = subprocess.run(args + ["DRYRUN=1"], cwd=deploy.ROOT, capture_output=True,
+                             text=True, env=dict(os.environ, MAKEFLAGS=""))
+    line = [x for x in with_it.stdout.splitlines() if " deploy " in x][-1]
+    assert line.split()[-1] == "--dry-run" and "--partition" in line.split()
+    without = subprocess.run(args, cwd=deploy.ROOT, capture_output=True, text=True,
+                             env=dict(os.environ, MAKEFLAGS=""))
+    assert "--dry-run" not in without.stdout
+
+
+def _board_on_a_pty(answer):
+    """A pty whose far end plays a board: answer(bytes it got) -> bytes to send."""
+    import os
+    import threading
+    import tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    stop = threading.Event()
+
+    def run():
+        import select
+        while not stop.is_set():
+            ready, _, _ = select.select([master], [], [], 0.05)
+            if ready:
+                try:
+                    got = os.read(master, 256)
+                except OSError:
+                    return
+                out = answer(got)
+                if out:
+                    os.write(master, out)
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+
+    def close():
+        stop.set()
+        t.join(2)
+        os.close(master)
+        os.close(slave)
+    return os.ttyname(slave), close
+
+
+def test_deploy_waits_for_the_prompt_after_esptools_reset():
+    # The banner went by before the port was open: a carriage return asks for the prompt.
+    asked = []
+    port, close = _board_on_a_pty(lambda got: asked.append(got) or (
+        b"\r\n>>> " if b"\r" in got else b""))
+    try:
+        deploy.wait_for_repl(port, timeout=60)
+    finally:
+        close()
+    assert asked and asked[0] == b"\r"
+    # The port's inisetup stuck on an old file system: said at once, not waited out.
+    port, close = _board_on_a_pty(lambda got: b"The filesystem appears to be corrupted. ")
+    try:
+        with pytest.raises(deploy.DeployError, match="file system is corrupted"):
+            deploy.wait_for_repl(port, timeout=60)
+    finally:
+        close()
+    # A board that never answers: the timeout, with what to do.
+    port, close = _board_on_a_pty(lambda got: b"")
+    try:
+        with pytest.raises(deploy.DeployError, match="did not start within 1 s"):
+            deploy.wait_for_repl(port, timeout=1)
+    finally:
+        close()
+
+
+def test_a_partition_deploy_runs_esptool_then_waits_then_copies(tmp_path, monkeypatch, capsys):
+    from host_tools import cli
+    order = []
+    monkeypatch.setattr(deploy, "probe", lambda port: _found(STOCK, unsynced=None))
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: order.append(cmd) or 0)
+    monkeypatch.setattr(deploy, "wait_for_repl", lambda port: order.append("wait"))
+    assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
+                     "--build", str(tmp_path / "b"), "--partition"]) == 0
+    steps = [c if c == "wait" else c[c.index("--port") + 2] if "esptool" in c else "mpremote"
+             for c in order]
+    assert steps == ["--after", "write-flash", "wait", "mpremote"], steps
+    assert order[0][-3:] == ["erase-region", "0x200000", "0x2000"]
+    # esptool failing: nothing after it runs.
+    order.clear()
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: order.append(cmd) or 2)
+    assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
+                     "--build", str(tmp_path / "c"), "--partition"]) == 2
+    assert len(order) == 1 and "esptool could not write to /dev/ttyX (erase-region)" in (
+        capsys.readouterr().err)

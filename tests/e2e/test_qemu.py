@@ -216,6 +216,11 @@ def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     assert out.returncode == 0, out.stderr
     assert re.match(r"serial: /dev/pts/\d+$", out.stderr.splitlines()[0]), out.stderr
     assert flash.stat().st_size == 64 * 1024
+    # --text: the screen the presses left (the second hand's bidding), with its words,
+    # not the setup screen drawn before the presses were taken.
+    words = [line for line in out.stdout.splitlines() if line and line[0] not in "│┌└"]
+    assert words[0] == "Us N/S  hand 2, E deals  Them E/W", out.stdout
+    assert "New 42 sitting" not in out.stdout
     log = _run("export", "--from-image", str(flash), "--sitting", "1")
     assert log.returncode == 0, log.stderr
     assert '{"type": "bid", "bid": 30}' in log.stdout and '"made"' in log.stdout, log.stdout

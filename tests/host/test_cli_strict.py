@@ -8,6 +8,7 @@ import sys
 
 from clihelp import run
 from host_tools.store import db as D
+from host_tools.store import schema as SC
 
 HEADER = '{"type": "sitting", "variant": "42", %s"players": ["Ann", "Bob", "Cy", "Di"]}\n'
 HAND = ('{"type": "bid", "bid": 30}\n{"type": "bid", "bid": "pass"}\n'
@@ -78,7 +79,7 @@ def test_reading_commands_open_the_database_read_only(tmp_path, capsys):
     # An older tally42's database (schema 1, no application id) is ours: upgraded once.
     db = tmp_path / "old.db"
     conn = sqlite3.connect(str(db))
-    D.MIGRATIONS[0](conn)
+    SC.MIGRATIONS[0](conn)
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
@@ -86,7 +87,7 @@ def test_reading_commands_open_the_database_read_only(tmp_path, capsys):
     assert code == 0 and out == "No sittings stored yet.\n"
     conn = sqlite3.connect(str(db))
     assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION
-    assert conn.execute("PRAGMA application_id").fetchone()[0] == D.APPLICATION_ID
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == SC.APPLICATION_ID
     conn.close()
     # A read-only open writes nothing, not even to a database of ours.
     with D.open_db(str(db), readonly=True) as database:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
 from host_tools.store import db as D
+from host_tools.store import schema as SC
 from host_tools.store import facts as F
 
 from eventlogs import count, expected_hands, random_log, random_sitting, store_v1
@@ -253,7 +254,7 @@ def test_an_empty_database_gets_the_current_schema(tmp_path):
     path = str(tmp_path / "sub" / "dir" / "t.db")
     with D.open_db(path) as database:
         conn = database.conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 6
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == D.SCHEMA_VERSION == 7
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"sittings", "seats", "hands", "events", "event_tables"} <= tables
         cols = [r[1] for r in conn.execute("PRAGMA table_info(hands)")]
@@ -298,7 +299,7 @@ def test_a_migration_that_fails_changes_nothing(tmp_path, monkeypatch):
         conn.execute("CREATE TABLE half (x)")
         raise sqlite3.OperationalError("migration 2 went wrong")
 
-    monkeypatch.setattr(D, "MIGRATIONS", [D.MIGRATIONS[0], broken])
+    monkeypatch.setattr(SC, "MIGRATIONS", [SC.MIGRATIONS[0], broken])
     with pytest.raises(D.DbError):
         D.open_db(path)
     conn = sqlite3.connect(path)
@@ -311,7 +312,7 @@ def test_a_database_from_a_newer_tally42_is_refused(tmp_path):
     path = str(tmp_path / "new.db")
     conn = sqlite3.connect(path)
     conn.execute("CREATE TABLE future (x)")
-    conn.execute("PRAGMA application_id = %d" % D.APPLICATION_ID)
+    conn.execute("PRAGMA application_id = %d" % SC.APPLICATION_ID)
     conn.execute("PRAGMA user_version = %d" % (D.SCHEMA_VERSION + 1))
     conn.commit()
     conn.close()

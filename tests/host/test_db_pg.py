@@ -15,6 +15,7 @@ from clihelp import run
 from host_tools.log import lines as LN
 from host_tools.log import sittinglog as L
 from host_tools.store import db as D
+from host_tools.store import schema as SC
 from host_tools.store import dbpg
 from host_tools.store import facts as F
 from eventlogs import count, expected_hands, random_log, random_sitting, store_v1
@@ -74,12 +75,12 @@ OUR_TABLES = {"sittings", "seats", "hands", "events", "event_entrants", "event_t
 
 def test_a_new_database_gets_the_schema_and_our_marks(pg_url):
     with D.open_db(pg_url) as database:
-        assert D._schema_state(database.conn) == (D.APPLICATION_ID, D.SCHEMA_VERSION,
+        assert SC._schema_state(database.conn) == (SC.APPLICATION_ID, D.SCHEMA_VERSION,
                                                   OUR_TABLES)
     assert tables(pg_url) == OUR_TABLES | {"tally42_meta"}
     with raw(pg_url) as conn:
         meta = dict(conn.execute("SELECT key, value FROM tally42_meta").fetchall())
-    assert meta == {"application_id": str(D.APPLICATION_ID),
+    assert meta == {"application_id": str(SC.APPLICATION_ID),
                     "schema_version": str(D.SCHEMA_VERSION)}
     with D.open_db(pg_url) as database:     # opening again changes nothing
         assert database.conn.user_version() == D.SCHEMA_VERSION
@@ -124,7 +125,7 @@ def test_a_migration_that_fails_changes_nothing(pg_url, monkeypatch):
         conn.execute("CREATE TABLE half (x INTEGER)")
         conn.execute("SELECT no_such_column FROM sittings")
 
-    monkeypatch.setattr(D, "MIGRATIONS", [D.MIGRATIONS[0], broken])
+    monkeypatch.setattr(SC, "MIGRATIONS", [SC.MIGRATIONS[0], broken])
     with pytest.raises(D.DbError) as e:
         D.open_db(pg_url)
     assert "no_such_column" in str(e.value)

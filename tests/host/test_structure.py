@@ -257,7 +257,10 @@ def test_no_test_imports_a_bench_or_another_test():
 
 # The runners that set the import path: pytest's conftest, the MicroPython suites' runner,
 # the bench's runner.
-PATH_SETTERS = ("tests/conftest.py", "tests/mp_run.py", "bench/run.py")
+PATH_SETTERS = ("tests/conftest.py", "tests/mp_run.py", "bench/run.py",
+                # the emulated ESP32's boot, which sets the board's own path as its
+                # _boot.py does on the chip
+                "tests/kit/espboot/boot_run.py")
 
 
 def test_only_the_runners_set_the_import_path():

@@ -5,11 +5,34 @@
 # sittings it cost, and whether any sitting was lost, changed or exported without a word.
 # Used by tests/e2e/test_journal_damage.py and bench/bench_journal_damage.py.
 import os
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import syncrig as R  # noqa: E402
+from firmware import journal as J  # noqa: E402
+from engine_core import wire  # noqa: E402
+from engine_core.compat import const  # noqa: E402
+from engine_core.journal.reader import JournalReader  # noqa: E402
+
+# The scorer's sync code (firmware/sync/journal.py) imports MicroPython's const; on
+# CPython it gets engine_core.compat's, for its import only (nothing else may take
+# this process for MicroPython).
+_had = sys.modules.get("micropython")
+sys.modules["micropython"] = type(sys)("micropython")
+sys.modules["micropython"].const = const
+try:
+    from firmware.sync.journal import KIND_ERROR, SyncJournal  # noqa: E402
+finally:
+    if _had is None:
+        del sys.modules["micropython"]
+    else:
+        sys.modules["micropython"] = _had
+from host_tools.serial.sync import sitting_lines  # noqa: E402
 from host_tools.log import image as I  # noqa: E402
+from host_tools.log import sittinglog as L  # noqa: E402
+from host_tools.log.device import END_ITEM, from_device  # noqa: E402
+from host_tools.log.lines import Meta, dump_log  # noqa: E402
 
 BLOCK = 4096
 HDR2 = 40       # engine_core/journal/blocks.py: a format-2 block's records start here
@@ -110,15 +133,103 @@ class Verdict:
         self.named = []
         self.unreported = []
         self.crashed = None
+        self.good_dropped = 0   # hands that ended wholly before the damage, not read
 
     def __repr__(self):
-        return "%r: lost %d, named %s, unreported %s%s" % (
-            self.damage, self.lost, self.named, self.unreported,
+        return "%r: lost %d, named %s, unreported %s, good hands dropped %d%s" % (
+            self.damage, self.lost, self.named, self.unreported, self.good_dropped,
             ", crashed: %s" % self.crashed if self.crashed else "")
 
 
-def judge(baseline, damage):
-    """Read the damaged image as the scorer's boot and the PC do; a Verdict."""
+def records(data, sid):
+    """[(start, end, item)] of sitting sid's records in the image (byte offsets in it):
+    its BEGIN (item: the header), then each event (and END), as the journal reader walks
+    them on the undamaged image."""
+    j = J.Journal(I.RamFlash(data))
+    j.mount()
+    r = JournalReader(j)
+    cur = r.cursor(sid)
+    buf = bytearray(256)
+    out = []
+    while True:
+        n = r.next_event(cur, buf)
+        if n < 0:
+            return out
+        end = cur.blk * BLOCK + cur.off
+        out.append((end - j.size, end, bytes(buf[:n])))
+
+
+def hands_of(header, items):
+    """How many deals have ended in a sitting of this header whose stream items (events
+    and END) are these."""
+    events = b"".join(it for it in items if len(it) != END_ITEM)
+    lines = from_device(header, events)
+    return len(L.report(L.replay(dump_log(lines).encode("utf-8")))["hands"])
+
+
+def good_hands(data, damage, sid):
+    """The hands of sitting sid that ended wholly before the first of its records the
+    damage touched (all of them when none is), judged on the undamaged image."""
+    recs = records(data, sid)
+    lo = damage.where
+    hi = (lo // BLOCK + 1) * BLOCK if "erased" in damage.what else lo + 1
+    k = 0
+    while k < len(recs) and not (recs[k][0] < hi and lo < recs[k][1]):
+        k += 1
+    if k == 0:
+        return 0            # its BEGIN: nothing of it reads
+    return hands_of(recs[0][2], [it for _, _, it in recs[1:k]])
+
+
+def partial_read(data, sid):
+    """What a sync fetches of damaged sitting sid: the scorer's answer to "F" (its
+    firmware/sync/journal.py, on the mounted damaged image, the transport left out) up
+    to the length its list gives, turned into log lines by the PC
+    (host_tools/serial/sync.py); None when the scorer sends nothing of it."""
+    j = J.Journal(I.RamFlash(data))
+    j.mount()
+    w = J.Walk()
+    if not j.find(sid, w) or not w.length:
+        return None
+    length = w.length
+    chunk = 512
+    tx = bytearray(wire.HEAD + 6 + chunk + wire.TAIL)
+    sj = SyncJournal(j, memoryview(tx), chunk)
+    out = bytearray()
+    while len(out) < length:
+        req = b"%d %d:%d" % (length - len(out), sid, len(out)) if out else b"%d %d" % (
+            length, sid)
+        if sj.start_fetch(req, 0, len(req)):
+            return None     # refused: nothing of it reaches the PC
+        before = len(out)
+        while True:
+            kind = sj.next_frame()
+            if kind == KIND_ERROR:
+                return None
+            p = wire.HEAD
+            if sj.n > 6 and wire.get_u24(tx, p) == sid:
+                out.extend(tx[p + 6:p + sj.n])
+            if kind == 0x44:
+                break
+        if len(out) == before:
+            break
+    return sitting_lines("T42-BENCH", Entry(sid, length), bytes(out[:length]))
+
+
+class Entry:
+    """The list entry the PC has of a damaged sitting (host_tools/serial/client.py)."""
+
+    def __init__(self, sid, length):
+        self.sid = sid
+        self.length = length
+        self.damaged = True
+        self.finished = True
+        self.synced = False
+
+
+def judge(baseline, damage, data=None):
+    """Read the damaged image as the scorer's boot and the PC do; a Verdict. data: the
+    undamaged image, to judge the damaged sittings' partial reads by."""
     v = Verdict(damage)
     try:
         whole, named = I.scan(damage.data)
@@ -127,6 +238,8 @@ def judge(baseline, damage):
         v.lost = len(baseline)
         return v
     v.named = named
+    if data is not None:
+        _partials(v, baseline, damage, named, data)
     got = {s[0]: s for s in whole}
     for s in baseline:
         sid = s[0]
@@ -144,8 +257,35 @@ def judge(baseline, damage):
     return v
 
 
+def _partials(v, baseline, damage, named, data):
+    # Each damaged sitting's hands before the damage must reach the PC, unchanged.
+    before = {s[0]: s for s in baseline}
+    for sid in named:
+        if sid not in before:
+            continue
+        want = good_hands(data, damage, sid)
+        try:
+            lines = partial_read(damage.data, sid)
+        except Exception as e:
+            v.crashed = "sitting %d's partial read: %s: %s" % (sid, type(e).__name__, e)
+            v.good_dropped += want
+            continue
+        got = 0
+        if lines is not None:
+            header, events = before[sid][1], before[sid][2]
+            mine = _events(from_device(header, events))
+            if _events(lines) != mine[:len(_events(lines))]:
+                v.unreported.append(sid)    # the partial is not the sitting's beginning
+            got = len(L.report(L.replay(dump_log(lines).encode("utf-8")))["hands"])
+        v.good_dropped += max(0, want - got)
+
+
 def sweep(data, count, seed=1):
     """The Verdicts of `count` damages of the image whose bytes are `data`."""
     baseline, named = I.scan(data)
     assert not named, named
-    return [judge(baseline, d) for d in damages(data, count, seed)]
+    return [judge(baseline, d, data) for d in damages(data, count, seed)]
+
+
+def _events(lines):
+    return [x for x in lines[1:] if not isinstance(x, Meta)]

@@ -19,7 +19,7 @@ from host_tools.log import sittinglog as L
 from ginrand import SETUPS, RandomGinPlayer  # noqa: E402
 from randsit import play  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 SPEC = os.path.join(ROOT, "tests", "logs", "spec_gin_sitting.jsonl")
 

@@ -350,7 +350,24 @@ def test_end_and_event_travel_through_export_and_import(tmp_path, capsys):
     code, out, err = run(capsys, "export", "--sitting", "club", "--format", "text",
                          "--db", db)
     assert "Event: Club night, round 2, table 3" in out
-    assert "Ended: 2025-06-01T19:25:30-05:00" in out
+    # Its times in the PC's zone, named (as `sittings` shows them), or UTC with --utc.
+    code, out, err = run(capsys, "export", "--sitting", "club", "--format", "text",
+                         "--utc", "--db", db)
+    assert "Ended: 2025-06-02 00:25 UTC" in out, out
+    import time
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = "Europe/Berlin"
+    time.tzset()
+    try:
+        code, out, err = run(capsys, "export", "--sitting", "club", "--format", "text",
+                             "--db", db)
+    finally:
+        if old is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = old
+        time.tzset()
+    assert "Ended: 2025-06-02 02:25 CEST" in out, out
 
 
 def test_sittings_and_stats_show_the_end_and_the_event(tmp_path, capsys, monkeypatch):

@@ -6,6 +6,7 @@ import sqlite3
 import sys
 
 from host_tools.store import db as D
+from host_tools.store import schema as SC
 from host_tools.store import facts as F
 from clihelp import run
 from host_tools.log import lines as LN
@@ -110,7 +111,7 @@ def test_import_from_standard_input(tmp_path, capsys, monkeypatch):
 def test_a_database_from_a_newer_tally42_is_refused(tmp_path, capsys):
     db = tmp_path / "new.db"
     conn = sqlite3.connect(str(db))
-    conn.execute("PRAGMA application_id = %d" % D.APPLICATION_ID)
+    conn.execute("PRAGMA application_id = %d" % SC.APPLICATION_ID)
     conn.execute("PRAGMA user_version = 99")
     conn.close()
     good = tmp_path / "good.jsonl"
