@@ -112,7 +112,7 @@ def _scorer_on(result, rom=False):
     if rom:
         assert not [f for f in files if f.endswith(".mpy")], files
     else:
-        for module in ("firmware/app.mpy", "engine_core/sitting.mpy", "boards/device.mpy"):
+        for module in ("firmware/app.mpy", "engine_core/texas42/sitting.mpy", "boards/device.mpy"):
             assert files.get(module, 0) > 0, (module, sorted(files))
 
 
