@@ -22,12 +22,20 @@ MADE = ["next", "long ok", "ok", "ok"]
 SET = ["next", "long ok", "ok", "next", "ok"]
 SITTING_42 = ["ok"] + MADE + MADE + SET + MADE + SET + MADE + SET + MADE
 CUT = 1 + 4 + 4 + 2         # two bids into hand 3
-# Oklahoma Gin to 100 (tests/e2e/sync/test_gin_sync_sim.py), by the keyboard: from the setup of
-# a new sitting; each hand: the turn-up 10, the first player knocks with 10, the other
-# is left with 95 (seven held arrows: PageDown); P2 wins 190-95 in three hands.
-GIN_SETUP = ["ArrowRight", "Enter", "ArrowLeft", "ArrowLeft", "ArrowLeft", "Enter",
-             "ArrowLeft", "Enter"]
-GIN_HAND = ["Enter", "ArrowRight", "Enter"] + ["PageDown"] * 7 + ["Enter"]
+# Oklahoma Gin to 100 (tests/e2e/sync/test_gin_sync_sim.py), by the keyboard, from a 42 game over
+# (MENU, another game: the cursor on Oklahoma Gin). Each hand: the turn-up 10, the first
+# player (the dealer's opponent: P2, P1, P2; ▶ the right one, ◀ the left) knocks with 10
+# (one over where the ending starts), the other is left with 95 (the first held arrow 40,
+# then eleven held arrows of 5: PageDown); P2 wins 190-95 in three hands.
+GIN_SETUP = ["m", "ArrowLeft", "Enter", "Enter"]
+
+
+def _gin_hand(who):
+    return ["Enter", who, "ArrowRight", "Enter"] + ["PageDown"] * 12 + ["Enter"]
+
+
+GIN_HANDS = _gin_hand("ArrowRight") + _gin_hand("ArrowLeft") + _gin_hand("ArrowRight")
+GIN_CUT = 2 * len(_gin_hand("ArrowRight")) + 1     # the third hand's turn-up taken
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +110,7 @@ def test_a_42_sitting_and_a_gin_game_by_clicks_resume_and_replay(scorer, tmp_pat
     image.write_bytes(scorer.download("#image"))
     assert len(image.read_bytes()) == 16 * 4096
     out = tmp_path / "from-image.jsonl"
-    assert tally42(["export", "--from-image", str(image), "--sitting", "1", "--out",
+    assert tally42(["export", "--from-image", str(image), "--sitting", head["id"], "--out",
                     str(out)]) == 0
     capsys.readouterr()
     assert _lines(out.read_text()) == _lines(log.decode())
@@ -112,11 +120,9 @@ def test_a_42_sitting_and_a_gin_game_by_clicks_resume_and_replay(scorer, tmp_pat
     assert head["id"] in capsys.readouterr().out
 
     # A new sitting (OK held at game over): Oklahoma Gin, by the keyboard.
-    scorer.play(["long ok"])
-    assert scorer.screen()[0] == "setup"
     scorer.keys(GIN_SETUP)
     assert scorer.screen()[0] == "gin_score"
-    scorer.keys(GIN_HAND * 2 + GIN_HAND[:1])     # the turn-up taken
+    scorer.keys(GIN_HANDS[:GIN_CUT])     # the third hand's turn-up taken
     name, words = scorer.screen()
     # A closed tab, another opened on the page: the same screen.
     scorer.pw.close()
@@ -124,7 +130,7 @@ def test_a_42_sitting_and_a_gin_game_by_clicks_resume_and_replay(scorer, tmp_pat
     scorer.page.page.on("request", lambda r: scorer.requests.append(r.url))
     scorer.load()
     assert scorer.screen() == (name, words)
-    scorer.keys(GIN_HAND[1:])
+    scorer.keys(GIN_HANDS[GIN_CUT:])
     assert sorted(_scores(scorer.screen())) == [95, 190]
     path = tmp_path / "gin.jsonl"
     path.write_bytes(scorer.download("#export"))
@@ -138,6 +144,7 @@ def test_a_42_sitting_and_a_gin_game_by_clicks_resume_and_replay(scorer, tmp_pat
 def test_new_scorer_wipes_the_journal_only_after_asking(scorer):
     scorer.load()
     scorer.play(["ok"] + MADE)
+    scorer.reload()     # the screen as it resumes (the saved hand's note goes at a press)
     hand2 = scorer.screen()
     assert "hand 2, E deals" in hand2[1]
     asked = []
@@ -195,6 +202,7 @@ def test_a_second_tab_waits_until_the_first_is_closed(scorer):
     # starts once the first is closed.
     scorer.load()
     scorer.play(["ok"] + MADE)
+    scorer.reload()     # the screen as it resumes (the saved hand's note goes at a press)
     shown = scorer.screen()
     second = scorer.page.context.new_page()
     second.goto(scorer.url)
