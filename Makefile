@@ -1,5 +1,7 @@
 # Tally 42: the only commands a newcomer needs.
 #   make sim     the scorer on the sim board (MicroPython unix port, keys as buttons)
+#   make check   the inner loop: lint, the CPython unit tests, the 64-bit engine and
+#                device suites (no sim); under a minute on 2 cores with -j2
 #   make test    the whole test suite (CPython, MicroPython unix port, lint, types,
 #                mpy-cross, the heap budget, every bench once with small counts);
 #                right under -j2
@@ -23,12 +25,12 @@ HEAP := 110K
 MP32 := build/mp32/micropython-stock
 # Under CI a 32-bit suite that cannot be built fails the run; elsewhere it is skipped.
 MP32_FLAGS := $(if $(filter true,$(CI)),--ci)
-# The device code: every file the manifests name (host_tools/link/manifests.py).
-DEVICE_FILES = $(PY) -m host_tools.link.manifests --all
+# The device code: every file the manifests name (host_tools/build/manifests.py).
+DEVICE_FILES = $(PY) -m host_tools.build.manifests --all
 
 WEB := build/web
 
-.PHONY: web setup test lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: web setup check check-all pycheck mpcheck test test-all lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -40,30 +42,32 @@ $(STAMP): requirements.txt pyproject.toml
 	ln -sfn "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" $(VENV)/site-packages
 	touch $(STAMP)
 
-# Each target names what it needs, so that `make -j` runs them in any order. pytest comes
-# first: the longest chain (pytest, then mptest32's sim tests, then bench-quick) starts
-# at once, and the rest share the second job.
-test: pytest lint typecheck mpycheck mptest mptest32 qemutest bench-quick
+# Each target names what it needs, so that `make -j` runs them in any order: each runner
+# that runs the sim has a build folder of its own (TALLY42_SIM_BUILD, under build/sim/),
+# the bench its own image of the suites for the qemu board (TALLY42_SUITE_ROM). make check
+# and make test record their time (tools/timed.py, build/timings/), which
+# bench/bench_suite.py prints.
+check:
+	@$(PY) tools/timed.py check -- $(MAKE) --no-print-directory check-all
 
-# What must not run at once under `make -j`: pytest, mptest32's sim tests and bench-quick
-# run the sim from its one build folder (.venv/tally42-sim, host_tools/sim/build.py).
-# Where two of them are asked for (`make test` asks for all), the later waits. The
-# MicroPython suites (mptest, mptest32's suites) run from the source tree, each in a
-# scratch folder of its own (tests/mp/scratch.py), alongside anything.
-runs = $(filter test $(1),$(MAKECMDGOALS))
-ifneq ($(and $(call runs,pytest),$(call runs,mptest32 mptest32-sim)),)
-mptest32-sim: pytest
-endif
-ifneq ($(and $(call runs,pytest),$(call runs,bench-quick)),)
-bench-quick: pytest
-endif
-ifneq ($(and $(call runs,mptest32 mptest32-sim),$(call runs,bench-quick)),)
-bench-quick: mptest32-sim
-endif
-# bench_qemu boots the suites' ROMFS image, which qemutest may be making.
-ifneq ($(and $(call runs,qemutest),$(call runs,bench-quick)),)
-bench-quick: qemutest
-endif
+check-all: lint pycheck mpcheck
+
+# The engine and device suites on the 64-bit port, the journal's power cuts at every
+# seventh flash operation (mptest: at every one).
+mpcheck: setup
+	TALLY42_CUT_STRIDE=7 $(MP) tests/mp_run.py tests/engine
+	TALLY42_CUT_STRIDE=7 $(MP) tests/mp_run.py tests/device
+
+# The CPython unit tests: the engine's and the PC's (tests/engine, tests/host), no sim,
+# on SQLite (the same tests on PostgreSQL are make test's).
+pycheck: setup
+	TALLY42_NO_PG=1 $(PY) -m pytest -q tests/engine tests/host
+
+test:
+	@$(PY) tools/timed.py test -- $(MAKE) --no-print-directory test-all
+
+# pytest comes first: the longest chain (pytest, then the rest) starts at once.
+test-all: pytest lint typecheck mpycheck mptest mptest32 qemutest bench-quick
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
@@ -82,14 +86,14 @@ typecheck: setup
 # The full-journal and heap-budget tests run on the 32-bit build. The MicroPython suites
 # on the bare-metal build are qemutest's, which runs beside.
 pytest: setup mp32-if-possible qemu-if-possible web
-	TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) -m pytest -m "not suites"
+	TALLY42_SIM_BUILD=build/sim/pytest TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) -m pytest -m "not suites"
 
 qemutest: setup qemu-if-possible
-	$(PY) -m pytest -m suites tests/test_qemu.py
+	$(PY) -m pytest -m suites tests/e2e/test_qemu.py
 
 mptest: setup
 	$(MP) tests/mp_run.py tests/engine
-	@if [ -d tests/mp ]; then $(MP) tests/mp_run.py tests/mp; fi
+	@if [ -d tests/device ]; then $(MP) tests/mp_run.py tests/device; fi
 
 # The 32-bit unix port, stock and with the firmware frozen (tools/mp32.py; cached in
 # build/mp32: a second run rebuilds only what changed).
@@ -110,13 +114,13 @@ mptest32-suites: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, its suites skipped"; exit 0; fi; \
 	set -e; echo "32-bit MicroPython ($(MP32)):"; \
 	$(MP32) tests/mp_run.py tests/engine; \
-	$(MP32) tests/mp_run.py tests/mp
+	$(MP32) tests/mp_run.py tests/device
 
 mptest32-sim: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, the sim tests on it skipped"; exit 0; fi; \
-	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) $(PY) -m pytest -m mp32 tests
+	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) TALLY42_SIM_BUILD=build/sim/mp32 $(PY) -m pytest -m mp32 tests
 
-# The qemu port (tools/qemu.py, cached in build/qemu); tests/test_qemu.py runs on it.
+# The qemu port (tools/qemu.py, cached in build/qemu); tests/e2e/test_qemu.py runs on it.
 qemu: setup mp32
 	$(PY) tools/qemu.py $(MP32_FLAGS) frozen tests
 
@@ -129,11 +133,11 @@ bench: mp32 qemu-if-possible web
 
 # Every bench once with small counts: a broken bench fails the suite.
 bench-quick: setup mp32-if-possible qemu-if-possible web
-	TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) bench/run.py --quick
+	TALLY42_SIM_BUILD=build/sim/bench TALLY42_SUITE_ROM=build/sim/bench-rom TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) bench/run.py --quick
 
 # The web board (tools/web.py): npm ci from web/package-lock.json into build/web-npm
 # (again only when the lockfile changes), the firmware compiled to .mpy. The browser
-# tests (tests/test_web.py) and bench_web run on it.
+# tests (tests/e2e/test_web.py) and bench_web run on it.
 web: setup
 	$(PY) tools/web.py $(WEB)
 

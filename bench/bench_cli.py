@@ -1,5 +1,5 @@
 # The PC tool's start, installed as people install it: this checkout's wheel with [sim] in a
-# fresh virtual environment (tests/wheelrig.py), run from another folder. Prints
+# fresh virtual environment (tests/kit/wheelrig.py), run from another folder. Prints
 #   pc.cli_start_ms.version   the time from starting `tally42 --version` to its exit: the
 #                             median over 20 runs (5 with TALLY42_BENCH_QUICK), after one
 #                             run that warms the file cache
@@ -8,12 +8,10 @@
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from wheelrig import installed_venv  # noqa: E402
 

@@ -31,8 +31,6 @@ import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from eventlogs import partial_42, sitting_42  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402
@@ -140,7 +138,7 @@ def serve_figures():
 
 
 def syncs_figure():
-    import test_club_night as N
+    import clubnight as N
     with tempfile.TemporaryDirectory() as tmp:
         from pathlib import Path
         tmp_path = Path(tmp)
@@ -148,17 +146,17 @@ def syncs_figure():
         scorers = 2 if QUICK else 4
         rounds = 1 if QUICK else 3
         teams = N.TEAMS[:2 * scorers]
-        made = N._run("event", "create", N.EVENT, "--db", db, "--format", "round-robin",
+        made = N.run_tally("event", "create", N.EVENT, "--db", db, "--format", "round-robin",
                       *["--team=%s: %s" % (t, ", ".join(ps)) for t, ps in teams])
         if made.returncode:
             raise SystemExit(made.stderr)
         sims = [N.Sim(tmp_path, 1)]
-        sims += N._each(list(range(2, scorers + 1)), lambda n: N.Sim(tmp_path, n))
+        sims += N.each(list(range(2, scorers + 1)), lambda n: N.Sim(tmp_path, n))
         syncs = 0
         decided = 0
         try:
             for sim in sims:
-                out = N._run("sync", "--port", sim.port, "--db", db, "--event", N.EVENT)
+                out = N.run_tally("sync", "--port", sim.port, "--db", db, "--event", N.EVENT)
                 sim.pushed = N.PUSHED.search(out.stdout)
                 sim.wait_for(rb"status: done", 0)
             for rnd in range(1, rounds + 1):
@@ -170,12 +168,12 @@ def syncs_figure():
                     sim.keys(b"\r" if rnd == 1 else b"\r\t")
                     sim.wait_for(rb"deals first", since)
                     since = sim.mark()
-                    sim.keys(N._keys((7, 3)))
+                    sim.keys(N.game_keys((7, 3)))
                     sim.wait_for(rb"game over", since, 60)
                     n = 0
                     while True:         # synced until its result is in
                         since = sim.mark()
-                        res = N._run("sync", "--port", sim.port, "--db", db, "--event",
+                        res = N.run_tally("sync", "--port", sim.port, "--db", db, "--event",
                                      N.EVENT)
                         n += 1
                         sim.wait_for(rb"status: done", since)
@@ -184,13 +182,13 @@ def syncs_figure():
                     while rnd < rounds and not N.PUSHED.search(res.stdout):
                         time.sleep(0.5)     # the next table is out once the round is in
                         since = sim.mark()
-                        res = N._run("sync", "--port", sim.port, "--db", db, "--event",
+                        res = N.run_tally("sync", "--port", sim.port, "--db", db, "--event",
                                      N.EVENT)
                         n += 1
                         sim.wait_for(rb"status: done", since)
                     sim.pushed = N.PUSHED.search(res.stdout)
                     return n
-                syncs += sum(N._each(sims, play))
+                syncs += sum(N.each(sims, play))
                 decided += len(sims)
         finally:
             for sim in sims:
@@ -277,14 +275,14 @@ def page_figure(rng_seed=7):
 
 def relabel_figure():
     import syncrig as R
-    from boards.simflash import NorFlash
+    from boards.sim.flash import NorFlash
     from firmware.journal import Journal
-    from firmware.journal.reader import JournalReader
-    from firmware.radio import wire as W
+    from engine_core.journal.reader import JournalReader
+    from engine_core.air import wire as W
     from host_tools.events import inplay as IP
     from host_tools.events import radio as RA
-    from host_tools.link.assignment import not_playing
-    from host_tools.link.sync import stream_parts
+    from host_tools.tables.assignment import not_playing
+    from host_tools.serial.sync import stream_parts
     from host_tools.log.device import device_sitting_id, from_device
     teams = [("T%d" % i, ["A%d" % i, "B%d" % i]) for i in range(4)]
     relabels = tries = 0

@@ -4,7 +4,7 @@
 #                                         play (store_lines, as `tally42 sync` stores it):
 #                                         the median over 100 sittings, a file database
 #   db.store_ms_per_sitting.postgresql    the same on a PostgreSQL server started here
-#                                         (tests/pg.py: a temp cluster on a unix socket)
+#                                         (tests/kit/pg.py: a temp cluster on a unix socket)
 #   db.concurrent_duplicates.postgresql   two processes storing the same 200 synced
 #                                         sittings on a new database, each sitting by
 #                                         both at the same instant (one every 50 ms): the
@@ -25,14 +25,11 @@ import time
 from array import array
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tests", "engine"))
 
 import pg as PG  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
-from engine_core import options as O  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from host_tools.log import lines as LN  # noqa: E402
 from host_tools.log import sittinglog as L  # noqa: E402
 from host_tools.store import db as D  # noqa: E402

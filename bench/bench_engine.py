@@ -5,18 +5,16 @@ import gc
 import os
 import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests/engine")
 from array import array  # noqa: E402
 
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
-import frames  # noqa: E402 (tests/engine/frames.py)
-from engine_core import options as O  # noqa: E402
+import frames  # noqa: E402 (tests/kit/engine/frames.py)
+from engine_core.texas42 import options as O  # noqa: E402
 from engine_core.gin import rules as G  # noqa: E402
-from engine_core import variants as V  # noqa: E402
+from engine_core.texas42 import variants as V  # noqa: E402
 from engine_core.codes import EV_BID, EV_TRUMP, EV_MADE, event  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 from engine_core.games import new_sitting  # noqa: E402
 from ginrand import RandomGinPlayer  # noqa: E402

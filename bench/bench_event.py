@@ -5,7 +5,7 @@
 #       standings page costs (load the event, read and orient every slotted sitting,
 #       rank), on a SQLite file in a temp folder
 #   event.standings_ms.64_teams_2016_sittings.postgresql  the same on a PostgreSQL
-#       server started here (tests/pg.py: a temp cluster on a unix socket); without
+#       server started here (tests/kit/pg.py: a temp cluster on a unix socket); without
 #       PostgreSQL the line says why it was not measured
 # `python bench/bench_event.py DB` measures on the database DB names instead (a file or a
 # postgresql:// URL; it must not hold an event "Bench 64" already), printing one line.
@@ -18,8 +18,6 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import pg as PG  # noqa: E402
 from eventlogs import sitting_42  # noqa: E402

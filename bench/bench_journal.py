@@ -2,21 +2,18 @@
 # with real sittings from the engine (random legal play, undos included, event bytes from
 # the codec). Prints `name: value unit` lines. Run: micropython bench/bench_journal.py
 # (CPython gives the same figures: they are counts, not times).
-import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests/engine")
 import os  # noqa: E402
 from array import array  # noqa: E402
 
 from engine_core import codec  # noqa: E402
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
-from engine_core import options as O  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from firmware.journal.reader import JournalReader  # noqa: E402
-from boards.simflash import NorFlash  # noqa: E402
+from engine_core.journal.reader import JournalReader  # noqa: E402
+from boards.sim.flash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
 
 # measured, after a warm-up that fills the partition once (bench/run.py --quick: 10)

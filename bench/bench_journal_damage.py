@@ -1,7 +1,7 @@
 # The journal under damage: a 200-sitting flash image damaged one way at a time (a single
 # bit flipped, a byte set to 0x00 or 0xFF, at random places among the bytes in use; a
 # block erased from a random offset to its end), each read as the scorer's boot and the
-# PC's `export --from-image` read it (tests/journaldamage.py). Prints
+# PC's `export --from-image` read it (tests/kit/journaldamage.py). Prints
 #   journal.sittings_lost_per_bit_flip.max   the most sittings one flipped bit (or one
 #                                             byte set to 0x00 or 0xFF) cost
 #   journal.damage_unreported                damaged sittings exported, synced or changed
@@ -17,7 +17,6 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import journaldamage as JD  # noqa: E402
 

@@ -6,30 +6,26 @@
 #                                           collection, at each poll) while the scorer
 #                                           serves `tally42 sync` of a new sitting, its
 #                                           journal full of synced sittings (a few hundred:
-#                                           tests/fulljournal.py); also .boot, .hand and
+#                                           tests/kit/fulljournal.py); also .boot, .hand and
 #                                           .history for the steps before. FORM: stock_32
 #                                           (the 32-bit build, .mpy files in RAM, 110K),
 #                                           romfs_64 (the sim as it runs)
 import os
-import shutil
 import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import fulljournal as F  # noqa: E402
+from heapprobe import full_journal_sync  # noqa: E402
 import mp32  # noqa: E402
 from engine_core import codec  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
 from engine_core import codes as C  # noqa: E402
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
-from engine_core import options as O  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal, JournalFull  # noqa: E402
-from boards.simflash import NorFlash  # noqa: E402
+from boards.sim.flash import NorFlash  # noqa: E402
 
 HANDS = 20
 
@@ -59,22 +55,6 @@ def capacity():
         return n
 
 
-def full_journal_sync(micropython, form):
-    """The lowest free heap at each step of a sync of a new sitting on a full journal
-    (tests/fulljournal.py), and the sittings then on flash. The heap budget's test
-    (tests/test_heap_budget.py) reads it too."""
-    tmp = tempfile.mkdtemp(prefix="tally42-full-")
-    try:
-        run = F.Run(tmp, micropython, form)
-        (rc, out), (drc, dout) = run.sync()
-    finally:
-        shutil.rmtree(tmp)
-    if rc != 0 or drc != 0:
-        sys.stderr.write("%s\n%s\n" % (out, dout))
-        raise SystemExit("bench_journal_full: the sync failed (%s)" % form)
-    return F.Run.lows(dout), run.held
-
-
 def main():
     print("journal.sittings_capacity: %d sittings (%d hands each, 64 KB)"
           % (capacity(), HANDS))
@@ -84,7 +64,7 @@ def main():
     else:
         print("bench_journal_full: no 32-bit MicroPython (make mp32)", file=sys.stderr)
     if os.environ.get("TALLY42_BENCH_QUICK") == "1":
-        # bench/run.py --quick: the 64-bit port's form (tests/test_heap_budget.py: stock_32).
+        # bench/run.py --quick: the 64-bit port's form (tests/e2e/test_heap_budget.py: stock_32).
         forms = forms[-1:]
     for suffix, mp, form in forms:
         lows, held = full_journal_sync(mp, form)

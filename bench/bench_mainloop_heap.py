@@ -5,16 +5,13 @@
 #   firmware.heap_bytes.main_loop    gc.mem_alloc() after gc.collect(), with the Loop,
 #                                    its Power and the USB line attached
 import os
-import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-sys.path.insert(0, HERE)
-from bench_ui import probe  # noqa: E402
-from host_tools.sim import build as simbuild  # noqa: E402
+from heapprobe import probe  # noqa: E402
+from host_tools.build import sim as simbuild  # noqa: E402
 
-CODE = """from boards import sim
+CODE = """from boards.sim import board as sim
 from firmware import app
 b = sim.Board(%r)
 a = app.App(b.display, b.flash, None)

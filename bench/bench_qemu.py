@@ -2,13 +2,13 @@
 # over its UARTs (host_tools/sim/qemu.py). Prints `name: value unit` lines:
 #   firmware.heap_after_boot_bytes.qemu_frozen   gc.mem_alloc() after gc.collect(), the
 #                          App booted on a 50-hand sitting with the score on screen, on
-#                          the board file boards/qemu_mps2.py, firmware frozen, 110 KB heap
+#                          the board file boards/sim/qemu_mps2.py, firmware frozen, 110 KB heap
 #                          (goal: at most 24 KB)
 #   firmware.heap_free_min_bytes.full_journal_sync.qemu_frozen   the lowest free heap
 #                          (after a collection, at each poll of the line) while the scorer,
 #                          started as its main.py would, serves `tally42 sync` of a sitting
 #                          just finished by presses, its journal full of synced sittings
-#                          (tests/fulljournal.py) (goal: at least 60 KB)
+#                          (tests/kit/fulljournal.py) (goal: at least 60 KB)
 #   engine.events_per_s.qemu   bench_engine's events/s on the emulated Cortex-M3 (the
 #                          emulator's speed on this PC, not a chip's)
 import os
@@ -17,19 +17,17 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _p in (ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "tools")):
-    sys.path.insert(0, _p)
 
 import fulljournal as F  # noqa: E402
 import qemurig as R  # noqa: E402
 from engine_core import codec  # noqa: E402
 from engine_core import codes as C  # noqa: E402
-from engine_core import options as O  # noqa: E402
+from engine_core.texas42 import options as O  # noqa: E402
 from engine_core.codes import MAX_EVENT_BYTES  # noqa: E402
 from engine_core.header import encode_header  # noqa: E402
-from engine_core.sitting import Sitting  # noqa: E402
+from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
-from boards.simflash import NorFlash  # noqa: E402
+from boards.sim.flash import NorFlash  # noqa: E402
 from host_tools.sim import qemu as Q  # noqa: E402
 
 HANDS = 50
@@ -38,7 +36,7 @@ PREV, NEXT, OK, LONG = 1, 2, 3, 0x10
 BOOT = """import gc
 gc.collect()
 base = gc.mem_alloc()
-from boards import qemu_mps2
+from boards.sim import qemu_mps2
 from firmware import app
 board = qemu_mps2.open()
 a = app.App(board.display, board.flash, None, board.serial, board.device_id, None)
@@ -121,7 +119,7 @@ def full_journal_sync(elf, tmp):
 
 
 def events_per_s(elf):
-    code = ("import sys\nsys.path[:] = ['/rom', '/rom/bench', '/rom/tests/engine']\n"
+    code = ("import sys\nsys.path[:] = ['/rom', '/rom/bench', '/rom/tests/kit/engine']\n"
             "import bench_engine as B\n"
             "print('events_per_s', B.events_per_s(*B.corpus('42', 40)))\n")
     with Q.Machine(elf, rom=R.suite_rom()) as m:

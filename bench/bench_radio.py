@@ -1,4 +1,4 @@
-# Live results over the radio (docs/radio.md): 16 sim scorers (boards/sim.py, each its
+# Live results over the radio (docs/radio.md): 16 sim scorers (boards/sim/board.py, each its
 # own MicroPython process) and a sim base station on an air that loses 30 % of frames
 # both ways, the PC's relay (host_tools/events/radio.py) as `tally42 serve --base` runs
 # it, and a rogue radio on the same air replaying, forging and sending another event's
@@ -31,17 +31,16 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from firmware.radio import wire as W  # noqa: E402
+from engine_core.air import wire as W  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402
 from host_tools.events import slots as SL  # noqa: E402
 from host_tools.events import state as ES  # noqa: E402
 from host_tools.events import radio as RA  # noqa: E402
 from host_tools.events import serve as SV  # noqa: E402
-from host_tools.link.radio import BaseStation  # noqa: E402
-from host_tools.link.transport import SerialLink  # noqa: E402
-from host_tools.sim.build import build  # noqa: E402
+from host_tools.serial.radio import BaseStation  # noqa: E402
+from host_tools.serial.transport import SerialLink  # noqa: E402
+from host_tools.build.sim import build  # noqa: E402
 from host_tools.sim.run import HEIGHT, WIDTH, PtyRelay, sim_command  # noqa: E402
 from host_tools.sim.screen import LONG, NEXT, OK  # noqa: E402
 from host_tools.store import db as D  # noqa: E402

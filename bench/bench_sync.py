@@ -11,18 +11,15 @@
 #   sync.seconds_for_100_sittings.pty     the whole session, storing included
 # Everything is measured on the run; nothing is assumed.
 import os
-import sys
 import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import syncrig as R  # noqa: E402
-from host_tools.link import client as YC  # noqa: E402
-from host_tools.link import sync as Y  # noqa: E402
-from host_tools.link.transport import SerialLink  # noqa: E402
+from host_tools.serial import client as YC  # noqa: E402
+from host_tools.serial import sync as Y  # noqa: E402
+from host_tools.serial.transport import SerialLink  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
 SITTINGS = 5 if os.environ.get("TALLY42_BENCH_QUICK") == "1" else 100     # bench/run.py --quick: 5

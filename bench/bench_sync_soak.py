@@ -1,5 +1,5 @@
-# The sync soaked in line faults (tests/syncsoak.py): 1,000 finished sittings of random
-# legal 42 play on a scorer (tests/sync_device.py on the MicroPython unix port, a 384 KB
+# The sync soaked in line faults (tests/kit/syncsoak.py): 1,000 finished sittings of random
+# legal 42 play on a scorer (tests/kit/sync_device.py on the MicroPython unix port, a 384 KB
 # journal), synced by the real `tally42 sync` again and again while, at random moments,
 # the cable is cut for a while, garbage and stray Ctrl-Cs reach the scorer, replies are
 # lost, a second reader on the PC's end takes bytes, and the scorer is restarted; then
@@ -14,7 +14,6 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import syncsoak as S  # noqa: E402
 

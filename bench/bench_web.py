@@ -1,4 +1,4 @@
-# The web board (boards/web.py, `make web`) in headless Chromium (tests/browser.py):
+# The web board (boards/sim/web.py, `make web`) in headless Chromium (tests/kit/web/browser.py):
 #   web.boot_ms                   from the page's navigation to the first screen drawn on
 #                                 the canvas (firmware.bin and the port loaded, the
 #                                 journal mounted), a fresh browser profile each time:
@@ -15,11 +15,8 @@ import contextlib
 import io
 import json
 import os
-import sys
 import tempfile
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests")
 
 from browser import Page, _stop  # noqa: E402
 from host_tools.cli import main as tally42  # noqa: E402
@@ -28,7 +25,7 @@ from webboard import Scorer, Server, build  # noqa: E402
 QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
 BOOTS = 1 if QUICK else 7
 PRESSES = 6 if QUICK else 80
-# Five hands of 42 (tests/test_sim.py's sitting): 4-1 to Us; quick, the first two.
+# Five hands of 42 (tests/e2e/test_sim.py's sitting): 4-1 to Us; quick, the first two.
 MADE = ["next", "long ok", "ok", "ok"]
 SET = ["next", "long ok", "ok", "next", "ok"]
 SITTING = (["ok"] + MADE + MADE + SET + MADE + SET)[:9 if QUICK else None]

@@ -13,6 +13,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+KIT = ("tests/kit", "tests/kit/chip", "tests/kit/engine", "tests/kit/probes", "tests/kit/web", "tools")
 FIGURE = re.compile(r"[A-Za-z0-9_.+-]+: -?[0-9][0-9.]*( .*)?$")
 
 
@@ -40,15 +41,24 @@ def main(argv):
     quick = "--quick" in argv
     only = [a for a in argv if a != "--quick"]
     env = dict(os.environ)
+    # The one place the bench's import path is set: the checkout, the test kit (rigs,
+    # fakes, probes, the engine's sittings) and tools/, for CPython and MicroPython.
+    path = [ROOT] + [os.path.join(ROOT, p) for p in KIT]
+    env["PYTHONPATH"] = os.pathsep.join(path + [env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["MICROPYPATH"] = ":".join([".frozen"] + path)
     if quick:
         env["TALLY42_BENCH_QUICK"] = "1"
     failed = []
-    for name in sorted(os.listdir(HERE)):
+    # bench/ and its folders (bench/device/: the benches that run on MicroPython).
+    found = [(name, os.path.join("bench", name)) for name in os.listdir(HERE)]
+    found += [(name, os.path.join("bench", d, name)) for d in os.listdir(HERE)
+              if os.path.isdir(os.path.join(HERE, d)) and not d.startswith(("_", "."))
+              for name in os.listdir(os.path.join(HERE, d))]
+    for name, path in sorted(found):
         if not (name.startswith("bench_") and name.endswith(".py")):
             continue
         if only and name[:-3] not in only and name not in only:
             continue
-        path = os.path.join("bench", name)
         t0 = time.time()
         why = run(path, env)
         print("%s: %.1f s%s" % (path, time.time() - t0, ", failed: " + why if why else ""),

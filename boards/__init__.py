@@ -1,5 +1,6 @@
 # Boards: one module per board, holding its wiring and nothing else (esp32_epd29,
-# lilygo_t5_213, m5stack_coreink; sim runs the firmware on the unix port). A device board
+# lilygo_t5_213, m5stack_coreink), and the firmware images' manifests; the emulated
+# boards (the sim on the unix port, the qemu board) are boards/sim/'s. A device board
 # module offers
 #
 #     open() -> Board
@@ -32,7 +33,7 @@
 #   restart()      machine.reset() (the CoreInk: a moment's deep sleep, its latch held)
 #   start_watchdog(ms), feed()   machine.WDT, started by the main loop, fed by it and by
 #                  every wait for the panel (boards/device.py)
-#   battery        the GPIO of the cell's ADC, or None (firmware/ui/battery.py)
+#   battery        the GPIO of the cell's ADC, or None (firmware/battery.py)
 #   battery_ratio  its divider, (num, den): the cell's volts are the pin's x num/den
 #   tx_dbm         the radio's transmit power
 #   hush(on, now_ms)  a device board's: the SAR ADC is being powered (a battery read,

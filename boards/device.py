@@ -26,7 +26,7 @@ class Board:
         self.restart = restart
         self.wake_pins = wake_pins
         self.light_sleep = light_sleep
-        self.battery = battery      # the GPIO of the cell's ADC (firmware/ui/battery.py)
+        self.battery = battery      # the GPIO of the cell's ADC (firmware/battery.py)
         self.battery_ratio = battery_ratio  # (num, den): the cell is the pin's volts x num/den
         self.tx_dbm = tx_dbm        # the radio's transmit power (WLAN.config(txpower=))
         self.wakes_on_every_button = wakes_on_every_button   # may nap in a refresh
@@ -90,7 +90,7 @@ class UsbSerial:
 class BoardWlan:
     # The station interface as the board starts it (firmware/radio/air.py calls active,
     # config):
-    # - not below the cell's low mark (firmware/ui/battery.py LOW_MV): a transmit's
+    # - not below the cell's low mark (firmware/battery.py LOW_MV): a transmit's
     #   current on a weak cell browns the board out. OSError("battery low"), as the
     #   port's own errors come (ports/esp32/network_common.c, esp_exceptions: ESP_ERR_
     #   NO_MEM is OSError("WiFi Out of Memory")); the sender backs off on either.
@@ -109,7 +109,7 @@ class BoardWlan:
             return w.active(*on)
         b = self._board
         if b.battery is not None:
-            from firmware.ui import battery
+            from firmware import battery
             if battery.millivolts(b) < battery.LOW_MV:
                 raise OSError("battery low")
         hush = getattr(b, "hush", None)

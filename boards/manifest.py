@@ -10,6 +10,9 @@ include("../firmware")
 module("boards/__init__.py", base_path="..")
 module("boards/device.py", base_path="..")
 if options.board:
+    # An emulated board is boards/sim/NAME.py, named "sim/NAME": its package too.
+    if "/" in options.board:
+        module("boards/%s/__init__.py" % options.board.split("/")[0], base_path="..")
     module("boards/%s.py" % options.board, base_path="..")
     scripts = os.path.join("main", options.board)
     for name in sorted(os.listdir(scripts)) if os.path.isdir(scripts) else ():

@@ -2,8 +2,8 @@
 # (tools/mp32.py frozen), as a custom device build freezes it: bytecode and names in the
 # program, not the heap. The DIY board's file too, for the heap figures on a real board
 # file (bench/bench_ui.py).
-include("manifest.py", board="sim")
-module("boards/simflash.py", base_path="..", opt=3)
-module("boards/simmain.py", base_path="..", opt=3)
+include("manifest.py", board="sim/board")
+module("boards/sim/flash.py", base_path="..", opt=3)
+module("boards/sim/main.py", base_path="..", opt=3)
 module("boards/esp32_epd29.py", base_path="..")
-module("boards/simradio.py", base_path="..", opt=3)
+module("boards/sim/radio.py", base_path="..", opt=3)

@@ -41,7 +41,7 @@ TRUMP = const(1)
 PLAY = const(2)
 OVER = const(3)
 
-# Slots of a 42 sitting's state (engine_core/sitting.py), for Sitting.last(): the last
+# Slots of a 42 sitting's state (engine_core/texas42/sitting.py), for Sitting.last(): the last
 # finished deal, and the last finished game.
 LAST_DEALER = const(17)
 LAST_THROWN = const(18)

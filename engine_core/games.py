@@ -1,7 +1,8 @@
 # The sitting interface every game family offers (apply, check, undo, the state readers,
 # reason, its event codec as `.codec`): one call makes the right family's sitting. Each
 # family's engine module is loaded only when a sitting of it is made.
-_ENGINES = (("engine_core.sitting", "Sitting"),     # family 0: 42 and its relatives
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
+_ENGINES = (("engine_core.texas42.sitting", "Sitting"),     # family 0: 42 and its relatives
             ("engine_core.gin.sitting", "GinSitting"))  # gin.rules.GIN: the gin pads
 
 

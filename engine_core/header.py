@@ -1,5 +1,6 @@
 # The sitting header, made and read once a sitting: kept out of codec.py (the events,
 # always in the device's heap) so that the device loads it only then, and unloads it.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.compat import const
 
 # The sitting header: the variant, every option resolved, the first dealer, optionally
@@ -115,7 +116,7 @@ def header_stamp(buf):
 
 def decode_header(buf):
     """(rules, dealer, names or None) from header bytes; ValueError if they are not one."""
-    from engine_core.rules import TABLE
+    from engine_core.texas42.rules import TABLE
     if len(buf) < _HEADER_FIXED or not 1 <= buf[0] <= _HEADER_EVENT:
         raise ValueError("not a sitting header")
     if buf[1] >= _GIN_VARIANT0:
@@ -130,8 +131,8 @@ def decode_header(buf):
 
 
 def _rules(buf):
-    from engine_core.rules import Rules
-    from engine_core.variants import MARK
+    from engine_core.texas42.rules import Rules
+    from engine_core.texas42.variants import MARK
     rules = Rules(buf[1])
     rules.scoring = buf[2]
     rules.target = buf[3] | buf[4] << 8

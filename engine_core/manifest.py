@@ -1,5 +1,5 @@
 # engine_core on the device: every module of the package and of its sub-packages. Read
-# by MicroPython's tools/manifestfile.py (freezing) and host_tools/link/manifests.py
+# by MicroPython's tools/manifestfile.py (freezing) and host_tools/build/manifests.py
 # (deploy, the mpy-cross and type checks), with paths relative to this folder; this file
 # is the build's, not a module.
 import os

@@ -1,5 +1,6 @@
-# The checks of house option values that the 42 family's options (options.py) and the
-# gin pads' (gin/options.py) share, and OptionError, the message of what is wrong.
+# The checks of house option values that the 42 family's options (texas42/options.py)
+# and the gin pads' (gin/options.py) share, and OptionError, the message of what is wrong.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 
 
 class OptionError(ValueError):

@@ -10,6 +10,7 @@
 # Reply:    0xFE '1' kind seq len(2, little-endian) payload crc32(4, little-endian)
 #   The CRC-32 covers kind, seq, len and payload. 0xFE never occurs in UTF-8 text, so a
 #   reply is easy to find among whatever else the device prints.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 import binascii
 import sys
 

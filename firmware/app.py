@@ -39,7 +39,7 @@ class App:
                                     # screen it shows (until that screen has entered)
         self.note = None            # a hand saved by a held key, shown until the next press
         self._noted = False         # the note was on show when this press came
-        self.battery_low = False    # the score screen warns (firmware/ui/battery.py)
+        self.battery_low = False    # the score screen warns (firmware/battery.py)
         self.full = True            # the next show is a full refresh
         self.draft = None           # setup: the Rules being edited (before, the family the
                                     # menu asked for: 0 or 1), and the first dealer
@@ -65,7 +65,7 @@ class App:
         elif sid is None:
             self.go(SETUP)
         else:
-            from firmware.resume import resume
+            from firmware.boot.resume import resume
             refused = resume(scorer, sid)
             self.follow()
             if refused:
@@ -110,7 +110,7 @@ class App:
         if name != self._mod_name:
             self._unload()
             gc.collect()
-            self._mod = __import__(transient.SCREENS + name, None, None, ("draw",))
+            self._mod = __import__("firmware.ui." + name, None, None, ("draw",))
             self._mod_name = name
         return self._mod
 
@@ -118,12 +118,13 @@ class App:
         """The screen's module and what the screens share out of the heap (a sync session
         is opening): they load again, and the screen enters, at the next render."""
         self._unload()
-        transient.unload(transient.SHARED)
+        transient.unload("firmware.ui")      # the screens' shared code too
+        transient.unload("firmware.fonts")
         self._entered = False
 
     def _unload(self):
         if self._mod_name is not None:
-            transient.unload_screen(self._mod_name)
+            transient.unload("firmware.ui." + self._mod_name)
         self._mod = None
         self._mod_name = None
 
@@ -235,7 +236,7 @@ class App:
         fb.fill(WHITE)
         m.draw(self, fb)
         if self.battery_low and self.screen == HOME:
-            from firmware.ui.battery import mark
+            from firmware.battery import mark
             mark(fb)
         if self.screen == HOME and getattr(self.radio, "down", None) is not None:
             from firmware.radio.sender import mark
@@ -243,7 +244,7 @@ class App:
         if self.banner:
             from firmware.ui import draw
             draw.banner(fb, self.banner)
-            transient.unload(transient.REFUSAL)
+            transient.release()     # the refusal's messages
         if self._label is not None:
             self._label(self._mod_name)
         fb.show(self.full)

@@ -4,7 +4,7 @@
 # table. Another request whose CRC checks (the PC's, from a session that closed or from
 # before a restart) gets error 2, "no session", so that the PC says hello again. Loaded
 # by the link (firmware/link.py) when bytes arrive on the line, and unloaded once the
-# gate has decided (firmware/transient.py HELLO).
+# gate has decided (firmware/transient.py: a phase).
 #
 # Keyboard interrupt is off while the scorer runs (the main loop sees the 0x03 bytes).
 # A lone Ctrl-C is dropped; the REPL tools' way in is honoured: mpremote sends CR Ctrl-C,
@@ -31,7 +31,7 @@ _CMD_AT = const(7)
 _MIN = const(18)        # "~", session, seq, command, "*", CRC, "\n"
 _CR = const(0x0D)
 _CTRL_C = const(3)
-_E_NO_SESSION = const(2)    # the "e" reply's code (firmware/sync.py E_NO_SESSION)
+_E_NO_SESSION = const(2)    # the "e" reply's code (firmware/sync/endpoint.py E_NO_SESSION)
 
 
 class HelloGate:
@@ -119,5 +119,5 @@ def _checked(buf, n, port):
         tx[wire.HEAD + 5:wire.HEAD + 5 + len(msg)] = msg
         port.write(tx[:wire.reply_into(tx, 0x65, r.seq, 5 + len(msg))])     # e
     if not good or port is not None:
-        transient.unload(transient.HELLO_CHECK)
+        transient.release()     # the request's check
     return good

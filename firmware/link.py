@@ -1,8 +1,8 @@
 # The USB line to the PC, and the clock the PC sets. While no sync is open, a HelloGate
 # (firmware/hello.py) watches the line, loaded when bytes arrive and unloaded once it has
-# decided: only a hello with a good CRC opens a session (firmware/session.py), which
+# decided: only a hello with a good CRC opens a session (firmware/sync/session.py), which
 # serves the PC until it is done. The session's modules leave the heap when it ends
-# (firmware/transient.py SESSION).
+# (firmware/transient.py: the firmware.sync phase).
 import gc
 import time
 from time import ticks_ms
@@ -71,7 +71,7 @@ class Link:
         self.app = app              # the hub: the screens a session shows
         self.line = line            # the board's USB serial line, or None
         self.device_id = device_id
-        self.sync = None            # the sync endpoint (firmware.sync), while a session is
+        self.sync = None            # the sync endpoint (firmware.sync.endpoint), while a session is
         self.status = "idle"        # the last session's, for the sync screen
         self.to_repl = no_kbd       # the REPL tools asked in (a device: to the REPL)
         self._session = None
@@ -111,7 +111,7 @@ class Link:
         """Drop a session (a fault is to be drawn): its modules out of the heap."""
         self.sync = None
         self._session = None
-        transient.unload(transient.SESSION)
+        transient.unload("firmware.sync")
 
     def _watch(self):
         # The hello gate on the line, loaded when bytes arrive and unloaded once it has
@@ -130,7 +130,7 @@ class Link:
         if what != hello.HELLO and gate.busy():
             return False
         self._gate = None
-        transient.unload(transient.HELLO)
+        transient.unload("firmware.hello")
         if what != hello.HELLO:
             self.app.switch_radio(True)     # not a session: the radio again
             return False
@@ -166,7 +166,7 @@ class Link:
         app.render()
         app.drop_screen()
         gc.collect()
-        from firmware.session import Session
+        from firmware.sync.session import Session
         # Keyboard interrupt stays off (_open); a Ctrl-C in the session is the REPL
         # tools' (to_repl).
         self._session = Session(app)

@@ -1,9 +1,10 @@
 # What the PC sets in a sync for the sitting on the table and the next one: the players'
 # names and the next sitting's setup (house options, table assignment), kept in the
-# settings file. Loaded in a sync session and unloaded with it (firmware/transient.py
-# SESSION).
+# settings file. Loaded by a sync session or the radio's next table, and unloaded once
+# neither refers to it (firmware/transient.py).
+FOR_A_WHILE = 1     # unloaded once nothing refers to it (firmware/transient.py)
 from engine_core import header
-from engine_core.variants import SEATS, TEAMS
+from engine_core.texas42.variants import SEATS, TEAMS
 from firmware.scorer import pair
 
 
@@ -26,7 +27,7 @@ def update(scorer, changes, names, assign=0):
     `assign` (a new table assignment, None for none; 0 keeps the one set up): None, or
     why the options are refused (then nothing changes)."""
     if changes:
-        from engine_core import options as O
+        from engine_core.texas42 import options as O
         errors = (O.OptionError, ValueError)
     else:
         errors = ValueError
@@ -35,7 +36,7 @@ def update(scorer, changes, names, assign=0):
         if last:
             rules, dealer, old = header.decode_header(last)
         else:
-            from engine_core.rules import Rules
+            from engine_core.texas42.rules import Rules
             rules, dealer, old = Rules(0), 0, None     # plain 42
         if changes:
             variant = changes.pop("variant", rules.name)

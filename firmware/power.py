@@ -18,7 +18,7 @@
 #       light sleep, a button wakes it (that press counts); on the sync screen, never
 #   idle DEEP_SLEEP_MS: the score drawn, then deep sleep (its wake press only wakes)
 # light_ms, slow_ms and deep_ms count the time spent each way, for the current model in
-# bench/bench_power.py.
+# bench/device/bench_power.py.
 from micropython import const
 from time import ticks_diff
 
@@ -89,7 +89,7 @@ class Power:
         light = (self._light is not None and not listen and idle >= self._awake)
         if not self._panel_asleep and (idle >= PANEL_SLEEP_MS or light):
             if self._battery is not None:
-                from firmware.ui import battery
+                from firmware import battery
                 if battery.check(self._board, app):
                     app.render()    # the warning on the screen now, not at the next press
                     return

@@ -1,12 +1,12 @@
 # The sitting on the table and its journal. The event path take(): the engine checks an
 # event, the journal puts it on flash, then the sitting applies it, so that no screen
 # shows an event as taken before it is on flash. Also a sitting's start and the settings
-# file. The sitting's resume at boot is firmware/resume.py's, what the PC sets for the
+# file. The sitting's resume at boot is firmware/boot/resume.py's, what the PC sets for the
 # next sitting firmware/nextsetup.py's.
 from micropython import const
 
 from engine_core.codes import BIDDING, MAX_EVENT_BYTES, OVER
-from engine_core.variants import SEATS, TEAMS
+from engine_core.texas42.variants import SEATS, TEAMS
 from firmware import settings
 from firmware.journal import Journal, JournalError
 

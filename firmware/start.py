@@ -16,7 +16,7 @@
 # even one this code cannot resume, still reaches the PC.
 #
 # A board that hung restarts (the watchdog, boards/device.py) and says so; a battery
-# below its floor ends on a last screen and deep sleep (firmware/ui/battery.py).
+# below its floor ends on a last screen and deep sleep (firmware/battery.py).
 import gc
 from micropython import const
 
@@ -57,7 +57,7 @@ def run(board):
     try:
         safe = safe_mode(board)
         if getattr(board, "battery", None) is not None:
-            from firmware.ui import battery
+            from firmware import battery
             battery.at_boot(board)
         from firmware import app as A
         from firmware import loop

@@ -1,56 +1,80 @@
-# The modules the firmware loads only for a while and unloads after: the one table of
-# them, and the one module that touches sys.modules. Every other module, once imported,
-# stays. The heap they give back counts on a stock flash, whose modules load into RAM.
+# Load-for-a-while code, and the one module that touches sys.modules. Every other module,
+# once imported, stays. The heap given back counts on a stock flash, whose modules load
+# into RAM.
+#
+# A phase is a package or a module, named by its prefix: firmware.boot (the mount's
+# replay of the open sitting), firmware.sync (a session with the PC), firmware.radio (a
+# scorer in an event), firmware.hello (the USB line's gate), a screen's module under
+# firmware.ui. Nothing resident imports one at top level (tests/host/test_structure.py).
+# unload(prefix) ends a phase; with it go the modules it alone brought in: those that say
+# they are loaded for a while (FOR_A_WHILE, engine_core's formats and option checks
+# that the scoring never needs) and that no loaded module still refers to. What another
+# phase still holds stays (the radio's sender keeps the journal's reader through a sync).
 import sys
 
-# The journal's mount (firmware/journal/writer.py), once a boot.
-MOUNT = ("firmware.journal.mount",)
-# The boot's replay of the open sitting (firmware/resume.py), a sitting's start.
-BOOT = ("firmware.resume", "engine_core.header", "engine_core.gin.header", "engine_core.games",
-        "firmware.journal.reader", "firmware.journal.damage")
-# A sync session's (firmware/session.py, firmware/link.py), gone when the session ends.
-SESSION = ("firmware.session", "firmware.nextsetup", "firmware.sync", "firmware.syncjournal",
-           "engine_core.wire", "engine_core.header", "engine_core.gin.header",
-           "engine_core.options",
-           "engine_core.optionnames", "firmware.journal.reader", "firmware.journal.damage")
-# The radio's (firmware/radio/): loaded for a scorer in an event, out of the heap while a
-# sync session is open (firmware/session.py) and on a scorer with no event's key.
-RADIO = ("firmware.radio.sender", "firmware.radio.nexttable", "firmware.radio.air",
-         "firmware.radio.wire",
-         "firmware.radio.join", "firmware.radio")
-# The USB line's hello gate (firmware/link.py), once it has decided.
-HELLO = ("firmware.hello",)
-# The check of a line that looked like a hello and was not one (firmware/hello.py).
-HELLO_CHECK = ("engine_core.wire",)
-# The refusal messages, loaded when a refusal is shown, gone once it is drawn.
-REFUSAL = ("engine_core.messages",)
-# What the screens share: out of the heap too while a sync session is open.
-SHARED = ("firmware.ui.walk", "firmware.ui.draw", "firmware.fonts")
-# A screen's module (firmware/ui/): only the one on show is loaded, with what it alone
-# brings in.
-SCREENS = "firmware.ui."
-WITH_SCREEN = {
-    "setup": ("engine_core.options", "engine_core.gin.options", "engine_core.optioncheck",
-              "engine_core.optionnames", "engine_core.header", "engine_core.gin.header"),
-    "history": ("engine_core.games", "firmware.journal.reader"),
-    # A hand saved by a held key says so (firmware/ui/confirm.py saved()).
-    "contract": ("firmware.ui.confirm",),
-    "result": ("firmware.ui.confirm",),
-}
+
+def unload(prefix):
+    """End the phase `prefix` (a module, or a package and all of its modules: each is
+    imported again when next needed), then release(). Allocates next to nothing: it runs
+    on the way out of a MemoryError too (firmware/link.py)."""
+    n = len(prefix)
+    while True:
+        found = None
+        for name in sys.modules:
+            if name.startswith(prefix) and (len(name) == n or name.find(".", n) == n):
+                found = name
+                break
+        if found is None:
+            break
+        _drop(found)
+    release()
 
 
-def unload(names):
-    """Unload the modules `names` (each is imported again when next needed)."""
-    for name in names:
-        m = sys.modules.pop(name, None)
-        if m is not None:
-            pkg, _, leaf = name.rpartition(".")
-            parent = sys.modules.get(pkg)
-            if parent is not None and leaf in parent.__dict__:
-                delattr(parent, leaf)
+def release():
+    """Unload the load-for-a-while modules (FOR_A_WHILE) that no loaded module refers to:
+    not as a module, nor through a function, class or object of theirs."""
+    mods = sys.modules
+    while True:
+        found = None
+        for name in mods:
+            m = mods[name]
+            d = getattr(m, "__dict__", None)    # a fake's stand-in may be no module
+            if d is not None and "FOR_A_WHILE" in d and not _held(m, name):
+                found = name
+                break
+        if found is None:
+            return
+        _drop(found)
 
 
-def unload_screen(module):
-    """Unload a screen's module (its name under firmware/ui/) and what it alone brings."""
-    unload((SCREENS + module,))
-    unload(WITH_SCREEN.get(module, ()))
+def _held(m, name):
+    own = m.__dict__
+    mods = sys.modules
+    for other in mods:
+        o = mods[other]
+        if o is m:
+            continue
+        d = getattr(o, "__dict__", None)
+        if d is None:
+            continue
+        for key in d:
+            v = d[key]
+            if v is m:
+                # Held, unless as the attribute its package holds it by (allocating nothing)
+                n = len(other)
+                if not (name.startswith(other) and name.find(".", n) == n and
+                        n + 1 + len(key) == len(name) and name.endswith(key)):
+                    return True
+            elif getattr(v, "__globals__", None) is own or \
+                    getattr(v, "__module__", None) == name:
+                return True
+    return False
+
+
+def _drop(name):
+    m = sys.modules.pop(name, None)
+    if m is not None:
+        pkg, _, leaf = name.rpartition(".")
+        parent = sys.modules.get(pkg)
+        if parent is not None and leaf in parent.__dict__:
+            delattr(parent, leaf)

@@ -1,21 +1,28 @@
-# tests/mp holds MicroPython-only tests (framebuf, heap_lock): run by tests/mp_run.py.
-collect_ignore = ["mp", "mp_run.py"]
+# The one place the tests' import path is set (the MicroPython suites' twin is
+# tests/mp_run.py, the bench's bench/run.py): the test kit (tests/kit/: rigs, fakes,
+# probes, the engine's sittings) and tools/. No test module is imported by another.
+# tests/device holds MicroPython-only tests (framebuf, heap_lock): run by tests/mp_run.py.
+collect_ignore = ["device", "mp_run.py"]
 
 import os
 import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KIT = ("tests/kit", "tests/kit/chip", "tests/kit/engine", "tests/kit/probes", "tests/kit/web", "tools")
+sys.path[:0] = [os.path.join(ROOT, p) for p in KIT if os.path.join(ROOT, p) not in sys.path]
 
 
-# ---- PostgreSQL: a real server, started here (tests/pg.py) ----
+# ---- PostgreSQL: a real server, started here (tests/kit/pg.py) ----
 
 @pytest.fixture(scope="session")
 def pg_server():
     """A PostgreSQL server of our own for the session. Without PostgreSQL (or psycopg) the
     tests that need it are skipped, with the reason; under CI=true they fail instead."""
     import pg as PG
+    if os.environ.get("TALLY42_NO_PG") == "1":     # make check: PostgreSQL's in make test
+        pytest.skip("no PostgreSQL: TALLY42_NO_PG=1 (make check; make test runs them)")
     why = PG.missing()
     if why:
         if os.environ.get("CI") == "true":

@@ -4,16 +4,24 @@
 import os
 import sys
 
-sys.path.insert(0, ".")
-sys.path.insert(0, "tests")
-sys.path.insert(0, "tests/engine")
+# The import path: the checkout and the test kit (as tests/conftest.py sets it for pytest).
+for _p in ("tests/kit/probes", "tests/kit/engine", "tests/kit/chip", "tests/kit", "."):
+    sys.path.insert(0, _p)
 
 
 def _modules(arg):
+    """The test modules of a file or a folder, its sub-folders' too (tests/device/journal)."""
     if arg.endswith(".py"):
         return [arg]
-    names = sorted(n for n in os.listdir(arg) if n.startswith("test_") and n.endswith(".py"))
-    return [arg.rstrip("/") + "/" + n for n in names]
+    arg = arg.rstrip("/")
+    out = []
+    for n in sorted(os.listdir(arg)):
+        if n.startswith("test_") and n.endswith(".py"):
+            out.append(arg + "/" + n)
+    for n in sorted(os.listdir(arg)):
+        if "." not in n and n != "__pycache__" and os.stat(arg + "/" + n)[0] & 0x4000:
+            out += _modules(arg + "/" + n)
+    return out
 
 
 def _run_module(path, counts):

@@ -5,7 +5,7 @@ board. Its REPL is a UART that QEMU puts on a pseudo-terminal.
     python tools/qemu.py [--ci] [FORM...]     FORM: frozen (the default) or tests
 
 frozen  the port (board MPS2_AN385) with an ESP32's 110 KB heap and the firmware and
-        the board file boards/qemu_mps2.py frozen in (boards/manifest_qemu.py):
+        the board file boards/sim/qemu_mps2.py frozen in (boards/manifest_qemu.py):
         build/qemu/firmware.elf, the scorer's
 tests   the same with a 1 MB heap: build/qemu/firmware-tests.elf, for the device test
         suites, whose fakes (a 64 KB flash, NOR images) want more room than a scorer

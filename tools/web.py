@@ -22,7 +22,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from host_tools.link import manifests  # noqa: E402
+from host_tools.build import manifests  # noqa: E402
 
 WEB = os.path.join(ROOT, "web")
 NPM_DIR = os.path.join(ROOT, "build", "web-npm")
@@ -31,7 +31,7 @@ PORT_FILES = ("micropython.mjs", "micropython.wasm")
 PAGE_FILES = ("index.html", "tally42.js", "tally42.css")
 # Beyond the device code: the web board, the sim's panel and flash it builds on, and the
 # PC's own code that writes a sitting log from a journal (host_tools/log/pagelog.py).
-EXTRA = ("boards/sim.py", "boards/web.py", "boards/webmain.py",
+EXTRA = ("boards/sim/__init__.py", "boards/sim/board.py", "boards/sim/web.py", "boards/sim/webmain.py",
          "host_tools/__init__.py", "host_tools/log/__init__.py", "host_tools/log/pagelog.py",
          "host_tools/log/image.py",
          "host_tools/log/device.py", "host_tools/log/lines.py",

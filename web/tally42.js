@@ -1,5 +1,5 @@
-// The web board's page: MicroPython's WebAssembly port runs the firmware (boards/web.py,
-// boards/webmain.py); this file is its hardware. It draws the panel's frames onto the
+// The web board's page: MicroPython's WebAssembly port runs the firmware (boards/sim/web.py,
+// boards/sim/webmain.py); this file is its hardware. It draws the panel's frames onto the
 // canvas, turns clicks and keys into button presses, keeps the journal's flash image in
 // IndexedDB, and calls the firmware's main loop one round at a time from a timer.
 import { loadMicroPython } from "./micropython.mjs";
@@ -81,7 +81,7 @@ async function main() {
   const [width, height] = (model || "296x128").split("x").map(Number);
   document.getElementById("model").value = width + "x" + height;
   mp.runPython("import sys\nsys.path.insert(0, '/app')");
-  const W = mp.pyimport("boards.webmain");
+  const W = mp.pyimport("boards.sim.webmain");
   const getValue = mp._module.getValue;
   const offset = -new Date().getTimezoneOffset();
   canvas.width = width;

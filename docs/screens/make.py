@@ -10,7 +10,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
-from host_tools.sim import build as simbuild  # noqa: E402
+from host_tools.build import sim as simbuild  # noqa: E402
 from host_tools.sim import run as sim  # noqa: E402
 from host_tools.sim import screen as simscreen  # noqa: E402
 
@@ -131,7 +131,7 @@ def tour(panel, steps, work):
 def crash_screen(work):
     # The fault screen, drawn by firmware.start.crash on the sim's display.
     out = simbuild.build()
-    code = ("from boards import sim\nfrom firmware import start\n"
+    code = ("from boards.sim import board as sim\nfrom firmware import start\n"
             "d = sim.SimDisplay()\n"
             "start.crash(d, OSError(5))\n"
             "sys.stdout.buffer.write(d._buf)\n")

@@ -4,6 +4,7 @@
 # shutout_doubles, bonus, knock_scores, ace_turnup), deal, and gin_bonus and
 # undercut_bonus less the game's own (0: the seed's 20, so a header written before them
 # reads the same). Kept apart so that a 42 sitting never loads the gin options' names.
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.gin.rules import (TABLE, DEAL_NAMES, GinRules, KNOCK, GIN_BONUS,
                                    UNDERCUT_BONUS, BONUS_LO, BONUS_HI)
 

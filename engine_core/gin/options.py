@@ -1,14 +1,15 @@
 # House options of the gin pads: a log's or a setup screen's options resolved into
 # GinRules, with a message for anything wrong (options.resolve hands gin variants here).
+FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
 from engine_core.gin import rules as G
 from engine_core.optioncheck import OptionError, whole, choice, flag, show
-from engine_core.optionnames import OPTIONS
 
 _ALL = G.APPLIES[1]     # every gin pad option
 
 
-def resolve(variant, options=None):
-    """GinRules for a gin variant name and an options dict; OptionError if wrong."""
+def resolve(variant, options=None, elsewhere=()):
+    """GinRules for a gin variant name and an options dict; OptionError if wrong. An
+    option named in `elsewhere` (another family's) does not apply, rather than unknown."""
     v = G.index(variant)
     if v < 0:
         raise OptionError("unknown gin variant %s" % show(variant))
@@ -20,7 +21,7 @@ def resolve(variant, options=None):
     applies = G.APPLIES[v]
     for key in options:
         if key not in applies:
-            if key in _ALL or key in OPTIONS:
+            if key in _ALL or key in elsewhere:
                 raise OptionError("option %s does not apply to %s" % (key, variant))
             raise OptionError("unknown option %s" % show(key))
     for key in options:

@@ -15,7 +15,7 @@ _RESET_MS = const(10)  # RES# low, then settle (10 ms in the SSD1680 and JD79653
 class EPaper(framebuf.FrameBuffer):
     note = None     # firmware.fonts: no one to tell what big type says (the sim has)
     busy_timeout_ms = _BUSY_TIMEOUT_MS
-    low_power = False   # the battery is low: partial refreshes only (firmware/ui/battery.py)
+    low_power = False   # the battery is low: partial refreshes only (firmware/battery.py)
     feed = None     # called all through a wait: the board's watchdog (boards/device.py)
 
     def __init__(self, spi, cs, dc, rst, busy, width, height, fmt, nbytes, busy_level,

@@ -1,5 +1,5 @@
-# The flash journal (docs/journal.md): Journal writes and walks the sittings, always
-# loaded; JournalReader (firmware.journal.reader) reads them back, loaded when needed.
-from firmware.journal.blocks import JournalError, JournalFull  # noqa: F401
-from firmware.journal.blocks import Walk  # noqa: F401
+# The flash journal's writer (docs/journal.md): Journal writes the sittings, always loaded,
+# on engine_core/journal/ (the format, its reading, JournalReader: loaded when needed).
+from engine_core.journal.blocks import JournalError, JournalFull  # noqa: F401
+from engine_core.journal.blocks import Walk  # noqa: F401
 from firmware.journal.writer import Journal  # noqa: F401

@@ -1,7 +1,7 @@
 # The radio as the sender and the base station use it: a WLAN interface and ESP-NOW on
 # it, turned on to send and off to save the battery. The board hands over how to make
 # them (boards/device.py on an ESP32: network.WLAN(STA_IF) and espnow.ESPNow();
-# boards/simradio.py on the sim), so that nothing here imports network or espnow.
+# boards/sim/radio.py on the sim), so that nothing here imports network or espnow.
 #
 # ESP-NOW's rules it keeps (MicroPython's ports/esp32/modespnow.c and the espnow docs):
 # the WLAN interface is active before ESPNow.active(True); a frame goes only to a

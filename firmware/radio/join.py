@@ -1,5 +1,5 @@
 # A scorer joins an event's radio: the key the PC pushed at a sync (`radio` among the
-# settings, firmware/session.py) kept in a small file beside the settings, and the sender
+# settings, firmware/sync/session.py) kept in a small file beside the settings, and the sender
 # started when there is one. Loaded at boot on a board with a radio and unloaded at once
 # when no key is kept, so a scorer outside an event carries none of the radio's code.
 import binascii
@@ -67,7 +67,7 @@ def start(app):
         app.radio.stop()
         app.radio = None
     if key is None:
-        transient.unload(transient.RADIO)
+        transient.unload("firmware.radio")
         return None
     app.radio = Waiting(app, key)
     return app.radio
@@ -105,11 +105,11 @@ class Waiting:
 
 def stop(app):
     """A sync session opens: the radio off and its modules out of the heap (the session's
-    end starts it again, firmware/session.py)."""
+    end starts it again, firmware/sync/session.py)."""
     if app.radio is not None:
         app.radio.stop()
     app.radio = None
     app.radio_busy = False
-    transient.unload(transient.RADIO)
+    transient.unload("firmware.radio")
     import gc
     gc.collect()        # what the session allocates next wants room in one piece

@@ -1,11 +1,11 @@
-# The next table that came over the radio (firmware/radio/wire.py, a next frame): kept
+# The next table that came over the radio (engine_core/air/wire.py, a next frame): kept
 # as the next sitting's setup, as a USB sync's push is (firmware/nextsetup.py), and the
 # line the game-over screen shows ("next: table 3, round 2: Ann/Bob v Cy/Di", "wait for
 # round 3"). Never while a game is in play: a sitting open and not over keeps its
 # players and table, and the frame is not taken (the sender asks again once it is over).
-# Loaded with the radio's modules (firmware/transient.py RADIO).
+# Loaded with the radio's modules (the firmware.radio phase, firmware/transient.py).
 from firmware import transient
-from firmware.radio import wire
+from engine_core.air import wire
 
 NOT_TAKEN = 0
 TAKEN = 1
@@ -45,7 +45,7 @@ class NextTable:
             return NOT_TAKEN
         from firmware import nextsetup
         refusal = nextsetup.update(app.scorer, None, names, (event, rnd, table))
-        transient.unload(("firmware.nextsetup",))
+        transient.release()     # nextsetup, loaded for this alone
         if app.pushed(refusal) is not None:
             app.banner = "next table from the PC: " + refusal
             return NOT_TAKEN

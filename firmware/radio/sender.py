@@ -1,6 +1,6 @@
 # The scorer's radio: each record sent to the base station as it is taken, from the
 # journal, which stays the record. Loaded only on a scorer that holds an event's radio
-# key (firmware/radio/join.py). Frames: firmware/radio/wire.py; the protocol:
+# key (firmware/radio/join.py). Frames: engine_core/air/wire.py; the protocol:
 # docs/radio.md.
 #
 # The sittings not yet synced over USB are sent oldest first, each as its journal stream
@@ -34,8 +34,8 @@ from time import ticks_add, ticks_diff
 from micropython import const
 
 from firmware.journal import Walk
-from firmware.journal.reader import JournalReader
-from firmware.radio import wire
+from engine_core.journal.reader import JournalReader
+from engine_core.air import wire
 
 WINDOW = const(3)           # frames past the acknowledged place
 RESEND_MS = const(250)      # no acknowledge within this: send again from it

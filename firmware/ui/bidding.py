@@ -5,7 +5,7 @@
 # after it (not offered to the dealer, who bids last). After BACK the cursor is on the
 # bid taken back. The footer is walk.help_text's.
 from engine_core.codes import EV_BID, GAME, MARKS, PASS, PLUNGE, SPLASH
-from engine_core.variants import MARK
+from engine_core.texas42.variants import MARK
 from firmware import fonts
 from firmware.codes import BACK, BLACK, DIGIT_H, LINE
 from firmware.ui import draw as D

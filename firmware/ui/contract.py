@@ -5,7 +5,7 @@
 # press (BACK undoes it); a set is said on the result screen, never by a held key. The
 # held arrows step 3 either way. After BACK the cursor is on the trump taken back.
 from engine_core.codes import DOUBLES, EV_MADE, EV_TRUMP
-from engine_core.variants import MARKS
+from engine_core.texas42.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 from firmware.ui import walk
@@ -24,7 +24,7 @@ def _made(s):
 def enter(app):
     # The same start every hand, so that a trump is always the same presses away: with
     # nine names and steps of 1 and 3 either way every start costs the same on a corpus
-    # where each trump is as likely (bench/mp_ui_search.py: TRUMPS); sixes, the top
+    # where each trump is as likely (tests/kit/probes/mp_ui_search.py: TRUMPS); sixes, the top
     # suit, is where a player looks first.
     s = app.scorer.s
     j = walk.find(s, START)

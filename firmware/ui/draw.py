@@ -1,7 +1,7 @@
 # Drawing shared by the screens: the top line, the help strip, the refusal banner, a
 # choice between arrows, and the names of bids and contracts as a player says them.
 from engine_core.codes import DOUBLES, GAME, PASS, PLUNGE, SPLASH
-from engine_core.variants import TEAMS
+from engine_core.texas42.variants import TEAMS
 from firmware import fonts
 from firmware.codes import BLACK, DIGIT_H, LINE, WHITE
 

@@ -1,7 +1,7 @@
 # The setup screen's part for the gin pads: the games in the game list after the 42
 # family's, their house options as rows, and how each row's value shows and changes.
 from engine_core.gin import rules as G
-from engine_core.rules import NAMES
+from engine_core.texas42.rules import NAMES
 
 _FLAGS = ("spade_doubles", "shutout_doubles", "bonus")
 
@@ -13,7 +13,7 @@ def step_game(r, d):
     i = (i + d) % (n42 + len(G.NAMES))
     if i >= n42:
         return G.GinRules(i - n42)
-    from engine_core.rules import Rules
+    from engine_core.texas42.rules import Rules
     return Rules(i)
 
 

@@ -20,7 +20,7 @@ _BONUS0 = const(2)
 _BONUS1 = const(3)
 _END = const(4)
 _START = const(25)
-# The steps: measured on the gin corpus (bench/mp_ui_search.py), a first held press 15
+# The steps: measured on the gin corpus (tests/kit/probes/mp_ui_search.py), a first held press 15
 # either side of the usual value and held steps of 5 reach a total in fewer presses than
 # 10 and 10 (2.8 against 3.6 a knock's total, the first press counted).
 _FIRST = const(15)

@@ -34,7 +34,7 @@ def collect(app, top, rows):
     if app.scorer.gin:
         from firmware.ui import gin_draw
         line_of = gin_draw.history_line
-    from firmware.journal.reader import JournalReader   # unloaded with the screen
+    from engine_core.journal.reader import JournalReader   # unloaded with the screen
     r = JournalReader(j)
     cur = r.cursor(sid)
     buf = bytearray(256)

@@ -1,7 +1,7 @@
 # Game over: who won, the final score, and the way on: BACK undoes the last hand (and
 # the game plays on); a new sitting of the same game, which ends this one for good, is
 # OK held down, at once (MENU for another game), never the OK pressed out of habit.
-from engine_core.variants import TEAMS
+from engine_core.texas42.variants import TEAMS
 from firmware import fonts
 from firmware import transient
 from firmware.codes import BACK, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV
@@ -52,7 +52,7 @@ def press(app, key):
     if key == LONG | OK:
         from firmware.ui import setup
         setup.again(app)
-        transient.unload_screen("setup")
+        transient.unload("firmware.ui.setup")
     elif key == OK:
         app.banner = ("a new sitting ends this one (no more undo): hold OK, or MENU "
                       "and another game")

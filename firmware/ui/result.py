@@ -7,7 +7,7 @@
 # of made and set, on the points it had. Moon: each seat's tricks, `?` until set (the
 # bidder's first press at the bid), the last seat's being what is left.
 from engine_core.codes import EV_MADE, EV_POINTS, EV_TRICKS, GAME
-from engine_core.variants import MARKS, TEAMS, TOTAL, TRICKS, TRICKS_PER_HAND
+from engine_core.texas42.variants import MARKS, TEAMS, TOTAL, TRICKS, TRICKS_PER_HAND
 from firmware import fonts
 from firmware.codes import BACK, BLACK, DIGIT_H, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D

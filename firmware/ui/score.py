@@ -4,7 +4,7 @@
 # score without a press to leave it; after BACK, on the bid taken back); in the middle of
 # a hand, the bid and contract.
 from engine_core.codes import BIDDING, EV_BID, OVER
-from engine_core.variants import MARKS, TEAMS, TRICKS
+from engine_core.texas42.variants import MARKS, TEAMS, TRICKS
 from firmware import fonts
 from firmware.codes import BACK, BID, BLACK, DIGIT_H, HISTORY, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D

@@ -6,7 +6,7 @@
 #     entered with a full refresh
 #   - each button named as it is pressed, and the ones pressed so far ticked: PREV NEXT
 #     OK BACK (MENU leaves, to the menu: that it opens is its test)
-#   - the battery as the board reads it (firmware/ui/battery.py), or why not
+#   - the battery as the board reads it (firmware/battery.py), or why not
 #   - the journal's state: its sittings, those not yet synced, its room left, or that
 #     the partition is missing (then there is no scorer to test: start.py says so)
 # app.fields[0] holds the buttons pressed, a bit each; app.cur the last one.
@@ -80,7 +80,7 @@ def battery_line(app):
     board = getattr(app, "board", None)
     if board is None or getattr(board, "battery", None) is None:
         return "battery: not measured"
-    from firmware.ui import battery
+    from firmware import battery
     mv = battery.millivolts(board)
     if mv < battery.NO_CELL_MV:
         return "battery: none (on USB)"

@@ -8,8 +8,8 @@
 # game), from that family's last game, or its first (plain 42, Oklahoma Gin) when the last
 # was the other family's.
 from engine_core import header
-from engine_core import options as O
-from engine_core.variants import FORCED, MARK, POINTS, SCORINGS, SEATS, TEAMS
+from engine_core.texas42 import options as O
+from engine_core.texas42.variants import FORCED, MARK, POINTS, SCORINGS, SEATS, TEAMS
 from firmware.codes import BACK, BLACK, LINE, LONG, MENU, NEXT, OK, PREV, WHITE
 from firmware.ui import draw as D
 

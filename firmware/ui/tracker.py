@@ -7,7 +7,7 @@ from micropython import const
 
 from engine_core import codec
 from engine_core.codes import EV_MADE, EV_TRICK, EV_TRUMP
-from engine_core.variants import COUNT, MARKS, TEAMS, TOTAL, TRICKS_PER_HAND
+from engine_core.texas42.variants import COUNT, MARKS, TEAMS, TOTAL, TRICKS_PER_HAND
 from firmware.codes import BACK, BLACK, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 

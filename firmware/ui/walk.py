@@ -2,7 +2,7 @@
 # walk), wrapping at the ends, and the keys of a bid: the bidding screen's, and the
 # score's at a fresh deal (where the first seat bids). The walk allocates nothing.
 from engine_core.codes import BIDDING, EV_BID, GAME, MARKS, PASS
-from engine_core.variants import FORCED, MARK, TOP_NUMBER
+from engine_core.texas42.variants import FORCED, MARK, TOP_NUMBER
 from firmware.codes import LONG, NEXT, OK, PREV
 
 PASS_BID = EV_BID << 24 | PASS     # the event of a pass

@@ -5,11 +5,11 @@ import shutil
 import subprocess
 
 from host_tools.commands.common import CommandError
-from host_tools.link import boardcheck
-from host_tools.link import deploy as DP
+from host_tools.deploy import boardcheck
+from host_tools.deploy import deploy as DP
 from host_tools.resources import scratch
 from host_tools.sim import run as sim
-from host_tools.sim.build import SimError
+from host_tools.build.sim import SimError
 
 
 def cmd_sim(args):
@@ -168,7 +168,7 @@ def deploy_parser(sub, name):
 
 
 def cmd_rescue(args):
-    from host_tools.link import rescue
+    from host_tools.deploy import rescue
     if not args.dry_run and os.path.exists(args.out) and not args.force:
         raise CommandError("%s exists: give another --out, or --force to replace it"
                            % args.out)

@@ -16,7 +16,7 @@ from host_tools.events import serve as SV
 from host_tools.events import slots as SL
 from host_tools.events import standings as ST
 from host_tools.events import state as ES
-from host_tools.link.assignment import setting_value
+from host_tools.tables.assignment import setting_value
 from host_tools.log.lines import LogError
 from host_tools.store import db as D
 
@@ -300,8 +300,8 @@ def cmd_serve(args):
     relay = None
     if args.base:
         from host_tools.events.radio import Relay
-        from host_tools.link.client import SyncError
-        from host_tools.link.transport import LinkError
+        from host_tools.serial.client import SyncError
+        from host_tools.serial.transport import LinkError
         relay = Relay(path, args.name, args.base)
         try:
             info = relay.start()

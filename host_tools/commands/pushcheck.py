@@ -2,13 +2,13 @@
 checked whole before anything is sent."""
 import json
 
-from engine_core import options as O
-from engine_core import variants as V
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
 from engine_core.gin import rules as G
 from host_tools.commands.errors import CommandError
-from host_tools.link import client as Y
-from host_tools.link.assignment import setting_value
-from host_tools.link.sync import open_sitting
+from host_tools.serial import client as Y
+from host_tools.tables.assignment import setting_value
+from host_tools.serial.sync import open_sitting
 from host_tools.log.text import name_problem, repeated_name
 
 # The seats of every game the scorer sets up.

@@ -1,7 +1,6 @@
 """The serial subcommands of `tally42`: sync (the scorer's finished sittings into the
 database, the PC's clock, names and settings onto the scorer) and devices."""
 import argparse
-import json
 import math
 import sys
 import time
@@ -12,11 +11,12 @@ from host_tools.log.text import printable
 from host_tools.events import event as EV
 from host_tools.events import inplay as IP
 from host_tools.events import slots as SL
-from host_tools.link import client as Y
-from host_tools.link.assignment import check_assignment, not_playing, setting_value
-from host_tools.link.sync import Refused, Report, sync
-from host_tools.link.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
+from host_tools.serial import client as Y
+from host_tools.tables.assignment import not_playing
+from host_tools.serial.sync import Refused, Report, sync
+from host_tools.serial.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.store import db as D
+from host_tools.tables import setup as ST
 
 PROBE_TIMEOUT = 1.0
 FIRST_ANSWER = 3.0          # seconds a scorer has to answer the first hello
@@ -97,6 +97,14 @@ class _Progress:
 _names = PC.names
 
 
+def _setup(check, *args):
+    # The PC's settings for the scorer checked (host_tools/tables/setup.py).
+    try:
+        return check(*args)
+    except ST.SetupError as e:
+        raise CommandError(str(e))
+
+
 def _number(kind, lo, hi, what):
     """An argparse type: a number from lo to hi (finite), with a message saying so."""
 
@@ -133,59 +141,6 @@ def _db_store(database, slotter=None):
     return store
 
 
-def _next_table(database, event, refusals, said):
-    # sync --event: the scorer's next table, claimed for it once its sittings are stored
-    # and slotted (a table just decided can open the next round).
-
-    def assignment_for(device_id):
-        try:
-            a = SL.next_assignment(database, device_id, event)
-        except (EV.EventError, D.DbError) as e:
-            refusals.append("no table pushed: %s" % e)
-            return None
-        if a is None:
-            home = SL.scorer_table(database, event, device_id)
-            said.append("nothing to push: %s has no open table for scorer %s (%s)" % (
-                event, device_id, "its table %d is decided in every round" % home
-                if home is not None else "every table of the round has its scorer; "
-                "`tally42 event release` frees one"))
-        return a
-    return assignment_for
-
-
-def _assignment(text, players, pairs):
-    # --assign EVENT:ROUND:TABLE, with --players and --set for the game: the assignment
-    # dict of host_tools.link.assignment.check_assignment, checked before anything is sent.
-    event, _, rest = text.rpartition(":")
-    event, _, rnd = event.rpartition(":")
-    if not event:
-        raise CommandError("--assign %s: give EVENT:ROUND:TABLE (Club night:2:3)" % text)
-    a = {"event": event.strip(), "round": _whole(rnd), "table": _whole(rest)}
-    if players:
-        a["players"] = players
-    options = {}
-    for key, value in pairs:
-        if key == "variant":
-            a["variant"] = value
-        elif key == "tracker":
-            raise CommandError("--assign: tracker is the scorer's own switch, not the "
-                               "game's: push it without --assign")
-        else:
-            options[key] = setting_value(value, key)
-    a["options"] = options
-    try:
-        return check_assignment(a)
-    except ValueError as e:
-        raise CommandError("--assign %s: %s" % (text, e))
-
-
-def _whole(text):
-    try:
-        return int(text.strip())
-    except ValueError:
-        return text
-
-
 def _open_event(db, name):
     # --event NAME: the database must hold that event, checked before the port opens.
     try:
@@ -198,65 +153,6 @@ def _open_event(db, name):
         database.close()
         raise CommandError("--event: %s" % e)
     return database
-
-
-def _pairs(players):
-    # Players by seat as the table's sides: "Ann+Cy v Bob+Di" (seats 1 and 3 partner 2
-    # and 4; six seats: three a side).
-    return "%s v %s" % ("+".join(players[0::2]), "+".join(players[1::2]))
-
-
-class _Slotter:
-    """Each synced sitting that carries an event, round and table is slotted into that
-    event once stored (host_tools.events.slots.slot_sitting): what was slotted, and what was
-    refused (the sitting stays stored, the sync goes on)."""
-
-    def __init__(self, database, only=None):
-        self.database = database
-        self.only = only        # sync --event: the event this desk runs
-        self.slotted = []       # lines for stdout
-        self.notes = []
-        self.refused = []       # messages for stderr; the exit status is then 2
-        self.nothing = []       # sync --event: why no table was pushed
-        self._events = {}
-
-    def __call__(self, sitting_id):
-        conn = self.database.conn
-        row = conn.execute("SELECT event, round, table_no, score, over FROM sittings "
-                           "WHERE id = ?", (sitting_id,)).fetchone()
-        if row is None or row["event"] is None:
-            return
-        name, rnd, table = row["event"], row["round"], row["table_no"]
-        where = "%s round %s table %s" % (name, rnd, table)
-        if self.only is not None and name != self.only:
-            self.refused.append("sitting %s was played at %s, not in %s: not slotted (it "
-                                "stays stored; `tally42 event slot` puts it in by hand)"
-                                % (sitting_id, where, self.only))
-            return
-        try:
-            ev = self._events.get(name)
-            if ev is None:
-                if conn.execute("SELECT 1 FROM events WHERE name = ?",
-                                (name,)).fetchone() is None:
-                    self.notes.append("sitting %s was played as %s: no event %s in the "
-                                      "database, so it is not slotted" % (
-                                          sitting_id, where, name))
-                    return
-                ev = self._events[name] = EV.load(self.database, name)
-            done = SL.slot_sitting(self.database, sitting_id, ev, rnd, table)
-        except (EV.EventError, D.DbError) as e:
-            why = str(e)
-            if why.startswith(where + " "):
-                why = "the table" + why[len(where):]
-            self.refused.append("sitting %s not slotted into %s: %s (it stays stored; "
-                                "`tally42 event slot` puts it right by hand)"
-                                % (sitting_id, where, why))
-            return
-        if done == "slotted":
-            score = json.loads(row["score"])
-            self.slotted.append("slotted: sitting %s as the result of %s (%s%s)" % (
-                sitting_id, where, "-".join(str(s) for s in score),
-                "" if row["over"] else ", still playing"))
 
 
 def cmd_sync(args):
@@ -274,7 +170,7 @@ def cmd_sync(args):
     assignment = None
     if args.assign is not None:
         # The players and the game go with the assignment, once the sittings are stored.
-        assignment = _assignment(args.assign, names[0][1] if args.players else None, pairs)
+        assignment = _setup(ST.check_table, args.assign, names[0][1] if args.players else None, pairs)
         names = [n for n in names if n[0] != "p"]
         pairs = []
     PC.check_push(names, pairs, None)
@@ -298,7 +194,7 @@ def cmd_sync(args):
         # under a key of its own made from it (pushed once the scorer is named).
         from host_tools.events.radio import event_key
         radio_key = event_key(database, args.event)
-    slotter = _Slotter(database, args.event)
+    slotter = SL.Slotter(database, args.event)
     progress = _Progress(sys.stderr)
     report = None
     refusals = []       # what the scorer would not take: said at the end, exit 2
@@ -306,7 +202,7 @@ def cmd_sync(args):
     if assignment is not None:
         assignment_for = lambda device_id: assignment      # noqa: E731
     elif args.event is not None:
-        assignment_for = _next_table(database, args.event, refusals, slotter.nothing)
+        assignment_for = SL.next_table(database, args.event, refusals, slotter.nothing)
     try:
         client = Y.Client(link, timeout=args.timeout, wait=args.wait, notice=progress.notice)
         info = client.hello(patience=min(args.wait, FIRST_ANSWER))
@@ -372,7 +268,7 @@ def cmd_sync(args):
     if a:
         print("pushed: %s round %d table %d: %s%s" % (
             a["event"], a["round"], a["table"],
-            _pairs(a["players"]) if a.get("players") else "the players on the scorer",
+            ST.sides(a["players"]) if a.get("players") else "the players on the scorer",
             "" if a["variant"] == "42" else " (%s)" % a["variant"]))
     for line in slotter.nothing:
         print(line)

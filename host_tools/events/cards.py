@@ -7,7 +7,7 @@ A game of marks to N lasts at most 2N - 1 hands (each hand gives a mark or more 
 side); a game of points to N at most 2(N - 1) / 42 + 1 (each hand shares 42 points)."""
 import html
 
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from host_tools.events.state import sides_of, table_status
 
 _CSS = """body{font-family:sans-serif;margin:0}

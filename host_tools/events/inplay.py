@@ -11,10 +11,10 @@ from host_tools.log.text import printable
 
 
 def open_lines(client):
-    """The scorer's open sitting's log lines (host_tools.link.sync.open_sitting), or
+    """The scorer's open sitting's log lines (host_tools.serial.sync.open_sitting), or
     None: none open, or a firmware that sends only finished sittings."""
-    from host_tools.link.client import DeviceError
-    from host_tools.link.sync import open_sitting
+    from host_tools.serial.client import DeviceError
+    from host_tools.serial.sync import open_sitting
     try:
         return open_sitting(client)
     except DeviceError:

@@ -27,22 +27,7 @@ from host_tools.events.event import Transaction, load
 from host_tools.events.state import event_state, flipped, sides_of, table_status
 from host_tools.log.text import printable
 
-SCHEMA = (
-    """CREATE TABLE event_live (
-        event TEXT NOT NULL,
-        round INTEGER NOT NULL,
-        table_no INTEGER NOT NULL,
-        sitting_id TEXT NOT NULL,
-        score_a INTEGER NOT NULL,       -- the table's side A, whatever seats it took
-        score_b INTEGER NOT NULL,
-        hands INTEGER NOT NULL,         -- hands scored so far
-        device TEXT,                    -- the scorer it came from, if known
-        updated_at TEXT NOT NULL,
-        PRIMARY KEY (event, round, table_no),
-        FOREIGN KEY (event, round, table_no) REFERENCES event_tables(event, round, table_no)
-            ON DELETE CASCADE
-    )""",
-)
+# Its table, event_live: host_tools/store/eventschema.py LIVE_SCHEMA.
 
 
 class Live:

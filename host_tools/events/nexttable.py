@@ -2,8 +2,8 @@
 (by the radio, a USB sync, or by hand): the same assignment a USB sync pushes
 (host_tools/events/slots.next_assignment, which claims it for the scorer, so the radio
 and the cable never disagree), or, when the scorer has no open table yet, the round to
-wait for. Made into the radio's next frame (firmware/radio/wire.py put_next)."""
-from firmware.radio import wire as W
+wait for. Made into the radio's next frame (engine_core/air/wire.py put_next)."""
+from engine_core.air import wire as W
 from host_tools.events import slots as SL
 from host_tools.events.event import EventError, load
 from host_tools.events.state import event_state, table_status

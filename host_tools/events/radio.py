@@ -1,8 +1,8 @@
 """An event's radio: its key, and the results that come over the air from the base
-station (host_tools/link/radio.py), checked, stored and slotted as they come, so that
+station (host_tools/serial/radio.py), checked, stored and slotted as they come, so that
 `tally42 serve` shows each table live ("playing 3-2, hand 5") and the standings so far.
 
-Each scorer's sittings arrive as their journal streams (firmware/radio/wire.py): a frame
+Each scorer's sittings arrive as their journal streams (engine_core/air/wire.py): a frame
 is taken only if its MAC is right under the event's key; its bytes must follow on from
 what is held (a gap is not taken: the acknowledge says where to go on from), and bytes
 held already are counted as duplicates and never stored twice. The sitting is stored
@@ -25,12 +25,12 @@ import sys
 import time
 
 from engine_core.header import header_assignment
-from firmware.radio import wire as W
+from engine_core.air import wire as W
 from host_tools.events import desk as DK
 from host_tools.events import event as EV
 from host_tools.events import nexttable as NT
 from host_tools.events import slots as SL
-from host_tools.link.sync import stream_parts
+from host_tools.serial.sync import stream_parts
 from host_tools.log.device import END_ITEM, device_sitting_id, from_device
 from host_tools.log.lines import LogError
 from host_tools.store import db as D
@@ -393,8 +393,8 @@ class Relay:
     def start(self):
         import threading
 
-        from host_tools.link.radio import BaseStation
-        from host_tools.link.transport import SerialLink
+        from host_tools.serial.radio import BaseStation
+        from host_tools.serial.transport import SerialLink
         link = SerialLink(self.url)
         link.open()
         self._station = BaseStation(link)
@@ -408,8 +408,8 @@ class Relay:
         return self._station.info
 
     def _run(self):
-        from host_tools.link.client import SyncError
-        from host_tools.link.transport import LinkError
+        from host_tools.serial.client import SyncError
+        from host_tools.serial.transport import LinkError
         database = D.open_db(self.db_path)
         try:
             self.receiver = Receiver(database, self.name)

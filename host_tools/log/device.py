@@ -1,7 +1,7 @@
 """A sitting as the scorer stores it (a codec header, event bytes, the journal's END
 record) as sitting log lines, with its id, start and end times and table assignment."""
-from engine_core import options as O
-from engine_core import variants as V
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
 from host_tools.log.lines import Header
 from host_tools.log.sittinglog import log_lines
 from host_tools.log.times import instant

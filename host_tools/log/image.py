@@ -1,7 +1,8 @@
 """A device flash image (the sim's --flash file, or the journal partition read off a
-device) decoded into sitting logs, with the same journal code the firmware runs."""
-from firmware import journal as J
-from firmware.journal.reader import JournalReader
+device) decoded into sitting logs, with the same reading code the firmware runs (engine_core/journal/)."""
+from engine_core.journal import log as J
+from engine_core.journal.blocks import JournalError
+from engine_core.journal.reader import JournalReader
 from host_tools.log.device import END_ITEM, device_sitting_id, end_item, from_device
 
 BLOCK_SIZE = 4096
@@ -49,12 +50,12 @@ def scan(data, block_size=BLOCK_SIZE):
     if len(data) < 2 * block_size or len(data) % block_size:
         raise ValueError("%d bytes is not a whole number of %d-byte blocks (at least 2)"
                          % (len(data), block_size))
-    j = J.Journal(RamFlash(data, block_size))
+    j = J.Log(RamFlash(data, block_size))
     reader = JournalReader(j)
     try:
         j.mount()
         listed = reader.all_sittings()
-    except J.JournalError as e:
+    except JournalError as e:
         raise ValueError(str(e))
     out = []
     damaged = []

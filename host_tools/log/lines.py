@@ -4,8 +4,8 @@ back, and writing the lines out again. Both families' logs share these."""
 import json
 
 from engine_core import codes as C
-from engine_core import options as O
-from engine_core import variants as V
+from engine_core.texas42 import options as O
+from engine_core.texas42 import variants as V
 from host_tools.log.times import instant
 from host_tools.log.text import is_int, name_problem, printable, repeated_name, show
 
@@ -178,7 +178,7 @@ def _no_duplicates(pairs):
 def _loads(text):
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
-    except TypeError:   # MicroPython's json (tests/mp_replay.py) takes no hook
+    except TypeError:   # MicroPython's json (tests/kit/probes/mp_replay.py) takes no hook
         return json.loads(text)
 
 

@@ -2,10 +2,10 @@
 and back, the replay that checks and scores a log with the same engine_core that runs on
 the device, the replay report and the scoresheet. Gin sittings go to ginlog."""
 from engine_core import codes as C
-from engine_core import sitting as S
-from engine_core import variants as V
+from engine_core.texas42 import sitting as S
+from engine_core.texas42 import variants as V
 from engine_core.games import new_sitting
-from engine_core.messages import contract_name
+from engine_core.texas42.messages import contract_name
 from engine_core.codes import (BIDDING, GAME_SCORE, GAME_WINNER, LAST_AWARD, LAST_BID,
                                LAST_BIDDER, LAST_CONTRACT, LAST_DEALER, LAST_MADE,
                                LAST_POINTS, LAST_THROWN, LAST_VALUE, OVER, TRUMP)

@@ -1,6 +1,6 @@
 """The scorer on a bare-metal MicroPython: MicroPython's qemu port (MPS2-AN385, Cortex-M3)
 built by tools/qemu.py with the firmware frozen in, run by qemu-system-arm. QEMU puts the
-board's three UARTs on pseudo-terminals (boards/qemu_mps2.py): the REPL, which the scorer
+board's three UARTs on pseudo-terminals (boards/sim/qemu_mps2.py): the REPL, which the scorer
 shares with its sync link as an ESP32's USB serial does (mpremote and `tally42 sync`
 speak there); the buttons, where this side writes press codes; the panel's frames. The
 port runs no main.py: the scorer is started over the raw REPL, as a main.py would start
@@ -22,21 +22,22 @@ import tempfile
 import threading
 import time
 
-from host_tools.sim import build, run, screen
+from host_tools.build import sim as build
+from host_tools.sim import run, screen
 
 ROOT = build.ROOT
 ELF = os.path.join(ROOT, "build", "qemu", "firmware.elf")
 QEMU = "qemu-system-arm"
 MACHINE = "mps2-an385"
 BOARD = "qemu_mps2"
-FLASH_BASE = 0x20000000     # boards/qemu_mps2.py: the journal's RAM, and its magic word
+FLASH_BASE = 0x20000000     # boards/sim/qemu_mps2.py: the journal's RAM, and its magic word
 FLASH_SIZE = run.FLASH_SIZE
 FLASH_MAGIC = (0x20010000, 0x54343246)
 ROM_BASE = 0x21000000       # the port's ROMFS partition 0 (4 MB)
 START = 'from firmware import start\nstart.main(%r)\n'
-RECORD = 'import boards.qemu_mps2\nboards.qemu_mps2.Panel.record = True\n'
-STOP = 0xFF     # boards/qemu_mps2.py UartKeys: the scorer returns to the REPL
-STOP = 0xFF                 # boards/qemu_mps2.py: on the button UART, start.main returns
+RECORD = 'import boards.sim.qemu_mps2\nboards.sim.qemu_mps2.Panel.record = True\n'
+STOP = 0xFF     # boards/sim/qemu_mps2.py UartKeys: the scorer returns to the REPL
+STOP = 0xFF                 # boards/sim/qemu_mps2.py: on the button UART, start.main returns
 _PTY = re.compile(rb"char device redirected to (\S+) \(label serial(\d)\)")
 
 
@@ -236,7 +237,7 @@ class Machine:
     def start_scorer(self, board=BOARD, words=False):
         """Soft reset (a fresh heap; the journal's RAM keeps), then start the scorer over
         the raw REPL as a main.py would; the REPL line is left to the scorer. words: the
-        panel's frames carry the screen's words (boards/qemu_mps2.py Panel.record).
+        panel's frames carry the screen's words (boards/sim/qemu_mps2.py Panel.record).
         Returns said_count before the start (for wait_returned)."""
         from mpremote.transport import TransportError
         t = self.transport()

@@ -1,4 +1,4 @@
-"""`tally42 sim`: the device firmware on the sim board (boards/sim.py), under the MicroPython
+"""`tally42 sim`: the device firmware on the sim board (boards/sim/board.py), under the MicroPython
 unix port with an ESP32's heap. The device modules are built by build.py and run as on a
 device; the flash is a file; the USB serial port is a pseudo-terminal. The board sends
 each display refresh here, where screen.py draws it, and gets its buttons from here: the
@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 
-from host_tools.sim.build import HEAP, SimError, build, command, tool, word_bytes
+from host_tools.build.sim import HEAP, SimError, build, command, tool, word_bytes
 from host_tools.sim.screen import (BACK, LONG, MENU, NEXT, OK, PREV, QUIT, Frames, Terminal,
                                    braille, png_1bit, words_lines)
 
@@ -126,8 +126,8 @@ def read_script(path):
 # ---- frames from the board ----
 
 
-FLASH_SIZE = 16 * 4096      # boards/sim.py: FLASH_BLOCKS of 4 KB
-_JOURNAL_MAGIC = b"T42"      # firmware/journal/blocks.py: every block in use starts with it
+FLASH_SIZE = 16 * 4096      # boards/sim/board.py: FLASH_BLOCKS of 4 KB
+_JOURNAL_MAGIC = b"T42"      # engine_core/journal/blocks.py: every block in use starts with it
 PANEL_MIN = (200, 120)
 PANEL_MAX = (400, 300)
 
@@ -173,7 +173,7 @@ def panel_size(panel):
 
 def radio_air(radio):
     """The sim's --radio: FOLDER[,loss=P][,dup=P][,reorder=P][,busy=P][,delay=MS][,seed=N] (the
-    air boards/simradio.py carries frames on), checked here; SimError when it is not."""
+    air boards/sim/radio.py carries frames on), checked here; SimError when it is not."""
     folder, *faults = radio.split(",")
     if not folder:
         raise SimError("--radio: give a folder for the air (such as /tmp/air), then "
@@ -201,7 +201,7 @@ RADIO_HEAP_K = {8: 8, 4: 4}
 
 def sim_command(out, flash, width, height, link, chip_id=None, radio=None, base=False,
                 heap=HEAP):
-    """The sim's command line: boards/simmain.py's main, with a radio and as the base
+    """The sim's command line: boards/sim/main.py's main, with a radio and as the base
     station where asked."""
     args = ([flash, width, height, link.name, link.path]
             + (["id=" + chip_id.upper()] if chip_id else [])

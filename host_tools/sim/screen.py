@@ -6,10 +6,10 @@ import struct
 import sys
 import zlib
 
-from host_tools.sim.build import SimError
+from host_tools.build.sim import SimError
 
-FRAME = 0xF5        # boards/sim.py: a refresh on the board's stdout
-QUIT = 0xFF         # boards/sim.py: stop, on its stdin
+FRAME = 0xF5        # boards/sim/board.py: a refresh on the board's stdout
+QUIT = 0xFF         # boards/sim/board.py: stop, on its stdin
 
 # Logical buttons (firmware/codes.py): a script's words, and the keys of the terminal.
 PREV, NEXT, OK, BACK, MENU, LONG = 1, 2, 3, 4, 5, 0x10

@@ -94,19 +94,18 @@ def _m3_ended_and_event(conn):
 
 
 def _m4_events(conn):
-    # Club nights and tournaments (host_tools/events/event.py): plain SQL that PostgreSQL
+    # Club nights and tournaments (host_tools/store/eventschema.py): plain SQL that PostgreSQL
     # runs too.
-    from host_tools.events import event as EV
-    for statement in EV.SCHEMA:
+    from host_tools.store import eventschema as ES
+    for statement in ES.EVENT_SCHEMA:
         conn.execute(statement)
 
 
 def _m5_club_nights(conn):
     # What a club night adds to an event: each scorer's table for the night, substitutes,
     # and the live progress of the sittings being played (host_tools/events/).
-    from host_tools.events import event as EV
-    from host_tools.events import live
-    for statement in EV.NIGHT_SCHEMA + live.SCHEMA:
+    from host_tools.store import eventschema as ES
+    for statement in ES.NIGHT_SCHEMA + ES.LIVE_SCHEMA:
         conn.execute(statement)
 
 

@@ -2,7 +2,7 @@
 made and set by level and by contract, special contracts called, sets on defence."""
 import json
 
-from engine_core import variants as V
+from engine_core.texas42 import variants as V
 from host_tools.log.text import printable
 from host_tools.store import ginstats
 

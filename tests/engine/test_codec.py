@@ -4,10 +4,10 @@ from array import array
 from engine_core import codec
 from engine_core.header import decode_header, encode_header, header_assignment, header_stamp
 import frames
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from engine_core.codes import (EV_BID, EV_TRUMP, EV_TRICK, EV_MADE, EV_POINTS, EV_TRICKS,
                                EV_UNDO, GAME, PLUNGE, SPLASH, MARKS, event)
-from engine_core.sitting import Sitting
+from engine_core.texas42.sitting import Sitting
 from randsit import RandomPlayer, play
 
 EVENTS = [event(EV_BID, b) for b in (0, 1, 30, 41, 42, 95, MARKS + 2, MARKS + 15, GAME, PLUNGE,

@@ -5,7 +5,7 @@ from array import array
 from engine_core import errors as E
 from engine_core.gin import sitting as Gn
 from engine_core.gin import codec as gincodec
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from engine_core.codes import EV_UNDO
 from engine_core.games import new_sitting
 from ginrand import SETUPS, RandomGinPlayer

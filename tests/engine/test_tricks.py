@@ -1,4 +1,4 @@
-# Tests for engine_core.tricks: the trick rules of docs/rules.md and the worked examples of the
+# Tests for engine_core.texas42.tricks: the trick rules of docs/rules.md and the worked examples of the
 # seed texts. Plain asserts: pytest runs them on CPython, tests/mp_run.py on MicroPython.
 from engine_core.codes import (
     DOUBLES,
@@ -9,7 +9,7 @@ from engine_core.codes import (
     N_CONTRACTS,
     SEVENS,
 )
-from engine_core.tricks import (
+from engine_core.texas42.tricks import (
     NO_SUIT,
     can_play,
     count,

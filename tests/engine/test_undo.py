@@ -2,8 +2,8 @@
 from array import array
 
 from engine_core import errors as E
-from engine_core.sitting import Sitting
-from engine_core import options as O
+from engine_core.texas42.sitting import Sitting
+from engine_core.texas42 import options as O
 from randsit import RandomPlayer, play
 from tablehelp import sitting, bids, trump, made, undo, hand
 

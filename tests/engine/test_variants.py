@@ -1,6 +1,6 @@
 # The 42 family: The Big Game, Moon, Partnership Moon and the two-set games.
 from engine_core import errors as E
-from engine_core import options as O
+from engine_core.texas42 import options as O
 from engine_core.codes import DOUBLES, FOLLOW_ME
 from tablehelp import sitting, bid, bids, trump, trick, made, points, tricks, legal, undo
 from engine_core.codes import OVER, PLAY, TRUMP

@@ -1,0 +1,81 @@
+# host_tools/deploy/board_probe.py, the script tally42 deploy runs on the board, run here on the
+# unix port over fake partitions (a journal on a RAM NOR flash). MicroPython only.
+import sys
+
+from firmware.journal import Journal
+from engine_core.journal.reader import JournalReader
+from boards.sim.flash import NorFlash
+
+
+class _Part(NorFlash):
+    def __init__(self, ptype, subtype, addr, size, label):
+        NorFlash.__init__(self, size // 4096, 4096)
+        self._info = (ptype, subtype, addr, size, label, False)
+
+    def info(self):
+        return self._info
+
+
+class _Esp32:
+    def __init__(self, parts):
+        self.parts = parts
+
+        class Partition:
+            TYPE_APP = 0
+            TYPE_DATA = 1
+
+            @staticmethod
+            def find(t=0, subtype=0xFF, label=None):
+                return [p for p in parts if p.info()[0] == t
+                        and (label is None or p.info()[4] == label)]
+
+        self.Partition = Partition
+
+
+def _probe(parts):
+    saved = sys.modules.get("esp32")
+    sys.modules["esp32"] = _Esp32(parts)
+    lines = []
+    try:
+        with open("host_tools/deploy/board_probe.py") as f:
+            code = f.read()
+        exec(code, {"__name__": "probe", "print": lambda *a: lines.append(a)})
+    finally:
+        if saved is None:
+            sys.modules.pop("esp32", None)
+        else:
+            sys.modules["esp32"] = saved
+    assert len(lines) == 1 and lines[0][0] == "TALLY42-PROBE"
+    return eval(lines[0][1])
+
+
+def test_the_probe_counts_unsynced_sittings_and_lists_partitions():
+    journal = _Part(1, 0x40, 0x3F0000, 0x10000, "journal")
+    j = Journal(journal)
+    j.mount()
+    j.begin_sitting(b"\x00\x00")
+    j.begin_sitting(b"\x00\x00")    # the first finished, the second open
+    j.finish()
+    j.mark_synced(JournalReader(j).sittings()[0][0])
+    r = _probe([_Part(0, 0, 0x10000, 0x1000, "factory"), journal])
+    assert r["unsynced"] == 1
+    assert (1, 0x40, 0x3F0000, 0x10000, "journal") in r["parts"]
+    assert r["version"] >= (1, 23, 0), r["version"]
+    assert r["orphans"] == 0
+    assert "firmware/app.py" in r["files"], r["files"][:3]
+    assert not r["frozen"]
+
+
+def test_the_probe_finds_journal_blocks_under_a_stock_table():
+    old = NorFlash(16, 4096)
+    j = Journal(old)
+    j.mount()
+    j.begin_sitting(b"\x00\x00")
+    # The end of a stock table's file system, the old journal's blocks in it.
+    vfs = _Part(1, 0x81, 0x3F0000, 0x10000, "vfs")
+    buf = bytearray(4096)
+    for b in range(16):
+        old.readblocks(b, buf, 0)
+        vfs.writeblocks(b, buf, 0)
+    r = _probe([vfs])
+    assert r["unsynced"] is None and r["orphans"] >= 1
