@@ -47,7 +47,7 @@ $(STAMP): requirements.txt pyproject.toml
 # the bench its own image of the suites for the qemu board (TALLY42_SUITE_ROM). make check
 # and make test record their time (tools/timed.py, build/timings/), which
 # bench/bench_suite.py prints.
-check:
+check: setup
 	@$(PY) tools/timed.py check -- $(MAKE) --no-print-directory check-all
 
 check-all: lint pycheck mpcheck
@@ -63,7 +63,7 @@ mpcheck: setup
 pycheck: setup
 	TALLY42_NO_PG=1 $(PY) -m pytest -q tests/engine tests/host
 
-test:
+test: setup
 	@$(PY) tools/timed.py test -- $(MAKE) --no-print-directory test-all
 
 # pytest comes first: the longest chain (pytest, then the rest) starts at once.
