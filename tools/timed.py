@@ -19,7 +19,9 @@ def main(argv):
     name, cmd = argv[0], argv[2:]
     load_before = os.getloadavg()[0]
     t0 = time.monotonic()
-    rc = subprocess.call(cmd)
+    # close_fds=False: a make under it keeps the jobserver (the pipe whose fds MAKEFLAGS
+    # names), else it warns and runs one job at a time
+    rc = subprocess.call(cmd, close_fds=False)
     seconds = time.monotonic() - t0
     record = {"seconds": round(seconds, 1), "exit": rc, "load_before": load_before,
               "load_after": os.getloadavg()[0], "cores": os.cpu_count(),
