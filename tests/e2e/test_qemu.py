@@ -29,6 +29,7 @@ LEAVE_OUT = (
     # a writable file system (the port has only its ROMFS)
     "test_app.test_settings_persist",
     "test_app.test_setup_after_a_sitting_says_its_choices_are_the_last_games",
+    "test_app.test_first_boot_asks_what_we_play_and_remembers_it",
     "test_journal.test_nor_file_backed_keeps_contents",
     # the probe lists module copies in the current folder: here the ROMFS of the suites
     "test_probe_board.test_the_probe_counts_unsynced_sittings_and_lists_partitions",

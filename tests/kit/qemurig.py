@@ -126,6 +126,7 @@ counts = [0, 0]
 print("-- the suite --")
 path = %r
 name = path.rpartition("/")[2][:-3]
+sys.path.insert(0, path.rpartition("/")[0])     # its folder, as _run_module puts it
 mod = __import__(name)
 for f in %r:
     delattr(mod, f)
