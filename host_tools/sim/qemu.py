@@ -29,15 +29,14 @@ ROOT = build.ROOT
 ELF = os.path.join(ROOT, "build", "qemu", "firmware.elf")
 QEMU = "qemu-system-arm"
 MACHINE = "mps2-an385"
-BOARD = "qemu_mps2"
+BOARD = "sim.qemu_mps2"     # boards/sim/qemu_mps2.py
 FLASH_BASE = 0x20000000     # boards/sim/qemu_mps2.py: the journal's RAM, and its magic word
 FLASH_SIZE = run.FLASH_SIZE
 FLASH_MAGIC = (0x20010000, 0x54343246)
 ROM_BASE = 0x21000000       # the port's ROMFS partition 0 (4 MB)
 START = 'from firmware import start\nstart.main(%r)\n'
 RECORD = 'import boards.sim.qemu_mps2\nboards.sim.qemu_mps2.Panel.record = True\n'
-STOP = 0xFF     # boards/sim/qemu_mps2.py UartKeys: the scorer returns to the REPL
-STOP = 0xFF                 # boards/sim/qemu_mps2.py: on the button UART, start.main returns
+STOP = 0xFF                 # boards/sim/qemu_mps2.py UartKeys: start.main returns to the REPL
 _PTY = re.compile(rb"char device redirected to (\S+) \(label serial(\d)\)")
 
 
