@@ -154,9 +154,9 @@ def test_mpremote_breaks_in_and_the_scorer_comes_back_with_its_sitting(machine, 
     # the scorer resumes that sitting from the journal in RAM, on the same screen.
     machine.press([OK])             # the sync's outcome steps aside (game over)
     machine.wait_idle()
-    machine.press([LONG | OK])      # a new sitting's setup
-    machine.wait_for("setup")
-    machine.press([OK, NEXT, OK])   # start it; E bids 30
+    machine.press([LONG | OK])      # a new sitting of the same game, at once
+    machine.wait_for("score")
+    machine.press([NEXT, OK])       # E bids 30
     machine.wait_idle()
     screen = machine.frames[-1][1]
     assert screen in ("score", "bidding"), screen
