@@ -207,6 +207,16 @@ def test_deploys_board_probe_reads_the_bare_metal_board(machine):
     assert out.returncode != 0 and "not an ESP32" in out.stderr, out.stdout + out.stderr
 
 
+def _export_one(flash, folder):
+    """The one sitting on the flash, exported as its log (its name is the random id the
+    scorer gave it): a CompletedProcess whose stdout is that log."""
+    out = _run("export", "--all", "--from-image", str(flash), "--out", str(folder) + "/")
+    logs = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+    assert len(logs) == 1, (out.stderr, logs)
+    out.stdout = logs[0].read_text()
+    return out
+
+
 def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     R.firmware()
     script = tmp_path / "hand.txt"
@@ -222,7 +232,8 @@ def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     words = [line for line in out.stdout.splitlines() if line and line[0] not in "│┌└"]
     assert words[0] == "Us N/S  hand 2, E deals  Them E/W", out.stdout
     assert "New 42 sitting" not in out.stdout
-    log = _run("export", "--from-image", str(flash), "--sitting", "1")
+    # One sitting on the flash, named by the random id the scorer gave it.
+    log = _export_one(flash, tmp_path / "first")
     assert log.returncode == 0, log.stderr
     assert '{"type": "bid", "bid": 30}' in log.stdout and '"made"' in log.stdout, log.stdout
     # Again on the same file: the sitting resumes from it and takes a second hand.
@@ -230,5 +241,5 @@ def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     again = _run("sim", "--qemu", "--script", str(script), "--flash", str(flash),
                  timeout=180)
     assert again.returncode == 0, again.stderr
-    log = _run("export", "--from-image", str(flash), "--sitting", "1")
+    log = _export_one(flash, tmp_path / "again")
     assert log.stdout.count('{"type": "bid", "bid": 30}') == 2, log.stdout
