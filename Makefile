@@ -30,7 +30,7 @@ DEVICE_FILES = $(PY) -m host_tools.build.manifests --all
 
 WEB := build/web
 
-.PHONY: web setup check check-all pycheck mpcheck test test-all lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: web setup check check-all pycheck mpcheck mpcheck-screens mpcheck-rest test test-all lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -52,11 +52,17 @@ check: setup
 
 check-all: lint pycheck mpcheck
 
-# The engine and device suites on the 64-bit port, the journal's power cuts at every
-# seventh flash operation (mptest: at every one).
-mpcheck: setup
-	TALLY42_CUT_STRIDE=7 $(MP) tests/mp_run.py tests/engine
-	TALLY42_CUT_STRIDE=7 $(MP) tests/mp_run.py tests/device
+# The engine and device suites on the 64-bit port, quick (tests/kit/quick.py: the
+# journal's power cuts at every seventh flash operation, the random sweeps shorter, the
+# tests a module names SLOW left to make test), in two runners that make -j2 runs beside
+# pycheck.
+mpcheck: mpcheck-screens mpcheck-rest
+
+mpcheck-screens: setup
+	TALLY42_QUICK=1 $(MP) tests/mp_run.py tests/device/test_*.py
+
+mpcheck-rest: setup
+	TALLY42_QUICK=1 $(MP) tests/mp_run.py tests/engine tests/device/journal tests/device/radio
 
 # The CPython unit tests: the engine's and the PC's (tests/engine, tests/host), no sim,
 # on SQLite (the same tests on PostgreSQL are make test's).
@@ -91,9 +97,13 @@ pytest: setup mp32-if-possible qemu-if-possible web
 qemutest: setup qemu-if-possible
 	$(PY) -m pytest -m suites tests/e2e/test_qemu.py
 
-mptest: setup
-	$(MP) tests/mp_run.py tests/engine
-	@if [ -d tests/device ]; then $(MP) tests/mp_run.py tests/device; fi
+# The journal's power cuts at every flash operation on one port: the 32-bit build, the
+# ESP32's stand-in, where it is built (mptest32-suites); here at every seventh then.
+mptest: setup mp32-if-possible
+	@set -e; stride=1; if [ -x $(MP32) ]; then stride=7; fi; \
+	echo "64-bit MicroPython (power cuts: every $$stride):"; \
+	TALLY42_CUT_STRIDE=$$stride $(MP) tests/mp_run.py tests/engine; \
+	TALLY42_CUT_STRIDE=$$stride $(MP) tests/mp_run.py tests/device
 
 # The 32-bit unix port, stock and with the firmware frozen (tools/mp32.py; cached in
 # build/mp32: a second run rebuilds only what changed).

@@ -8,6 +8,8 @@ import sys
 for _p in ("tests/kit/probes", "tests/kit/engine", "tests/kit/chip", "tests/kit", "."):
     sys.path.insert(0, _p)
 
+import quick as Q  # noqa: E402
+
 
 def _modules(arg):
     """The test modules of a file or a folder, its sub-folders' too (tests/device/journal)."""
@@ -36,8 +38,13 @@ def _run_module(path, counts):
         sys.print_exception(e)
         counts[1] += 1
         return
+    # make check's quick run leaves a module's SLOW tests to make test (tests/kit/quick.py).
+    slow = getattr(mod, "SLOW", ()) if Q.QUICK else ()
     for attr in sorted(dir(mod)):
         if not attr.startswith("test_"):
+            continue
+        if attr in slow:
+            counts[2] += 1
             continue
         fn = getattr(mod, attr)
         if not callable(fn):
@@ -60,11 +67,12 @@ def _run_module(path, counts):
 
 
 def main(args):
-    counts = [0, 0]
+    counts = [0, 0, 0]
     for arg in args:
         for path in _modules(arg):
             _run_module(path, counts)
-    print("micropython: %d passed, %d failed" % (counts[0], counts[1]))
+    left = ", %d left to make test" % counts[2] if counts[2] else ""
+    print("micropython: %d passed, %d failed%s" % (counts[0], counts[1], left))
     if counts[1] or not counts[0]:
         if not counts[0]:
             print("no test ran")

@@ -50,6 +50,8 @@ class Ssd1680Ram:
     # window (start, end), 0x4E/0x4F the counters. Each byte of 0x24 (B/W) or 0x26 (red /
     # old) lands at (X, Y): one gate Y, sources 8X..8X+7, MSB first. The moving counter
     # wraps from the window's end to its start and steps the other one.
+    # A cell is keyed Y << 8 | X: MicroPython hashes a tuple by the sum of its items' hashes,
+    # and (X, Y) keys would collide in their thousands (a second a frame, not a millisecond).
     def __init__(self, cmds):
         self.ram = {0x24: {}, 0x26: {}}
         self.writes = {0x24: 0, 0x26: 0}
@@ -68,11 +70,10 @@ class Ssd1680Ram:
                 y = data[0] | data[1] << 8
             elif cmd in (0x24, 0x26):
                 ram = self.ram[cmd]
+                dx = 1 if mode & 1 else -1
+                dy = 1 if mode & 2 else -1
                 for b in data:
-                    ram[(x, y)] = b
-                    self.writes[cmd] += 1
-                    dx = 1 if mode & 1 else -1
-                    dy = 1 if mode & 2 else -1
+                    ram[y << 8 | x] = b
                     if mode & 4:
                         if y == ye:
                             y = ys
@@ -85,19 +86,34 @@ class Ssd1680Ram:
                             y = ys if y == ye else y + dy
                         else:
                             x += dx
+                self.writes[cmd] += len(data)
 
     def white(self, ram, gate, source):
-        return (self.ram[ram][(source >> 3, gate)] >> (7 - (source & 7))) & 1
+        return (self.ram[ram][gate << 8 | source >> 3] >> (7 - (source & 7))) & 1
+
+    def _cells(self, ram, gates, sources):
+        # Each byte the window covers, as (gate, first source, byte); a cell never written
+        # raises KeyError, as white() does.
+        cells = self.ram[ram]
+        for g in range(gates):
+            for x in range((sources + 7) >> 3):
+                yield g, x << 3, cells[g << 8 | x]
 
     def black_cells(self, ram, gates, sources):
-        return [(g, s) for g in range(gates) for s in range(sources)
-                if not self.white(ram, g, s)]
+        out = []
+        for g, s0, b in self._cells(ram, gates, sources):
+            if b != 0xFF:
+                for bit in range(min(8, sources - s0)):
+                    if not (b >> (7 - bit)) & 1:
+                        out.append((g, s0 + bit))
+        return out
 
     def count_black(self, ram, gates, sources):
         n = 0
-        for g in range(gates):
-            for s in range(sources):
-                n += 1 - self.white(ram, g, s)
+        for g, s0, b in self._cells(ram, gates, sources):
+            if b != 0xFF:
+                for bit in range(min(8, sources - s0)):
+                    n += 1 - ((b >> (7 - bit)) & 1)
         return n
 
 
@@ -388,6 +404,7 @@ def test_wait_until_ready_times_out_cleanly():
     took = ticks_diff(ticks_ms(), t0)
     assert 30 <= took < 1000
     spi.clear()
+    disp.busy_timeout_ms = 30   # show()'s own wait: the fault, not the panel's 15 s
     try:
         disp.show()
     except DisplayError:

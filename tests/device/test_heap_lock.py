@@ -9,6 +9,10 @@ from engine_core.texas42 import options as O
 from engine_core.texas42 import variants as V
 from engine_core.texas42.sitting import Sitting
 from randsit import RandomPlayer, play
+from quick import scaled
+
+# Random sittings of each setup: make check's quick run plays fewer (tests/kit/quick.py).
+SITTINGS = scaled(20, 6)
 
 SETUPS = (
     ("42", {}),
@@ -60,10 +64,10 @@ def test_event_path_allocates_nothing():
     for variant, options in SETUPS:
         if V.index(variant) < 0:
             continue
-        n, finished = _run(variant, options, 40, out)
-        assert finished == 40, (variant, finished)
+        n, finished = _run(variant, options, SITTINGS, out)
+        assert finished == SITTINGS, (variant, finished)
         events += n
-    assert events > 10000, events
+    assert events > 250 * SITTINGS, events
 
 
 def test_heap_lock_catches_an_allocation():

@@ -42,12 +42,6 @@ LEAVE_OUT = (
     "test_power.test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh",
     # minutes of emulated CPU (seconds to a minute each on the unix port)
     "test_heap_lock", "test_journal_powercut", "test_gin_powercut", "test_search",
-    "test_display.test_ssd1680_keeps_the_old_image_in_its_ram_not_in_the_heap",
-    "test_display.test_ssd1680_landscape_296x128_rotate_0_lands_on_gate_x_source_127_minus_y",
-    "test_display.test_ssd1680_landscape_296x128_rotate_180_lands_on_gate_295_minus_x_source_y",
-    "test_display.test_t5_250x122_keeps_the_frame_on_visible_sources_0_to_121",
-    # waits out a real 15 s busy timeout, longer on an emulator's slowed clock
-    "test_display.test_wait_until_ready_times_out_cleanly",
     # the sim's radio is ESP-NOW carried over UDP sockets, which the port has not (a
     # device board's radio, tests/kit/chip/fakewifi.py, is that one behind the port's network)
     "test_radio", "test_board_radio",

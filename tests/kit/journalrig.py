@@ -1,7 +1,7 @@
 # The journal's test rig, shared by the journal's device suites (tests/device/journal/):
 # a sitting's events read back, a stream of them, and the power-cut drive with its model of
 # what must survive.
-import os
+import quick as Q
 
 from engine_core.journal.reader import JournalReader
 from firmware.journal import Journal, JournalFull
@@ -162,10 +162,10 @@ def end_bytes(seconds, offset_minutes):
                   seconds >> 24 & 0xFF, q])
 
 
-# Every cut point, or every STRIDE-th one and the last (TALLY42_CUT_STRIDE: `make check`'s
-# inner loop sweeps a seventh of them; `make test` every one). A bare-metal port has no
-# environment: every one there.
-STRIDE = int(getattr(os, "getenv", lambda k: None)("TALLY42_CUT_STRIDE") or 1)
+# Every cut point, or every STRIDE-th one and the last: make check's quick run sweeps a
+# seventh of them (tests/kit/quick.py), as does the 64-bit port's run in make test when the
+# 32-bit one (the ESP32's stand-in) sweeps every one (TALLY42_CUT_STRIDE).
+STRIDE = Q.setting("CUT_STRIDE", Q.scaled(1, 7))
 
 
 def cut_points(total):

@@ -97,8 +97,9 @@ def restore(a, snap):
 def _key(snap):
     # A screen state: the events taken, the screen, its cursor and fields, the note of a
     # hand just saved (BACK then undoes it at once; the sitting follows from the events
-    # taken).
-    return snap[:9]
+    # taken). As its repr: MicroPython hashes a tuple by the sum of its items' hashes, and
+    # the states of a search collide in their thousands on tuple keys (objtuple.c).
+    return repr(snap[:9])
 
 
 def fewest(a, want, limit=40000, dead=None):

@@ -1,0 +1,19 @@
+# make check's inner loop runs the MicroPython suites quick (TALLY42_QUICK=1): the
+# power-cut sweeps take every seventh cut and the last (journalrig.cut_points), the random
+# sweeps fewer sittings (scaled), and tests/mp_run.py leaves out the tests a module names
+# in its SLOW tuple. make test runs everything. A bare-metal port has no environment: never
+# quick there.
+import os
+
+_getenv = getattr(os, "getenv", lambda k: None)
+QUICK = _getenv("TALLY42_QUICK") == "1"
+
+
+def scaled(full, quick):
+    """full in make test, quick in make check's inner loop."""
+    return quick if QUICK else full
+
+
+def setting(name, default):
+    """An integer from the environment (TALLY42_<name>), else default."""
+    return int(_getenv("TALLY42_" + name) or default)
