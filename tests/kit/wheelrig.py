@@ -16,9 +16,18 @@ PACKAGED = ("pyproject.toml", "README.md", "engine_core", "firmware", "host_tool
 PIP = ["--disable-pip-version-check", "--quiet"]
 
 
+def _clean_env():
+    # Without the caller's PYTHONPATH: bench/run.py puts the checkout on it, and pip in the
+    # new venv would find this checkout's tally42.egg-info there, call tally42 installed
+    # already, and leave the venv without it (no bin/tally42).
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return env
+
+
 def _pip(python, *args, timeout=300):
     return subprocess.run([python, "-m", "pip"] + PIP + list(args), capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout, env=_clean_env())
 
 
 def build_wheel(tmp):
@@ -52,7 +61,8 @@ def _build_requires():
 
 
 def install(venv, wheel):
-    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True, timeout=120,
+                   env=_clean_env())
     python = os.path.join(venv, "bin", "python")
     target = wheel + "[sim]"
     r = _pip(python, "install", "--no-index", "--find-links", WHEELHOUSE, target)

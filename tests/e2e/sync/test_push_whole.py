@@ -3,7 +3,6 @@ against the seats of the game pushed and of a sitting open on the scorer; a refu
 changes nothing on the scorer and says what to do. Yes-or-no options take on/off and
 true/false alike."""
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -11,6 +10,7 @@ import time
 import pytest
 
 from clihelp import run
+from syncrig import HeldSim
 from host_tools.commands import pushcheck as PC
 from host_tools.commands.common import CommandError
 
@@ -61,18 +61,9 @@ def open_sitting_sim(tmp_path):
     script = tmp_path / "open.txt"
     script.write_text("ok\n")
     flash = tmp_path / "flash.bin"
-    proc = subprocess.Popen(TALLY + ["sim", "--script", str(script), "--flash", str(flash),
-                                     "--hold"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-    first = proc.stdout.readline()
-    assert first.startswith("serial: /dev/"), first + proc.stderr.read()
-    yield first.split()[1], flash
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    sim = HeldSim(script, flash)    # its pipes read as they come (tests/kit/syncrig.py)
+    yield sim.port, flash
+    sim.stop(20)
 
 
 def _settings_file(flash):
