@@ -199,6 +199,8 @@ class RtcClock:
 
         import machine
 
+        from engine_core import stamp
+
         rtc = machine.RTC()
         y, mo, d, wd, h, mi, s, _ = rtc.datetime()
         secs = time.mktime((y, mo, d, h, mi, s, 0, 0)) - time.mktime((2000, 1, 1, 0, 0, 0, 0, 0))

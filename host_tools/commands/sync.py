@@ -239,7 +239,7 @@ def cmd_sync(args):
         elif pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
-        report = Report(info)
+        report = Report(client.first_info or info)
         playing, game = IP.open_game(client, database, assignment_for is not None)
         if game is not None and assignment_for is not None:
             # Never a game in play changed: its table and players stay till it ends.
