@@ -337,6 +337,12 @@ def _print_report(r, path):
         refused = ", %d not stored" % len(r.refused) if r.refused else ""
         print("%d new, %d updated, %d already stored%s, into %s" % (
             len(r.stored), len(r.updated), len(r.already), refused, path))
+    if r.placed:
+        print("times from this PC's clock: %s (the scorer's clock was not set, or had "
+              "drifted)" % _summary(r.placed))
+    if r.lost:
+        print("times not known: %s (stamped before the scorer was last switched off or "
+              "lost power; stored without them)" % _summary(r.lost))
     print("scorer journal free: %s" % _kb(r.free))
 
 

@@ -84,6 +84,9 @@ class Report:
         self.free = info.free
         self.payload = 0        # sitting bytes fetched
         self.assigned = None    # the table assignment pushed (assign())
+        self.placed = []        # sitting ids whose times the PC's clock gave (clock "pc")
+        self.lost = []          # sitting ids with a time stamped before the scorer's
+                                # last power-on: not known (clock "lost")
         self.assign_refused = None
 
 
@@ -236,6 +239,9 @@ def _store_one(report, store, entry, data):
                       "the scorer keeps it" % (entry.sid, err.line, err.message))
     {"stored": report.stored, "updated": report.updated}.get(
         status, report.already).append((sid, what))
+    clock = lines[1].get("clock") if len(lines) > 1 and "type" not in lines[1] else None
+    if status != "already stored" and clock in ("pc", "lost"):
+        (report.placed if clock == "pc" else report.lost).append(sid)
     if entry.damaged:
         report.partial.append((entry.sid, sid, _hands(lines)))
 

@@ -52,7 +52,7 @@ def _image(path, stamps):
     flash.close()
 
 
-def _sync(tmp_path, stamps, rtc):
+def _sync(tmp_path, capsys, stamps, rtc):
     image = str(tmp_path / "flash.img")
     _image(image, stamps)
     cable = R.Cable()
@@ -66,12 +66,14 @@ def _sync(tmp_path, stamps, rtc):
         err = scorer.stop()
         cable.close()
     assert "Traceback" not in err, err
+    said = capsys.readouterr()
+    assert code == 0, said
     out = {}
     with D.open_db(db) as d:
         for sid in d.ids():
             # Every one replays; its header's times, and the #tally42 line's.
             out[sid] = L.replay(d.log(sid).encode("utf-8")).header.extra
-    return code, out, before, after
+    return said.out, out, before, after
 
 
 def _at(text):
@@ -82,8 +84,9 @@ def test_a_scorer_whose_clock_counts_from_power_on_gets_the_pcs_times(tmp_path, 
     # Power-on 3000 s before the sync, no clock set since: the RTC reads 2000-01-01 00:50.
     stamps = [(100, unset_offset(NOW_TAG), 1300, unset_offset(NOW_TAG)),
               (1400, unset_offset(NOW_TAG), 2900, unset_offset(NOW_TAG))]
-    code, stored, before, after = _sync(tmp_path, stamps, "3000:%d" % NOW_TAG)
-    assert code == 0, capsys.readouterr()
+    said, stored, before, after = _sync(tmp_path, capsys, stamps, "3000:%d" % NOW_TAG)
+    assert ("times from this PC's clock: T42-SIM001-00000100, T42-SIM001-00000101 (the "
+            "scorer's clock was not set, or had drifted)") in said
     heads = [stored["T42-SIM001-%08X" % (0x100 + k)] for k in range(2)]
     for head, (t0, _, t1, _) in zip(heads, stamps):
         # The PC's time of the hello, less the seconds the count ran on since the stamp.
@@ -98,8 +101,10 @@ def test_a_restart_between_sittings_loses_only_the_earlier_power_ons_times(tmp_p
     # since, and its count began again); sitting 2 and the hello are on this one's.
     stamps = [(2500, unset_offset(OLD_TAG), 2800, unset_offset(OLD_TAG)),
               (200, unset_offset(NOW_TAG), 900, unset_offset(NOW_TAG))]
-    code, stored, before, after = _sync(tmp_path, stamps, "1000:%d" % NOW_TAG)
-    assert code == 0, capsys.readouterr()
+    said, stored, before, after = _sync(tmp_path, capsys, stamps, "1000:%d" % NOW_TAG)
+    assert "times from this PC's clock: T42-SIM001-00000101 (" in said
+    assert ("times not known: T42-SIM001-00000100 (stamped before the scorer was last "
+            "switched off or lost power; stored without them)") in said
     old, new = stored["T42-SIM001-00000100"], stored["T42-SIM001-00000101"]
     assert "started" not in old and "ended" not in old and old["clock"] == "lost"
     assert before - 800 - 2 <= _at(new["started"]) <= after - 800 + 2
@@ -113,8 +118,8 @@ def test_a_restart_between_sittings_loses_only_the_earlier_power_ons_times(tmp_p
 def test_a_scorer_with_a_set_clock_keeps_its_times(tmp_path, capsys):
     now = int(time.time())
     stamps = [(now - EPOCH - 3600, 60, now - EPOCH - 1800, 60)]
-    code, stored, _, _ = _sync(tmp_path, stamps, "set:%d:60" % now)
-    assert code == 0, capsys.readouterr()
+    said, stored, _, _ = _sync(tmp_path, capsys, stamps, "set:%d:60" % now)
+    assert "times from" not in said and "times not known" not in said
     head = stored["T42-SIM001-00000100"]
     assert _at(head["started"]) == now - 3600 and head["started"].endswith("+01:00")
     assert _at(head["ended"]) == now - 1800
@@ -126,8 +131,8 @@ def test_a_set_clock_that_drifted_is_moved_by_the_hellos_offset(tmp_path, capsys
     now = int(time.time())
     slow = now - 2400
     stamps = [(slow - EPOCH - 3600, -360, slow - EPOCH - 600, -360)]
-    code, stored, before, after = _sync(tmp_path, stamps, "set:%d:-360" % slow)
-    assert code == 0, capsys.readouterr()
+    said, stored, before, after = _sync(tmp_path, capsys, stamps, "set:%d:-360" % slow)
+    assert "times from this PC's clock: T42-SIM001-00000100 (" in said
     head = stored["T42-SIM001-00000100"]
     assert before - 3600 - 2 <= _at(head["started"]) <= after - 3600 + 2
     assert _at(head["ended"]) - _at(head["started"]) == 3000
