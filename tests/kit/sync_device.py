@@ -1,7 +1,8 @@
 # A scorer with no screen or buttons, for the sync tests and the sync bench: the journal
 # in a NOR image file, the sync endpoint on a tty, polled from a main loop that may go on
 # scoring (an event into the open sitting every --play ms). Runs on the MicroPython unix
-# port, from the checkout (MICROPYPATH=.frozen:., as tests/kit/syncrig.py runs it):
+# port, from the checkout (MICROPYPATH=.frozen:.:tests/kit/chip, as tests/kit/syncrig.py
+# runs it: the chip fakes for --rtc):
 #        micropython tests/kit/sync_device.py IMAGE TTY [--id ID] [--record FILE]
 #        [--blocks N] [--chunk N] [--play MS] [--stream] [--idle MS] [--rtc WHEN]
 # --rtc gives the scorer a firmware clock (firmware.link.Clock) on the board's RTC
@@ -67,7 +68,6 @@ class Recorder:
 
 def _rtc_clock(when):
     # A firmware clock on a fake board RTC as `when` (see --rtc) leaves it.
-    sys.path.insert(0, "tests/kit/chip")
     import time
 
     from fakes import install_fake_hardware
