@@ -39,9 +39,10 @@ class Clock:
                 self._since = unix - EPOCH
                 self.utc_offset = offset
                 return
+        if hasattr(rtc, "count"):
             count, tag = rtc.count()
         else:
-            # No RTC (the sim): this run stands for a power-on.
+            # No RTC that counts from power-on (the sim): this run stands for one.
             import os
             count, tag = 0, os.urandom(1)[0] % stamp.TAGS
         self._since = count + 1     # never 0: 0 is "no time" in a stamp
