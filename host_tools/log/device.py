@@ -34,11 +34,12 @@ def device_time(seconds, offset_minutes):
 
 
 def _as_stamped(seconds, offset_minutes):
-    # A stamp with no hello to place it by: a clock the PC set, as it is; a count from
-    # the scorer's power-on (engine_core.stamp) is no time.
+    # A stamp with no hello to place it by (a flash image): a clock the PC set, as it
+    # is; a count from the scorer's power-on (engine_core.stamp) is no time, as a clock
+    # not set always was.
     from engine_core.stamp import power_on_tag
     if power_on_tag(offset_minutes) >= 0:
-        return None, "lost"
+        return None, None
     return device_time(seconds, offset_minutes), "scorer"
 
 

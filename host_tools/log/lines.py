@@ -30,9 +30,8 @@ class LogError(Exception):
 # scorer's journal was damaged inside this sitting, and the log holds its events up to
 # the damage only (a partial sitting: counted in no standings unless accepted).
 # `"clock": "pc"`: its times were placed on the PC's clock at the sync (the scorer's was
-# never set, or had drifted); `"lost"`: one of them was stamped on a clock not set, and
-# could not be placed (before the scorer's last power-on, or read without a sync's hello:
-# export --from-image), so it is left out (host_tools/serial/clock.py).
+# never set, or had drifted); `"lost"`: one of them was stamped before the scorer's last
+# power-on, and the sync could not place it: it is left out (host_tools/serial/clock.py).
 META_PREFIX = "#tally42 "
 META_FIELDS = ("ended", "event", "round", "table", "damaged", "clock")
 CLOCKS = ("pc", "lost")     # the `clock` field: where the sitting's times came from
@@ -283,8 +282,8 @@ def meta_lines(header, utc=None):
         out.append("Times: the PC's clock at the sync (the scorer's clock was not set, "
                    "or had drifted)")
     elif x.get("clock") == "lost":
-        out.append("Times: not all known (the scorer's clock was not set, and no sync "
-                   "could place them on the PC's)")
+        out.append("Times: not all known (stamped before the scorer was last switched "
+                   "off or lost power)")
     if x.get("damaged"):
         out.append("DAMAGED: the scorer's journal was damaged in this sitting; only its "
                    "hands before the damage are here")
