@@ -13,6 +13,7 @@ from host_tools.events import inplay as IP
 from host_tools.events import slots as SL
 from host_tools.serial import client as Y
 from host_tools.tables.assignment import not_playing
+from host_tools.serial.clock import describe as describe_clock
 from host_tools.serial.sync import Refused, Report, sync
 from host_tools.serial.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.store import db as D
@@ -360,9 +361,9 @@ def cmd_devices(args):
         elif info is None:
             print("%s  %s: no scorer (%s)" % (device, description, error))
         else:
-            print("%s  %s  firmware %s  protocol %d.%d  %s to sync  free %s" % (
+            print("%s  %s  firmware %s  protocol %d.%d  %s to sync  free %s  %s" % (
                 device, info.device_id, info.firmware, info.version, info.minor,
-                _plural(info.unsynced, "sitting"), _kb(info.free)))
+                _plural(info.unsynced, "sitting"), _kb(info.free), describe_clock(info)))
             found += 1
     if args.port and not found:
         return 2        # the port asked for has no scorer

@@ -57,6 +57,29 @@ class ScorerClock:
         return None, "lost"
 
 
+def describe(info):
+    """The scorer's clock in a few words (tally42 devices), from its hello."""
+    count = getattr(info, "count", None)
+    if count is not None:
+        return "clock not set (on for %s: times from the PC's clock at the sync)" % (
+            _span(count[0]))
+    if not info.clock:
+        return "clock not set"
+    off = info.clock - int(info.heard_at)
+    if abs(off) <= DRIFT:
+        return "clock right"
+    return "clock %s %s (times moved by the PC's clock at the sync)" % (
+        _span(abs(off)), "fast" if off > 0 else "slow")
+
+
+def _span(seconds):
+    if seconds < 5400:
+        return "%d min" % (seconds // 60)
+    if seconds < 2 * 86400:
+        return "%d h" % (seconds // 3600)
+    return "%d days" % (seconds // 86400)
+
+
 def _at(unix, offset_minutes):
     return device_time(unix - DEVICE_EPOCH, offset_minutes) if unix > DEVICE_EPOCH else None
 

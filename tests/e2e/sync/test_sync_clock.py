@@ -137,3 +137,22 @@ def test_a_set_clock_that_drifted_is_moved_by_the_hellos_offset(tmp_path, capsys
     assert before - 3600 - 2 <= _at(head["started"]) <= after - 3600 + 2
     assert _at(head["ended"]) - _at(head["started"]) == 3000
     assert head["started"].endswith("-06:00") and head["clock"] == "pc"
+
+
+@pytest.mark.parametrize("rtc, said", [
+    ("3000:5", "clock not set (on for 50 min: times from the PC's clock at the sync)"),
+    (-7200, "clock 2 h slow (times moved by the PC's clock at the sync)"),
+    (0, "clock right")])
+def test_devices_says_how_the_scorers_clock_stands(tmp_path, capsys, rtc, said):
+    if isinstance(rtc, int):        # a set clock so many seconds off the PC's, now
+        rtc = "set:%d:0" % (int(time.time()) + rtc)
+    image = str(tmp_path / "flash.img")
+    _image(image, [])
+    cable = R.Cable()
+    scorer = R.Scorer(image, cable, "--rtc", rtc)
+    try:
+        assert cli.main(["devices", "--port", cable.host_path]) == 0
+    finally:
+        scorer.stop()
+        cable.close()
+    assert capsys.readouterr().out.rstrip("\n").endswith("  " + said)
