@@ -150,3 +150,12 @@ def test_over_the_radio_a_count_takes_the_pcs_time_and_a_usb_sync_after_agrees(t
         lines = from_device(header, events, {"id": row["id"]}, ended, hello.place)
         assert lines[0]["started"] != s.heard
         assert db.store_lines(lines).status == "already stored"
+
+
+def test_a_restart_in_the_middle_of_a_sitting_loses_its_start_and_places_its_end(tmp_path):
+    # Begun on power-on 3's count, ended on power-on 4's (the cell ran out mid-game).
+    header, events, ended = stream_parts(_stream(tmp_path, 3000, unset_offset(3), 200,
+                                                 unset_offset(4)))
+    lines = from_device(header, events, {"id": "x"}, ended, _clock(count=(1000, 4)).place)
+    x = L.replay(dump_log(lines).encode("utf-8")).header.extra
+    assert "started" not in x and instant(x["ended"]) == PC - 800 and x["clock"] == "lost"
