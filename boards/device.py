@@ -148,6 +148,17 @@ class RtcClock:
     # The PC's time (tally42 sync sets it) kept in machine.RTC: it runs on through deep
     # sleep, so sittings begun after a wake still carry their date. The UTC offset sits
     # in the RTC's memory, which deep sleep keeps too.
+    #
+    # What the chip does (MicroPython's ports/esp32/machine_rtc.c and modtime.c read
+    # gettimeofday, whose seconds count from 2000-01-01, the port's epoch): ESP-IDF's
+    # system time is 0 at power-on, so the date reads 2000-01-01 00:00:00 then; it runs on
+    # the RTC timer through deep sleep and every reset but a power-on, and the RTC slow
+    # clock it counts by in deep sleep is the 150 kHz RC oscillator, off by several %
+    # with temperature. The RTC's user memory is RTC_NOINIT (machine_rtc.c): kept through
+    # deep sleep and resets, lost at power-on (its magic no longer matches). So until a
+    # sync sets the clock, the date is the seconds since power-on, and the power-on's
+    # tag (engine_core.stamp), drawn at random and kept in that memory as b"u<tag>",
+    # tells this power-on's count from an earlier one's.
     def _epoch(self):
         import time
 
@@ -178,6 +189,28 @@ class RtcClock:
         except ValueError:
             offset = 0
         return unix, offset
+
+    def count(self):
+        # (seconds since power-on, the power-on's tag) of a clock not set: the RTC's
+        # date is 2000-01-01 plus that count. The tag is drawn at the first call after a
+        # power-on and kept in the RTC's memory.
+        import os
+        import time
+
+        import machine
+
+        from engine_core import stamp
+
+        rtc = machine.RTC()
+        y, mo, d, wd, h, mi, s, _ = rtc.datetime()
+        secs = time.mktime((y, mo, d, h, mi, s, 0, 0)) - time.mktime((2000, 1, 1, 0, 0, 0, 0, 0))
+        mem = rtc.memory()
+        if mem[:1] == b"u" and mem[1:].isdigit():
+            tag = int(mem[1:]) % stamp.TAGS
+        else:
+            tag = os.urandom(1)[0] % stamp.TAGS
+            rtc.memory(b"u%d" % tag)
+        return max(secs, 0), tag
 
 
 def latch_presses(board, pins):

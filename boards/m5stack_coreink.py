@@ -18,12 +18,18 @@
 # Wake from deep sleep: the dial press (GPIO38 low, ext0); the latch is held through it.
 #
 # The latch is set high and held (gpio_hold_en) for the whole run: a pad's hold lasts
-# until power down or gpio_hold_dis (ESP-IDF's driver/gpio.h), so a panic reset (the
-# watchdog's end of a hang: machine.WDT on the port is the task watchdog, which panics),
-# a brown-out or machine.reset() restarts the board instead of letting the latch go and
-# switching it off on battery. M5Stack's own library holds it likewise through its
-# sleeps. Nothing releases it: the power button's long hold (the board's own circuit)
-# switches it off.
+# until power down or gpio_hold_dis (ESP-IDF's driver/gpio.h: it keeps the pad "when the
+# chip or system is reset (e.g. watchdog time-out, deep-sleep events)"). GPIO12 is an RTC
+# pad (RTC_GPIO15), its hold kept in the RTC domain, which only a power-on or an RTC
+# reset clears. machine.reset() is esp_restart() (MicroPython's ports/esp32/modmachine.c,
+# mp_machine_reset), and on the ESP32 that resets the two CPUs, the radio and the digital
+# peripherals (ESP-IDF's esp_system/port/soc/esp32/system_internal.c, esp_restart_noos and
+# esp_system_reset_modules_on_exit), not the RTC domain: so a panic reset (the watchdog's
+# end of a hang: machine.WDT on the port is the task watchdog, which panics), a
+# brown-out's restart or machine.reset() all restart the board with the latch still
+# high, instead of letting it go and switching the board off on battery. M5Stack's own
+# library holds it likewise through its sleeps. Nothing releases it: the power button's
+# long hold (the board's own circuit) switches it off.
 #
 # No light sleep: the ESP32 wakes from it by ext0 (one pin), ext1 (RTC pins, all low or
 # any high: the dial and buttons read 0 when pressed, and GPIO5 is no RTC pin) or a
@@ -92,13 +98,14 @@ class Bm8563Clock(RtcClock):
 
 def restart_keeping(latch):
     # A restart() for a board that powers itself through `latch` (the CoreInk's GPIO12):
-    # machine.reset() would release it, and on battery the board would switch off. A
-    # deep sleep of a moment holds it (as deep_sleep_on does) and boots again.
+    # the latch's hold is set again (should anything have released it since boot), then
+    # machine.reset(), which keeps a held pad as it is (see above): the board restarts,
+    # powered all the while, and boots as after any reset (not as a wake from sleep).
     def restart():
         import machine
 
         latch.init(hold=True)
-        machine.deepsleep(10)
+        machine.reset()
 
     return restart
 

@@ -19,7 +19,7 @@ from array import array
 from engine_core.compat import const
 
 VERSION = const(1)          # protocol major version: a change breaks old peers
-MINOR = const(1)            # additions old peers can ignore
+MINOR = const(2)            # additions old peers can ignore
 
 REQ_START = const(0x7E)     # "~"
 _REQ_STAR = const(0x2A)     # "*"

@@ -9,6 +9,7 @@ from time import ticks_ms
 
 from micropython import const
 
+from engine_core import stamp
 from firmware import transient
 from firmware.codes import HOME, SETUP, SYNC
 
@@ -19,36 +20,51 @@ EPOCH = const(1704067200)     # 2024-01-01T00:00:00Z in Unix seconds
 
 class Clock:
     """The scorer's clock: set by the PC at a sync, kept by the board's RTC where it
-    has one. A sitting's header and its END record carry its time."""
+    has one. A sitting's header and its END record carry its time (engine_core.stamp):
+    seconds since 2024 with the PC's UTC offset once a sync set it; until then, seconds
+    since the board's power-on with the power-on's tag in place of an offset, for the PC
+    to place at the next sync."""
 
     def __init__(self, rtc=None):
         self.rtc = rtc              # the board's clock (boards.device.RtcClock), or None
-        self.utc_offset = 0         # minutes east of UTC, as the PC said
-        self._since = 0             # seconds since EPOCH at _at, 0: not set
-        self._at = 0
+        self.utc_offset = 0         # minutes east of UTC, as the PC said (not set: the tag's)
+        self.tag = -1               # the power-on's tag while the clock is not set
+        self._since = 0             # seconds (since EPOCH, or since power-on) at _at
+        self._at = time.ticks_ms()
         if rtc is not None:
             # Read once, here at boot: its date is a tuple and its Unix seconds an int of
             # 2**30 or more, which allocate on a 32-bit port. Only set() sets it after.
             unix, offset = rtc.now()
             if unix > EPOCH:
                 self._since = unix - EPOCH
-                self._at = time.ticks_ms()
                 self.utc_offset = offset
+                return
+        if hasattr(rtc, "count"):
+            count, tag = rtc.count()
+        else:
+            # No RTC that counts from power-on (the sim): this run stands for one.
+            import os
+            count, tag = 0, os.urandom(1)[0] % stamp.TAGS
+        self._since = count + 1     # never 0: 0 is "no time" in a stamp
+        self.tag = tag
+        self.utc_offset = stamp.unset_offset(tag)
 
     def now(self):
-        """Seconds since 2024-01-01T00:00Z (0 until a sync set the clock). A board's RTC
-        keeps it through deep sleep and restarts; ticks_ms wraps after about six days, so
-        without one the count stays right as long as the scorer is synced or restarted
-        within that. Allocates nothing: a game's end stamps its END record from the
-        event path."""
-        if not self._since:
-            return 0
+        """Seconds since 2024-01-01T00:00Z once a sync set the clock, else since the
+        board's power-on (a board's RTC counts through deep sleep and restarts); ticks_ms
+        wraps after about six days, so the count stays right as long as the scorer is
+        synced or restarted within that. Allocates nothing: a game's end stamps its END
+        record from the event path."""
         return self._since + time.ticks_diff(time.ticks_ms(), self._at) // 1000
 
     def unix(self):
         """The clock in Unix seconds (0 until a sync has set it), for the hello."""
-        t = self.now()
-        return t + EPOCH if t else 0
+        return 0 if self.tag >= 0 else self.now() + EPOCH
+
+    def count(self):
+        """(seconds since power-on, the power-on's tag) while the clock is not set, for
+        the hello: the PC places this power-on's stamps by it. (0, -1) once set."""
+        return (self.now(), self.tag) if self.tag >= 0 else (0, -1)
 
     def set(self, unix_seconds, utc_offset_minutes):
         """The PC's clock: kept as seconds since 2024, a small int on the ESP32 until 2058.
@@ -59,6 +75,7 @@ class Clock:
         self._since = since
         self._at = time.ticks_ms()
         self.utc_offset = utc_offset_minutes
+        self.tag = -1
         if self.rtc is not None:
             self.rtc.set(unix_seconds, utc_offset_minutes)
         return None

@@ -25,7 +25,7 @@ _READ_BUDGET = const(256)   # bytes taken from the line in one poll
 _CTRL_C = const(3)
 _CR = const(0x0D)
 _STR_MAX = const(64)        # device id, firmware version
-_HELLO_MAX = const(22 + 2 + 2 * _STR_MAX)
+_HELLO_MAX = const(22 + 2 + 2 * _STR_MAX + 5)
 
 # Requests whose repeat (same session and sequence number) must not act twice.
 _ONCE = b"CNST"
@@ -50,7 +50,10 @@ class SyncEndpoint:
     returning None when done or a short message when refused: clock(unix_seconds,
     utc_offset_minutes), names(kind, [str]) with kind "p" (players) or "t" (teams),
     settings([(key, value)]), assign((event, round, table) or None): the next sitting's
-    table assignment. now(): the device clock in Unix seconds (0: not set).
+    table assignment. now(): the device clock in Unix seconds (0: not set). count():
+    (seconds since power-on, the power-on's tag) while the clock is not set, (0, -1)
+    once it is (firmware.link.Clock.count): the hello's last fields, for the PC to place
+    the times stamped on that count (engine_core.stamp).
     kbd_intr: micropython.kbd_intr, switched off (-1) while a session is open and back on
     (3) when it closes. CR Ctrl-C read (a REPL tool's call, in a session, or on a port
     that is not the REPL's) closes the session and raises KeyboardInterrupt, as the REPL
@@ -58,7 +61,7 @@ class SyncEndpoint:
     given, is called instead. A lone Ctrl-C is noise."""
 
     def __init__(self, port, journal, device_id, firmware, clock=None, names=None,
-                 settings=None, now=None, assign=None, kbd_intr=None, interrupt=None, chunk=_CHUNK,
+                 settings=None, now=None, count=None, assign=None, kbd_intr=None, interrupt=None, chunk=_CHUNK,
                  idle_ms=_IDLE_MS, ticks=ticks_ms):
         if kbd_intr is None:
             import micropython
@@ -71,6 +74,7 @@ class SyncEndpoint:
         self._settings = settings
         self._assign = assign
         self._now = now
+        self._count = count
         self._kbd = kbd_intr
         self._interrupt = interrupt
         self._chunk = chunk
@@ -239,6 +243,12 @@ class SyncEndpoint:
         wire.put_u32(t, p + 18, self._now() if self._now else 0)
         p = self._put_str(p + 22, self._id)
         p = self._put_str(p, self._fw)
+        # (minor 2) u32 seconds since power-on and u8 the power-on's tag + 1 while the
+        # clock is not set; 0 and 0 once it is, or on a scorer that cannot tell.
+        secs, tag = self._count() if self._count else (0, -1)
+        wire.put_u32(t, p, secs if tag >= 0 else 0)
+        t[p + 4] = tag + 1 if tag >= 0 else 0
+        p += 5
         self._send(0x68, q.seq, p - wire.HEAD)     # h
 
     def _put_str(self, p, s):

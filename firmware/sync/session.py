@@ -27,7 +27,7 @@ class Session:
         return SyncEndpoint(
             PrefixPort(port, hello, n), scorer.journal, app.link.device_id, firmware,
             clock=scorer.clock.set, names=self.set_names, settings=self.set_settings,
-            assign=self.set_assign, now=scorer.clock.unix, kbd_intr=kbd_intr,
+            assign=self.set_assign, now=scorer.clock.unix, count=scorer.clock.count, kbd_intr=kbd_intr,
             interrupt=interrupt)
 
     def end(self, link):

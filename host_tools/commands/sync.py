@@ -13,6 +13,7 @@ from host_tools.events import inplay as IP
 from host_tools.events import slots as SL
 from host_tools.serial import client as Y
 from host_tools.tables.assignment import not_playing
+from host_tools.serial.clock import describe as describe_clock
 from host_tools.serial.sync import Refused, Report, sync
 from host_tools.serial.transport import BAUDRATE, LinkError, SerialLink, candidate_ports
 from host_tools.store import db as D
@@ -239,7 +240,7 @@ def cmd_sync(args):
         elif pairs and _optional(lambda: client.push_settings(pairs), "settings", refusals):
             print("settings sent to the scorer: %s" % ", ".join(
                 "radio key" if p[0] == "radio" else "%s=%s" % p for p in pairs))
-        report = Report(info)
+        report = Report(client.first_info or info)
         playing, game = IP.open_game(client, database, assignment_for is not None)
         if game is not None and assignment_for is not None:
             # Never a game in play changed: its table and players stay till it ends.
@@ -337,6 +338,12 @@ def _print_report(r, path):
         refused = ", %d not stored" % len(r.refused) if r.refused else ""
         print("%d new, %d updated, %d already stored%s, into %s" % (
             len(r.stored), len(r.updated), len(r.already), refused, path))
+    if r.placed:
+        print("times from this PC's clock: %s (the scorer's clock was not set, or had "
+              "drifted)" % _summary(r.placed))
+    if r.lost:
+        print("times not known: %s (stamped before the scorer was last switched off or "
+              "lost power; stored without them)" % _summary(r.lost))
     print("scorer journal free: %s" % _kb(r.free))
 
 
@@ -354,9 +361,9 @@ def cmd_devices(args):
         elif info is None:
             print("%s  %s: no scorer (%s)" % (device, description, error))
         else:
-            print("%s  %s  firmware %s  protocol %d.%d  %s to sync  free %s" % (
+            print("%s  %s  firmware %s  protocol %d.%d  %s to sync  free %s  %s" % (
                 device, info.device_id, info.firmware, info.version, info.minor,
-                _plural(info.unsynced, "sitting"), _kb(info.free)))
+                _plural(info.unsynced, "sitting"), _kb(info.free), describe_clock(info)))
             found += 1
     if args.port and not found:
         return 2        # the port asked for has no scorer

@@ -24,14 +24,15 @@ import os
 import sys
 import time
 
-from engine_core.header import header_assignment
+from engine_core.header import header_assignment, header_stamp
+from engine_core.stamp import power_on_tag
 from engine_core.air import wire as W
 from host_tools.events import desk as DK
 from host_tools.events import event as EV
 from host_tools.events import nexttable as NT
 from host_tools.events import slots as SL
 from host_tools.serial.sync import stream_parts
-from host_tools.log.device import END_ITEM, device_sitting_id, from_device
+from host_tools.log.device import END_ITEM, device_sitting_id, device_time, from_device
 from host_tools.log.lines import LogError
 from host_tools.store import db as D
 
@@ -89,9 +90,27 @@ class Sitting:
         self.over = False       # what is stored is a game over
         self.id = None
         self.refused = None     # why the PC will not take it
+        self.start_count = None     # its header's stamp (seconds)
         # The PC's time when it was first heard of: its start time when the scorer's
-        # clock was not set (a restart without a sync).
-        self.heard = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+        # clock was not set (a restart without a sync); and when its end was first heard.
+        self.heard = _pc_now()
+        self.end_heard = None
+
+    def place(self, seconds, offset_minutes):
+        # Where a stamp goes (log.device.from_device's place): a clock the PC set, as
+        # stamped; a count from the scorer's power-on (engine_core.stamp), the PC's
+        # clock when the radio brought it (the start's header, the END record).
+        if power_on_tag(offset_minutes) < 0:
+            return device_time(seconds, offset_minutes), "scorer"
+        if seconds == self.start_count:
+            return self.heard, "pc"
+        if self.end_heard is None:
+            self.end_heard = _pc_now()
+        return self.end_heard, "pc"
+
+
+def _pc_now():
+    return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
 class Next:
@@ -274,8 +293,10 @@ class Receiver:
         device = device_of(address)
         try:
             header, events, ended = stream_parts(bytes(s.stream[:end]))
+            stamp = header_stamp(header)
+            s.start_count = stamp[1] if stamp else None
             lines = from_device(header, events, {"id": device_sitting_id(device, sid, header)},
-                                ended)
+                                ended, s.place)
         except ValueError as e:
             s.refused = "damaged (%s)" % e
             self.refused += 1

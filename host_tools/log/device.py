@@ -33,6 +33,16 @@ def device_time(seconds, offset_minutes):
         off // 60, off % 60)
 
 
+def _as_stamped(seconds, offset_minutes):
+    # A stamp with no hello to place it by (a flash image): a clock the PC set, as it
+    # is; a count from the scorer's power-on (engine_core.stamp) is no time, as a clock
+    # not set always was.
+    from engine_core.stamp import power_on_tag
+    if power_on_tag(offset_minutes) >= 0:
+        return None, None
+    return device_time(seconds, offset_minutes), "scorer"
+
+
 END_ITEM = 5    # a journal stream item of 5 bytes is an END record, not an event
 
 
@@ -53,11 +63,14 @@ def device_sitting_id(device_id, number, header_bytes):
     return "%s-%d" % (device_id, number)
 
 
-def from_device(header_bytes, event_bytes, extra=None, ended=None):
+def from_device(header_bytes, event_bytes, extra=None, ended=None, place=None):
     """A sitting as the device stores it (codec header + event bytes) as log lines, its
     start time in the header when the scorer's clock was set, its end time from the
     journal's END record (ended: (seconds since 2024, UTC offset minutes), or None).
-    ValueError when the bytes are not a sitting."""
+    place(seconds, offset minutes) -> (ISO time or None, how): where a stamp goes on the
+    PC's clock (host_tools.serial.clock.ScorerClock.place, how "scorer", "pc" or "lost");
+    without it a stamp of a clock the PC set is kept, and one counted from the scorer's
+    power-on is no time (never a date). ValueError when the bytes are not a sitting."""
     from engine_core import codec
     from engine_core.header import decode_header, header_assignment, header_stamp
     rules, dealer, names = decode_header(header_bytes)
@@ -71,15 +84,25 @@ def from_device(header_bytes, event_bytes, extra=None, ended=None):
     if not 0 <= dealer < rules.row[V.SEATS]:
         raise ValueError("the sitting header's dealer is no seat")
     extra = dict(extra or {})
+    place = place or _as_stamped
+    hows = set()
     stamp = header_stamp(header_bytes)
     if stamp and stamp[1] and "started" not in extra:
-        extra["started"] = device_time(stamp[1], stamp[2])
+        when, how = place(stamp[1], stamp[2])
+        hows.add(how)
+        if when:
+            extra["started"] = when
     if ended and ended[0] and "ended" not in extra:
-        extra["ended"] = device_time(ended[0], ended[1])
-        if "started" in extra and instant(extra["ended"]) < instant(extra["started"]):
+        when, how = place(ended[0], ended[1])
+        hows.add(how)
+        if when:
+            extra["ended"] = when
+        if when and "started" in extra and instant(extra["ended"]) < instant(extra["started"]):
             # The scorer's clock was set back during the sitting: its end is not known
             # (the sitting is stored all the same).
             del extra["ended"]
+    if "clock" not in extra and hows & {"pc", "lost"}:
+        extra["clock"] = "lost" if "lost" in hows else "pc"
     assign = header_assignment(header_bytes)      # the PC's table assignment
     if assign:
         extra.setdefault("event", assign[0])

@@ -29,8 +29,12 @@ class LogError(Exception):
 # which any reader of the spec ignores and tally42 reads back. `"damaged": true`: the
 # scorer's journal was damaged inside this sitting, and the log holds its events up to
 # the damage only (a partial sitting: counted in no standings unless accepted).
+# `"clock": "pc"`: its times were placed on the PC's clock at the sync (the scorer's was
+# never set, or had drifted); `"lost"`: one of them was stamped before the scorer's last
+# power-on, and the sync could not place it: it is left out (host_tools/serial/clock.py).
 META_PREFIX = "#tally42 "
-META_FIELDS = ("ended", "event", "round", "table", "damaged")
+META_FIELDS = ("ended", "event", "round", "table", "damaged", "clock")
+CLOCKS = ("pc", "lost")     # the `clock` field: where the sitting's times came from
 MAX_ROUND = 255         # what a scorer's header holds (one byte each)
 MAX_TABLE = 255
 MAX_EVENT = 32          # characters of an event's name
@@ -156,6 +160,8 @@ def meta_problem(obj):
             return "%s must be a whole number from 1 to %d" % (key, top)
     if obj.get("damaged") not in (None, True):
         return "damaged must be true (or left out)"
+    if obj.get("clock") not in (None,) + CLOCKS:
+        return "clock must be %s (or left out)" % " or ".join('"%s"' % c for c in CLOCKS)
     return None
 
 
@@ -272,6 +278,12 @@ def meta_lines(header, utc=None):
         out.append("Started: %s" % _time(x["started"], utc))
     if x.get("ended"):
         out.append("Ended: %s" % _time(x["ended"], utc))
+    if x.get("clock") == "pc":
+        out.append("Times: the PC's clock at the sync (the scorer's clock was not set, "
+                   "or had drifted)")
+    elif x.get("clock") == "lost":
+        out.append("Times: not all known (stamped before the scorer was last switched "
+                   "off or lost power)")
     if x.get("damaged"):
         out.append("DAMAGED: the scorer's journal was damaged in this sitting; only its "
                    "hands before the damage are here")

@@ -90,6 +90,12 @@ class DeviceInfo:
             strings.append(p[pos + 1:pos + 1 + p[pos]].decode("ascii", "replace"))
             pos += 1 + p[pos]
         self.device_id, self.firmware = strings
+        # Minor 2: the scorer's count since power-on and its tag while its clock is not
+        # set (engine_core.stamp); None from an older scorer, or once the clock is set.
+        self.count = None
+        if pos + 5 <= len(p) and p[pos + 4]:
+            self.count = (wire.get_u32(p, pos), p[pos + 4] - 1)
+        self.heard_at = time.time()     # the PC's clock as the hello came: the offset's other end
         self.url = url
         if self.version != wire.VERSION:
             raise SyncError("the scorer on %s speaks sync protocol %d, this tally42 speaks %d: "
@@ -155,6 +161,7 @@ class Client:
         self.window = window
         self.notice = notice or (lambda text: None)
         self.info = None
+        self.first_info = None
         self.session = 0
         self.seq = 0
         self.reader = wire.ReplyReader()
@@ -322,6 +329,10 @@ class Client:
         if kind != "h":
             raise SyncError("the scorer answered hello with a %r reply" % kind)
         self.info = DeviceInfo(p, self.link.url)
+        if self.first_info is None:
+            # The scorer's clock as this sync first found it (the sync sets it after):
+            # what its sittings' times are placed by (host_tools/serial/clock.py).
+            self.first_info = self.info
         self.session = self.info.session
         return self.info
 

@@ -4,6 +4,7 @@ assignment pushed. A sitting's journal stream is turned into sitting log lines h
 from host_tools.tables.assignment import check_assignment
 from host_tools.serial.client import (E_JOURNAL, E_OPEN, E_UNKNOWN, E_UNSUPPORTED,
                                     DeviceError, SyncError)
+from host_tools.serial.clock import ScorerClock
 from host_tools.serial.transport import LinkError
 from host_tools.log.device import END_ITEM, device_sitting_id, end_item, from_device
 from host_tools.log.lines import LogError
@@ -46,26 +47,30 @@ def stream_parts(data):
     return header, bytes(events), ended
 
 
-def sitting_lines(device_id, entry, data):
+def sitting_lines(device_id, entry, data, clock=None):
     """The log lines of a fetched sitting, its id "<device id>-<random id>" (or
     "<device id>-<journal number>" from older firmware); SyncError if the bytes are not
     a sitting. A sitting the scorer lists as damaged comes as far as its records read
-    (up to the damaged one): its lines are marked damaged (a partial sitting)."""
+    (up to the damaged one): its lines are marked damaged (a partial sitting). clock: the
+    scorer's clock at the sync's first hello (host_tools.serial.clock.ScorerClock), which
+    places its times on the PC's clock; None keeps the stamps of a clock the PC set."""
     try:
         header, events, ended = stream_parts(data)
         sid = device_sitting_id(device_id, entry.sid, header)
         extra = {"id": sid}
         if entry.damaged:
             extra["damaged"] = True
-        return from_device(header, events, extra, ended)
+        return from_device(header, events, extra, ended,
+                           clock.place if clock is not None else None)
     except ValueError as e:
         raise Refused("sitting %d from the scorer is damaged (%s): not stored, the scorer "
                       "keeps it" % (entry.sid, e))
 
 
 class Report:
-    def __init__(self, info):
+    def __init__(self, info, clock=None):
         self.info = info
+        self.clock = clock or ScorerClock(info)     # the scorer's clock at the first hello
         self.listed = 0
         self.stored = []        # (sitting id, what) stored new
         self.updated = []
@@ -79,6 +84,9 @@ class Report:
         self.free = info.free
         self.payload = 0        # sitting bytes fetched
         self.assigned = None    # the table assignment pushed (assign())
+        self.placed = []        # sitting ids whose times the PC's clock gave (clock "pc")
+        self.lost = []          # sitting ids with a time stamped before the scorer's
+                                # last power-on: not known (clock "lost")
         self.assign_refused = None
 
 
@@ -92,7 +100,7 @@ def sync(client, store, progress=None, report=None, assignment_for=None):
     was done when sync fails half way). assignment_for(device id) -> dict or None: the
     scorer's next table assignment, pushed once the sittings are stored (assign())."""
     info = client.info
-    report = report or Report(info)
+    report = report or Report(getattr(client, "first_info", None) or info)
     _store_all(client, store, progress, report)
     if assignment_for is not None:
         assign(client, assignment_for, report)
@@ -216,13 +224,14 @@ def open_sitting(client):
             return None
         raise
     try:
-        return sitting_lines(client.info.device_id, entry, bytes(data[:entry.length]))
+        return sitting_lines(client.info.device_id, entry, bytes(data[:entry.length]),
+                             ScorerClock(getattr(client, "first_info", None) or client.info))
     except Refused:
         return None
 
 
 def _store_one(report, store, entry, data):
-    lines = sitting_lines(report.info.device_id, entry, data)
+    lines = sitting_lines(report.info.device_id, entry, data, report.clock)
     try:
         status, sid, what = store(lines, report.info.device_id)
     except LogError as err:
@@ -230,6 +239,9 @@ def _store_one(report, store, entry, data):
                       "the scorer keeps it" % (entry.sid, err.line, err.message))
     {"stored": report.stored, "updated": report.updated}.get(
         status, report.already).append((sid, what))
+    clock = lines[1].get("clock") if len(lines) > 1 and "type" not in lines[1] else None
+    if status != "already stored" and clock in ("pc", "lost"):
+        (report.placed if clock == "pc" else report.lost).append(sid)
     if entry.damaged:
         report.partial.append((entry.sid, sid, _hands(lines)))
 

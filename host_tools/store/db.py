@@ -52,6 +52,15 @@ class Stored:
         return "already stored: sitting %s" % self.id
 
 
+def _untimed(header):
+    # A sitting's header but for its start time: the same sitting heard over the radio
+    # (started when the PC first heard of it) and synced over USB (its start placed by
+    # the scorer's clock at the hello) may differ by seconds, and is still the same one.
+    out = header.to_json()
+    out.pop("started", None)
+    return out
+
+
 def _now():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
@@ -135,7 +144,7 @@ class Database:
     def _restore(self, facts, text, old_log):
         sid = facts.id
         old = L.replay(old_log.encode("utf-8"))
-        if old.header.to_json() != facts.header.to_json():
+        if _untimed(old.header) != _untimed(facts.header):
             raise Conflict("sitting %s is already stored with another header" % sid, sid)
         have = [ev for _, ev in old.events]
         new = facts.events

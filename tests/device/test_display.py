@@ -656,6 +656,7 @@ def test_the_coreink_restarts_on_battery_without_switching_itself_off():
         m.latch = 12        # on battery: GPIO12 keeps it powered
         board.restart()
         assert not m.powered_off
-        assert m.deep == [10] and m.pins[12].hold_on and m.pins[12].level == 1
+        assert m.resets == 1 and m.deep == []
+        assert m.pins[12].hold_on and m.pins[12].level == 1
 
     _with_board("m5stack_coreink", check)

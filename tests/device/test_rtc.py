@@ -82,8 +82,44 @@ def test_a_games_end_reads_the_clock_without_allocating_set_or_not():
             finally:
                 micropython.heap_unlock()
             if when is None:
-                assert got == again == 0
+                # Not set: the seconds since power-on (the RTC at 2000-01-01 00:00:00).
+                assert 1 <= got <= again <= 3 and a.clock.unix() == 0
             else:
                 assert T - 1704067200 <= got <= again <= T - 1704067200 + 2, got
+    finally:
+        undo()
+
+
+def test_a_clock_never_set_counts_from_power_on_under_a_tag_deep_sleep_keeps():
+    # An ESP32's RTC reads 2000-01-01 at power-on and counts on through deep sleep and
+    # resets (ESP-IDF's system time: the RTC timer is reset by a power-on only); its user
+    # memory is RTC_NOINIT (machine_rtc.c), lost at power-on. Until a sync sets the clock,
+    # stamps are seconds since power-on under the power-on's tag (engine_core.stamp).
+    from engine_core import stamp
+    m, e, undo = install_fake_hardware()
+    try:
+        m.RTC().datetime((2000, 1, 1, 5, 1, 0, 0, 0))     # an hour after power-on
+        a = A.App(None, NorFlash(4, 4096), None, rtc=_board().rtc)
+        secs, tag = a.clock.count()
+        assert 3600 <= secs <= 3603 and 0 <= tag < stamp.TAGS
+        assert m.RTC().memory() == b"u%d" % tag             # kept for the next boot
+        assert a.clock.unix() == 0 and 3600 <= a.clock.now() <= 3603
+        assert stamp.power_on_tag(a.clock.utc_offset) == tag
+        # A deep sleep of a day (or a reset): the same power-on, the same tag.
+        m.RTC().datetime((2000, 1, 2, 6, 1, 0, 0, 0))
+        a2 = A.App(None, NorFlash(4, 4096), None, rtc=_board().rtc)
+        assert a2.clock.count()[1] == tag and a2.clock.now() >= 86400 + 3600
+        # The PC sets it: a date, its offset; no count in the hello.
+        assert pc_sets(a2, "clock", T, -300) is None
+        assert a2.clock.count() == (0, -1) and a2.clock.utc_offset == -300
+        assert m.RTC().memory() == b"-300"
+    finally:
+        undo()
+    # A power-on: the RTC's memory is lost, a tag drawn again and kept.
+    m, e, undo = install_fake_hardware()
+    try:
+        assert m.RTC().memory() == b""
+        a = A.App(None, NorFlash(4, 4096), None, rtc=_board().rtc)
+        assert m.RTC().memory() == b"u%d" % a.clock.count()[1]
     finally:
         undo()

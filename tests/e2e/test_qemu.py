@@ -38,6 +38,7 @@ LEAVE_OUT = (
     "test_rtc.test_the_clock_survives_a_deep_sleep_in_the_rtc",
     "test_rtc.test_the_coreink_keeps_the_time_in_its_bm8563_through_the_esp32s_drift",
     "test_rtc.test_a_games_end_reads_the_clock_without_allocating_set_or_not",
+    "test_rtc.test_a_clock_never_set_counts_from_power_on_under_a_tag_deep_sleep_keeps",
     "test_power.test_a_restart_after_a_hang_says_so",
     "test_power.test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh",
     # minutes of emulated CPU (seconds to a minute each on the unix port)

@@ -219,7 +219,7 @@ class Scorer:
         args += [str(o) for o in options]
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE,
-                                     env=dict(os.environ, MICROPYPATH=".frozen:."))
+                                     env=dict(os.environ, MICROPYPATH=".frozen:.:tests/kit/chip"))
         line = self.proc.stdout.readline()
         if line.strip() != b"ready":
             err = self.proc.stderr.read().decode(errors="replace")

@@ -72,7 +72,7 @@ def test_sync_stores_every_finished_sitting_once_and_they_replay(rig, capsys):
     r = rig(5)
     assert r.sync() == 0
     out = capsys.readouterr().out
-    assert "scorer T42-SIM001 (firmware 0.1.0-sim, sync protocol 1.1)" in out
+    assert "scorer T42-SIM001 (firmware 0.1.0-sim, sync protocol 1.2)" in out
     assert "5 new, 0 updated, 0 already stored" in out
     stored = r.stored()
     assert sorted(stored) == ["T42-SIM001-%d" % i for i in range(1, 6)]
@@ -141,7 +141,7 @@ def test_devices_names_the_scorer_on_a_port(rig, capsys):
     r = rig(2)
     assert cli.main(["devices", "--port", r.cable.host_path]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(r.cable.host_path + "  T42-SIM001  firmware 0.1.0-sim  protocol 1.1")
+    assert out.startswith(r.cable.host_path + "  T42-SIM001  firmware 0.1.0-sim  protocol 1.2")
     assert "2 sittings to sync" in out
     assert r.synced() == []
 

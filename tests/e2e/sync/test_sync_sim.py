@@ -186,6 +186,16 @@ def test_a_scorer_with_an_emptied_journal_syncs_beside_its_old_sittings(tmp_path
     assert second != first and "conflict" not in out
     ids = _run("sittings", "--db", db, "--json").stdout.splitlines()
     assert sorted(json.loads(line)["id"] for line in ids) == sorted([first, second])
+    # Played before any sync set its clock (each sim run stands for a power-on): its
+    # times are the PC's clock at the sync, less what the scorer counted since.
+    import datetime
+    assert "times from this PC's clock: %s (" % second in out
+    now = datetime.datetime.now(datetime.timezone.utc)
+    for line in ids:
+        row = json.loads(line)
+        started = datetime.datetime.fromisoformat(row["started"])
+        ended = datetime.datetime.fromisoformat(row["ended"])
+        assert now - datetime.timedelta(minutes=5) < started <= ended <= now, row
 
 
 def test_a_table_assignment_pushed_by_the_pc_comes_back_with_the_sitting(tmp_path):
