@@ -30,7 +30,7 @@ DEVICE_FILES = $(PY) -m host_tools.build.manifests --all
 
 WEB := build/web
 
-.PHONY: web setup check check-all pycheck mpcheck mpcheck-screens mpcheck-rest test test-all lint typecheck pytest qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: web setup check check-all pycheck mpcheck mpcheck-screens mpcheck-rest test test-all lint typecheck pytest pytest-builds qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -72,8 +72,9 @@ pycheck: setup
 test: setup
 	@$(PY) tools/timed.py test -- $(MAKE) --no-print-directory test-all
 
-# pytest comes first: the longest chain (pytest, then the rest) starts at once.
-test-all: pytest lint typecheck mpycheck mptest mptest32 qemutest bench-quick
+# pytest comes first: the longest chain starts at once, with no build before it; the
+# builds (mp32, qemu) go on beside it, and what runs on them after.
+test-all: pytest lint typecheck mpycheck mptest mptest32 pytest-builds qemutest bench-quick
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
@@ -89,10 +90,18 @@ typecheck: setup
 	@files=$$($(DEVICE_FILES)) && echo "pyright: the device code (pyproject.toml)" && \
 	$(VENV)/bin/pyright $$files
 
-# The full-journal and heap-budget tests run on the 32-bit build. The MicroPython suites
-# on the bare-metal build are qemutest's, which runs beside.
-pytest: setup mp32-if-possible qemu-if-possible web
-	TALLY42_SIM_BUILD=build/sim/pytest TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) -m pytest -m "not suites"
+# pytest: everything but what needs the builds (marked `builds`: the 32-bit heap budget
+# and full journal, the bare-metal board, the first boot on the port's own files), in
+# PYTEST_JOBS workers (pytest-xdist): most of its tests wait on a sim, a server or a
+# browser. --durations: the slowest tests named at the end of each run.
+PYTEST_JOBS ?= 3
+pytest: setup web
+	TALLY42_SIM_BUILD=build/sim/pytest TALLY42_WEB=$(CURDIR)/$(WEB) $(PY) -m pytest -m "not suites and not builds" -n $(PYTEST_JOBS) --durations=15
+
+# The tests that need the builds, once they are built; the MicroPython suites on the
+# bare-metal build are qemutest's, which runs beside.
+pytest-builds: setup mp32-if-possible qemu-if-possible
+	TALLY42_SIM_BUILD=build/sim/pytest-builds $(PY) -m pytest -m "builds and not suites" --durations=5
 
 qemutest: setup qemu-if-possible
 	$(PY) -m pytest -m suites tests/e2e/test_qemu.py

@@ -13,6 +13,9 @@ from host_tools import cli
 from host_tools.deploy import deploy
 from host_tools.log import image as I
 
+# Needs the MicroPython source make mp32 unpacks: make test runs it after the builds (pytest-builds).
+pytestmark = pytest.mark.builds
+
 JOURNAL_AT, JOURNAL_SIZE = 0x3F0000, 0x10000
 
 try:

@@ -11,6 +11,9 @@ import fulljournal as F
 
 import mp32  # noqa: E402
 
+# Needs the 32-bit build (make mp32): make test runs it after the builds (pytest-builds).
+pytestmark = pytest.mark.builds
+
 STOCK = mp32.path("stock")
 
 

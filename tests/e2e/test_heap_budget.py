@@ -15,6 +15,9 @@ import os
 
 import pytest
 
+# Needs the 32-bit builds (make mp32): make test runs it after the builds (pytest-builds).
+pytestmark = pytest.mark.builds
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import heapprobe
 import mp32  # noqa: E402

@@ -12,6 +12,9 @@ import sys
 
 import pytest
 
+# Needs the bare-metal build (make qemu): make test runs it after the builds (pytest-builds).
+pytestmark = pytest.mark.builds
+
 
 import qemurig as R  # noqa: E402
 

@@ -11,6 +11,9 @@ import pytest
 from host_tools.build import manifests
 from host_tools.deploy import deploy
 
+# Needs the MicroPython source make mp32 unpacks: make test runs it after the builds (pytest-builds).
+pytestmark = pytest.mark.builds
+
 ROOT = manifests.ROOT
 
 
