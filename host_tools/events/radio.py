@@ -17,15 +17,15 @@ finished sitting is held (or refused: its table decided elsewhere), its next tab
 back with the acknowledge, and again whenever the scorer asks, until it confirms
 (host_tools/events/nexttable.py)."""
 import datetime
-import hashlib
-import hmac
 import json
 import os
 import sys
 import time
 
 from engine_core.header import header_assignment
+from engine_core.air import keys as AK
 from engine_core.air import wire as W
+from host_tools.events import basecheck as BC
 from host_tools.events import desk as DK
 from host_tools.events import event as EV
 from host_tools.events import nexttable as NT
@@ -57,16 +57,15 @@ def event_key(database, name):
 
 def scorer_key(key, device_id):
     """A scorer's own radio key: HMAC-SHA256 under the event's key over "T42 scorer" and
-    its device id (`T42-` and its chip id), its first 16 bytes. Pushed to the scorer at
-    its sync; the PC derives it again from the address a frame comes from."""
-    return hmac.new(bytes(key), b"T42 scorer " + device_id.encode(), hashlib.sha256).digest()[
-        :W.KEY_LEN]
+    its device id (`T42-` and its chip id), its first 16 bytes (engine_core/air/keys.py,
+    which the base station derives it by too). Pushed to the scorer at its sync; the PC
+    derives it again from the address a frame comes from."""
+    return AK.scorer_key(bytes(key), device_id)
 
 
 def device_of(address):
-    """A scorer's device id from its radio address: an ESP32's unique_id is its MAC, and
-    firmware/start.py names the scorer after its last 3 bytes."""
-    return "T42-%02X%02X%02X" % tuple(address[3:6])
+    """A scorer's device id from its radio address (engine_core/air/keys.py)."""
+    return AK.device_of(address)
 
 
 def complete(stream):
@@ -124,34 +123,25 @@ class Receiver:
         self.duplicates = 0     # frames whose bytes were all held already
         self.foreign = 0        # another event's, forged, or not the scorer's
         self.refused = 0        # a table kept by another scorer, or not this event's
+        self.base_checks = None     # the base station checks the scorers' keys too (relay)
         self.notes = []
         self.nexts = {}         # (address, sitting) -> Next: the next table sent
         self.conflicts = []     # (round, table, device, why): decided elsewhere mid-game
         self.resend = 0.3       # seconds between sends of a next table not confirmed
-        self._scorers = {}      # address -> (tag, Mac) under the scorer's own key
+        self._scorers = AK.Scorers(self.key, None)  # each scorer's tag and Mac
         self._told = {}         # address -> when the desk was last told it was heard
         self._buf = bytearray(W.MAX_FRAME)
 
     def scorer(self, address):
         """(tag, Mac) of the scorer at `address`, under its own key."""
-        address = bytes(address)
-        got = self._scorers.get(address)
-        if got is None:
-            k = scorer_key(self.key, device_of(address))
-            got = self._scorers[address] = (W.tag_of(k), W.Mac(k))
-        return got
+        return self._scorers.of(address)
 
     def take(self, address, frame):
         self.frames += 1
+        if self._scorers.check(address, frame, len(frame)) != AK.SOUND:
+            self.foreign += 1
+            return None
         n = len(frame)
-        tag, mac = self.scorer(address) if len(address) == 6 else (None, None)
-        if n < W.HEAD + W.MAC_LEN or frame[0] not in (W.DATA, W.CONFIRM) or (
-                bytes(frame[1:5]) != tag):
-            self.foreign += 1
-            return None
-        if not mac.sound(address, frame, n):
-            self.foreign += 1
-            return None
         sid = W.get_u24(frame, 5)
         self._heard(address)
         if frame[0] == W.CONFIRM:
@@ -361,7 +351,13 @@ class Receiver:
 
 def relay(station, receiver, stop, pause=0.01):
     """Fetch from the base station and answer until stop() (a thread of `tally42 serve
-    --base`): each frame taken, its acknowledge sent back with the next fetch."""
+    --base`): the base handed the event's key first (it then drops what fails a
+    scorer's key before the PC sees it), each frame taken, its acknowledge sent back
+    with the next fetch."""
+    receiver.base_checks = BC.give_key(station, receiver.key)
+    if not receiver.base_checks:
+        receiver.notes.append("the base station's firmware does not check the scorers' "
+                              "keys: the PC checks each frame alone (deploy it again)")
     acks = []
     while not stop():
         heard = station.exchange(acks)

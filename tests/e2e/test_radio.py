@@ -381,3 +381,38 @@ def test_the_desk_shows_each_scorer_its_table_next_table_and_when_it_was_heard(
     assert code == 0, err
     assert RA.device_of(SCORER) in out and "round 2 table 1" in out
     assert "(confirmed)" in out and "pending" not in out
+
+
+def test_a_scorers_key_is_rfc_2104_hmac_the_same_on_the_pc_and_the_base():
+    # engine_core/air/keys.py (the base station's and the PC's) against the standard
+    # library's HMAC, for several event keys and device ids.
+    import hashlib
+    import hmac
+    for key, device in ((KEY, "T42-0000A1"), (bytes(16), "T42-FFFFFF"), (b"\xff" * 16,
+                                                                          "T42-00A10B")):
+        want = hmac.new(key, b"T42 scorer " + device.encode(), hashlib.sha256).digest()[:16]
+        assert RA.scorer_key(key, device) == want
+    assert RA.device_of(b"\x02\x00\x00\x00\xa1\x0b") == "T42-00A10B"
+
+
+def test_the_relay_hands_the_base_the_event_key_before_it_fetches(night):
+    db, _ = night
+
+    class Station:
+        def __init__(self):
+            self.client = self
+            self.asked = []
+
+        def request(self, cmd, args=b""):
+            self.asked.append((cmd, args))
+            return ("k", b"") if cmd == "K" else ("q", bytes(21))
+
+        def exchange(self, acks):
+            self.asked.append(("R", len(acks)))
+            return []
+    st = Station()
+    rx = RA.Receiver(db, EVENT, key=KEY)
+    stops = iter([False, True])
+    RA.relay(st, rx, lambda: next(stops), pause=0)
+    assert st.asked[0] == ("K", KEY.hex().upper().encode()) and st.asked[1][0] == "R"
+    assert rx.base_checks is True
