@@ -23,7 +23,7 @@
 #   from firmware.radio import base
 #   base.main("esp32_epd29")    # main.py on a device: any board file
 #   base.run(board)             # a board with `radio` and `serial` (boards/)
-from micropython import const
+from engine_core.compat import const
 
 from engine_core import wire
 from engine_core.air import keys as AK
