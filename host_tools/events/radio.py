@@ -25,11 +25,11 @@ import time
 from engine_core.header import header_assignment
 from engine_core.air import keys as AK
 from engine_core.air import wire as W
-from host_tools.events import basecheck as BC
 from host_tools.events import desk as DK
 from host_tools.events import event as EV
 from host_tools.events import nexttable as NT
 from host_tools.events import slots as SL
+from host_tools.serial.client import E_UNKNOWN, DeviceError, SyncError
 from host_tools.serial.sync import stream_parts
 from host_tools.log.device import END_ITEM, device_sitting_id, from_device
 from host_tools.log.lines import LogError
@@ -349,15 +349,56 @@ class Receiver:
                 "refused": self.refused}
 
 
+# ---- the base station's own check (firmware/radio/base.py) ----
+# The PC hands it the event's key over the USB line when it opens the base (K), and the
+# base derives each scorer's key from it and the address a frame comes from, as the PC
+# does (engine_core/air/keys.py), and drops what fails before the PC fetches it. Q asks
+# the base what it heard and dropped.
+
+BASE_FIELDS = ("heard", "dropped", "foreign", "forged", "sent")
+
+
+def give_key(station, key):
+    """Hand the base at `station` (host_tools/serial/radio.BaseStation, open) the event's
+    key: True once it checks the frames, False when its firmware has no such request
+    (an older base: the PC's check is then the only one). SyncError as the link raises."""
+    try:
+        kind, _ = station.client.request("K", bytes(key).hex().upper().encode())
+    except DeviceError as e:
+        if e.code == E_UNKNOWN:     # a base from before the check
+            return False
+        raise
+    if kind != "k":
+        raise SyncError("the base station answered K with a %r reply" % kind)
+    return True
+
+
+def base_counts(station):
+    """The base's counts {heard, dropped, foreign, forged, sent, checks}; None when its
+    firmware has no such request."""
+    try:
+        kind, p = station.client.request("Q")
+    except DeviceError as e:
+        if e.code == E_UNKNOWN:
+            return None
+        raise
+    if kind != "q" or len(p) < 4 * len(BASE_FIELDS) + 1:
+        raise SyncError("the base station answered Q with a %r reply of %d bytes"
+                        % (kind, len(p)))
+    out = {f: int.from_bytes(p[4 * i:4 * i + 4], "little") for i, f in enumerate(BASE_FIELDS)}
+    out["checks"] = bool(p[4 * len(BASE_FIELDS)])
+    return out
+
+
 def relay(station, receiver, stop, pause=0.01):
     """Fetch from the base station and answer until stop() (a thread of `tally42 serve
     --base`): the base handed the event's key first (it then drops what fails a
     scorer's key before the PC sees it), each frame taken, its acknowledge sent back
     with the next fetch."""
-    receiver.base_checks = BC.give_key(station, receiver.key)
+    receiver.base_checks = give_key(station, receiver.key)
     if not receiver.base_checks:
-        receiver.notes.append("the base station's firmware does not check the scorers' "
-                              "keys: the PC checks each frame alone (deploy it again)")
+        sys.stderr.write("tally42: the base station's firmware does not check the scorers' "
+                         "keys: the PC checks each frame alone (deploy the base again)\n")
     acks = []
     while not stop():
         heard = station.exchange(acks)
@@ -404,7 +445,6 @@ class Relay:
         return self._station.info
 
     def _run(self):
-        from host_tools.serial.client import SyncError
         from host_tools.serial.transport import LinkError
         database = D.open_db(self.db_path)
         try:

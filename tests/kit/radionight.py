@@ -290,12 +290,12 @@ class Pc:
     the relay's loop (host_tools/events/radio.relay) one fetch a step."""
 
     def __init__(self, line, receiver):
-        from host_tools.events import basecheck as BC
+        from host_tools.events import radio as RA
         from host_tools.serial.radio import BaseStation
         self.station = BaseStation(line, timeout=0.3, wait=5.0)
         self.station.open()
         self.rx = receiver
-        self.checks = BC.give_key(self.station, receiver.key)
+        self.checks = RA.give_key(self.station, receiver.key)
         self.acks = []
 
     def step(self):
@@ -309,8 +309,8 @@ class Pc:
         return heard
 
     def counts(self):
-        from host_tools.events import basecheck as BC
-        return BC.counts(self.station)
+        from host_tools.events import radio as RA
+        return RA.base_counts(self.station)
 
 
 def hand_standings(games, team_of):
