@@ -86,8 +86,11 @@ def test_a_whole_round_robin_on_the_radio_has_every_result_in_and_every_next_tab
             for s in scorers:
                 s.poll(now[0])
             pc.step()
-            if all(s.next is not None for s in scorers):
-                break
+            # Each scorer holds its next table, and the PC heard it confirm it.
+            if all(s.next is not None and rx.nexts[(s.mac, s.sid)].confirmed is not None
+                   for s in scorers if (s.mac, s.sid) in rx.nexts):
+                if len(rx.nexts) == 4 * rnd:
+                    break
         late = [s.device for s in scorers if s.next is None]
         assert not late, "round %d: no next table reached %s (%s)" % (rnd, late, rx.notes)
         # Every result of the round in, by the radio alone; the standings as by hand.
