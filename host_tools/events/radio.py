@@ -409,21 +409,30 @@ def relay(station, receiver, stop, pause=0.01, flush=FLUSH, clock=time.monotonic
     acks = []
     waiting = []
     while not stop():
-        heard = station.exchange(acks)
-        acks = []
-        # Asks and confirms (no records) ahead of the frames that store something, each
-        # kind in the order heard.
-        waiting = [f for f in heard if _quick(f[1])] + waiting + [
-            f for f in heard if not _quick(f[1])]
-        start = clock()
-        while waiting and clock() - start < flush:
-            address, frame = waiting.pop(0)
-            ack = receiver.take(address, frame)
-            if ack is not None:
-                acks.append((address, ack))
-        acks.extend(receiver.due())
+        heard, acks, waiting = relay_step(station, receiver, acks, waiting, flush, clock)
         if not heard and not acks and not waiting:
             time.sleep(pause)
+
+
+def relay_step(station, receiver, acks, waiting, flush=FLUSH, clock=time.monotonic):
+    """One fetch of relay(): `acks` sent, what was heard queued behind `waiting` (asks and
+    confirms ahead), then frames taken for `flush` seconds, in one write transaction (a
+    commit a slice, not several a frame: what a game over costs is mostly its commits).
+    Returns (heard, the acknowledges to send next, the frames still waiting)."""
+    heard = station.exchange(acks)
+    acks = []
+    waiting = [f for f in heard if _quick(f[1])] + waiting + [
+        f for f in heard if not _quick(f[1])]
+    if waiting:
+        start = clock()
+        with receiver.database.batch():
+            while waiting and clock() - start < flush:
+                address, frame = waiting.pop(0)
+                ack = receiver.take(address, frame)
+                if ack is not None:
+                    acks.append((address, ack))
+    acks.extend(receiver.due())
+    return heard, acks, waiting
 
 
 def _quick(frame):

@@ -426,10 +426,24 @@ def test_a_burst_of_results_is_taken_a_slice_at_a_time_asks_first_acks_between()
     rec = bytearray(W.HEAD + 5 + W.MAC_LEN)
     ask = bytes(W.HEAD + W.MAC_LEN)
 
+    batches = []
+
+    class Batch:
+        def __enter__(self):
+            batches.append(t[0])
+
+        def __exit__(self, *exc):
+            return False
+
+    class Db:
+        def batch(self):
+            return Batch()
+
     class Rx:
         key = KEY
         base_checks = None
         notes = []
+        database = Db()
 
         def take(self, address, frame):
             if len(frame) > len(ask):
@@ -467,3 +481,4 @@ def test_a_burst_of_results_is_taken_a_slice_at_a_time_asks_first_acks_between()
     assert st.sent[1][0] == b"ack\x00" and 3 <= len(st.sent[1]) <= 4, st.sent
     assert all(1 <= len(x) <= 3 for x in st.sent[2:5]), st.sent
     assert sum(len(x) for x in st.sent) == 11, st.sent
+    assert 4 <= len(batches) <= 5, batches      # one write transaction a slice

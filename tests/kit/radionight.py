@@ -287,7 +287,8 @@ class Scorer:
 
 class Pc:
     """The PC's side: the base station over the fake line (host_tools/serial/radio.py),
-    the relay's loop (host_tools/events/radio.relay) one fetch a step."""
+    the relay's loop (host_tools/events/radio.relay_step) one fetch a step, on the
+    night's fake clock."""
 
     def __init__(self, line, receiver):
         from host_tools.events import radio as RA
@@ -297,15 +298,12 @@ class Pc:
         self.rx = receiver
         self.checks = RA.give_key(self.station, receiver.key)
         self.acks = []
+        self.waiting = []
 
     def step(self):
-        heard = self.station.exchange(self.acks)
-        self.acks = []
-        for address, frame in heard:
-            ack = self.rx.take(address, frame)
-            if ack is not None:
-                self.acks.append((address, ack))
-        self.acks.extend(self.rx.due())
+        from host_tools.events import radio as RA
+        heard, self.acks, self.waiting = RA.relay_step(self.station, self.rx, self.acks,
+                                                       self.waiting, clock=self.rx.clock)
         return heard
 
     def counts(self):
