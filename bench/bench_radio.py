@@ -25,6 +25,9 @@
 #   event.cables_per_night           the night's results not in over the radio (each
 #                                    would need a USB sync)
 # --quick (TALLY42_BENCH_QUICK=1): 2 scorers, 3 hands, 2 of the 3 rounds.
+# TALLY42_RADIO_ROUNDS=N: the night's first N rounds only. TALLY42_BENCH_DEBUG=1: the
+# relay's times and every next table on stderr, and for a scorer that stopped short (its
+# next table never confirmed) its sittings as the PC holds them and its last screens.
 import os
 import random
 import shutil
@@ -80,8 +83,10 @@ class Scorer:
         self.proc = subprocess.Popen(
             sim_command(out, os.path.join(tmp, "s%d.bin" % n), WIDTH, HEIGHT, self.link,
                         self.chip, air),
-            cwd=out, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE)
+            cwd=out, stdin=subprocess.PIPE,
+            stdout=open(os.path.join(tmp, "screen%d" % n), "wb") if os.environ.get("TALLY42_BENCH_DEBUG")
+            else subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.screens = os.path.join(tmp, "screen%d" % n)
         self.table = None
 
     def keys(self, data):
@@ -375,7 +380,7 @@ def main():
         base_link.close()
     if relay.is_alive() or not stop[0]:
         raise SystemExit("bench_radio: the relay did not stop")
-    if os.environ.get("DBG38"):
+    if os.environ.get("TALLY42_BENCH_DEBUG"):
         took.sort()
         sys.stderr.write("takes %d: median %.3f p95 %.3f max %.3f total %.1f\n" % (
             len(took), took[len(took) // 2][0], took[int(len(took) * .95)][0], took[-1][0],
@@ -398,6 +403,12 @@ def main():
             for sc, e in zip(scorers, errs):
                 if sc.device == device:
                     sys.stderr.write("  its stderr: %s\n" % e[-1500:])
+                    if os.path.exists(sc.screens):
+                        from host_tools.sim.screen import Frames, words_lines
+                        with open(sc.screens, "rb") as f:
+                            frames = Frames(WIDTH, HEIGHT).feed(f.read())
+                        for fr in frames[-4:]:
+                            sys.stderr.write("  screen: %s\n" % " | ".join(words_lines(fr[2])))
         sys.stderr.write("notes: %s\n" % rx.notes[-20:])
     next_ms = [(nx.confirmed - nx.first) * 1000 for _, nx in _snapshot(rx.nexts)
                if nx.confirmed is not None]
