@@ -14,8 +14,9 @@
 #                                    that changed anything stored
 #   radio.frames_resent_share        frames the PC heard twice or more, of all heard
 #   radio.next_table_ms.p95          each game over of the night: from the PC storing it to
-#                                    hearing the scorer's confirm of its next table (sent
-#                                    as it takes it, drawn at the loop's next round)
+#                                    the scorer's screen showing its next table (what the
+#                                    players then take, holding OK)
+#   radio.next_table_unconfirmed     next tables played that the PC never learnt were taken
 #   radio.forged_by_scorer_accepted  frames one scorer of the event (its own key) made in
 #                                    another scorer's name that changed anything: the
 #                                    base's (those it passed to the PC, and its own count
@@ -26,10 +27,11 @@
 #                                    would need a USB sync)
 # --quick (TALLY42_BENCH_QUICK=1): 2 scorers, 3 hands, 2 of the 3 rounds.
 # TALLY42_RADIO_ROUNDS=N: the night's first N rounds only. TALLY42_BENCH_DEBUG=1: the
-# relay's times and every next table on stderr, and for a scorer that stopped short (its
-# next table never confirmed) its sittings as the PC holds them and its last screens.
+# relay's times and every next table on stderr. A scorer that stops short (no next table
+# shown in 120 s) is shown on stderr: its sittings as the PC holds them, its last screens.
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -48,7 +50,7 @@ from host_tools.serial.radio import BaseStation  # noqa: E402
 from host_tools.serial.transport import SerialLink  # noqa: E402
 from host_tools.build.sim import build  # noqa: E402
 from host_tools.sim.run import HEIGHT, WIDTH, PtyRelay, sim_command  # noqa: E402
-from host_tools.sim.screen import LONG, NEXT, OK  # noqa: E402
+from host_tools.sim.screen import LONG, NEXT, OK, Frames, words_lines  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
 QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
@@ -75,7 +77,13 @@ def p95(values):
     return v[min(len(v) - 1, int(0.95 * len(v) + 0.5) - 1)] if v else 0
 
 
+NEXT_LINE = re.compile(r"next: table (\d+), round (\d+)|(no more tables tonight)")
+
+
 class Scorer:
+    """A sim scorer: keys to its stdin, its screen read as it draws it (what the players
+    see: the next table it shows at game over, and when it first showed it)."""
+
     def __init__(self, out, tmp, n, air):
         self.chip = "0000%02X" % (0xA0 + n)
         self.device = "T42-" + self.chip
@@ -83,11 +91,31 @@ class Scorer:
         self.proc = subprocess.Popen(
             sim_command(out, os.path.join(tmp, "s%d.bin" % n), WIDTH, HEIGHT, self.link,
                         self.chip, air),
-            cwd=out, stdin=subprocess.PIPE,
-            stdout=open(os.path.join(tmp, "screen%d" % n), "wb") if os.environ.get("TALLY42_BENCH_DEBUG")
-            else subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.screens = os.path.join(tmp, "screen%d" % n)
+            cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.table = None
+        self.shown = {}         # round -> (when first shown, table); round 0: no more tables
+        self.last = []          # the last screens' words, for a scorer that stops short
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        frames = Frames(WIDTH, HEIGHT)
+        fd = self.proc.stdout.fileno()
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            for frame in frames.feed(data):
+                text = " ".join(words_lines(frame[2]))
+                m = NEXT_LINE.search(text)
+                if m:
+                    rnd = 0 if m.group(3) else int(m.group(2))
+                    if rnd not in self.shown:
+                        self.shown[rnd] = (time.monotonic(), int(m.group(1) or 0))
+                self.last = (self.last + [text])[-4:]
 
     def keys(self, data):
         try:
@@ -240,9 +268,10 @@ def _measure_round_one(scorers, rx, reader, rogue, taken, rng):
 
 
 def _the_night(scorers, rx, rogue, taken, rng):
-    """Each game played out; each scorer, once its next table is confirmed, takes it (OK
-    held: the new sitting begins at once) and plays it, whatever the other tables do,
-    until "no more tables". Returns the scorers that stopped short: {device: why}."""
+    """Each game played out; each scorer, once its screen shows its next table, takes it
+    (OK held: the new sitting begins at once) and plays it, whatever the other tables do,
+    until "no more tables tonight" (--quick: the night cut short). Returns the scorers
+    that stopped short: {device: why}."""
     for s in scorers:
         s.keys(HAND * (GAME_HANDS - HANDS))
         s.round = 1
@@ -252,25 +281,20 @@ def _the_night(scorers, rx, rogue, taken, rng):
     attacked = 1
     while busy:
         for s in list(busy):
-            got = _next_of(rx, s)
-            kind, a = got[1] if got else (None, None)
-            if kind == "table" and a["round"] == s.round + 1:
-                if a["table"] != s.table:
-                    stuck[s.device] = "sent table %d, not its own %d" % (a["table"], s.table)
+            if 0 in s.shown or s.round + 1 in s.shown and s.round + 1 > ROUNDS:
+                busy.remove(s)
+            elif s.round + 1 in s.shown:
+                table = s.shown[s.round + 1][1]
+                if table != s.table:
+                    stuck[s.device] = "shows table %d, not its own %d" % (table, s.table)
                     busy.remove(s)
-                    continue
-                if s.round + 1 > ROUNDS:
-                    busy.remove(s)          # --quick: the night cut short here
                     continue
                 s.keys(bytes([LONG | OK]) + HAND * GAME_HANDS)
                 s.round += 1
                 s.since = time.monotonic()
-            elif kind == "none" or (s.round == ROUNDS and got and kind == "table"
-                                    and a["round"] > ROUNDS):
-                busy.remove(s)
             elif time.monotonic() - s.since > 120:
-                stuck[s.device] = "round %d: no next table confirmed in 120 s (%r)" % (
-                    s.round, got)
+                stuck[s.device] = "round %d: no next table shown in 120 s (the PC's last " \
+                    "confirmed: %r)" % (s.round, _next_of(rx, s))
                 busy.remove(s)
         lowest = min((s.round for s in busy), default=attacked)
         if lowest > attacked:
@@ -278,6 +302,25 @@ def _the_night(scorers, rx, rogue, taken, rng):
             rogue.attack(taken, rng)        # once a round, from frames taken so far
         time.sleep(0.05)
     return stuck
+
+
+def _next_ms(rx, scorers):
+    """From the PC storing each game over to its scorer's screen showing the next table
+    (ms), and the next tables played whose confirm the PC never heard (nor the next
+    sitting's records, which confirm it too)."""
+    by_device = {s.device: s for s in scorers}
+    out = []
+    unconfirmed = 0
+    for (address, _), nx in _snapshot(rx.nexts):
+        s = by_device.get(RA.device_of(address))
+        kind, a = nx.what
+        rnd = a["round"] if kind == "table" else 0
+        if s is None or rnd not in s.shown or kind == "wait":
+            continue
+        out.append((s.shown[rnd][0] - nx.first) * 1000)
+        # A table the scorer went on to play: its confirm, or the records after it.
+        unconfirmed += nx.confirmed is None and 0 < rnd <= s.round
+    return out, unconfirmed
 
 
 def main():
@@ -403,15 +446,10 @@ def main():
             for sc, e in zip(scorers, errs):
                 if sc.device == device:
                     sys.stderr.write("  its stderr: %s\n" % e[-1500:])
-                    if os.path.exists(sc.screens):
-                        from host_tools.sim.screen import Frames, words_lines
-                        with open(sc.screens, "rb") as f:
-                            frames = Frames(WIDTH, HEIGHT).feed(f.read())
-                        for fr in frames[-4:]:
-                            sys.stderr.write("  screen: %s\n" % " | ".join(words_lines(fr[2])))
+                    for text in sc.last:
+                        sys.stderr.write("  screen: %s\n" % text)
         sys.stderr.write("notes: %s\n" % rx.notes[-20:])
-    next_ms = [(nx.confirmed - nx.first) * 1000 for _, nx in _snapshot(rx.nexts)
-               if nx.confirmed is not None]
+    next_ms, unconfirmed = _next_ms(rx, scorers)
     database = D.open_db(db)
     rows = database.conn.execute("SELECT device, hands FROM sittings").fetchall()
     per = {}
@@ -448,12 +486,15 @@ def main():
           "as forged, %d as foreign)" % (forged_passed[0], n, dropped,
                                          base_counts["foreign"] if base_counts else -1))
     print("radio.forged_by_scorer_accepted.pc: %d of %d handed to it" % (forged_accepted[0], n))
-    print("radio.next_table_ms.p95: %.0f ms (%d next tables)" % (p95(next_ms), len(next_ms)))
+    print("radio.next_table_ms.p95: %.0f ms (%d next tables shown)" % (p95(next_ms),
+                                                                       len(next_ms)))
     print("radio.next_table_ms.median: %.0f ms" % (sorted(next_ms)[len(next_ms) // 2]
                                                    if next_ms else 0))
     # A scorer whose next table never came stops there: its later tables are not played
     # (each counted below as a cable it would need).
     print("radio.next_table_missing: %d" % len(stuck))
+    print("radio.next_table_unconfirmed: %d (played, yet neither its confirm nor the next "
+          "sitting's records heard)" % unconfirmed)
     # No USB sync after each scorer's first: a result not in over the radio would have
     # needed a cable, one a table.
     print("event.cables_per_night: %d (%d rounds of %d tables on the radio: %d of %d "
