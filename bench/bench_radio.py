@@ -2,27 +2,36 @@
 # own MicroPython process) and a sim base station on an air that loses 30 % of frames
 # both ways, the PC's relay (host_tools/events/radio.py) as `tally42 serve --base` runs
 # it, and a rogue radio on the same air replaying, forging and sending another event's
-# frames. Each scorer is handed its table and the event's key by `tally42 sync --event`,
-# then plays hands on its buttons; nothing else goes over USB.
-#   radio.hand_to_page_ms.p95        from a hand's last press to state.json (what the
-#                                    served page shows) counting that hand
-#   radio.hands_lost                 hands played that the page never counted
+# frames. Each scorer is handed its table and its key by `tally42 sync --event`, then a
+# whole round robin of 32 teams is played on the 16 tables (31 rounds), every table after
+# the first sent over the radio; nothing else goes over USB.
+#   radio.hand_to_page_ms.p95        round 1: from a hand's last press to state.json (what
+#                                    the served page shows) counting that hand
+#   radio.hands_lost                 hands played that the page never counted, or that
+#                                    were never stored, over the night
 #   radio.duplicates                 hands or sittings stored more than once
 #   radio.foreign_frames_accepted    rogue frames (replays, forgeries, another event's)
 #                                    that changed anything stored
 #   radio.frames_resent_share        frames the PC heard twice or more, of all heard
-#   radio.next_table_ms.p95          once the hands are counted, each game is played out:
-#                                    from the PC storing the game over to hearing the
-#                                    scorer's confirm of its next table (sent as it takes
-#                                    it, drawn at the loop's next round)
-#   radio.forged_by_scorer_accepted  frames one scorer of the event (its own key) made
-#                                    in another scorer's name that changed anything
-#   event.cables_per_night           then round 2 played on the tables the radio sent:
-#                                    its results not in over the radio (each would need
-#                                    a USB sync)
-# --quick (TALLY42_BENCH_QUICK=1): 2 scorers, 3 hands.
+#   radio.next_table_ms.p95          each game over of the night: from the PC storing it to
+#                                    the scorer's screen showing its next table (what the
+#                                    players then take, holding OK)
+#   radio.next_table_unconfirmed     next tables played that the PC never learnt were taken
+#   radio.forged_by_scorer_accepted  frames one scorer of the event (its own key) made in
+#                                    another scorer's name that changed anything: the
+#                                    base's (those it passed to the PC, and its own count
+#                                    of what it dropped as forged) and the PC's (each
+#                                    also handed to the PC directly, as if a base that
+#                                    checks nothing had passed it)
+#   event.cables_per_night           the night's results not in over the radio (each
+#                                    would need a USB sync)
+# --quick (TALLY42_BENCH_QUICK=1): 2 scorers, 3 hands, 2 of the 3 rounds.
+# TALLY42_RADIO_ROUNDS=N: the night's first N rounds only. TALLY42_BENCH_DEBUG=1: the
+# relay's times and every next table on stderr. A scorer that stops short (no next table
+# shown in 120 s) is shown on stderr: its sittings as the PC holds them, its last screens.
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -34,7 +43,6 @@ import time
 
 from engine_core.air import wire as W  # noqa: E402
 from host_tools.events import event as EV  # noqa: E402
-from host_tools.events import slots as SL  # noqa: E402
 from host_tools.events import state as ES  # noqa: E402
 from host_tools.events import radio as RA  # noqa: E402
 from host_tools.events import serve as SV  # noqa: E402
@@ -42,7 +50,7 @@ from host_tools.serial.radio import BaseStation  # noqa: E402
 from host_tools.serial.transport import SerialLink  # noqa: E402
 from host_tools.build.sim import build  # noqa: E402
 from host_tools.sim.run import HEIGHT, WIDTH, PtyRelay, sim_command  # noqa: E402
-from host_tools.sim.screen import LONG, NEXT, OK  # noqa: E402
+from host_tools.sim.screen import LONG, NEXT, OK, Frames, words_lines  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
 QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
@@ -54,6 +62,8 @@ if os.path.exists(_MP32) and "TALLY42_MICROPYTHON" not in os.environ:
     os.environ["TALLY42_MICROPYTHON"] = _MP32
 SCORERS = 2 if QUICK else 16
 HANDS = 3 if QUICK else 8
+ROUNDS = 2 if QUICK else 2 * SCORERS - 1    # a round robin of 2 * SCORERS teams
+ROUNDS = int(os.environ.get("TALLY42_RADIO_ROUNDS", ROUNDS))   # fewer, to try things
 GAME_HANDS = 13         # the hands of a game whose marks alternate: 7-6
 LOSS = 0.3
 EVENT = "Radio night"
@@ -67,7 +77,13 @@ def p95(values):
     return v[min(len(v) - 1, int(0.95 * len(v) + 0.5) - 1)] if v else 0
 
 
+NEXT_LINE = re.compile(r"next: table (\d+), round (\d+)|(no more tables tonight)")
+
+
 class Scorer:
+    """A sim scorer: keys to its stdin, its screen read as it draws it (what the players
+    see: the next table it shows at game over, and when it first showed it)."""
+
     def __init__(self, out, tmp, n, air):
         self.chip = "0000%02X" % (0xA0 + n)
         self.device = "T42-" + self.chip
@@ -75,9 +91,31 @@ class Scorer:
         self.proc = subprocess.Popen(
             sim_command(out, os.path.join(tmp, "s%d.bin" % n), WIDTH, HEIGHT, self.link,
                         self.chip, air),
-            cwd=out, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE)
+            cwd=out, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.table = None
+        self.shown = {}         # round -> (when first shown, table); round 0: no more tables
+        self.last = []          # the last screens' words, for a scorer that stops short
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        frames = Frames(WIDTH, HEIGHT)
+        fd = self.proc.stdout.fileno()
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            for frame in frames.feed(data):
+                text = " ".join(words_lines(frame[2]))
+                m = NEXT_LINE.search(text)
+                if m:
+                    rnd = 0 if m.group(3) else int(m.group(2))
+                    if rnd not in self.shown:
+                        self.shown[rnd] = (time.monotonic(), int(m.group(1) or 0))
+                self.last = (self.last + [text])[-4:]
 
     def keys(self, data):
         try:
@@ -127,6 +165,8 @@ class Rogue:
         self.frames = set()
         self.by_scorer = set()      # made by a scorer of the event in another's name
         self.key = None             # that scorer's own key (RA.scorer_key)
+        self.to_pc = []             # the same, handed to the PC directly (Tap)
+        self.lock = threading.Lock()
 
     def send(self, src, frame):
         try:
@@ -158,6 +198,129 @@ class Rogue:
             forged = bytes(mine[:W.seal(self.key, src, mine, len(mine))])
             self.by_scorer.add(forged)
             self.send(src, forged)
+            with self.lock:
+                self.to_pc.append((src, forged))
+
+
+class Tap:
+    """The base station as the relay sees it, with the rogue's forgeries by a scorer also
+    handed to the PC directly (as if a base that checks nothing had passed them): the
+    PC's own check is measured too, not only the base's."""
+
+    def __init__(self, station, rogue):
+        self.station = station
+        self.client = station.client
+        self.rogue = rogue
+        self.direct = set()
+
+    def exchange(self, acks):
+        heard = self.station.exchange(acks)
+        with self.rogue.lock:
+            extra, self.rogue.to_pc = self.rogue.to_pc, []
+        for _, frame in extra:
+            self.direct.add(frame)
+        return heard + extra
+
+
+def _snapshot(d):
+    # A copy of a dict the relay's thread writes to.
+    while True:
+        try:
+            return list(d.items())
+        except RuntimeError:
+            time.sleep(0.001)
+
+
+def _next_of(rx, scorer):
+    """The latest next table `scorer` confirmed: (its sitting, what), or None."""
+    best = None
+    for (address, sid), nx in _snapshot(rx.nexts):
+        if RA.device_of(address) == scorer.device and nx.confirmed is not None and (
+                best is None or sid > best[0]):
+            best = (sid, nx.what)
+    return best
+
+
+def _measure_round_one(scorers, rx, reader, rogue, taken, rng):
+    # HANDS hands on each table, each timed from its last press to the page counting it.
+    latencies = []
+    lost = 0
+    for h in range(1, HANDS + 1):
+        sent = {}
+        for s in scorers:
+            s.keys(HAND)
+            sent[s.table] = time.monotonic()
+        rogue.attack(taken, rng)
+        deadline = time.monotonic() + 30
+        while sent and time.monotonic() < deadline:
+            for table in list(sent):
+                live = rx.live.get((1, table))
+                if live and live["hands"] >= h:
+                    page = reader.conn.execute("BEGIN") and SV.state_json(reader, EVENT)
+                    reader.conn.execute("COMMIT")
+                    shown = [t for t in page["tables"] if t["table"] == table]
+                    if shown and shown[0]["hands"] >= h:
+                        latencies.append((time.monotonic() - sent.pop(table)) * 1000)
+            time.sleep(0.005)
+        lost += len(sent)
+        time.sleep(0.3)
+    return latencies, lost
+
+
+def _the_night(scorers, rx, rogue, taken, rng):
+    """Each game played out; each scorer, once its screen shows its next table, takes it
+    (OK held: the new sitting begins at once) and plays it, whatever the other tables do,
+    until "no more tables tonight" (--quick: the night cut short). Returns the scorers
+    that stopped short: {device: why}."""
+    for s in scorers:
+        s.keys(HAND * (GAME_HANDS - HANDS))
+        s.round = 1
+        s.since = time.monotonic()
+    stuck = {}
+    busy = list(scorers)
+    attacked = 1
+    while busy:
+        for s in list(busy):
+            if 0 in s.shown or s.round + 1 in s.shown and s.round + 1 > ROUNDS:
+                busy.remove(s)
+            elif s.round + 1 in s.shown:
+                table = s.shown[s.round + 1][1]
+                if table != s.table:
+                    stuck[s.device] = "shows table %d, not its own %d" % (table, s.table)
+                    busy.remove(s)
+                    continue
+                s.keys(bytes([LONG | OK]) + HAND * GAME_HANDS)
+                s.round += 1
+                s.since = time.monotonic()
+            elif time.monotonic() - s.since > 120:
+                stuck[s.device] = "round %d: no next table shown in 120 s (the PC's last " \
+                    "confirmed: %r)" % (s.round, _next_of(rx, s))
+                busy.remove(s)
+        lowest = min((s.round for s in busy), default=attacked)
+        if lowest > attacked:
+            attacked = lowest
+            rogue.attack(taken, rng)        # once a round, from frames taken so far
+        time.sleep(0.05)
+    return stuck
+
+
+def _next_ms(rx, scorers):
+    """From the PC storing each game over to its scorer's screen showing the next table
+    (ms), and the next tables played whose confirm the PC never heard (nor the next
+    sitting's records, which confirm it too)."""
+    by_device = {s.device: s for s in scorers}
+    out = []
+    unconfirmed = 0
+    for (address, _), nx in _snapshot(rx.nexts):
+        s = by_device.get(RA.device_of(address))
+        kind, a = nx.what
+        rnd = a["round"] if kind == "table" else 0
+        if s is None or rnd not in s.shown or kind == "wait":
+            continue
+        out.append((s.shown[rnd][0] - nx.first) * 1000)
+        # A table the scorer went on to play: its confirm, or the records after it.
+        unconfirmed += nx.confirmed is None and 0 < rnd <= s.round
+    return out, unconfirmed
 
 
 def main():
@@ -189,12 +352,15 @@ def main():
     station.open()
     reader = D.open_db(db, readonly=True)
     rogue = Rogue(air)
+    tap = Tap(station, rogue)
     with D.open_db(db) as d:
         rogue.key = RA.scorer_key(RA.event_key(d, EVENT), "T42-0000FE")
     rng = random.Random(42)
     taken = []
     foreign_accepted = [0]
     forged_accepted = [0]
+    forged_passed = [0]         # by the base, to the PC
+    took = []
     stop = [False]
     held = {}
 
@@ -206,9 +372,13 @@ def main():
 
         def watched(address, frame):
             before = rx.accepted
+            t0 = time.monotonic()
             ack = take(address, frame)
+            took.append((time.monotonic() - t0, frame[0], len(frame)))
             if bytes(frame) in rogue.by_scorer:
                 forged_accepted[0] += rx.accepted - before
+                if bytes(frame) not in tap.direct:
+                    forged_passed[0] += 1
             elif bytes(frame) in rogue.frames:
                 foreign_accepted[0] += rx.accepted - before
             elif rx.accepted > before:
@@ -216,7 +386,7 @@ def main():
             return ack
         rx.take = watched
         try:
-            RA.relay(station, rx, lambda: stop[0])
+            RA.relay(tap, rx, lambda: stop[0])
         finally:
             database.close()
     relay = threading.Thread(target=run_relay)
@@ -224,69 +394,28 @@ def main():
     while "rx" not in held:
         time.sleep(0.01)
     rx = held["rx"]
-    latencies = []
-    lost = 0
+    started = time.monotonic()
+    base_counts = None
     try:
-        for h in range(1, HANDS + 1):
-            sent = {}
-            for s in scorers:
-                s.keys(HAND)
-                sent[s.table] = time.monotonic()
-            rogue.attack(taken, rng)
-            deadline = time.monotonic() + 30
-            while sent and time.monotonic() < deadline:
-                for table in list(sent):
-                    live = rx.live.get((1, table))
-                    if live and live["hands"] >= h:
-                        page = reader.conn.execute("BEGIN") and SV.state_json(reader, EVENT)
-                        reader.conn.execute("COMMIT")
-                        shown = [t for t in page["tables"] if t["table"] == table]
-                        if shown and shown[0]["hands"] >= h:
-                            latencies.append((time.monotonic() - sent.pop(table)) * 1000)
-                time.sleep(0.005)
-            lost += len(sent)
-            time.sleep(0.3)
-        time.sleep(1.0)
-        # Each game played out (the bidder's side alternates: 7-6 after 13 hands), and
-        # each scorer's next table sent back until it confirms.
-        for s in scorers:
-            s.keys(HAND * (GAME_HANDS - HANDS))
-        next_ms = []
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            done = [nx for (a, _), nx in list(rx.nexts.items()) if nx.confirmed is not None]
-            if len(done) >= SCORERS:
-                break
-            time.sleep(0.05)
-        for (address, _), nx in list(rx.nexts.items()):
-            if nx.confirmed is not None:
-                next_ms.append((nx.confirmed - nx.first) * 1000)
-        missing_next = SCORERS - len(next_ms)
-        with D.open_db(db) as d:
-            # The same table a USB sync would push (round 2, the scorer's number).
-            for s in scorers:
-                a = SL.next_assignment(d, s.device, EVENT)
-                if a is None or (a["round"], a["table"]) != (2, s.table):
-                    raise SystemExit("bench_radio: %s would be pushed %r" % (s.device, a))
-        # Round 2 on the tables the radio sent, no cable: OK held (a new sitting, set up
-        # as sent), OK (start it), the game played out; every result must come in.
-        for s in scorers:
-            s.keys(bytes([LONG | OK, OK]) + HAND * GAME_HANDS)
-        deadline = time.monotonic() + 120
-        in_by_radio = 0
-        while time.monotonic() < deadline:
-            with D.open_db(db, readonly=True) as d:
-                ev = EV.load(d, EVENT)
-                state = ES.event_state(ev, d)
-                in_by_radio = sum(1 for t in ev.tables if t.round == 2 and t.device and
-                                  ES.table_status(ev, t, state) == "done")
-            if in_by_radio >= SCORERS:
-                break
-            time.sleep(0.5)
+        latencies, lost = _measure_round_one(scorers, rx, reader, rogue, taken, rng)
+        stuck = _the_night(scorers, rx, rogue, taken, rng)
+        night_s = time.monotonic() - started
+        # The last games' results, stored before the scorers were told "no more tables"
+        # (or, under --quick, their next table): every table of the night's rounds.
+        with D.open_db(db, readonly=True) as d:
+            ev = EV.load(d, EVENT)
+            state = ES.event_state(ev, d)
+            played = [t for t in ev.tables if t.round <= ROUNDS]
+            in_by_radio = sum(1 for t in played if t.device and
+                              ES.table_status(ev, t, state) == "done")
     finally:
         stop[0] = True
         relay.join(5)
         errs = [s.stop() for s in scorers]
+        try:
+            base_counts = RA.base_counts(station)
+        except Exception as e:      # the figures say it: no count from the base
+            sys.stderr.write("bench_radio: the base's counts: %s\n" % e)
         station.close()         # goodbye while the base is there to answer
         link.close()
         base.stdin.close()
@@ -294,39 +423,85 @@ def main():
         base_link.close()
     if relay.is_alive() or not stop[0]:
         raise SystemExit("bench_radio: the relay did not stop")
+    if os.environ.get("TALLY42_BENCH_DEBUG"):
+        took.sort()
+        sys.stderr.write("takes %d: median %.3f p95 %.3f max %.3f total %.1f\n" % (
+            len(took), took[len(took) // 2][0], took[int(len(took) * .95)][0], took[-1][0],
+            sum(t[0] for t in took)))
+        sys.stderr.write("slowest: %r\n" % took[-10:])
+        for k, nx in _snapshot(rx.nexts):
+            sys.stderr.write("%r %r first=%.2f made=%.2f conf=%s sends=%d\n" % (
+                k, nx.what[0], nx.first - started, nx.made - started,
+                nx.confirmed and "%.2f" % (nx.confirmed - started), nx.sends))
+    if stuck:
+        for device, why in stuck.items():
+            sys.stderr.write("%s: %s\n" % (device, why))
+            for (address, sid), st in sorted(_snapshot(rx.sittings)):
+                if RA.device_of(address) == device:
+                    nx = rx.nexts.get((address, sid))
+                    sys.stderr.write("  sitting %d: %d bytes, stored %d, over %s, refused %s, "
+                                     "next %s\n" % (sid, len(st.stream), st.stored, st.over,
+                                                     st.refused, nx and (nx.what[0], nx.sends,
+                                                                         nx.confirmed)))
+            for sc, e in zip(scorers, errs):
+                if sc.device == device:
+                    sys.stderr.write("  its stderr: %s\n" % e[-1500:])
+                    for text in sc.last:
+                        sys.stderr.write("  screen: %s\n" % text)
+        sys.stderr.write("notes: %s\n" % rx.notes[-20:])
+    next_ms, unconfirmed = _next_ms(rx, scorers)
     database = D.open_db(db)
     rows = database.conn.execute("SELECT device, hands FROM sittings").fetchall()
     per = {}
     for device, hands in rows:
         per.setdefault(device, []).append(hands)
-    # Two sittings a scorer (rounds 1 and 2), every game played out: GAME_HANDS hands.
-    duplicates = sum(max(0, len(v) - 2) for v in per.values())
+    # A sitting a round each scorer played (ROUNDS, unless it stopped short), every game
+    # played out: GAME_HANDS hands.
+    games = {s.device: min(s.round, ROUNDS) for s in scorers}
+    duplicates = sum(max(0, len(v) - games.get(d, 0)) for d, v in per.items())
     stored_hands = sum(sum(v) for v in per.values())
-    duplicates += max(0, stored_hands - 2 * SCORERS * GAME_HANDS)
-    lost = max(lost, 2 * SCORERS * GAME_HANDS - stored_hands)
+    played_hands = sum(games.values()) * GAME_HANDS
+    duplicates += max(0, stored_hands - played_hands)
+    lost = max(lost, played_hands - stored_hands)
     database.close()
     reader.close()
     for e in errs:
         if "Traceback" in e:
             sys.stderr.write(e)
             raise SystemExit("bench_radio: a scorer failed")
+    tables = ROUNDS * SCORERS
     print("radio.hand_to_page_ms.p95: %.0f ms" % p95(latencies))
     print("radio.hand_to_page_ms.median: %.0f ms" % (sorted(latencies)[len(latencies) // 2]
                                                      if latencies else 0))
-    print("radio.hands_lost: %d" % lost)
+    print("radio.hands_lost: %d of %d" % (lost, played_hands))
     print("radio.duplicates: %d" % duplicates)
     print("radio.foreign_frames_accepted: %d of %d sent" % (foreign_accepted[0],
                                                             len(rogue.frames)))
-    print("radio.forged_by_scorer_accepted: %d of %d sent" % (forged_accepted[0],
-                                                              len(rogue.by_scorer)))
-    print("radio.next_table_ms.p95: %.0f ms" % p95(next_ms))
+    n = len(rogue.by_scorer)
+    dropped = base_counts["forged"] if base_counts else -1
+    print("radio.forged_by_scorer_accepted: %d of %d sent (the base passed %d on; the PC, "
+          "handed all %d directly, took %d)" % (forged_passed[0] + forged_accepted[0], n,
+                                                forged_passed[0], n, forged_accepted[0]))
+    print("radio.forged_by_scorer_accepted.base: %d of %d sent (its own count: %d dropped "
+          "as forged, %d as foreign)" % (forged_passed[0], n, dropped,
+                                         base_counts["foreign"] if base_counts else -1))
+    print("radio.forged_by_scorer_accepted.pc: %d of %d handed to it" % (forged_accepted[0], n))
+    print("radio.next_table_ms.p95: %.0f ms (%d next tables shown)" % (p95(next_ms),
+                                                                       len(next_ms)))
     print("radio.next_table_ms.median: %.0f ms" % (sorted(next_ms)[len(next_ms) // 2]
                                                    if next_ms else 0))
-    print("radio.next_table_missing: %d" % missing_next)
+    # A scorer whose next table never came stops there: its later tables are not played
+    # (each counted below as a cable it would need).
+    print("radio.next_table_missing: %d" % len(stuck))
+    print("radio.next_table_unconfirmed: %d (played, yet neither its confirm nor the next "
+          "sitting's records heard)" % unconfirmed)
     # No USB sync after each scorer's first: a result not in over the radio would have
     # needed a cable, one a table.
-    print("event.cables_per_night: %d (2 rounds of %d tables on the radio: %d of %d round-2 "
-          "results in without one)" % (SCORERS - in_by_radio, SCORERS, in_by_radio, SCORERS))
+    print("event.cables_per_night: %d (%d rounds of %d tables on the radio: %d of %d "
+          "results in without one)" % (tables - in_by_radio, ROUNDS, SCORERS, in_by_radio,
+                                       tables))
+    print("event.night_s: %.0f s (the night's %d rounds, from the first hand)" % (night_s,
+                                                                                 ROUNDS))
     print("radio.frames_heard: %d (%d duplicates, %d foreign)" % (rx.frames, rx.duplicates,
                                                                  rx.foreign))
     shutil.rmtree(tmp, ignore_errors=True)

@@ -1,8 +1,9 @@
-# The radio's frames (docs/radio.md), made and checked by the scorer and by the PC (the
-# base station only carries them). Each is at most 250 bytes, an ESP-NOW message
-# (ESP_NOW_MAX_DATA_LEN), and ends in a MAC: the first 8 bytes of HMAC-SHA256 under the
-# event's key over the radio address of the scorer and the frame before the MAC, so a
-# frame from another event, a forged one or one moved to another scorer fails it.
+# The radio's frames (docs/radio.md), made and checked by the scorer and by the PC; the
+# base station checks the scorers' frames too (engine_core/air/keys.py). Each is at most
+# 250 bytes, an ESP-NOW message (ESP_NOW_MAX_DATA_LEN), and ends in a MAC: the first 8
+# bytes of HMAC-SHA256 under the scorer's own key (keys.scorer_key) over the radio
+# address of the scorer and the frame before the MAC, so a frame from another event, a
+# forged one or one moved to another scorer fails it.
 #
 #   data (scorer -> PC)  "D" tag(4) sitting(3) offset(3) flags(1) records... mac(8)
 #   ack  (PC -> scorer)  "A" tag(4) sitting(3) held(3) flags(1) mac(8)
@@ -66,13 +67,17 @@ class Mac:
             self._in[i] = k[i] ^ 0x36
             self._out[i] = k[i] ^ 0x5C
 
-    def of(self, peer, buf, n):
+    def digest(self, peer, buf, n):
+        """The whole HMAC (32 bytes) over `peer` and buf[:n]."""
         inner = hashlib.sha256(self._in)
         inner.update(peer)
         inner.update(memoryview(buf)[:n])
         outer = hashlib.sha256(self._out)
         outer.update(inner.digest())
-        return outer.digest()[:MAC_LEN]
+        return outer.digest()
+
+    def of(self, peer, buf, n):
+        return self.digest(peer, buf, n)[:MAC_LEN]
 
     def seal(self, peer, buf, n):
         """Put the MAC after the frame's n bytes: the frame's whole length."""

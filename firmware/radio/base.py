@@ -1,11 +1,20 @@
 # The base station: the same firmware on one more ESP32 plugged into the organiser's PC.
-# It carries frames between the scorers' radios and the PC's serial line and decides
-# nothing: the PC checks each frame's MAC, stores what is new and writes the acknowledge,
-# which the base sends back over the air. It holds no key and no state but the frames
-# heard and not yet fetched.
+# It carries frames between the scorers' radios and the PC's serial line. Handed the
+# event's key by the PC (K), it checks each frame heard against the key of the scorer
+# whose address sent it (derived from the event's key and that scorer's device id,
+# engine_core/air/keys.py) and drops, and counts, what fails: another event's frames and
+# frames forged in a scorer's name never reach the PC's queue. The PC checks them again,
+# stores what is new and writes the acknowledge, which the base sends back over the air.
+# It keeps the key in RAM only (a reboot forgets it: the PC hands it over again when it
+# opens a session) and no state but the frames heard and not yet fetched.
 #
 # On the line it speaks the sync protocol (docs/sync-protocol.md, engine_core/wire.py):
 #   H  hello: opens a session; the reply names the base ("+base" after its firmware)
+#   K  the event's key, 32 hex digits: check every frame under its scorers' keys from
+#      now on (the queue heard before is dropped); K alone: check none. Reply "k"
+#   Q  its counts: reply "q", u32 each: frames heard and queued, dropped for want of
+#      room, dropped as foreign (no scorer's frame, or another event's tag), dropped as
+#      forged (the scorer's tag, a wrong MAC), frames sent; then u8 1 when it checks
 #   R  the radio: its arguments are frames to send, each as hex of the scorer's address
 #      (6 bytes) and the frame; the reply "r" is a u16 count of frames dropped for want
 #      of room so far, then each frame heard: length (1), sender's address (6), frame
@@ -14,9 +23,10 @@
 #   from firmware.radio import base
 #   base.main("esp32_epd29")    # main.py on a device: any board file
 #   base.run(board)             # a board with `radio` and `serial` (boards/)
-from micropython import const
+from engine_core.compat import const
 
 from engine_core import wire
+from engine_core.air import keys as AK
 from firmware.radio.air import Radio
 
 FIRMWARE = "0.1.0+base"
@@ -43,8 +53,11 @@ class Base:
         self._qn = 0
         self._out = bytearray(wire.MAX_REQUEST // 2)
         self._session = 0
+        self._keys = None       # AK.Scorers under the event's key, once the PC gives it
         self.heard = 0
         self.dropped = 0
+        self.foreign = 0
+        self.forged = 0
         self.sent = 0
 
     def poll(self):
@@ -68,6 +81,14 @@ class Base:
                 break
             got = True
             n = len(msg)
+            if self._keys is not None:
+                why = self._keys.check(peer, msg, n)
+                if why == AK.FOREIGN:
+                    self.foreign += 1
+                    continue
+                if why == AK.FORGED:
+                    self.forged += 1
+                    continue
             q = self._qn
             if q + 7 + n > _QUEUE:
                 self.dropped += 1       # the PC is not fetching: the scorer sends again
@@ -88,6 +109,10 @@ class Base:
             self._error(q.seq, _E_NO_SESSION, b"no session: send hello")
         elif q.cmd == 0x52:     # R
             self._relay(q)
+        elif q.cmd == 0x4B:     # K
+            self._key(q)
+        elif q.cmd == 0x51:     # Q
+            self._counts(q.seq)
         elif q.cmd == 0x42:     # B
             self._reply(0x6B, q.seq, 0)     # k
             self._session = 0
@@ -111,6 +136,29 @@ class Base:
             t[p + 1:p + 1 + len(s)] = s
             p += 1 + len(s)
         self._reply(0x68, seq, p - wire.HEAD)   # h
+
+    def _key(self, q):
+        # The event's key: 32 hex digits, or none (check nothing).
+        s, e = wire.token(q.buf, q.start, q.end)
+        if s >= e:
+            self._keys = None
+        else:
+            key = bytearray(AK.KEY_HEX // 2)
+            if e - s != AK.KEY_HEX or _unhex(q.buf, s, e, key) != len(key):
+                self._error(q.seq, _E_BAD_ARGS, b"K: the event's key, 32 hex digits")
+                return
+            self._keys = AK.Scorers(key)
+        self._qn = 0            # heard before the check: the scorers send it again
+        self._reply(0x6B, q.seq, 0)     # k
+
+    def _counts(self, seq):
+        t = self._tx
+        p = wire.HEAD
+        for v in (self.heard, self.dropped, self.foreign, self.forged, self.sent):
+            wire.put_u32(t, p, v)
+            p += 4
+        t[p] = 1 if self._keys is not None else 0
+        self._reply(0x71, seq, p + 1 - wire.HEAD)   # q
 
     def _relay(self, q):
         # The acknowledges to send, then the frames heard since the last fetch.

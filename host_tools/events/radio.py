@@ -17,8 +17,6 @@ finished sitting is held (or refused: its table decided elsewhere), its next tab
 back with the acknowledge, and again whenever the scorer asks, until it confirms
 (host_tools/events/nexttable.py)."""
 import datetime
-import hashlib
-import hmac
 import json
 import os
 import sys
@@ -26,15 +24,19 @@ import time
 
 from engine_core.header import header_assignment, header_stamp
 from engine_core.stamp import power_on_tag
+from engine_core.air import keys as AK
 from engine_core.air import wire as W
 from host_tools.events import desk as DK
 from host_tools.events import event as EV
 from host_tools.events import nexttable as NT
 from host_tools.events import slots as SL
+from host_tools.serial.client import E_UNKNOWN, DeviceError, SyncError
 from host_tools.serial.sync import stream_parts
 from host_tools.log.device import END_ITEM, device_sitting_id, device_time, from_device
 from host_tools.log.lines import LogError
 from host_tools.store import db as D
+
+FLUSH = 0.1     # seconds of frames taken before the acknowledges so far go out
 
 _KEYS = ("CREATE TABLE IF NOT EXISTS event_radio (event TEXT PRIMARY KEY REFERENCES "
          "events(name) ON DELETE CASCADE, radio_key TEXT NOT NULL)")
@@ -58,16 +60,15 @@ def event_key(database, name):
 
 def scorer_key(key, device_id):
     """A scorer's own radio key: HMAC-SHA256 under the event's key over "T42 scorer" and
-    its device id (`T42-` and its chip id), its first 16 bytes. Pushed to the scorer at
-    its sync; the PC derives it again from the address a frame comes from."""
-    return hmac.new(bytes(key), b"T42 scorer " + device_id.encode(), hashlib.sha256).digest()[
-        :W.KEY_LEN]
+    its device id (`T42-` and its chip id), its first 16 bytes (engine_core/air/keys.py,
+    which the base station derives it by too). Pushed to the scorer at its sync; the PC
+    derives it again from the address a frame comes from."""
+    return AK.scorer_key(bytes(key), device_id)
 
 
 def device_of(address):
-    """A scorer's device id from its radio address: an ESP32's unique_id is its MAC, and
-    firmware/start.py names the scorer after its last 3 bytes."""
-    return "T42-%02X%02X%02X" % tuple(address[3:6])
+    """A scorer's device id from its radio address (engine_core/air/keys.py)."""
+    return AK.device_of(address)
 
 
 def complete(stream):
@@ -143,34 +144,25 @@ class Receiver:
         self.duplicates = 0     # frames whose bytes were all held already
         self.foreign = 0        # another event's, forged, or not the scorer's
         self.refused = 0        # a table kept by another scorer, or not this event's
+        self.base_checks = None     # the base station checks the scorers' keys too (relay)
         self.notes = []
         self.nexts = {}         # (address, sitting) -> Next: the next table sent
         self.conflicts = []     # (round, table, device, why): decided elsewhere mid-game
         self.resend = 0.3       # seconds between sends of a next table not confirmed
-        self._scorers = {}      # address -> (tag, Mac) under the scorer's own key
+        self._scorers = AK.Scorers(self.key, None)  # each scorer's tag and Mac
         self._told = {}         # address -> when the desk was last told it was heard
         self._buf = bytearray(W.MAX_FRAME)
 
     def scorer(self, address):
         """(tag, Mac) of the scorer at `address`, under its own key."""
-        address = bytes(address)
-        got = self._scorers.get(address)
-        if got is None:
-            k = scorer_key(self.key, device_of(address))
-            got = self._scorers[address] = (W.tag_of(k), W.Mac(k))
-        return got
+        return self._scorers.of(address)
 
     def take(self, address, frame):
         self.frames += 1
+        if self._scorers.check(address, frame, len(frame)) != AK.SOUND:
+            self.foreign += 1
+            return None
         n = len(frame)
-        tag, mac = self.scorer(address) if len(address) == 6 else (None, None)
-        if n < W.HEAD + W.MAC_LEN or frame[0] not in (W.DATA, W.CONFIRM) or (
-                bytes(frame[1:5]) != tag):
-            self.foreign += 1
-            return None
-        if not mac.sound(address, frame, n):
-            self.foreign += 1
-            return None
         sid = W.get_u24(frame, 5)
         self._heard(address)
         if frame[0] == W.CONFIRM:
@@ -380,20 +372,93 @@ class Receiver:
                 "refused": self.refused}
 
 
-def relay(station, receiver, stop, pause=0.01):
+# ---- the base station's own check (firmware/radio/base.py) ----
+# The PC hands it the event's key over the USB line when it opens the base (K), and the
+# base derives each scorer's key from it and the address a frame comes from, as the PC
+# does (engine_core/air/keys.py), and drops what fails before the PC fetches it. Q asks
+# the base what it heard and dropped.
+
+BASE_FIELDS = ("heard", "dropped", "foreign", "forged", "sent")
+
+
+def give_key(station, key):
+    """Hand the base at `station` (host_tools/serial/radio.BaseStation, open) the event's
+    key: True once it checks the frames, False when its firmware has no such request
+    (an older base: the PC's check is then the only one). SyncError as the link raises."""
+    try:
+        kind, _ = station.client.request("K", bytes(key).hex().upper().encode())
+    except DeviceError as e:
+        if e.code == E_UNKNOWN:     # a base from before the check
+            return False
+        raise
+    if kind != "k":
+        raise SyncError("the base station answered K with a %r reply" % kind)
+    return True
+
+
+def base_counts(station):
+    """The base's counts {heard, dropped, foreign, forged, sent, checks}; None when its
+    firmware has no such request."""
+    try:
+        kind, p = station.client.request("Q")
+    except DeviceError as e:
+        if e.code == E_UNKNOWN:
+            return None
+        raise
+    if kind != "q" or len(p) < 4 * len(BASE_FIELDS) + 1:
+        raise SyncError("the base station answered Q with a %r reply of %d bytes"
+                        % (kind, len(p)))
+    out = {f: int.from_bytes(p[4 * i:4 * i + 4], "little") for i, f in enumerate(BASE_FIELDS)}
+    out["checks"] = bool(p[4 * len(BASE_FIELDS)])
+    return out
+
+
+def relay(station, receiver, stop, pause=0.01, flush=FLUSH, clock=time.monotonic):
     """Fetch from the base station and answer until stop() (a thread of `tally42 serve
-    --base`): each frame taken, its acknowledge sent back with the next fetch."""
+    --base`): the base handed the event's key first (it then drops what fails a
+    scorer's key before the PC sees it), each frame taken, its acknowledge sent back
+    with the next fetch. A burst (many tables ending at once: each game over is stored,
+    slotted and its next table handed out, tens of milliseconds each) is taken `flush`
+    seconds at a time, the acknowledges and next tables made so far sent between, and
+    the frames that cost nothing to answer (a scorer asking for its next table, a
+    confirm) first: a scorer waiting for its next table is answered within its asking,
+    however many results arrive with its ask."""
+    receiver.base_checks = give_key(station, receiver.key)
+    if not receiver.base_checks:
+        sys.stderr.write("tally42: the base station's firmware does not check the scorers' "
+                         "keys: the PC checks each frame alone (deploy the base again)\n")
     acks = []
+    waiting = []
     while not stop():
-        heard = station.exchange(acks)
-        acks = []
-        for address, frame in heard:
-            ack = receiver.take(address, frame)
-            if ack is not None:
-                acks.append((address, ack))
-        acks.extend(receiver.due())
-        if not heard and not acks:
+        heard, acks, waiting = relay_step(station, receiver, acks, waiting, flush, clock)
+        if not heard and not acks and not waiting:
             time.sleep(pause)
+
+
+def relay_step(station, receiver, acks, waiting, flush=FLUSH, clock=time.monotonic):
+    """One fetch of relay(): `acks` sent, what was heard queued behind `waiting` (asks and
+    confirms ahead), then frames taken for `flush` seconds, in one write transaction (a
+    commit a slice, not several a frame: what a game over costs is mostly its commits).
+    Returns (heard, the acknowledges to send next, the frames still waiting)."""
+    heard = station.exchange(acks)
+    acks = []
+    waiting = [f for f in heard if _quick(f[1])] + waiting + [
+        f for f in heard if not _quick(f[1])]
+    if waiting:
+        start = clock()
+        with receiver.database.batch():
+            while waiting and clock() - start < flush:
+                address, frame = waiting.pop(0)
+                ack = receiver.take(address, frame)
+                if ack is not None:
+                    acks.append((address, ack))
+    acks.extend(receiver.due())
+    return heard, acks, waiting
+
+
+def _quick(frame):
+    # A frame with no records: a scorer's ask for its next table, or its confirm.
+    return len(frame) == W.HEAD + W.MAC_LEN
 
 
 class Relay:
@@ -429,7 +494,6 @@ class Relay:
         return self._station.info
 
     def _run(self):
-        from host_tools.serial.client import SyncError
         from host_tools.serial.transport import LinkError
         database = D.open_db(self.db_path)
         try:

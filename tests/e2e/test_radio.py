@@ -381,3 +381,104 @@ def test_the_desk_shows_each_scorer_its_table_next_table_and_when_it_was_heard(
     assert code == 0, err
     assert RA.device_of(SCORER) in out and "round 2 table 1" in out
     assert "(confirmed)" in out and "pending" not in out
+
+
+def test_a_scorers_key_is_rfc_2104_hmac_the_same_on_the_pc_and_the_base():
+    # engine_core/air/keys.py (the base station's and the PC's) against the standard
+    # library's HMAC, for several event keys and device ids.
+    import hashlib
+    import hmac
+    for key, device in ((KEY, "T42-0000A1"), (bytes(16), "T42-FFFFFF"), (b"\xff" * 16,
+                                                                          "T42-00A10B")):
+        want = hmac.new(key, b"T42 scorer " + device.encode(), hashlib.sha256).digest()[:16]
+        assert RA.scorer_key(key, device) == want
+    assert RA.device_of(b"\x02\x00\x00\x00\xa1\x0b") == "T42-00A10B"
+
+
+def test_the_relay_hands_the_base_the_event_key_before_it_fetches(night):
+    db, _ = night
+
+    class Station:
+        def __init__(self):
+            self.client = self
+            self.asked = []
+
+        def request(self, cmd, args=b""):
+            self.asked.append((cmd, args))
+            return ("k", b"") if cmd == "K" else ("q", bytes(21))
+
+        def exchange(self, acks):
+            self.asked.append(("R", len(acks)))
+            return []
+    st = Station()
+    rx = RA.Receiver(db, EVENT, key=KEY)
+    stops = iter([False, True])
+    RA.relay(st, rx, lambda: next(stops), pause=0)
+    assert st.asked[0] == ("K", KEY.hex().upper().encode()) and st.asked[1][0] == "R"
+    assert rx.base_checks is True
+
+
+def test_a_burst_of_results_is_taken_a_slice_at_a_time_asks_first_acks_between():
+    # Ten frames that store something (each 50 ms of the fake clock) and an ask heard in
+    # the same fetch: the ask is answered at the next fetch, and the stores' acks go out
+    # a slice (FLUSH) at a time, not after the whole burst.
+    t = [0.0]
+    rec = bytearray(W.HEAD + 5 + W.MAC_LEN)
+    ask = bytes(W.HEAD + W.MAC_LEN)
+
+    batches = []
+
+    class Batch:
+        def __enter__(self):
+            batches.append(t[0])
+
+        def __exit__(self, *exc):
+            return False
+
+    class Db:
+        def batch(self):
+            return Batch()
+
+    class Rx:
+        key = KEY
+        base_checks = None
+        notes = []
+        database = Db()
+
+        def take(self, address, frame):
+            if len(frame) > len(ask):
+                t[0] += 0.05
+            return b"ack" + bytes(frame[:1])
+
+        def due(self):
+            return []
+
+    class Station:
+        client = None
+
+        def __init__(self):
+            self.sent = []
+            self.calls = 0
+
+        def exchange(self, acks):
+            self.calls += 1
+            self.sent.append([a for _, a in acks])
+            if self.calls == 1:
+                return [(SCORER, bytes([n]) + bytes(rec[1:])) for n in range(10)] + [
+                    (OTHER, ask)]
+            return []
+    st = Station()
+    rounds = iter(range(8))
+    import host_tools.events.radio as RAD
+    real = RAD.give_key
+    RAD.give_key = lambda station, key: True
+    try:
+        RAD.relay(st, Rx(), lambda: next(rounds, None) is None, pause=0,
+                  clock=lambda: t[0])
+    finally:
+        RAD.give_key = real
+    # The ask's ack first, with the first slice's (0.1 s: two or three stores).
+    assert st.sent[1][0] == b"ack\x00" and 3 <= len(st.sent[1]) <= 4, st.sent
+    assert all(1 <= len(x) <= 3 for x in st.sent[2:5]), st.sent
+    assert sum(len(x) for x in st.sent) == 11, st.sent
+    assert 4 <= len(batches) <= 5, batches      # one write transaction a slice
