@@ -149,6 +149,8 @@ def presses(sittings, seed, gin_hands):
     print("corpus_hands", hands)
     print("corpus_presses", total)
     print("corpus_most", most)
+    hands, floor = M.corpus_floor(sittings, seed)
+    print("corpus_floor_x100", floor)
     hands, total, most = M.gin_corpus_mean(d, seed, hands=gin_hands or None,
                                            sittings=1 if gin_hands else 2)
     print("gin_hands", hands)

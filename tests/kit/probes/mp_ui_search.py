@@ -408,3 +408,97 @@ def setup_gin_from_power_on(display):
                 and a.screen == "score" and s.phase() == Gn.TURNUP)
 
     return fewest_to(make, goal)
+
+
+# ---- the floor of the 42 corpus: what no design on these buttons can go below ----
+# Each question (a seat's bid, the trump, the result) costs its own press, its value the
+# least moves any fixed start allows: with four arrow gestures (short and held, each
+# way) at most 4k values are k moves away, so a question's values, likeliest first over
+# the corpus, are charged 0, then 1 for the next four, 2 for the next eight... (a start
+# fixed per question: the first bid, a raise, the forced dealer, the trump). What the
+# rule lets a held OK do more of is free: the passes after a held OK up to the end of
+# the auction or the forced dealer, and made after the trump. A set costs its press; an
+# undo its BACK, the event taken back its press and the right one its press.
+
+def _dist(rank):
+    k = 0
+    n = 1
+    while rank >= n:
+        k += 1
+        n += 4 * k
+    return k
+
+
+def corpus_floor(sittings, seed):
+    """The floor a hand over corpus_mean()'s corpus. Returns (hands, floor x100)."""
+    from engine_core import options as O
+    from engine_core.sitting import Sitting
+    rnd = Rand(seed)
+    counts = {}
+    presses = 0
+    n = 0
+    asked = []      # (question, value) of every question a value is moved for
+    k = 0
+    while k < sittings:
+        t = Sitting(O.resolve("42"), k % 4)
+        while not t.over():
+            want = hand_events(t, rnd)
+            i = 0
+            free = False    # a held OK's passes
+            while i < len(want):
+                ev = want[i]
+                kind = ev >> 24
+                undone = i + 1 < len(want) and want[i + 1] >> 24 == C.EV_UNDO
+                again = i > 0 and want[i - 1] >> 24 == C.EV_UNDO
+                if kind == C.EV_UNDO:
+                    presses += 1
+                elif kind == C.EV_BID:
+                    code = ev & 0xFFFFFF
+                    if code == C.PASS and free and not undone:
+                        pass
+                    elif undone or again:
+                        presses += 1
+                    else:
+                        q = "bid" if t.high_bid() < 0 else "raise"
+                        if t.check(_bid(C.PASS)):
+                            q = "forced"
+                        presses += 1
+                        asked.append((q, code))
+                        # a held OK passes for the seats after it, where they pass
+                        rest = want[i + 1:]
+                        j = 0
+                        while j < len(rest) and rest[j] == _bid(C.PASS):
+                            j += 1
+                        free = j > 0 and (j == len(rest) or rest[j] >> 24 != C.EV_BID)
+                        if code == C.PASS and j and j < len(rest):
+                            # all pass up to the forced dealer, then the dealer's bid
+                            p = Sitting(t.rules, t.dealer())
+                            _copy(p.st, t.st)
+                            m = 0
+                            while m <= j:
+                                p.apply(_bid(C.PASS))
+                                m += 1
+                            free = p.check(_bid(C.PASS)) != 0
+                elif kind == C.EV_TRUMP:
+                    free = False
+                    presses += 1
+                    if not again:
+                        asked.append(("trump", ev & 0xFFFFFF))
+                elif kind == C.EV_MADE:
+                    if (ev & 1) == 0 or again or want[i - 1] >> 24 != C.EV_TRUMP:
+                        presses += 1
+                if kind != C.EV_UNDO and not undone:
+                    t.apply(ev)
+                i += 1
+            n += 1
+        k += 1
+    for q, v in asked:
+        c = counts.setdefault(q, {})
+        c[v] = c.get(v, 0) + 1
+    for q in counts:
+        order = sorted(counts[q].values(), reverse=True)
+        r = 0
+        while r < len(order):
+            presses += order[r] * _dist(r)
+            r += 1
+    return n, presses * 100 // n
