@@ -90,6 +90,23 @@ def test_corpus_hands_are_legal_and_varied():
     assert C.EV_BID in kinds and C.EV_TRUMP in kinds and C.EV_MADE in kinds
 
 
+def test_the_floor_charges_moves_by_the_four_gestures_and_stays_under_the_search():
+    # Four gestures: one value at 0 moves, four at 1, eight at 2.
+    assert [M._dist(r) for r in (0, 1, 4, 5, 12, 13)] == [0, 1, 1, 2, 2, 3]
+    hands, floor = M.corpus_floor(1, 7)
+    assert hands == 11 and 200 <= floor
+    # The search's fewest presses on the first three hands of that corpus: the floor a
+    # hand (the same sitting) is under their mean plus a hand's spread.
+    rnd = M.Rand(7)
+    a = _app()
+    total = 0
+    k = 0
+    while k < 3:
+        total += M.fewest(a, M.hand_events(a.scorer.s, rnd))
+        k += 1
+    assert floor < total * 100 // 3 + 200, (floor, total)
+
+
 def test_the_check_reads_button_names_as_the_footers_write_them():
     assert H.named("<> bid  OK/BACK return", NEXT) and H.named("OK/BACK return", BACK)
     assert H.named("hold >: +5  hold <: 42/84", LONG | PREV)
