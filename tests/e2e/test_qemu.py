@@ -220,7 +220,7 @@ def _export_one(flash, folder):
 def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     R.firmware()
     script = tmp_path / "hand.txt"
-    script.write_text("ok\nnext\nlong ok\nok\nok\n")    # setup, then a hand: 30, made
+    script.write_text("ok\nnext\nlong ok\nok\nprev\n")    # setup, then a hand: 30, made
     flash = tmp_path / "f.bin"
     out = _run("sim", "--qemu", "--script", str(script), "--flash", str(flash), "--text",
                timeout=180)
@@ -237,7 +237,7 @@ def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     assert log.returncode == 0, log.stderr
     assert '{"type": "bid", "bid": 30}' in log.stdout and '"made"' in log.stdout, log.stdout
     # Again on the same file: the sitting resumes from it and takes a second hand.
-    script.write_text("next\nlong ok\nok\nok\n")
+    script.write_text("next\nlong ok\nok\nprev\n")
     again = _run("sim", "--qemu", "--script", str(script), "--flash", str(flash),
                  timeout=180)
     assert again.returncode == 0, again.stderr

@@ -26,8 +26,8 @@ pytestmark = [pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port 
               pytest.mark.mp32]
 
 # Five hands of 42 for marks: Them (E, W) win hand 1, Us the next four: 4-1 to Us.
-NEW_HAND_MADE = ["next", "long ok", "ok", "ok"]     # on the score: 30 and the rest pass,
-NEW_HAND_SET = ["next", "long ok", "ok", "next", "ok"]    # trump, made; ... set
+NEW_HAND_MADE = ["next", "long ok", "ok", "prev"]   # on the score: 30 and the rest pass,
+NEW_HAND_SET = ["next", "long ok", "ok", "next"]   # trump, < made; ... > set
 SITTING = (["ok"] + NEW_HAND_MADE + NEW_HAND_MADE + NEW_HAND_SET + NEW_HAND_MADE
            + NEW_HAND_SET)
 

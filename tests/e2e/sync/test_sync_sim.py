@@ -26,7 +26,7 @@ def _script(path):
     lines = ["ok"]
     for h in range(7):
         hand = ["next", "long ok", "ok"]       # on the score: 30, the rest pass; trump
-        lines += hand + (["ok"] if h % 2 == 0 else ["next", "ok"])     # made, or set
+        lines += hand + (["prev"] if h % 2 == 0 else ["next"])     # < made, or > set
     path.write_text("\n".join(lines) + "\n")
 
 
