@@ -273,8 +273,8 @@ def test_hold_takes_the_keyboard_after_the_script(tmp_path):
     try:
         assert proc.stdout.readline().startswith(b"serial: /dev/")
         # A hand on the keys: setup (Enter is OK), the first seat bids 30 (right arrow)
-        # and the rest pass (Tab: OK held), trump, made; q.
-        proc.stdin.write(b"\r\x1b[C\t\r\rq")
+        # and the rest pass (Tab: OK held), trump, made (left arrow); q.
+        proc.stdin.write(b"\r\x1b[C\t\r\x1b[Dq")
         proc.stdin.flush()
         assert proc.wait(60) == 0
     finally:
