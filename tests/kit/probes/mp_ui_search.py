@@ -431,8 +431,8 @@ def _dist(rank):
 
 def corpus_floor(sittings, seed):
     """The floor a hand over corpus_mean()'s corpus. Returns (hands, floor x100)."""
-    from engine_core import options as O
-    from engine_core.sitting import Sitting
+    from engine_core.texas42 import options as O
+    from engine_core.texas42.sitting import Sitting
     rnd = Rand(seed)
     counts = {}
     presses = 0
