@@ -82,7 +82,7 @@ def test_typical_marks_hand_takes_4_presses():
     # The next hand, with another trump: one move more, the contract chosen shown.
     n = press(a, "next", "long ok", "next", "ok", "prev")
     assert n == 5 and s.hands() == 2
-    assert s.last(LAST_CONTRACT) == C.DOUBLES
+    assert s.last(LAST_CONTRACT) == 4
 
 
 def test_the_first_seat_bids_on_the_score():
@@ -174,7 +174,7 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")     # trick tracker on
     assert a.scorer.tracker == 1
-    press(a, "next", "long ok", "ok")     # E 30, passes, sixes
+    press(a, "next", "long ok", "ok")     # E 30, passes, threes
     assert a.screen == TRACKER
     s = a.scorer.s
     # Opponents (N/S, "Us") take two tricks with 10 each: 22 points.
@@ -198,7 +198,7 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
 def test_trick_tracker_closes_the_hand_once_decided():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")
-    press(a, "next", "long ok", "ok")     # E 30 (Them), sixes
+    press(a, "next", "long ok", "ok")     # E 30 (Them), threes
     s = a.scorer.s
     # Them (the bidders) take 3 tricks with 10: 33 >= 30: made.
     for _ in range(3):
@@ -244,7 +244,7 @@ def test_undo_across_hands_asks_first():
     # Back further, one event at a time, into the bidding.
     press(a, "back", "back")
     assert s.phase() == BIDDING and a.screen == BID and s.seat() == 0
-    press(a, "ok", "ok", "next", "ok")      # N passes, sixes, set
+    press(a, "ok", "ok", "next", "ok")      # N passes, threes, set
     assert s.hands() == 1 and s.score(0) == 1
     assert same_state(s, on_flash(a))
 
@@ -274,7 +274,7 @@ def test_resume_after_a_restart_at_the_exact_state():
     b = boot(nor)
     assert same_state(a.scorer.s, b.scorer.s)
     assert b.screen == BID and b.scorer.s.seat() == 0 and b.scorer.s.high_value() == 31
-    press(b, "ok", "ok", "ok", "prev")  # N and E pass, sixes, made (<)
+    press(b, "ok", "ok", "ok", "prev")  # N and E pass, threes, made (<)
     assert b.scorer.s.hands() == 2 and b.scorer.s.score(0) == 1 and b.scorer.s.score(1) == 1
     c = boot(nor)
     assert same_state(b.scorer.s, c.scorer.s) and c.screen == HOME
@@ -294,7 +294,7 @@ def test_points_result_starts_at_the_bid_and_says_made_or_set():
     start(a, "next", "next", "ok", "next", "ok")        # scoring: points
     s = a.scorer.s
     assert s.rules.scoring == V.POINTS and s.rules.target == 250
-    press(a, "next", "long ok", "ok")     # E 30, passes, sixes
+    press(a, "next", "long ok", "ok")     # E 30, passes, threes
     # Only the players know the points taken: `?`, no verdict, OK saves nothing.
     assert a.screen == RESULT and "\n?\n" in text(a) and "bid 30:" not in text(a)
     press(a, "ok")
@@ -312,7 +312,7 @@ def test_moon_tricks_entry_refuses_a_wrong_total():
     start(a, "next", "ok", "next", "next", "ok")    # game: moon
     s = a.scorer.s
     assert s.rules.name == "moon" and s.seats == 3
-    press(a, "next", "long ok", "ok")     # E bids 4, W N pass, sixes
+    press(a, "next", "long ok", "ok")     # E bids 4, W N pass, threes
     assert a.screen == RESULT and "?" in text(a).split("\n") and "E made" not in text(a)
     press(a, "ok")                                  # E's tricks unset: nothing saved
     assert s.hands() == 0 and "not set yet" in a.banner
@@ -404,8 +404,8 @@ def test_history_lists_each_hand_with_the_sides_of_its_score():
     assert a.screen == HISTORY
     t = text(a).split("\n")
     assert "Us-Them" in t, t
-    assert t.index(" 1 E 30 sixes made") == t.index("0-1") + 1, t
-    assert t.index(" 2 S 30 doubles set") == t.index("0-2") + 1, t
+    assert t.index(" 1 E 30 threes made") == t.index("0-1") + 1, t
+    assert t.index(" 2 S 30 fours set") == t.index("0-2") + 1, t
     press(a, "ok")
     assert a.screen == HOME
 
@@ -413,12 +413,12 @@ def test_history_lists_each_hand_with_the_sides_of_its_score():
 def test_history_marks_a_forced_bid_and_a_hand_corrected_by_an_undo():
     a = boot()
     press(a, "ok", "long ok")           # start; E, S and W pass: N must bid
-    press(a, "ok", "long ok")           # N 30, sixes, made
+    press(a, "ok", "long ok")           # N 30, threes, made
     press(a, "next", "long ok", "long ok", "back", "next")     # S 30 made, undone: set
     press(a, "menu", "next", "ok")
     t = text(a).split("\n")
-    assert " 1 N 30 sixes made, forced" in t, t
-    assert " 2 S 30 sixes set, corrected" in t, t
+    assert " 1 N 30 threes made, forced" in t, t
+    assert " 2 S 30 threes set, corrected" in t, t
     assert not [line for line in t if line.startswith(" 1") and "corrected" in line]
 
 
@@ -426,12 +426,12 @@ def test_a_corrected_hand_keeps_its_tags():
     # The trap: a forced hand set, undone and keyed made showed "made, corrected".
     a = boot()
     press(a, "ok", "long ok")           # start; E, S and W pass: N must bid
-    press(a, "ok", "ok", "next")        # N 30, sixes, set (>)
+    press(a, "ok", "ok", "next")        # N 30, threes, set (>)
     press(a, "back", "prev")            # undone at once (the note), then made (<)
     assert a.scorer.s.hands() == 1
     press(a, "menu", "next", "ok")
     t = text(a).split("\n")
-    assert " 1 N 30 6 made, forced, corrected" in t, t
+    assert " 1 N 30 3 made, forced, corrected" in t, t
 
 
 def test_menu_sync_screen_shows_the_journal():
@@ -629,14 +629,15 @@ def test_pushed_names_replace_the_seats_in_the_labels():
     assert "Reds Ann/Cy" in t and "Blues Bob/Di" in t
 
 
-def test_contract_starts_on_sixes_every_hand_and_spells_follow_me():
+def test_contract_starts_on_threes_every_hand_and_spells_follow_me():
     a = boot()
     press(a, "ok", "next", "long ok")
-    assert a.scorer.s.legal_at(a.cur) == 6 and "follow-me" in text(a)
+    assert a.scorer.s.legal_at(a.cur) == 3 and "follow-me" in text(a)
     assert "fm" not in text(a).split()
-    press(a, "next", "next", "ok", "prev")  # follow-me, made
+    press(a, "long prev", "prev", "ok", "prev")     # blanks, then follow-me: made
+    assert a.scorer.s.last(LAST_CONTRACT) == C.FOLLOW_ME
     press(a, "next", "long ok")
-    assert a.scorer.s.legal_at(a.cur) == 6
+    assert a.scorer.s.legal_at(a.cur) == 3
 
 
 def test_every_long_press_is_said_in_words_on_its_screen():

@@ -502,3 +502,63 @@ def corpus_floor(sittings, seed):
             presses += order[r] * _dist(r)
             r += 1
     return n, presses * 100 // n
+
+
+# ---- where the trump cursor starts: the fewest moves over the corpus ----
+# The contract screen's cursor starts on the same trump every hand
+# (firmware.ui.contract.START). Each start's cost over the corpus is the moves the
+# screen's arrows take from it to every trump named (steps of 1 and 3 either way,
+# walk.step() as the screen steps, wrapping); the start with the least is the screen's.
+
+def trump_moves(s):
+    """The moves from each legal trump position of s (at its contract) to every other:
+    {start code: {code: moves}}, a breadth-first walk over the contract's four arrows."""
+    from firmware.ui import contract
+    from firmware.ui import walk
+    out = {}
+    j = walk.first(s)
+    while j >= 0:
+        got = {s.legal_at(j): 0}
+        level = [j]
+        n = 0
+        while level:
+            n += 1
+            nxt = []
+            for p in level:
+                for step in (1, -1, contract.LONG_STEP, -contract.LONG_STEP):
+                    q = walk.step(s, p, step)
+                    if s.legal_at(q) not in got:
+                        got[s.legal_at(q)] = n
+                        nxt.append(q)
+            level = nxt
+        out[s.legal_at(j)] = got
+        j = s.next_legal(j)
+    return out
+
+
+def trump_starts(sittings, seed):
+    """The corpus of corpus_mean() (the same hands) and each trump start's moves over
+    it: {start code: moves}."""
+    from engine_core.texas42 import options as O
+    from engine_core.texas42.sitting import Sitting
+    rnd = Rand(seed)
+    costs = {}
+    k = 0
+    while k < sittings:
+        t = Sitting(O.resolve("42"), k % 4)
+        while not t.over():
+            want = hand_events(t, rnd)
+            i = 0
+            while i < len(want):
+                ev = want[i]
+                if ev >> 24 == C.EV_TRUMP:
+                    moves = trump_moves(t)
+                    for start in moves:
+                        costs[start] = costs.get(start, 0) + moves[start][ev & 0xFFFFFF]
+                # an event keyed wrong and undone is not applied, nor its undo
+                undone = i + 1 < len(want) and want[i + 1] >> 24 == C.EV_UNDO
+                if ev >> 24 != C.EV_UNDO and not undone:
+                    t.apply(ev)
+                i += 1
+        k += 1
+    return costs
