@@ -1,7 +1,8 @@
 # The device's figures, measured on the sim board: the firmware compiled to .mpy and run
 # on the MicroPython unix port with the sim's 110K heap (tests/kit/probes/mp_ui_probe.py does the
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
-#   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
+#   ui.presses_per_hand.typical      a marks hand: one bid, three passes, the trump the
+#                                    cursor starts on, made
 #   ui.presses_per_hand.sitting_mean a corpus of realistic sittings (mp_ui_search.py);
 #                                    each hand's fewest presses found by a search over
 #                                    the screens

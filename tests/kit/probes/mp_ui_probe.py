@@ -137,9 +137,11 @@ def presses(sittings, seed, gin_hands):
     bid = C.event(C.EV_BID, 30)
     npass = C.event(C.EV_BID, C.PASS)
     made = C.event(C.EV_MADE, 1)
+    # The typical hand names the trump the cursor starts on (firmware.ui.contract.START).
+    from firmware.ui import contract
     a = M.make_app(d, rules)
-    print("presses_typical", M.fewest(a, (bid, npass, npass, npass, C.event(C.EV_TRUMP, 6),
-                                          made)))
+    print("presses_typical", M.fewest(a, (bid, npass, npass, npass,
+                                          C.event(C.EV_TRUMP, contract.START), made)))
     n = 0
     for trump in M.TRUMPS:
         a = M.make_app(d, rules)
