@@ -62,7 +62,7 @@ def _script_keys():
     # ones: team 1 (E and W) takes every mark, 7-0.
     keys = [OK]
     for h in range(7):
-        keys += [NEXT, LONG | OK, OK] + ([OK] if h % 2 == 0 else [NEXT, OK])
+        keys += [NEXT, LONG | OK, OK] + ([PREV] if h % 2 == 0 else [NEXT])    # < made, > set
     return keys
 
 
