@@ -105,7 +105,7 @@ def full_journal_sync(elf, tmp):
             Q.START = start
         m.wait_for("score")
         for _ in range(13):     # hands of 30, the rest pass, trump, made: to game over
-            m.press([NEXT, LONG | OK, OK, OK])
+            m.press([NEXT, LONG | OK, OK, PREV])     # < made
             m.wait_idle()
             if m.frames[-1][1] == "over":
                 break

@@ -50,7 +50,7 @@ from host_tools.serial.radio import BaseStation  # noqa: E402
 from host_tools.serial.transport import SerialLink  # noqa: E402
 from host_tools.build.sim import build  # noqa: E402
 from host_tools.sim.run import HEIGHT, WIDTH, PtyRelay, sim_command  # noqa: E402
-from host_tools.sim.screen import LONG, NEXT, OK, Frames, words_lines  # noqa: E402
+from host_tools.sim.screen import LONG, NEXT, OK, PREV, Frames, words_lines  # noqa: E402
 from host_tools.store import db as D  # noqa: E402
 
 QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
@@ -67,8 +67,8 @@ ROUNDS = int(os.environ.get("TALLY42_RADIO_ROUNDS", ROUNDS))   # fewer, to try t
 GAME_HANDS = 13         # the hands of a game whose marks alternate: 7-6
 LOSS = 0.3
 EVENT = "Radio night"
-# A hand: bid 30 (NEXT, then OK held: the rest pass), trump (OK), made (OK).
-HAND = bytes([NEXT, LONG | OK, OK, OK])
+# A hand: bid 30 (NEXT, then OK held: the rest pass), trump (OK), made (PREV: < made).
+HAND = bytes([NEXT, LONG | OK, OK, PREV])
 BASE_MAC = b"\x02\x00\x00\x00\x00\xb0"
 
 

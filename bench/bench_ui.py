@@ -1,11 +1,14 @@
 # The device's figures, measured on the sim board: the firmware compiled to .mpy and run
 # on the MicroPython unix port with the sim's 110K heap (tests/kit/probes/mp_ui_probe.py does the
 # measuring there). Prints `name: value unit` lines; nothing is assumed, all is measured.
-#   ui.presses_per_hand.typical      a marks hand: one bid, three passes, trump, made
+#   ui.presses_per_hand.typical      a marks hand: one bid, three passes, the trump the
+#                                    cursor starts on, made
 #   ui.presses_per_hand.sitting_mean a corpus of realistic sittings (mp_ui_search.py);
 #                                    each hand's fewest presses found by a search over
 #                                    the screens
 #   ui.presses_per_hand.gin_typical  Oklahoma Gin: turn-up 8, a knock with 6 against 23
+#   ui.presses_per_hand.sitting_floor    the least any design could take on that corpus
+#                                    (mp_ui_search.py corpus_floor)
 #   ui.presses_per_hand.gin_sitting_mean  two sittings of each gin game (mp_ui_search.py
 #                                    gin_hand_events), each hand's fewest presses found
 #                                    by the same search
@@ -113,6 +116,9 @@ def main():
     print("ui.presses_per_hand.sitting_mean: %.2f presses (%s hands in %d sittings, "
           "at most %s)" % (int(got["corpus_presses"]) / int(got["corpus_hands"]),
                            got["corpus_hands"], SITTINGS, got["corpus_most"]))
+    print("ui.presses_per_hand.sitting_floor: %.2f presses (the same corpus: no design on "
+          "these buttons, keeping the rule, goes below it)"
+          % (int(got["corpus_floor_x100"]) / 100))
     print("ui.presses_per_hand.gin_typical: %s presses" % got["presses_gin_typical"])
     print("ui.presses_per_hand.gin_sitting_mean: %.2f presses (%s hands in %d sittings of "
           "each gin game, at most %s)" % (int(got["gin_presses"]) / int(got["gin_hands"]),

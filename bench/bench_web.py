@@ -26,8 +26,8 @@ QUICK = os.getenv("TALLY42_BENCH_QUICK") == "1"
 BOOTS = 1 if QUICK else 7
 PRESSES = 6 if QUICK else 80
 # Five hands of 42 (tests/e2e/test_sim.py's sitting): 4-1 to Us; quick, the first two.
-MADE = ["next", "long ok", "ok", "ok"]
-SET = ["next", "long ok", "ok", "next", "ok"]
+MADE = ["next", "long ok", "ok", "prev"]      # trump, < made (or > set)
+SET = ["next", "long ok", "ok", "next"]
 SITTING = (["ok"] + MADE + MADE + SET + MADE + SET)[:9 if QUICK else None]
 
 

@@ -25,8 +25,8 @@ CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 BUTTONS = {"prev": 1, "next": 2, "ok": 3, "back": 4, "menu": 5}
-HAND = ["next", "long ok", "ok", "ok"]      # on the score: 30, OK held (the rest pass),
-HAND_SET = ["next", "long ok", "ok", "next", "ok"]      # trump, made (or set)
+HAND = ["next", "long ok", "ok", "prev"]    # on the score: 30, OK held (the rest pass),
+HAND_SET = ["next", "long ok", "ok", "next"]      # trump, < made (or > set)
 
 # Each tour: (panel, [button or ("shot", name)]), from a fresh scorer; a shot keeps the
 # screen on show after the presses before it. "page" keeps the whole scorer as the page

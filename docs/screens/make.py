@@ -14,8 +14,8 @@ from host_tools.build import sim as simbuild  # noqa: E402
 from host_tools.sim import run as sim  # noqa: E402
 from host_tools.sim import screen as simscreen  # noqa: E402
 
-HAND = ["next", "long ok", "ok", "ok"]          # on the score: 30, OK held (the rest
-HAND_SET = ["next", "long ok", "ok", "next", "ok"]      # pass), trump, made (or set)
+HAND = ["next", "long ok", "ok", "prev"]        # on the score: 30, OK held (the rest
+HAND_SET = ["next", "long ok", "ok", "next"]    # pass), trump, < made (or > set)
 
 # Each tour: (panel, [button or ("shot", name)]). A shot keeps the screen on show after
 # the presses before it (the sim draws one refresh a press, after the boot screen).
@@ -28,7 +28,7 @@ TOURS = [
         "next", "next", "next", "next", "next", "next", "ok", ("shot", "bidding-after-a-bid"),
         "long ok", ("shot", "contract"),                    # W and N pass
         "next", "ok", ("shot", "result-marks"),
-        "ok", ("shot", "score-saved"),
+        "prev", ("shot", "score-saved"),
     ] + HAND_SET + HAND + HAND_SET + [
         "next", "prev", ("shot", "score-marks-all"),        # the note gone
         "back", ("shot", "confirm-undo-hand"),
@@ -45,7 +45,7 @@ TOURS = [
         "next", "next", "ok", ("shot", "tracker"),
         "next", "next", "ok", "next", "next", "ok", ("shot", "tracker-decided"),
         "ok", "menu", "next", "next", "ok", "menu",
-    ] + ["prev", "long ok", "ok", "ok"] * 6 + [
+    ] + ["prev", "long ok", "ok", "prev"] * 6 + [
         ("shot", "game-over"),
         "ok", ("shot", "game-over-ok"),
     ]),

@@ -1,5 +1,5 @@
 # The contract: the bid winner (the partner after plunge or splash) names trump among
-# the legal names only. The cursor starts on sixes every hand. In a marks game the
+# the legal names only. The cursor starts on threes every hand. In a marks game the
 # likelier result can go with the name: OK held names it and takes the hand as made (more
 # of what OK does: the name on show, then made), and the score says so until the next
 # press (BACK undoes it); a set is said on the result screen, never by a held key. The
@@ -12,7 +12,8 @@ from firmware.ui import walk
 
 HELP = "<> choose  hold <>: 3 a step\nOK name it  BACK undo  M menu"
 MADE = "<> choose  hold <>: 3 a step\nOK name it  hold OK: and made\nBACK undo  M menu"
-START = 6   # where the cursor starts: sixes, every hand (see enter())
+START = 3   # where the cursor starts: threes, every hand (see enter())
+LONG_STEP = 3   # the held arrows' step
 HOLD_OK = True      # firmware.app: a long press of OK reaches press() as LONG | OK
 
 
@@ -22,10 +23,11 @@ def _made(s):
 
 
 def enter(app):
-    # The same start every hand, so that a trump is always the same presses away: with
-    # nine names and steps of 1 and 3 either way every start costs the same on a corpus
-    # where each trump is as likely (tests/kit/probes/mp_ui_search.py: TRUMPS); sixes, the top
-    # suit, is where a player looks first.
+    # The same start every hand, so that a trump is always the same presses away (every
+    # name within two presses: steps of 1 and 3 either way over nine). Threes: the start
+    # that takes the fewest presses over the corpus of ui.presses_per_hand.sitting_mean
+    # (tests/kit/probes/mp_ui_search.py: trump_starts()); a start not in the legal names
+    # (a special contract's list) falls back to the first.
     s = app.scorer.s
     j = walk.find(s, START)
     if j < 0:
@@ -92,7 +94,7 @@ def press(app, key):
     if key == NEXT or key == PREV:
         app.cur = walk.step(s, app.cur, 1 if key == NEXT else -1)
     elif key == LONG | NEXT or key == LONG | PREV:
-        app.cur = walk.step(s, app.cur, 3 if key == LONG | NEXT else -3)
+        app.cur = walk.step(s, app.cur, LONG_STEP if key == LONG | NEXT else -LONG_STEP)
     elif key == OK or key == LONG | OK:
         # A marks game: OK held names the trump on show and takes the hand as made.
         if app.take(EV_TRUMP << 24 | s.legal_at(app.cur)):

@@ -1,18 +1,19 @@
-# The result of a hand. Marks: made or set (the cursor on made), or track the tricks; OK
-# takes the one on show, held or not (a held key never saves what the screen does not
-# show).
+# The result of a hand. Marks: made and set side by side, each on its arrow's side
+# (`< made   set >`, what each gives under it): < saves made, > saves set, held or not
+# (a held arrow does what the short one does); OK tracks the tricks instead. The score
+# says what was saved until the next press (BACK undoes it).
 # Points games: the points the bidders took. Only the players know them: `?` until an
 # arrow sets them (the first press at the bid), OK on `?` saves nothing; the verdict
-# follows the number once there is one. A hand taken back by BACK: the cursor on the other
-# of made and set, on the points it had. Moon: each seat's tricks, `?` until set (the
-# bidder's first press at the bid), the last seat's being what is left.
+# follows the number once there is one. A hand taken back by BACK: on the points it had.
+# Moon: each seat's tricks, `?` until set (the bidder's first press at the bid), the last
+# seat's being what is left.
 from engine_core.codes import EV_MADE, EV_POINTS, EV_TRICKS, GAME
 from engine_core.texas42.variants import MARKS, TEAMS, TOTAL, TRICKS, TRICKS_PER_HAND
 from firmware import fonts
 from firmware.codes import BACK, BLACK, DIGIT_H, LINE, LONG, NEXT, OK, PREV
 from firmware.ui import draw as D
 
-_MADE_WORDS = ("made", "set", "track tricks")
+_MADE_LINE = "< made   set >"
 
 
 def _mode(s):
@@ -30,9 +31,7 @@ def enter(app):
     mode = _mode(s)
     undone = app.undone     # a hand taken back (BACK): offered again
     if mode == 0:
-        # Made or set taken back is the other one meant (a slip between two); a hand
-        # taken back further (its trump) is past this screen.
-        app.cur = 1 if undone == EV_MADE << 24 | 1 else 0
+        app.cur = 0     # no cursor: made and set are each an arrow away
     elif mode == 1:
         # Only the players know the points taken: unset (`?`) until an arrow sets it,
         # the first press at the bid; an undone hand's points as they were.
@@ -64,7 +63,7 @@ def _help(mode):
         return "<> tricks  hold >: +5  hold <: -5\nOK next seat  BACK undo  M menu"
     if mode == 1:
         return "<> choose  hold >: +5  hold <: -5\nOK take it  BACK undo  M menu"
-    return "<> choose  OK take it\nBACK undo  M menu"
+    return "< made  > set  OK track tricks\nBACK undo  M menu"
 
 
 def draw(app, fb):
@@ -75,19 +74,20 @@ def draw(app, fb):
     fb.text(D.contract_line(app), 0, y, BLACK)
     y += LINE + 4
     if mode == 0:
-        who = D.side_label(app, s.side_of(s.bidder()))
+        bt = s.side_of(s.bidder())
+        who = D.side_label(app, bt)
         D.center(fb, who + ":", y, 2 if len(who) * 16 + 16 <= fb.width else 1)
         y += 22
-        word = _MADE_WORDS[app.cur]
-        D.choice(fb, 0, y, word, 0, 2)
-        y += 30
-        if app.cur < 2:
-            made = app.cur == 0
-            side = s.side_of(s.bidder()) if made else 1 - s.side_of(s.bidder())
-            m = s.marks_of(s.high_value())
-            D.center(fb, "%s +%d mark%s" % (app.scorer.side_name(side), m, "s" if m > 1 else ""), y)
-        else:
-            D.center(fb, "one trick at a time", y)
+        D.center(fb, _MADE_LINE, y, 2 if len(_MADE_LINE) * 16 <= fb.width else 1)
+        y += 22
+        # What each gives, under its word: the bidders' marks, or their opponents'.
+        m = s.marks_of(s.high_value())
+        gain = " +%d mark%s" % (m, "s" if m > 1 else "")
+        x = (fb.width - len(_MADE_LINE) * 16) // 2
+        if x < 0:
+            x = 0
+        fb.text(app.scorer.side_name(bt) + gain, x, y, BLACK)
+        D.right(fb, app.scorer.side_name(1 - bt) + gain + " " * (x // 8), y)
     elif mode == 1:
         who = D.side_label(app, s.side_of(s.bidder())) + " took"
         x0 = 0
@@ -212,18 +212,17 @@ def press(app, key):
         step = -5
     if mode == 0:
         if step:
-            app.cur = (app.cur + (1 if step > 0 else -1)) % 3
-        elif key == OK:
-            if app.cur == 2:
-                app.scorer.hand_mode = 1
-                app.follow()
-            elif app.take(EV_MADE << 24 | (1 if app.cur == 0 else 0)):
+            # The arrow's side: < made, > set (held, the same).
+            if app.take(EV_MADE << 24 | (1 if step < 0 else 0)):
                 if not s.over():
                     # The score says what was saved until the next press: BACK undoes
-                    # it at once (a slip between made and set is two presses away).
+                    # it at once.
                     from firmware.ui import confirm     # unloaded with this screen
                     app.note = confirm.saved(app)
                 app.follow()
+        elif key == OK:
+            app.scorer.hand_mode = 1
+            app.follow()
         elif key == BACK:
             app.undo()
         return

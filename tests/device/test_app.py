@@ -12,7 +12,7 @@ from firmware.codes import (BID, CONFIRM, CONTRACT, HISTORY, HOME, MENU_SCREEN, 
 
 # From the score at a fresh deal: new hand, the first seat bids 30 (one step from pass)
 # and the rest pass (OK held), trump where the cursor starts, made.
-HAND = ("next", "long ok", "ok", "ok")
+HAND = ("next", "long ok", "ok", "prev")
 HAND_SET = ("next", "long ok", "ok", "next", "ok")
 from engine_core import codes as C
 from engine_core.texas42 import options as O
@@ -77,12 +77,12 @@ def test_typical_marks_hand_takes_4_presses():
     assert a.fb.fulls == fulls + 1      # the hand ended with a full refresh
     # Every pass is an event of its own on flash, as if passed one at a time.
     b = boot()
-    press(b, "ok", "next", "ok", "ok", "ok", "ok", "ok", "ok")
+    press(b, "ok", "next", "ok", "ok", "ok", "ok", "ok", "prev")
     assert same_state(on_flash(a), on_flash(b))
     # The next hand, with another trump: one move more, the contract chosen shown.
-    n = press(a, "next", "long ok", "next", "ok", "ok")
+    n = press(a, "next", "long ok", "next", "ok", "prev")
     assert n == 5 and s.hands() == 2
-    assert s.last(LAST_CONTRACT) == C.DOUBLES
+    assert s.last(LAST_CONTRACT) == 4
 
 
 def test_the_first_seat_bids_on_the_score():
@@ -174,7 +174,7 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")     # trick tracker on
     assert a.scorer.tracker == 1
-    press(a, "next", "long ok", "ok")     # E 30, passes, sixes
+    press(a, "next", "long ok", "ok")     # E 30, passes, threes
     assert a.screen == TRACKER
     s = a.scorer.s
     # Opponents (N/S, "Us") take two tricks with 10 each: 22 points.
@@ -188,17 +188,17 @@ def test_result_refused_when_it_contradicts_the_tracked_tricks():
     assert tracker.item(s, a.cur)[0] == -2
     press(a, "ok")
     assert a.screen == RESULT
-    press(a, "ok")          # made
+    press(a, "prev")        # < made
     assert a.banner is not None and "tracked" in a.banner
     assert s.hlen == last and s.phase() == PLAY
-    press(a, "next", "ok")  # set
+    press(a, "next")        # > set
     assert s.hands() == 1 and s.score(0) == 1
 
 
 def test_trick_tracker_closes_the_hand_once_decided():
     a = boot()
     press(a, "ok", "menu", "next", "next", "ok", "menu")
-    press(a, "next", "long ok", "ok")     # E 30 (Them), sixes
+    press(a, "next", "long ok", "ok")     # E 30 (Them), threes
     s = a.scorer.s
     # Them (the bidders) take 3 tricks with 10: 33 >= 30: made.
     for _ in range(3):
@@ -244,7 +244,7 @@ def test_undo_across_hands_asks_first():
     # Back further, one event at a time, into the bidding.
     press(a, "back", "back")
     assert s.phase() == BIDDING and a.screen == BID and s.seat() == 0
-    press(a, "ok", "ok", "next", "ok")      # N passes, sixes, set
+    press(a, "ok", "ok", "next", "ok")      # N passes, threes, set
     assert s.hands() == 1 and s.score(0) == 1
     assert same_state(s, on_flash(a))
 
@@ -262,7 +262,7 @@ def test_screen_never_shows_what_is_not_on_flash():
 
     a.fb.show = checking_show
     press(a, "ok", *HAND)
-    press(a, "next", "next", "ok", "long ok", "ok", "back", "back", "ok", "ok", "ok")
+    press(a, "next", "next", "ok", "long ok", "ok", "back", "back", "ok", "ok", "prev")
     assert checked[0] >= 15
 
 
@@ -274,7 +274,7 @@ def test_resume_after_a_restart_at_the_exact_state():
     b = boot(nor)
     assert same_state(a.scorer.s, b.scorer.s)
     assert b.screen == BID and b.scorer.s.seat() == 0 and b.scorer.s.high_value() == 31
-    press(b, "ok", "ok", "ok", "ok")    # N and E pass, sixes, made
+    press(b, "ok", "ok", "ok", "prev")  # N and E pass, threes, made (<)
     assert b.scorer.s.hands() == 2 and b.scorer.s.score(0) == 1 and b.scorer.s.score(1) == 1
     c = boot(nor)
     assert same_state(b.scorer.s, c.scorer.s) and c.screen == HOME
@@ -294,7 +294,7 @@ def test_points_result_starts_at_the_bid_and_says_made_or_set():
     start(a, "next", "next", "ok", "next", "ok")        # scoring: points
     s = a.scorer.s
     assert s.rules.scoring == V.POINTS and s.rules.target == 250
-    press(a, "next", "long ok", "ok")     # E 30, passes, sixes
+    press(a, "next", "long ok", "ok")     # E 30, passes, threes
     # Only the players know the points taken: `?`, no verdict, OK saves nothing.
     assert a.screen == RESULT and "\n?\n" in text(a) and "bid 30:" not in text(a)
     press(a, "ok")
@@ -312,7 +312,7 @@ def test_moon_tricks_entry_refuses_a_wrong_total():
     start(a, "next", "ok", "next", "next", "ok")    # game: moon
     s = a.scorer.s
     assert s.rules.name == "moon" and s.seats == 3
-    press(a, "next", "long ok", "ok")     # E bids 4, W N pass, sixes
+    press(a, "next", "long ok", "ok")     # E bids 4, W N pass, threes
     assert a.screen == RESULT and "?" in text(a).split("\n") and "E made" not in text(a)
     press(a, "ok")                                  # E's tricks unset: nothing saved
     assert s.hands() == 0 and "not set yet" in a.banner
@@ -332,7 +332,7 @@ def test_game_over_then_a_new_sitting():
     s = a.scorer.s
     # Hands of 84 (2 marks) made by the opener's team, until one team has 7.
     while not s.over() and s.hands() < 8:
-        press(a, "prev", "long ok", "ok", "ok")
+        press(a, "prev", "long ok", "ok", "prev")
     assert s.over() and a.screen == OVER_SCREEN
     assert s.score(s.winner()) >= 7
     assert "game over" in text(a)
@@ -403,13 +403,13 @@ def test_history_lists_each_hand_with_the_sides_of_its_score():
     a = boot()
     press(a, "ok")
     press(a, *HAND)
-    press(a, "next", "long ok", "next", "ok", "next", "ok")
+    press(a, "next", "long ok", "next", "ok", "next")
     press(a, "menu", "next", "ok")
     assert a.screen == HISTORY
     t = text(a).split("\n")
     assert "Us-Them" in t, t
-    assert t.index(" 1 E 30 sixes made") == t.index("0-1") + 1, t
-    assert t.index(" 2 S 30 doubles set") == t.index("0-2") + 1, t
+    assert t.index(" 1 E 30 threes made") == t.index("0-1") + 1, t
+    assert t.index(" 2 S 30 fours set") == t.index("0-2") + 1, t
     press(a, "ok")
     assert a.screen == HOME
 
@@ -417,12 +417,12 @@ def test_history_lists_each_hand_with_the_sides_of_its_score():
 def test_history_marks_a_forced_bid_and_a_hand_corrected_by_an_undo():
     a = boot()
     press(a, "ok", "long ok")           # start; E, S and W pass: N must bid
-    press(a, "ok", "long ok")           # N 30, sixes, made
-    press(a, "next", "long ok", "long ok", "back", "ok")   # S 30 made, undone: set
+    press(a, "ok", "long ok")           # N 30, threes, made
+    press(a, "next", "long ok", "long ok", "back", "next")     # S 30 made, undone: set
     press(a, "menu", "next", "ok")
     t = text(a).split("\n")
-    assert " 1 N 30 sixes made, forced" in t, t
-    assert " 2 S 30 sixes set, corrected" in t, t
+    assert " 1 N 30 threes made, forced" in t, t
+    assert " 2 S 30 threes set, corrected" in t, t
     assert not [line for line in t if line.startswith(" 1") and "corrected" in line]
 
 
@@ -430,12 +430,12 @@ def test_a_corrected_hand_keeps_its_tags():
     # The trap: a forced hand set, undone and keyed made showed "made, corrected".
     a = boot()
     press(a, "ok", "long ok")           # start; E, S and W pass: N must bid
-    press(a, "ok", "ok", "next", "ok")  # N 30, sixes, set
-    press(a, "back", "ok")              # undone at once (the note), made on show: made
+    press(a, "ok", "ok", "next")        # N 30, threes, set (>)
+    press(a, "back", "prev")            # undone at once (the note), then made (<)
     assert a.scorer.s.hands() == 1
     press(a, "menu", "next", "ok")
     t = text(a).split("\n")
-    assert " 1 N 30 6 made, forced, corrected" in t, t
+    assert " 1 N 30 3 made, forced, corrected" in t, t
 
 
 def test_menu_sync_screen_shows_the_journal():
@@ -478,7 +478,8 @@ def test_every_variant_can_be_set_up_and_played_a_hand():
         press(a, "ok")
         guard = 0
         while s.hands() == 0 and guard < 60:
-            press(a, "ok")
+            # a marks result: made on < (OK would track the tricks)
+            press(a, "prev" if a.screen == RESULT and "< made" in text(a) else "ok")
             guard += 1
             if a.banner:
                 press(a, "next")
@@ -488,7 +489,7 @@ def test_every_variant_can_be_set_up_and_played_a_hand():
 def test_layouts_fit_other_panels():
     for w, h in ((250, 122), (200, 200)):
         a = boot(width=w, height=h)
-        press(a, "ok", "next", "long ok", "ok", "ok")
+        press(a, "ok", "next", "long ok", "ok", "prev")
         assert a.scorer.s.hands() == 1 and a.screen == HOME
 
 
@@ -517,7 +518,7 @@ def test_crash_is_drawn_and_the_hands_stay():
             self.n += 1
             if self.n > 9:
                 raise ValueError("button wiring fault")
-            return 3    # ok
+            return 1 if self.n == 7 else 3     # ok ..., < (made), ok ...
 
     nor = flash()
     b = Board(nor, record=True)
@@ -632,14 +633,15 @@ def test_pushed_names_replace_the_seats_in_the_labels():
     assert "Reds Ann/Cy" in t and "Blues Bob/Di" in t
 
 
-def test_contract_starts_on_sixes_every_hand_and_spells_follow_me():
+def test_contract_starts_on_threes_every_hand_and_spells_follow_me():
     a = boot()
     press(a, "ok", "next", "long ok")
-    assert a.scorer.s.legal_at(a.cur) == 6 and "follow-me" in text(a)
+    assert a.scorer.s.legal_at(a.cur) == 3 and "follow-me" in text(a)
     assert "fm" not in text(a).split()
-    press(a, "next", "next", "ok", "ok")    # follow-me, made
+    press(a, "long prev", "prev", "ok", "prev")     # blanks, then follow-me: made
+    assert a.scorer.s.last(LAST_CONTRACT) == C.FOLLOW_ME
     press(a, "next", "long ok")
-    assert a.scorer.s.legal_at(a.cur) == 6
+    assert a.scorer.s.legal_at(a.cur) == 3
 
 
 def test_every_long_press_is_said_in_words_on_its_screen():
@@ -656,7 +658,7 @@ def test_every_long_press_is_said_in_words_on_its_screen():
     assert "set" not in text(a)
     assert "(hold: 3)" not in text(a) and "hold OK: and made" in text(a)
     press(a, "ok")
-    assert a.screen == RESULT and "hold" not in text(a)
+    assert a.screen == RESULT and "hold" not in text(a) and "< made  > set" in text(a)
     press(a, "back")
     press(a, "back", "back", "back", "back")     # to E's bid again
     press(a, "menu", "next", "next", "ok", "menu")     # trick tracker on

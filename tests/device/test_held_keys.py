@@ -89,7 +89,7 @@ def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
     s = a.scorer.s
     assert a.screen == CONTRACT and "hold OK: and made" in text(a)
     press(a, "long ok")
-    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 6 and s.last(LAST_MADE) == 1
+    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 3 and s.last(LAST_MADE) == 1
     assert s.score(1) == 1 and a.screen == HOME
     # A hand saved with no review says so on the score until the next press.
     assert "Them +1 mark: hand 1 saved, BACK undoes" in text(a).replace("\n", " ")
@@ -102,7 +102,7 @@ def test_ok_held_on_trump_names_it_and_takes_the_hand_as_made():
     press(a, "back")
     assert a.screen == CONFIRM
     press(a, "ok")
-    assert s.hands() == 0 and s.phase() == PLAY and s.contract() == 6
+    assert s.hands() == 0 and s.phase() == PLAY and s.contract() == 3
     assert a.screen == RESULT and same_state(s, on_flash(a))
     press(a, "back")                        # and the trump: its screen again
     assert s.phase() == TRUMP and a.screen == CONTRACT
@@ -112,12 +112,14 @@ def test_back_right_after_a_held_save_undoes_it_at_once():
     # The score says `hand 1 saved, BACK undoes`: the next press, BACK, does just that;
     # once the note is gone, BACK asks first as for any finished hand.
     a = boot()
-    press(a, "ok", "next", "long ok", "long ok")    # E 30, the rest pass, sixes made
+    press(a, "ok", "next", "long ok", "long ok")    # E 30, the rest pass, threes made
     s = a.scorer.s
     assert s.hands() == 1 and "BACK undoes" in text(a).replace("\n", " ")
     press(a, "back")
     assert s.hands() == 0 and a.screen == RESULT and same_state(s, on_flash(a))
-    press(a, "long ok")                             # set, held: saved and said
+    press(a, "long next")                           # set, held: saved and said
+    assert s.hands() == 1 and s.last(LAST_MADE) == 0
+    assert "BACK undoes" in text(a).replace("\n", " ")
     press(a, "next", "back")
     assert s.hands() == 1 and a.screen == CONFIRM
 
@@ -129,19 +131,19 @@ def test_no_held_key_on_trump_sets_the_hand():
     s = a.scorer.s
     assert a.screen == CONTRACT and "hold OK: and made" in text(a)
     assert "set" not in text(a) and "hold <>: 3 a step" in text(a)
-    press(a, "long prev")                   # 3 back from sixes: threes, nothing taken
-    assert s.legal_at(a.cur) == 3 and s.phase() == TRUMP and s.hlen == 4
+    press(a, "long prev")                   # 3 back from threes: blanks, nothing taken
+    assert s.legal_at(a.cur) == 0 and s.phase() == TRUMP and s.hlen == 4
     press(a, "long next")
-    assert s.legal_at(a.cur) == 6 and s.phase() == TRUMP
+    assert s.legal_at(a.cur) == 3 and s.phase() == TRUMP
 
 
-def test_the_trump_cursor_starts_on_sixes_every_hand():
+def test_the_trump_cursor_starts_on_threes_every_hand():
     a = boot()
-    press(a, "ok", "next", "long ok", "prev", "prev", "ok", "ok")   # fours, made
+    press(a, "ok", "next", "long ok", "next", "next", "ok", "prev")     # fives, made
     s = a.scorer.s
-    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 4
+    assert s.hands() == 1 and s.last(LAST_CONTRACT) == 5
     press(a, "next", "long ok")             # S 30, the rest pass
-    assert a.screen == CONTRACT and _code(a) == 6 and "the last hand" not in text(a)
+    assert a.screen == CONTRACT and _code(a) == 3 and "the last hand" not in text(a)
 
 
 def test_held_arrows_on_trump_in_a_points_game_step_3_either_way():
@@ -150,10 +152,10 @@ def test_held_arrows_on_trump_in_a_points_game_step_3_either_way():
     s = a.scorer.s
     press(a, "next", "long ok")
     assert a.screen == CONTRACT and "hold <>: 3 a step" in text(a)
-    press(a, "long prev")
-    assert s.phase() == TRUMP and a.screen == CONTRACT and s.legal_at(a.cur) == 3
     press(a, "long next")
-    assert s.legal_at(a.cur) == 6
+    assert s.phase() == TRUMP and a.screen == CONTRACT and s.legal_at(a.cur) == 6
+    press(a, "long prev", "long prev")
+    assert s.legal_at(a.cur) == 0
 
 
 def test_ok_held_on_trump_in_a_points_game_only_names_it():
@@ -163,21 +165,33 @@ def test_ok_held_on_trump_in_a_points_game_only_names_it():
     press(a, "next", "long ok")
     assert a.screen == CONTRACT and "hold: and made" not in text(a)
     press(a, "long ok")
-    assert s.hands() == 0 and s.contract() == 6 and a.screen == RESULT
+    assert s.hands() == 0 and s.contract() == 3 and a.screen == RESULT
 
 
-def test_ok_held_on_the_result_takes_what_is_on_show():
+def test_the_result_shows_made_and_set_each_on_its_arrow():
     a = boot()
-    press(a, "ok", "next", "long ok", "ok")     # E 30, the rest pass, sixes
+    press(a, "ok", "next", "long ok", "ok")     # E 30, the rest pass, threes
     s = a.scorer.s
-    assert a.screen == RESULT and "\nmade\n" in text(a) and "hold OK" not in text(a)
-    press(a, "long ok")                     # made on show: held, it is made
-    assert s.hands() == 1 and s.last(LAST_MADE) == 1 and s.score(1) == 1
+    assert a.screen == RESULT and "< made   set >" in text(a)
+    assert "< made  > set  OK track tricks" in text(a) and "hold OK" not in text(a)
+    # Under each word what it gives: E/W bid, so made is Them +1, set Us +1.
+    lines = text(a).split("\n")
+    at = lines.index("< made   set >")
+    assert lines[at + 1] == "Them +1 mark" and lines[at + 2].strip() == "Us +1 mark"
+    press(a, "next")                        # > : set, at once
+    assert s.hands() == 1 and s.last(LAST_MADE) == 0 and s.score(0) == 1
     assert a.screen == HOME and same_state(s, on_flash(a))
-    press(a, "next", "long ok", "ok", "next")   # S 30, the rest pass, sixes; set on show
-    assert a.screen == RESULT and "\nset\n" in text(a)
-    press(a, "long ok")
-    assert s.hands() == 2 and s.last(LAST_MADE) == 0 and s.score(1) == 2
+    press(a, "next", "long ok", "ok", "long prev")  # S 30, the rest pass, threes; < held
+    assert s.hands() == 2 and s.last(LAST_MADE) == 1 and s.score(0) == 2
+    assert same_state(s, on_flash(a))
+
+
+def test_ok_on_the_result_tracks_the_tricks_and_saves_nothing():
+    a = boot()
+    press(a, "ok", "next", "long ok", "ok")     # E 30, the rest pass, threes
+    s = a.scorer.s
+    press(a, "long ok")                     # held: the same as OK
+    assert s.hands() == 0 and a.scorer.hand_mode == 1 and a.screen != RESULT
 
 
 def test_ok_held_on_a_points_result_takes_the_number():
@@ -210,24 +224,24 @@ def test_back_leaves_the_cursor_on_what_it_took_back():
     assert a.screen == BID and s.seat() == 2 and _code(a) == 42
     press(a, "ok", "long ok")                       # S 42, W and N pass
     assert a.screen == CONTRACT
-    press(a, "long next", "ok")                     # S names 3 steps on from sixes
+    press(a, "long next", "ok")                     # S names 3 steps on from threes
     named = s.contract()
-    assert s.phase() == PLAY and named != 6
+    assert s.phase() == PLAY and named == 6
     press(a, "back")
     assert a.screen == CONTRACT and _code(a) == named
     # Once another screen has entered, BACK's choice is forgotten: a new deal's first
     # bid starts on pass again.
-    press(a, "ok", "next", "ok")                    # named again, set
+    press(a, "ok", "next")                          # named again, set (>)
     assert s.hands() == 1 and a.screen == HOME and _code(a) == C.PASS
     assert s.last(LAST_MADE) == 0
-    # A result taken back was a slip between two: the other one is on show.
+    # A result taken back: made and set both on show again, each an arrow away.
     # The score says what was saved, `BACK undoes`: BACK does, at once.
-    press(a, "back")                                # the set hand taken back: made on show
-    assert a.screen == RESULT and s.hands() == 0 and "\nmade\n" in text(a) and a.cur == 0
-    press(a, "ok")
+    press(a, "back")                                # the set hand taken back
+    assert a.screen == RESULT and s.hands() == 0 and "< made   set >" in text(a)
+    press(a, "prev")
     assert s.hands() == 1 and s.last(LAST_MADE) == 1
     press(a, "next", "prev", "back", "ok")          # later, it asks: and the made one
-    assert a.screen == RESULT and "\nset\n" in text(a) and a.cur == 1
-    press(a, "ok")
+    assert a.screen == RESULT and "< made   set >" in text(a)
+    press(a, "next")
     assert s.hands() == 1 and s.last(LAST_MADE) == 0
     assert same_state(s, on_flash(a))

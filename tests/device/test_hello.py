@@ -92,7 +92,7 @@ def test_a_game_over_is_not_finished_by_noise():
     a = boot()
     press(a, "ok")
     while not a.scorer.s.over() and a.scorer.s.hands() < 14:
-        press(a, "next", "ok", "ok", "ok", "ok", "ok", "ok")     # 30, 3 passes, made
+        press(a, "next", "ok", "ok", "ok", "ok", "ok", "prev")   # 30, 3 passes, trump, < made
     assert a.scorer.s.over() and a.screen == OVER_SCREEN
     line = FakeLine(b"hello?\r\n" * 4 + b"\x00\x13\x11")
     a, calls = _app_on(line, a)

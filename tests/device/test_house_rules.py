@@ -69,7 +69,7 @@ def test_forced_min_shows_under_a_forced_all_pass_and_binds_the_forced_dealer():
     assert s.legal_at(a.cur) == 31 and 30 not in legal(s) and C.PASS not in legal(s)
     press(a, "ok", "ok")                                # N 31, sixes
     assert a.screen == RESULT
-    press(a, "ok")                                      # made
+    press(a, "prev")                                    # < made
     assert s.hands() == 1 and s.score(0) == 1 and s.last(C.LAST_VALUE) == 31
     again = on_flash(a)
     assert again.rules.forced_min == 31 and same_state(again, s)

@@ -7,7 +7,7 @@ from apphelp import boot, flash, press
 from firmware import transient
 from firmware.codes import HOME
 
-HAND = ("next", "long ok", "ok", "ok")
+HAND = ("next", "long ok", "ok", "prev")
 # What a boot's replay loads, and only it: its phase, the header, the sitting's family
 # chooser, the journal's reading.
 ONLY_WHEN_USED = ("firmware.boot", "firmware.boot.resume", "engine_core.header",

@@ -34,41 +34,57 @@ def _app():
 
 def test_typical_hand_is_3_presses_and_ends_on_the_score():
     a = _app()
-    # next (30), OK held (and the rest pass), OK held (sixes, and made)
-    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 6), MADE)) == 3
+    # next (30), OK held (and the rest pass), OK held (threes, and made)
+    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 3
     s = a.scorer.s
     assert s.hands() == 1 and s.score(1) == 1 and a.screen == HOME
 
 
 def test_a_trump_away_from_the_cursor_costs_the_moves_to_it():
     a = _app()
-    # Threes are one held step back from sixes (3 a step).
-    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 3), MADE)) == 4
-    # Twos: a held step back and one more; the start is sixes every hand.
-    n = M.fewest(a, (PASS, BID30, PASS, PASS, C.event(C.EV_TRUMP, 2), MADE))
-    assert n == 6 and a.scorer.s.last(LAST_CONTRACT) == 2
+    # Sixes are one held step on from threes (3 a step).
+    assert M.fewest(a, (BID30, PASS, PASS, PASS, C.event(C.EV_TRUMP, 6), MADE)) == 4
+    # Fives: a held step on and one back; the start is threes every hand.
+    n = M.fewest(a, (PASS, BID30, PASS, PASS, C.event(C.EV_TRUMP, 5), MADE))
+    assert n == 6 and a.scorer.s.last(LAST_CONTRACT) == 5
 
 
 def test_the_search_finds_the_held_keys_of_a_mark_bid_and_a_set():
     a = _app()
-    six = C.event(C.EV_TRUMP, 6)
-    # ◀ held (42), OK held (and the rest pass), OK held (sixes, and made)
-    assert M.fewest(a, (C.event(C.EV_BID, 42), PASS, PASS, PASS, six, MADE)) == 3
-    # E deals: OK (S passes), ▶ (30), OK held (W bids it, the rest pass), OK (sixes),
-    # ▶ (set: on show), OK
-    assert M.fewest(a, (PASS, BID30, PASS, PASS, six, SET)) == 6
+    three = C.event(C.EV_TRUMP, 3)
+    # ◀ held (42), OK held (and the rest pass), OK held (threes, and made)
+    assert M.fewest(a, (C.event(C.EV_BID, 42), PASS, PASS, PASS, three, MADE)) == 3
+    # E deals: OK (S passes), ▶ (30), OK held (W bids it, the rest pass), OK (threes),
+    # ▶ (set, on its arrow's side)
+    assert M.fewest(a, (PASS, BID30, PASS, PASS, three, SET)) == 5
     assert a.scorer.s.hands() == 2 and a.scorer.s.last(LAST_MADE) == 0
 
 
 def test_forced_dealer_and_an_undone_result_are_found():
     a = _app()
-    want = (PASS, PASS, PASS, C.event(C.EV_BID, 31), C.event(C.EV_TRUMP, 6), SET, UNDO,
+    want = (PASS, PASS, PASS, C.event(C.EV_BID, 31), C.event(C.EV_TRUMP, 3), SET, UNDO,
             MADE)
-    # OK held (three passes), next, OK (31), OK (sixes), next, OK (set), BACK (undone
-    # at once: the score says `hand 1 saved, BACK undoes`), OK (made, on show).
-    assert M.fewest(a, want) == 8
+    # OK held (three passes), next, OK (31), OK (threes), ▶ (set), BACK (undone at
+    # once: the score says `hand 1 saved, BACK undoes`), ◀ (made).
+    assert M.fewest(a, want) == 7
     s = a.scorer.s
     assert s.hands() == 1 and s.score(0) == 1 and s.last(LAST_BID) == 31
+
+
+def test_the_trump_cursor_starts_where_the_corpus_takes_fewest_moves():
+    from firmware.ui import contract
+    # Over the corpus of ui.presses_per_hand.sitting_mean each start's moves to the
+    # trumps named; the screen's start is the least, and the others are not all equal
+    # (the choice is the corpus's, not any start's).
+    costs = M.trump_starts(4, 7)
+    assert len(costs) == 9 and costs[contract.START] == min(costs.values()), costs
+    assert max(costs.values()) > costs[contract.START]
+    # Every name within two presses of any start (steps of 1 and 3 over nine).
+    s = M.make_app(SimDisplay(), O.resolve("42")).scorer.s
+    for code in (30, C.PASS, C.PASS, C.PASS):
+        s.apply(C.event(C.EV_BID, code))
+    moves = M.trump_moves(s)
+    assert max(moves[contract.START].values()) == 2 and len(moves[contract.START]) == 9
 
 
 def test_an_impossible_hand_is_reported_not_counted():
@@ -92,6 +108,23 @@ def test_corpus_hands_are_legal_and_varied():
         k += 1
     assert s.hands() == 3
     assert C.EV_BID in kinds and C.EV_TRUMP in kinds and C.EV_MADE in kinds
+
+
+def test_the_floor_charges_moves_by_the_four_gestures_and_stays_under_the_search():
+    # Four gestures: one value at 0 moves, four at 1, eight at 2.
+    assert [M._dist(r) for r in (0, 1, 4, 5, 12, 13)] == [0, 1, 1, 2, 2, 3]
+    hands, floor = M.corpus_floor(1, 7)
+    assert hands == 11 and 200 <= floor
+    # The search's fewest presses on the first three hands of that corpus: the floor a
+    # hand (the same sitting) is under their mean plus a hand's spread.
+    rnd = M.Rand(7)
+    a = _app()
+    total = 0
+    k = 0
+    while k < 3:
+        total += M.fewest(a, M.hand_events(a.scorer.s, rnd))
+        k += 1
+    assert floor < total * 100 // 3 + 200, (floor, total)
 
 
 def test_the_check_reads_button_names_as_the_footers_write_them():

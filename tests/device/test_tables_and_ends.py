@@ -13,7 +13,7 @@ from engine_core.journal.reader import JournalReader
 from engine_core.codes import PLAY
 from firmware.codes import HOME, SETUP
 
-HAND = ("next", "long ok", "ok", "ok")
+HAND = ("next", "long ok", "ok", "prev")
 
 
 def _header_on_flash(a, sid):
@@ -65,7 +65,7 @@ def test_game_over_puts_the_end_time_on_flash_once():
     s = a.scorer.s
     sid = a.scorer.journal.open_sitting()
     while not s.over() and s.hands() < 8:
-        press(a, "prev", "long ok", "ok", "ok")
+        press(a, "prev", "long ok", "ok", "prev")
     assert s.over()
     items = _items(a, sid)
     assert len(items[-1]) == 5 and [len(i) for i in items].count(5) == 1
@@ -96,7 +96,7 @@ def test_a_resumed_sitting_skips_its_end_record():
     press(a, "ok")
     s = a.scorer.s
     while not s.over() and s.hands() < 8:
-        press(a, "prev", "long ok", "ok", "ok")
+        press(a, "prev", "long ok", "ok", "prev")
     press(a, "back", "ok")          # undo the last hand after game over: play goes on
     assert not a.scorer.s.over()
     b = boot(nor)                   # power cut and back
@@ -158,7 +158,7 @@ def test_names_pushed_after_game_over_are_the_next_sittings_not_the_finished_one
     press(a, "ok")                  # start: Ann, Bob, Cy and Di play it
     s = a.scorer.s
     while not s.over() and s.hands() < 8:
-        press(a, "prev", "long ok", "ok", "ok")
+        press(a, "prev", "long ok", "ok", "prev")
     assert s.over() and a.scorer.names == ("Ann", "Bob", "Cy", "Di")
     # The PC pushes the next table's players (as sync --event does after storing it).
     assert pc_sets(a, "names", "p", ["Eve", "Gus", "Ida", "Jo"]) is None

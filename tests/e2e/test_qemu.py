@@ -60,7 +60,7 @@ def _script_keys():
     # ones: team 1 (E and W) takes every mark, 7-0.
     keys = [OK]
     for h in range(7):
-        keys += [NEXT, LONG | OK, OK] + ([OK] if h % 2 == 0 else [NEXT, OK])
+        keys += [NEXT, LONG | OK, OK] + ([PREV] if h % 2 == 0 else [NEXT])    # < made, > set
     return keys
 
 
@@ -218,7 +218,7 @@ def _export_one(flash, folder):
 def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     R.firmware()
     script = tmp_path / "hand.txt"
-    script.write_text("ok\nnext\nlong ok\nok\nok\n")    # setup, then a hand: 30, made
+    script.write_text("ok\nnext\nlong ok\nok\nprev\n")    # setup, then a hand: 30, made
     flash = tmp_path / "f.bin"
     out = _run("sim", "--qemu", "--script", str(script), "--flash", str(flash), "--text",
                timeout=180)
@@ -235,7 +235,7 @@ def test_sim_qemu_runs_a_script_and_keeps_its_flash(tmp_path):
     assert log.returncode == 0, log.stderr
     assert '{"type": "bid", "bid": 30}' in log.stdout and '"made"' in log.stdout, log.stdout
     # Again on the same file: the sitting resumes from it and takes a second hand.
-    script.write_text("next\nlong ok\nok\nok\n")
+    script.write_text("next\nlong ok\nok\nprev\n")
     again = _run("sim", "--qemu", "--script", str(script), "--flash", str(flash),
                  timeout=180)
     assert again.returncode == 0, again.stderr

@@ -26,8 +26,8 @@ pytestmark = [pytest.mark.skipif(not HAVE_MP, reason="the MicroPython unix port 
               pytest.mark.mp32]
 
 # Five hands of 42 for marks: Them (E, W) win hand 1, Us the next four: 4-1 to Us.
-NEW_HAND_MADE = ["next", "long ok", "ok", "ok"]     # on the score: 30 and the rest pass,
-NEW_HAND_SET = ["next", "long ok", "ok", "next", "ok"]    # trump, made; ... set
+NEW_HAND_MADE = ["next", "long ok", "ok", "prev"]   # on the score: 30 and the rest pass,
+NEW_HAND_SET = ["next", "long ok", "ok", "next"]   # trump, < made; ... > set
 SITTING = (["ok"] + NEW_HAND_MADE + NEW_HAND_MADE + NEW_HAND_SET + NEW_HAND_MADE
            + NEW_HAND_SET)
 
@@ -273,8 +273,8 @@ def test_hold_takes_the_keyboard_after_the_script(tmp_path):
     try:
         assert proc.stdout.readline().startswith(b"serial: /dev/")
         # A hand on the keys: setup (Enter is OK), the first seat bids 30 (right arrow)
-        # and the rest pass (Tab: OK held), trump, made; q.
-        proc.stdin.write(b"\r\x1b[C\t\r\rq")
+        # and the rest pass (Tab: OK held), trump, made (left arrow); q.
+        proc.stdin.write(b"\r\x1b[C\t\r\x1b[Dq")
         proc.stdin.flush()
         assert proc.wait(60) == 0
     finally:

@@ -18,8 +18,8 @@ from webboard import Scorer, Server, build
 # 42 for marks to 7: hand 1 Them (E bids 30 and makes it); then Us every hand, making
 # our bids (even hands) and setting theirs (odd hands): 7-1 after 8 hands. A new hand's
 # bid is 30, the rest pass (OK held), trump, and made (or set).
-MADE = ["next", "long ok", "ok", "ok"]
-SET = ["next", "long ok", "ok", "next", "ok"]
+MADE = ["next", "long ok", "ok", "prev"]
+SET = ["next", "long ok", "ok", "next"]
 SITTING_42 = ["ok"] + MADE + MADE + SET + MADE + SET + MADE + SET + MADE
 CUT = 1 + 4 + 4 + 2         # two bids into hand 3
 # Oklahoma Gin to 100 (tests/e2e/sync/test_gin_sync_sim.py), by the keyboard, from a 42 game over

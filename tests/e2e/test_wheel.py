@@ -132,7 +132,7 @@ def _sitting_script(path):
     # ones: 0-7 (as tests/e2e/sync/test_sync_sim.py plays it).
     lines = ["ok"]
     for h in range(7):
-        lines += ["next", "long ok", "ok"] + (["ok"] if h % 2 == 0 else ["next", "ok"])
+        lines += ["next", "long ok", "ok"] + (["prev"] if h % 2 == 0 else ["next"])
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 

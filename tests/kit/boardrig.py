@@ -87,7 +87,7 @@ def costed(b):
 # Start plain 42, then a hand (E bids 32, three passes, trump, made), then the next hand
 # begun (S bids 30): 15 presses, many of them during a refresh.
 PLAY = ("ok",                                   # start the sitting (a full refresh)
-        "next", "ok", "ok", "ok", "ok", "ok", "ok",   # E bids 30, 3 passes, trump, made
+        "next", "ok", "ok", "ok", "ok", "ok", "prev",  # E bids 30, 3 passes, trump, made (<)
         "next", "ok", "ok", "ok", "ok")               # S bids 30, 3 passes
 
 

@@ -26,7 +26,7 @@ def _script(path):
     lines = ["ok"]
     for h in range(7):
         hand = ["next", "long ok", "ok"]       # on the score: 30, the rest pass; trump
-        lines += hand + (["ok"] if h % 2 == 0 else ["next", "ok"])     # made, or set
+        lines += hand + (["prev"] if h % 2 == 0 else ["next"])     # < made, or > set
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -119,7 +119,7 @@ def _keys_of_the_script():
     # The sitting of _script() as keys: Enter is OK, Tab OK held, the right arrow NEXT.
     keys = b"\r"
     for h in range(7):
-        keys += b"\x1b[C\t\r" + (b"\r" if h % 2 == 0 else b"\x1b[C\r")
+        keys += b"\x1b[C\t\r" + (b"\x1b[D" if h % 2 == 0 else b"\x1b[C")   # < made, > set
     return keys
 
 

@@ -234,8 +234,10 @@ def check(display, cases_=None):
             got = state(a)
             after[key] = (got, events(a))
             if key & LONG and (key & 0xF == NEXT or key & 0xF == PREV):
-                # A held arrow moves further, as the short one moves; it takes nothing.
-                if after[key][1] != base_ev:
+                # A held arrow moves further, as the short one moves, and takes nothing;
+                # where the short arrow takes its side's choice (made on <, set on >),
+                # held it takes the very same.
+                if after[key][1] != base_ev and after[key][1] != after[key & 0xF][1]:
                     opposite.append((case[0], module, key))
             elif key & LONG and not more_of((base, base_ev), after[key & 0xF], after[key]):
                 opposite.append((case[0], module, key))

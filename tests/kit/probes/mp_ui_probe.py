@@ -137,9 +137,11 @@ def presses(sittings, seed, gin_hands):
     bid = C.event(C.EV_BID, 30)
     npass = C.event(C.EV_BID, C.PASS)
     made = C.event(C.EV_MADE, 1)
+    # The typical hand names the trump the cursor starts on (firmware.ui.contract.START).
+    from firmware.ui import contract
     a = M.make_app(d, rules)
-    print("presses_typical", M.fewest(a, (bid, npass, npass, npass, C.event(C.EV_TRUMP, 6),
-                                          made)))
+    print("presses_typical", M.fewest(a, (bid, npass, npass, npass,
+                                          C.event(C.EV_TRUMP, contract.START), made)))
     n = 0
     for trump in M.TRUMPS:
         a = M.make_app(d, rules)
@@ -149,6 +151,8 @@ def presses(sittings, seed, gin_hands):
     print("corpus_hands", hands)
     print("corpus_presses", total)
     print("corpus_most", most)
+    hands, floor = M.corpus_floor(sittings, seed)
+    print("corpus_floor_x100", floor)
     hands, total, most = M.gin_corpus_mean(d, seed, hands=gin_hands or None,
                                            sittings=1 if gin_hands else 2)
     print("gin_hands", hands)

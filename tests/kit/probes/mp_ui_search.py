@@ -409,3 +409,157 @@ def setup_gin_from_power_on(display):
                 and a.screen == "score" and s.phase() == Gn.TURNUP)
 
     return fewest_to(make, goal)
+
+
+# ---- the floor of the 42 corpus: what no design on these buttons can go below ----
+# Each question (a seat's bid, the trump, the result) costs its own press, its value the
+# least moves any fixed start allows: with four arrow gestures (short and held, each
+# way) at most 4k values are k moves away, so a question's values, likeliest first over
+# the corpus, are charged 0, then 1 for the next four, 2 for the next eight... (a start
+# fixed per question: the first bid, a raise, the forced dealer, the trump). What the
+# rule lets a held OK do more of is free: the passes after a held OK up to the end of
+# the auction or the forced dealer, and made after the trump. A set costs its press; an
+# undo its BACK, the event taken back its press and the right one its press.
+
+def _dist(rank):
+    k = 0
+    n = 1
+    while rank >= n:
+        k += 1
+        n += 4 * k
+    return k
+
+
+def corpus_floor(sittings, seed):
+    """The floor a hand over corpus_mean()'s corpus. Returns (hands, floor x100)."""
+    from engine_core.texas42 import options as O
+    from engine_core.texas42.sitting import Sitting
+    rnd = Rand(seed)
+    counts = {}
+    presses = 0
+    n = 0
+    asked = []      # (question, value) of every question a value is moved for
+    k = 0
+    while k < sittings:
+        t = Sitting(O.resolve("42"), k % 4)
+        while not t.over():
+            want = hand_events(t, rnd)
+            i = 0
+            free = False    # a held OK's passes
+            while i < len(want):
+                ev = want[i]
+                kind = ev >> 24
+                undone = i + 1 < len(want) and want[i + 1] >> 24 == C.EV_UNDO
+                again = i > 0 and want[i - 1] >> 24 == C.EV_UNDO
+                if kind == C.EV_UNDO:
+                    presses += 1
+                elif kind == C.EV_BID:
+                    code = ev & 0xFFFFFF
+                    if code == C.PASS and free and not undone:
+                        pass
+                    elif undone or again:
+                        presses += 1
+                    else:
+                        q = "bid" if t.high_bid() < 0 else "raise"
+                        if t.check(_bid(C.PASS)):
+                            q = "forced"
+                        presses += 1
+                        asked.append((q, code))
+                        # a held OK passes for the seats after it, where they pass
+                        rest = want[i + 1:]
+                        j = 0
+                        while j < len(rest) and rest[j] == _bid(C.PASS):
+                            j += 1
+                        free = j > 0 and (j == len(rest) or rest[j] >> 24 != C.EV_BID)
+                        if code == C.PASS and j and j < len(rest):
+                            # all pass up to the forced dealer, then the dealer's bid
+                            p = Sitting(t.rules, t.dealer())
+                            _copy(p.st, t.st)
+                            m = 0
+                            while m <= j:
+                                p.apply(_bid(C.PASS))
+                                m += 1
+                            free = p.check(_bid(C.PASS)) != 0
+                elif kind == C.EV_TRUMP:
+                    free = False
+                    presses += 1
+                    if not again:
+                        asked.append(("trump", ev & 0xFFFFFF))
+                elif kind == C.EV_MADE:
+                    if (ev & 1) == 0 or again or want[i - 1] >> 24 != C.EV_TRUMP:
+                        presses += 1
+                if kind != C.EV_UNDO and not undone:
+                    t.apply(ev)
+                i += 1
+            n += 1
+        k += 1
+    for q, v in asked:
+        c = counts.setdefault(q, {})
+        c[v] = c.get(v, 0) + 1
+    for q in counts:
+        order = sorted(counts[q].values(), reverse=True)
+        r = 0
+        while r < len(order):
+            presses += order[r] * _dist(r)
+            r += 1
+    return n, presses * 100 // n
+
+
+# ---- where the trump cursor starts: the fewest moves over the corpus ----
+# The contract screen's cursor starts on the same trump every hand
+# (firmware.ui.contract.START). Each start's cost over the corpus is the moves the
+# screen's arrows take from it to every trump named (steps of 1 and 3 either way,
+# walk.step() as the screen steps, wrapping); the start with the least is the screen's.
+
+def trump_moves(s):
+    """The moves from each legal trump position of s (at its contract) to every other:
+    {start code: {code: moves}}, a breadth-first walk over the contract's four arrows."""
+    from firmware.ui import contract
+    from firmware.ui import walk
+    out = {}
+    j = walk.first(s)
+    while j >= 0:
+        got = {s.legal_at(j): 0}
+        level = [j]
+        n = 0
+        while level:
+            n += 1
+            nxt = []
+            for p in level:
+                for step in (1, -1, contract.LONG_STEP, -contract.LONG_STEP):
+                    q = walk.step(s, p, step)
+                    if s.legal_at(q) not in got:
+                        got[s.legal_at(q)] = n
+                        nxt.append(q)
+            level = nxt
+        out[s.legal_at(j)] = got
+        j = s.next_legal(j)
+    return out
+
+
+def trump_starts(sittings, seed):
+    """The corpus of corpus_mean() (the same hands) and each trump start's moves over
+    it: {start code: moves}."""
+    from engine_core.texas42 import options as O
+    from engine_core.texas42.sitting import Sitting
+    rnd = Rand(seed)
+    costs = {}
+    k = 0
+    while k < sittings:
+        t = Sitting(O.resolve("42"), k % 4)
+        while not t.over():
+            want = hand_events(t, rnd)
+            i = 0
+            while i < len(want):
+                ev = want[i]
+                if ev >> 24 == C.EV_TRUMP:
+                    moves = trump_moves(t)
+                    for start in moves:
+                        costs[start] = costs.get(start, 0) + moves[start][ev & 0xFFFFFF]
+                # an event keyed wrong and undone is not applied, nor its undo
+                undone = i + 1 < len(want) and want[i + 1] >> 24 == C.EV_UNDO
+                if ev >> 24 != C.EV_UNDO and not undone:
+                    t.apply(ev)
+                i += 1
+        k += 1
+    return costs
