@@ -44,8 +44,8 @@ def run_tally(*args):
 def hand_keys(marks):
     """The buttons of each hand of a game of 42 to marks (side A, side B), dealt first by
     seat 1: one bid of 30 by the first bidder (the rest pass), then made or set so that
-    the mark goes to the side the script says. Enter is OK, Tab OK held, the right arrow
-    NEXT."""
+    the mark goes to the side the script says. Enter is OK, Tab OK held, the arrows
+    PREV and NEXT (the result: < made, > set)."""
     a, b = marks
     winner = 0 if a == 7 else 1
     order = [1 - winner] * min(a, b) + [winner] * 7
@@ -53,7 +53,7 @@ def hand_keys(marks):
     for h, side in enumerate(order):
         bidder = (h + 1) % 2                # dealer h % 4 (seat 1 first): the next seat bids
         hands.append(b"\x1b[C\t\r"             # 30, the rest pass; trump
-                     + (b"\r" if side == bidder else b"\x1b[C\r"))    # made, or set
+                     + (b"\x1b[D" if side == bidder else b"\x1b[C"))    # made, or set
     return hands
 
 
