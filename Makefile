@@ -47,8 +47,12 @@ $(STAMP): requirements.txt pyproject.toml
 # the bench its own image of the suites for the qemu board (TALLY42_SUITE_ROM). make check
 # and make test record their time (tools/timed.py, build/timings/), which
 # bench/bench_suite.py prints.
+# JOBS at once (2: the machine the suite is made for) unless make was given its own -j.
+JOBS ?= 2
+SUBMAKE = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS) --output-sync=target)
+
 check: setup
-	@$(PY) tools/timed.py check -- $(MAKE) --no-print-directory check-all
+	@$(PY) tools/timed.py check -- $(SUBMAKE) check-all
 
 check-all: lint pycheck mpcheck
 
@@ -70,7 +74,7 @@ pycheck: setup
 	TALLY42_NO_PG=1 $(PY) -m pytest -q tests/engine tests/host
 
 test: setup
-	@$(PY) tools/timed.py test -- $(MAKE) --no-print-directory test-all
+	@$(PY) tools/timed.py test -- $(SUBMAKE) test-all
 
 # pytest comes first: the longest chain starts at once, with no build before it; the
 # builds (mp32, qemu) go on beside it, and what runs on them after.

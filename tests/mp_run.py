@@ -38,7 +38,7 @@ def _run_module(path, counts):
         sys.print_exception(e)
         counts[1] += 1
         return
-    # make check's quick run leaves a module's SLOW tests to make test (tests/kit/quick.py).
+    # make check's quick run leaves a module's SLOW tests to make test (tests/kit/engine/quick.py).
     slow = getattr(mod, "SLOW", ()) if Q.QUICK else ()
     for attr in sorted(dir(mod)):
         if not attr.startswith("test_"):

@@ -11,7 +11,7 @@ from engine_core.texas42.sitting import Sitting
 from randsit import RandomPlayer, play
 from quick import scaled
 
-# Random sittings of each setup: make check's quick run plays fewer (tests/kit/quick.py).
+# Random sittings of each setup: make check's quick run plays fewer (tests/kit/engine/quick.py).
 SITTINGS = scaled(20, 6)
 
 SETUPS = (

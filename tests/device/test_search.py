@@ -18,7 +18,7 @@ from engine_core.texas42 import options as O  # noqa: E402
 from firmware.codes import BLACK, WHITE  # noqa: E402
 
 # A minute of search on the unix port (the corpus's undone result): make test's, not make
-# check's (tests/kit/quick.py).
+# check's (tests/kit/engine/quick.py).
 SLOW = ("test_corpus_hands_are_legal_and_varied",)
 
 BID30 = C.event(C.EV_BID, 30)

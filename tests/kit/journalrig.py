@@ -163,7 +163,7 @@ def end_bytes(seconds, offset_minutes):
 
 
 # Every cut point, or every STRIDE-th one and the last: make check's quick run sweeps a
-# seventh of them (tests/kit/quick.py), as does the 64-bit port's run in make test when the
+# seventh of them (tests/kit/engine/quick.py), as does the 64-bit port's run in make test when the
 # 32-bit one (the ESP32's stand-in) sweeps every one (TALLY42_CUT_STRIDE).
 STRIDE = Q.setting("CUT_STRIDE", Q.scaled(1, 7))
 

@@ -22,7 +22,7 @@ TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/device", "t
 FILES = ("tests/kit/chip/fakes.py", "tests/kit/costclock.py", "tests/kit/chip/rtcchip.py",
          "tests/kit/probes/mp_ui_search.py", "tests/kit/chip/board_fakes.py", "tests/kit/apphelp.py",
          "tests/kit/boardrig.py", "tests/kit/journalv1.py", "tests/kit/journalrig.py",
-         "tests/kit/scratch.py", "tests/kit/quick.py", "bench/bench_engine.py")
+         "tests/kit/scratch.py", "bench/bench_engine.py")
 # Kept as source: mp_run.py (its functions are run without its main()), the board probe
 # (tests/device/test_probe_board.py reads it as text, as tally42 deploy sends it).
 SOURCES = ("tests/mp_run.py", "host_tools/deploy/board_probe.py")

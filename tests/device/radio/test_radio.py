@@ -18,7 +18,7 @@ _AIR = scratch.path("air")
 KEY = bytes(range(16))
 
 # Seconds of real time each (the chip's 2 s blocked sends, thirty hands through a lossy
-# air): make test's, not make check's (tests/kit/quick.py).
+# air): make test's, not make check's (tests/kit/engine/quick.py).
 SLOW = ("test_the_sender_gets_a_sitting_to_the_pc_through_loss_duplication_and_reordering",
         "test_the_sender_gets_a_sitting_through_sends_that_find_the_buffers_full",
         "test_espnow_with_its_transmit_buffers_full_blocks_two_seconds_then_raises_no_mem")
