@@ -13,19 +13,7 @@ import subprocess
 import urllib.request
 
 from clubnight import (AIR_FAULTS, EVENT, PUSHED, RESULTS, TALLY, TEAM_OF, TEAMS, ROOT, Sim,
-                       each, expected_standings, run_tally, standings_csv, wait_until)
-
-
-def _hands(marks):
-    """clubnight.game_keys(marks) cut into the setup's start and one string a hand."""
-    a, b = marks
-    winner = 0 if a == 7 else 1
-    order = [1 - winner] * min(a, b) + [winner] * 7
-    out = []
-    for h, side in enumerate(order):
-        bidder = (h + 1) % 2
-        out.append(b"\x1b[C\t\r" + (b"\r" if side == bidder else b"\x1b[C\r"))
-    return out
+                       each, hand_keys, expected_standings, run_tally, standings_csv, wait_until)
 
 
 def _page(url):
@@ -85,7 +73,7 @@ def test_a_club_night_over_the_radio_has_the_standings_right_at_every_round(tmp_
                 since = sim.mark()
                 sim.keys(b"\r")
                 sim.wait_for(rb"Table %d +Round %d" % (t, r), since, 90)
-            hands = {s.table: _hands(RESULTS[(rnd, s.table)]) for s in players}
+            hands = {s.table: hand_keys(RESULTS[(rnd, s.table)]) for s in players}
             first = players[0]
             # Two hands on the first table: the page shows it playing, live.
             first.keys(b"\r" + b"".join(hands[first.table][:2]))
