@@ -48,11 +48,12 @@ $(STAMP): requirements.txt pyproject.toml
 # and make test record their time (tools/timed.py, build/timings/), which
 # bench/bench_suite.py prints.
 # JOBS at once (2: the machine the suite is made for) unless make was given its own -j.
+# (The recipes that run it start with +: the line names $(MAKE) only through SUBMAKE.)
 JOBS ?= 2
 SUBMAKE = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS) --output-sync=target)
 
 check: setup
-	@$(PY) tools/timed.py check -- $(SUBMAKE) check-all
+	+@$(PY) tools/timed.py check -- $(SUBMAKE) check-all
 
 check-all: lint pycheck mpcheck
 
@@ -74,7 +75,7 @@ pycheck: setup
 	TALLY42_NO_PG=1 $(PY) -m pytest -q tests/engine tests/host
 
 test: setup
-	@$(PY) tools/timed.py test -- $(SUBMAKE) test-all
+	+@$(PY) tools/timed.py test -- $(SUBMAKE) test-all
 
 # pytest comes first: the longest chain starts at once, with no build before it; the
 # builds (mp32, qemu) go on beside it, and what runs on them after.
@@ -105,7 +106,7 @@ pytest: setup web
 # The tests that need the builds, once they are built; the MicroPython suites on the
 # bare-metal build are qemutest's, which runs beside.
 pytest-builds: setup mp32-if-possible qemu-if-possible
-	TALLY42_SIM_BUILD=build/sim/pytest-builds $(PY) -m pytest -m "builds and not suites" --durations=5
+	TALLY42_SIM_BUILD=build/sim/pytest-builds $(PY) -m pytest -m "builds and not suites" -n 2 --durations=5
 
 qemutest: setup qemu-if-possible
 	$(PY) -m pytest -m suites tests/e2e/test_qemu.py
@@ -144,7 +145,7 @@ mptest32-suites: setup mp32-if-possible
 
 mptest32-sim: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, the sim tests on it skipped"; exit 0; fi; \
-	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) TALLY42_SIM_BUILD=build/sim/mp32 $(PY) -m pytest -m mp32 tests
+	TALLY42_MICROPYTHON=$(CURDIR)/$(MP32) TALLY42_SIM_BUILD=build/sim/mp32 $(PY) -m pytest -m mp32 -n 2 --durations=5 tests
 
 # The qemu port (tools/qemu.py, cached in build/qemu); tests/e2e/test_qemu.py runs on it.
 qemu: setup mp32
