@@ -49,7 +49,7 @@ LEAVE_OUT = (
     # waits out a real 15 s busy timeout, longer on an emulator's slowed clock
     "test_display.test_wait_until_ready_times_out_cleanly",
     # the sim's radio is ESP-NOW carried over UDP sockets, which the port has not (a
-    # device board's radio, tests/kit/chip/fakewifi.py, is that one behind the port's network)
+    # device board's radio, boards/sim/chip/wifi.py, is that one behind the port's network)
     "test_radio", "test_board_radio",
     # a writable file system: the first boot writes its settings file
     "test_selftest.test_a_device_boards_first_boot_shows_the_self_test_then_the_setup",
