@@ -4,7 +4,8 @@ counted; the PC's code never imports the device's (formats both sides speak are 
 engine_core), the device's never the PC's nor the emulated boards; no list of module
 names in firmware/ (phases leave the heap by prefix); no source file over 600 lines; no
 folder holding more than 20 modules directly, tests/ and bench/ included; no test
-imports a bench or another test, and the import path is set only by the runners. Read
+imports a bench or another test, and the import path is set only by the runners; one fake chip
+(boards/sim/chip/) stands in for the ESP32's built-in modules. Read
 from the source with ast, so a circle that only closes at run time (an import in a
 function) is found too."""
 import ast
