@@ -4,11 +4,12 @@
 def install(partitions=("journal",), image=None, uid=None):
     """Fake machine and esp32 modules in sys.modules, and the boards imported before
     forgotten (a board file opens on the chip it finds); returns (machine, esp32, undo),
-    undo() putting back what was there. partitions: the data partitions' labels; image: a
-    flash image file behind them (else a partition is only its label); uid: what
-    machine.unique_id() gives."""
+    undo() putting back what was there. partitions: the data partitions' labels, or block
+    devices with info(); image: a flash image file, the first partition alone (else a
+    partition is only its label); uid: what machine.unique_id() gives. esp32 is the fake
+    module itself (esp32.py: its use() boots a whole image with its table instead)."""
     import sys
-    from boards.sim.chip.esp32 import FakeEsp32
+    from boards.sim.chip import esp32 as e
     from boards.sim.chip.machine import FakeMachine
 
     names = ["machine", "esp32"] + [k for k in sys.modules
@@ -17,7 +18,7 @@ def install(partitions=("journal",), image=None, uid=None):
     for k in names:
         sys.modules.pop(k, None)
     m = FakeMachine() if uid is None else FakeMachine(uid)
-    e = FakeEsp32(partitions, image)
+    e.setup(partitions, image)
     m.esp32 = e
     sys.modules["machine"] = m
     sys.modules["esp32"] = e

@@ -5,7 +5,6 @@
 from boards.sim.chip import install
 from boards.sim.chip.machine import (Asleep, FakeMachine, FakePin, FakeSPI,  # noqa: F401
                                      sar_glitch)
-from boards.sim.chip.esp32 import FakeEsp32  # noqa: F401
 
 
 def install_fake_hardware(partitions=("journal",)):
