@@ -4,7 +4,13 @@
 # time, a C call that holds the interrupts back). Each class names what it copies from
 # MicroPython's ports/esp32 (the source in ../shared/micropython) or ESP-IDF. One fake
 # chip for the tests, the bench and the sim (boards/sim/chip/__init__.py install()).
+from micropython import const
+
 from boards.sim.chip.bm8563 import FakeBM8563
+
+_TYPING = const(0)      # true for pyright only (pyproject.toml's defineConstant)
+if _TYPING:
+    from typing import Any
 
 
 class FakePin:
@@ -128,8 +134,8 @@ class _FakePinClass(FakePin):
     IRQ_FALLING = 1
     IRQ_RISING = 2
 
-    registry = None
-    machine = None
+    registry: "dict | None" = None
+    machine: "FakeMachine | None" = None
     irq_handler = None
     irq_trigger = 0
 
@@ -196,7 +202,7 @@ class _FakeRTCClass:
     # 2000-01-01 as an ESP32's does at power-on; memory() is the RTC's user memory. Each
     # read of the date is a new tuple on the heap, as MicroPython's ports/esp32
     # machine_rtc.c makes it (machine_rtc_datetime_helper: mp_obj_new_tuple).
-    state = None
+    state: "dict | None" = None
 
     def datetime(self, t=None):
         if t is None:
@@ -256,8 +262,8 @@ class _FakeADCClass:
     # a step is FULL_MV / 4095, and a pin above FULL_MV reads 4095.
     ATTN_11DB = 3
     FULL_MV = 3100
-    cell = None
-    ratio = None
+    cell: "Any" = None
+    ratio: "Any" = None
     reads = 0
 
     def __init__(self, pin, atten=None):
@@ -311,6 +317,7 @@ class FakeMachine:
     # Stands in for the machine module (boards/sim/chip/__init__.py install()). uid: what
     # unique_id() gives (the chip's: its WiFi MAC, 6 bytes; esp32 port machine.c,
     # machine_unique_id: esp_efuse_mac_get_default).
+    esp32: "Any"        # the fake esp32 module, whose wake sources a sleep routes
     def __init__(self, uid=b"\x24\x0a\xc4\x12\x34\x56"):
         self.uid = uid
         self.pins = {}
