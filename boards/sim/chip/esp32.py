@@ -58,13 +58,16 @@ def setup(partitions=("journal",), image=None):
     """Data partitions by label (the first over the file `image`, which is that partition
     alone, when given) and block devices with info(); the wake sources disarmed."""
     global _flash, _table, ext0, ext1
-    import os
-    _flash = open(image, "r+b") if image is not None else None
+    _flash = None
+    size = 0
+    if image is not None:
+        import os
+        _flash = open(image, "r+b")
+        size = os.stat(image)[6]
     _table = []
     for p in partitions:
         if isinstance(p, str):
-            size = os.stat(image)[6] if _flash is not None and not _table else 0
-            _table.append((TYPE_DATA, _JOURNAL, 0, size, p))
+            _table.append((TYPE_DATA, _JOURNAL, 0, size if not _table else 0, p))
         else:
             _table.append(p)
     ext0 = ext1 = None
