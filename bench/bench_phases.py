@@ -1,10 +1,11 @@
 # What each load-for-a-while phase gives back to the heap when it ends, on the stock form
 # (the .mpy files loaded into RAM, as `make deploy` on a stock flash; the 32-bit build of
 # tools/mp32.py: the ESP32's object sizes), on an App booted on a sitting of 50 hands (as
-# bench_ui.py's heap figures), the score on screen. A
-# phase is a package or module the firmware unloads by its prefix (firmware/transient.py);
-# one that gives back under 1 KB is not worth its own package and is merged back into
-# what loads it.
+# bench_ui.py's heap figures), the score on screen. A phase is a package or module the
+# firmware unloads by its prefix (firmware/transient.py); one that gives back under 1 KB
+# is merged back into what loads it, unless its names, interned at boot once resident,
+# would take the name table into its next pool (4.5 KB on the 32-bit port, past the
+# 630th name): the "loaded" figure beside shows that (the USB line's hello gate).
 #   phase.NAME.saved_bytes   gc.mem_alloc() after gc.collect() with the phase loaded
 #                            (its entry modules imported as the firmware imports them),
 #                            less the same once its own modules are dropped: what its
@@ -32,6 +33,7 @@ PHASES = (
     ("sync", "firmware.sync", ("firmware.sync.session",)),                 # link.py
     ("radio", "firmware.radio", ("firmware.radio.join", "firmware.radio.air",
                                  "firmware.radio.nexttable", "firmware.radio.sender")),
+    ("hello", "firmware.hello", ("firmware.hello",)),                      # link.py
     ("nextsetup", "firmware.nextsetup", ("firmware.nextsetup",)),
     ("options", "engine_core.texas42.options", ("engine_core.texas42.options",)),
 )

@@ -1,11 +1,11 @@
-# The USB line while no sync is open (firmware/link.py: its HelloGate): only a whole
+# The USB line while no sync is open (firmware/hello.py, firmware/link.py): only a whole
 # hello with a good CRC opens the sync; noise, a terminal, other requests and a lone
 # Ctrl-C change nothing.
 # MicroPython only: run with tests/mp_run.py.
 from apphelp import boot, press
 from engine_core import wire
 from fakes import FakeLine
-from firmware.link import HELLO, NONE, REPL, HelloGate
+from firmware.hello import HELLO, NONE, REPL, HelloGate
 from firmware.codes import HOME, OVER_SCREEN, SYNC
 
 HELLO_LINE = wire.request(0, 1, "H", b"1")

@@ -284,7 +284,7 @@ def test_only_the_runners_set_the_import_path():
 
 
 # The load-for-a-while phases (firmware/transient.py): each leaves the heap by its prefix.
-PHASES = ("firmware.sync", "firmware.radio")
+PHASES = ("firmware.sync", "firmware.radio", "firmware.hello")
 
 
 def _top_level_imports(path, modules):
