@@ -7,3 +7,6 @@ module("boards/sim/flash.py", base_path="..", opt=3)
 module("boards/sim/main.py", base_path="..", opt=3)
 module("boards/esp32_epd29.py", base_path="..")
 module("boards/sim/radio.py", base_path="..", opt=3)
+# The fake chip (machine, esp32, network and espnow) that the sim's id= and the DIY board's
+# heap figure open on: on a device these are the port's C modules, in flash.
+package("boards/sim/chip", base_path="..", opt=3)

@@ -41,22 +41,6 @@ TRUMP = const(1)
 PLAY = const(2)
 OVER = const(3)
 
-# Slots of a 42 sitting's state (engine_core/texas42/sitting.py), for Sitting.last(): the last
-# finished deal, and the last finished game.
-LAST_DEALER = const(17)
-LAST_THROWN = const(18)
-LAST_BIDDER = const(19)
-LAST_BID = const(20)        # bid code
-LAST_VALUE = const(21)      # bid value in points (marks * mark for mark bids)
-LAST_CONTRACT = const(22)
-LAST_MADE = const(23)
-LAST_POINTS = const(24)     # -1: not known (only made/set was given)
-LAST_AWARD = const(25)      # 6 slots
-LAST_TRICKS = const(31)     # 6 slots: each seat's tricks, when known
-LAST_KNOWN = const(37)      # 1 when the LAST_TRICKS are known
-GAME_SCORE = const(13)      # 2 slots: the last finished game's final score
-GAME_WINNER = const(15)
-
 
 def event(kind, arg=0):
     return kind << 24 | arg

@@ -14,6 +14,21 @@ from engine_core.compat import const
 from engine_core.codes import EV_UNDO, MAX_EVENT_BYTES
 from engine_core.errors import E_BAD_EVENT, E_FULL, E_UNDO, OK
 
+# The types of what a family's sitting provides, for pyright only: pyproject.toml's
+# defineConstant makes _TYPING true there; MicroPython folds the const and compiles
+# nothing of the block, and CPython never runs it.
+_TYPING = const(0)
+if _TYPING:
+    from array import array
+    from typing import Callable, Protocol
+
+    class Codec(Protocol):
+        def encode_into(self, ev: int, buf: bytearray, pos: int) -> int: ...
+
+        def length_at(self, buf: bytearray, pos: int) -> int: ...
+
+        def decode_at(self, buf: bytearray, pos: int) -> int: ...
+
 
 # The first four slots of every family's state (their readers are here).
 DEALER = const(0)       # the deal in progress's dealer
@@ -25,6 +40,16 @@ WINNER = const(3)       # the winning side, -1 none
 class History:
     """Undoable event history and the readers every family shares (a base class of
     every family's sitting)."""
+
+    # What the family's sitting provides (bare annotations: types, no value, no heap)
+    st: "array[int]"
+    _base: "array[int]"
+    codec: "Codec"
+    hist: bytearray
+    hlen: int
+    dropped: int
+    _check: "Callable[[int], int]"      # ev -> a refusal code, 0 fine
+    _do: "Callable[[int], None]"
 
     def dealer(self):
         return self.st[DEALER]

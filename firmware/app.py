@@ -65,8 +65,7 @@ class App:
         elif sid is None:
             self.go(SETUP)
         else:
-            from firmware.boot.resume import resume
-            refused = resume(scorer, sid)
+            refused = scorer.resume(sid)
             self.follow()
             if refused:
                 self.banner = "%d saved events refused: sync, the PC has them" % refused

@@ -40,7 +40,7 @@ def update(scorer, changes, names, assign=0):
             rules, dealer, old = Rules(0), 0, None     # plain 42
         if changes:
             variant = changes.pop("variant", rules.name)
-            merged = rules.to_dict() if variant == rules.name else {}
+            merged = O.to_dict(rules) if variant == rules.name else {}
             if "min_bid" in changes and merged.get("forced_min") == merged.get("min_bid"):
                 merged.pop("forced_min", None)  # it was min_bid's default: it follows min_bid
             merged.update(changes)

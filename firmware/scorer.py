@@ -1,18 +1,22 @@
 # The sitting on the table and its journal. The event path take(): the engine checks an
 # event, the journal puts it on flash, then the sitting applies it, so that no screen
 # shows an event as taken before it is on flash. Also a sitting's start and the settings
-# file. The sitting's resume at boot is firmware/boot/resume.py's, what the PC sets for the
-# next sitting firmware/nextsetup.py's.
+# file, and the resume of the open sitting at boot: what only a resume runs (the header's
+# code, the journal's reader) is imported there and leaves the heap after
+# (firmware/transient.py). What the PC sets for the next sitting is firmware/nextsetup.py's.
 from micropython import const
 
 from engine_core.codes import BIDDING, MAX_EVENT_BYTES, OVER
 from engine_core.texas42.variants import SEATS, TEAMS
-from firmware import settings
+from firmware import settings, transient
 from firmware.journal import Journal, JournalError
 
 TEAM_NAMES = ("Us", "Them")
 SEAT_NAMES = {2: ("P1", "P2"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W"),
               6: ("1", "2", "3", "4", "5", "6")}
+
+_HEADER_MAX = const(255)
+_END_ITEM = const(5)    # the journal's END record as next_event gives it
 
 # take()'s answers
 REFUSED = const(0)
@@ -95,6 +99,37 @@ class Scorer:
         """The settings read, the journal mounted: the open sitting's id, or None."""
         self.last_setup, self.tracker = settings.load(self.settings_path)
         return self.journal.mount()
+
+    def resume(self, sid):
+        """Start on the sitting `sid` and replay its events from the journal, to the exact
+        state it was left in (a boot's); returns how many of them the engine refused (the
+        PC gets them all with the next sync)."""
+        from engine_core import header
+        from engine_core.journal.reader import JournalReader
+        r = JournalReader(self.journal)
+        buf = bytearray(_HEADER_MAX)
+        cur = r.cursor(sid)
+        n = r.next_event(cur, buf)
+        try:
+            head = bytes(buf[:n])
+            rules, dealer, names = header.decode_header(head)
+            assign = header.header_assignment(head)
+        except ValueError as e:
+            raise JournalError("the open sitting cannot be resumed (%s): hold a button "
+                               "at power-on for safe mode, then sync" % e)
+        self.start(rules, dealer, names, assign)
+        s = self.s
+        refused = 0
+        while True:
+            n = r.next_event(cur, buf)
+            if n < 0:
+                break
+            if n == _END_ITEM:
+                continue        # an END record (when the game ended), not an event
+            if s.apply(s.codec.decode_at(buf, 0)):
+                refused += 1
+        transient.release()     # the header's code, the journal's reader
+        return refused
 
     def start(self, rules, dealer, names=None, assign=None):
         """A new sitting of `rules` (`names`: seat names, `assign`: its table assignment),

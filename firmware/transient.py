@@ -2,13 +2,15 @@
 # once imported, stays. The heap given back counts on a stock flash, whose modules load
 # into RAM.
 #
-# A phase is a package or a module, named by its prefix: firmware.boot (the mount's
-# replay of the open sitting), firmware.sync (a session with the PC), firmware.radio (a
-# scorer in an event), firmware.hello (the USB line's gate), a screen's module under
-# firmware.ui. Nothing resident imports one at top level (tests/host/test_structure.py).
+# A phase is a package or a module, named by its prefix: firmware.sync (a session with the
+# PC), firmware.radio (a scorer in an event), firmware.hello (the USB line's gate), a
+# screen's module under firmware.ui. Nothing resident imports one at top level
+# (tests/host/test_structure.py). One is a phase only where being unloaded saves 1 KB or
+# more on a stock flash (bench/bench_phases.py: phase.NAME.saved_bytes): its code, or the
+# name table's next pool that its names would take the boot into; the rest is resident.
 # unload(prefix) ends a phase; with it go the modules it alone brought in: those that say
-# they are loaded for a while (FOR_A_WHILE, engine_core's formats and option checks
-# that the scoring never needs) and that no loaded module still refers to. What another
+# they are loaded for a while (FOR_A_WHILE, engine_core's formats and house options that
+# the scoring never needs) and that no loaded module still refers to. What another
 # phase still holds stays (the radio's sender keeps the journal's reader through a sync).
 import sys
 

@@ -1,5 +1,5 @@
 # runs on: micropython
-# The device boards on fake hardware (tests/kit/chip/fakes.py, tests/kit/chip/fakewifi.py): what each board
+# The device boards on fake hardware (boards/sim/chip/, boards/sim/chip/wifi.py): what each board
 # file says of its battery, and the buttons against the SAR ADC's glitch.
 #   battery.divider.<board>       the ratio its file uses: the cell's volts over GPIO35's
 #                                 (M5Stack CoreInk 25.1/5.1, LilyGO T5 and the DIY build
@@ -54,7 +54,7 @@ def read_errors():
 
 
 def adc_glitches():
-    import fakewifi
+    from boards.sim.chip import wifi as fakewifi
     import scratch
     phantoms = 0
     rounds = 5 if QUICK else 50

@@ -1,6 +1,6 @@
 # runs on: micropython
 # Faults injected into a scorer in play (the firmware from firmware/start.py on, on the
-# sim board or a device board on fake hardware, in fake time; tests/kit/chip/fakes.py,
+# sim board or a device board on fake hardware, in fake time; boards/sim/chip/,
 # tests/kit/costclock.py), and whether it recovered: it shows a screen that says what
 # happened (a panel that no longer answers cannot: the REPL's message then), keeps
 # every event it took, and sleeps instead of spinning.
@@ -272,7 +272,7 @@ def brown_out(m, board):
 def wifi_out_of_memory():
     # A scorer in an event: its radio starts with the first record, and ESP-IDF's heap
     # has no room for WiFi's start (OSError("WiFi Out of Memory")).
-    import fakewifi
+    from boards.sim.chip import wifi as fakewifi
     import scratch
     from firmware.radio import join
     from firmware import settings

@@ -63,15 +63,6 @@ class SimSerial:
             self._f = None
 
 
-class _FakeChip:
-    # A fake of the machine module's unique_id(), so that several sims are told apart.
-    def __init__(self, uid):
-        self.uid = uid
-
-    def unique_id(self):
-        return self.uid
-
-
 def radio(air, uid):
     """The board's `radio` (`tally42 sim --radio`, `--base`): () -> (WLAN, ESPNow) on the
     air `air` (boards/sim/radio.py Air.parse). The fake's module is loaded only when the
@@ -89,8 +80,8 @@ def radio(air, uid):
 def main(argv):
     """`micropython simmain.py FLASH WIDTH HEIGHT [SERIAL LINK] [id=HEX] [radio=AIR [base]]`,
     as tally42 sim runs it: frames to stdout, buttons from stdin, errors to stderr (exit
-    status 1). id=HEX: the chip id a fake machine module gives (the scorer is then
-    T42-HEX). radio=AIR: ESP-NOW on the air AIR (boards/sim/radio.py); with `base`, the
+    status 1). id=HEX: the chip id the fake chip's machine module gives (boards/sim/chip/:
+    the scorer is then T42-HEX). radio=AIR: ESP-NOW on the air AIR (boards/sim/radio.py); with `base`, the
     base station (firmware/radio/base.py) instead of the scorer."""
     base = bool(argv) and argv[-1] == "base"
     if base:
@@ -103,7 +94,8 @@ def main(argv):
     if argv and argv[-1].startswith("id="):
         import binascii
         uid = binascii.unhexlify(argv[-1][3:])
-        sys.modules["machine"] = _FakeChip(uid)
+        from boards.sim.chip.machine import FakeMachine
+        sys.modules["machine"] = FakeMachine(uid)     # the fake chip's, its id uid
         argv = argv[:-1]
     serial = SimSerial(argv[4], argv[3]) if len(argv) > 4 else None
     board = Board(argv[0], int(argv[1]), int(argv[2]), sys.stdout.buffer,

@@ -1,6 +1,6 @@
 # The gin pads (Oklahoma, Sequence and Skarney Gin) as rows of numbers, and a variant with
 # every house option resolved to small ints. The checks of the options are in
-# gin/options.py (run once when a sitting is set up).
+# texas42/options.py, both families' (run once when a sitting is set up).
 from engine_core.compat import const
 
 GIN = const(1)          # the family (the 42 family is 0)

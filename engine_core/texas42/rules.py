@@ -1,6 +1,6 @@
 # A variant of the 42 family with every house option resolved to small ints (Rules). The
-# options as the log spells them are optionnames.py's, checking them options.py's (both
-# loaded when a sitting is set up or written out, not to score).
+# options as the log spells them, and checking them, are options.py's (loaded when a
+# sitting is set up or written out, not to score: options.to_dict(rules) writes one out).
 from engine_core.texas42.variants import (NAMES, TABLE, index, team_of, sides,  # noqa: F401
                                    MARKS, SCORING, MIN_BID, ALL_PASS, TARGET_MARKS,
                                    TARGET_POINTS)
@@ -46,8 +46,3 @@ class Rules:
     @property
     def name(self):
         return NAMES[self.variant]
-
-    def to_dict(self):
-        """Every option that applies to the variant, resolved, as the log spells it."""
-        from engine_core.texas42.optionnames import to_dict
-        return to_dict(self)

@@ -3,16 +3,28 @@
 # seat), and the end of a game and of the sitting. Sitting (sitting.py) builds on it.
 # Allocates nothing.
 from engine_core import codes as C
+from engine_core.compat import const
 from engine_core import errors as E
 from engine_core.history import History
 from engine_core.texas42 import slots as S
 from engine_core.texas42 import variants as V
 from engine_core.texas42.variants import team_of
 
+_TYPING = const(0)      # true for pyright only (history.py says how)
+if _TYPING:
+    from typing import Callable
+
+    from engine_core.texas42.rules import Rules
+
 
 class Scoring(History):
     """The scores of a 42-family sitting and the close of each deal. A subclass (Sitting)
     gives self.rules, self.row, self.seats, self.st and _next_deal()."""
+
+    rules: "Rules"
+    row: "tuple[int, ...]"     # the variant's row of variants.TABLE
+    seats: int
+    _next_deal: "Callable[[], None]"
 
 
     # ---- reading the scores (no allocation) ----
@@ -39,19 +51,19 @@ class Scoring(History):
     # ---- closing a deal ----
     def _begin_last(self, thrown):
         st = self.st
-        st[C.LAST_DEALER] = st[S.DEALER]
-        st[C.LAST_THROWN] = thrown
-        st[C.LAST_BIDDER] = st[S.BIDDER]
-        st[C.LAST_BID] = st[S.HIGH]
-        st[C.LAST_VALUE] = st[S.VALUE]
-        st[C.LAST_CONTRACT] = st[S.CONTRACT]
-        st[C.LAST_MADE] = -1
-        st[C.LAST_POINTS] = -1
-        st[C.LAST_KNOWN] = 0
+        st[S.LAST_DEALER] = st[S.DEALER]
+        st[S.LAST_THROWN] = thrown
+        st[S.LAST_BIDDER] = st[S.BIDDER]
+        st[S.LAST_BID] = st[S.HIGH]
+        st[S.LAST_VALUE] = st[S.VALUE]
+        st[S.LAST_CONTRACT] = st[S.CONTRACT]
+        st[S.LAST_MADE] = -1
+        st[S.LAST_POINTS] = -1
+        st[S.LAST_KNOWN] = 0
         i = 0
         while i < 6:
-            st[C.LAST_AWARD + i] = 0
-            st[C.LAST_TRICKS + i] = st[S.SEAT_TRICKS + i]
+            st[S.LAST_AWARD + i] = 0
+            st[S.LAST_TRICKS + i] = st[S.SEAT_TRICKS + i]
             i += 1
 
     def _throw_in(self):
@@ -62,9 +74,9 @@ class Scoring(History):
     def _close(self, made, points, tricks_known):
         st = self.st
         self._begin_last(0)
-        st[C.LAST_MADE] = made
-        st[C.LAST_POINTS] = points
-        st[C.LAST_KNOWN] = 1 if (tricks_known or st[S.TRACKED] == self.row[V.TRICKS_PER_HAND]) else 0
+        st[S.LAST_MADE] = made
+        st[S.LAST_POINTS] = points
+        st[S.LAST_KNOWN] = 1 if (tricks_known or st[S.TRACKED] == self.row[V.TRICKS_PER_HAND]) else 0
         sc = self.rules.scoring
         if sc == V.MARKS:
             self._score_marks(made)
@@ -79,7 +91,7 @@ class Scoring(History):
             st[S.PHASE] = C.OVER
 
     def _award(self, side, n):
-        self.st[C.LAST_AWARD + side] += n
+        self.st[S.LAST_AWARD + side] += n
         self.st[S.SCORE + side] += n
 
     def _score_marks(self, made):
@@ -129,8 +141,8 @@ class Scoring(History):
         st[S.HANDS] = 0
         st[S.ENDED] = 0
         st[S.WINNER] = -1
-        st[C.GAME_WINNER] = -1
-        st[C.LAST_DEALER] = -1
+        st[S.GAME_WINNER] = -1
+        st[S.LAST_DEALER] = -1
 
     # ---- the scoring in tricks (Moon, Partnership Moon) ----
     def _check_tricks(self, packed):
@@ -196,9 +208,9 @@ class Scoring(History):
         if not (b_in or o_in):
             return
         w = bt if b_in else ot
-        st[C.GAME_SCORE] = st[S.SCORE]
-        st[C.GAME_SCORE + 1] = st[S.SCORE + 1]
-        st[C.GAME_WINNER] = w
+        st[S.GAME_SCORE] = st[S.SCORE]
+        st[S.GAME_SCORE + 1] = st[S.SCORE + 1]
+        st[S.GAME_WINNER] = w
         st[S.GAMES] += 1
         st[S.WON + w] += 1
         if st[S.WON + w] >= self.rules.match_games // 2 + 1:

@@ -320,16 +320,16 @@ class Sitting(Scoring):
         # A result right after the last trick closed the deal: it must say the same.
         st = self.st
         if kind == C.EV_MADE:
-            return E.OK if arg == st[C.LAST_MADE] else E.E_CONFIRM
+            return E.OK if arg == st[S.LAST_MADE] else E.E_CONFIRM
         if kind == C.EV_POINTS:
             points = arg & 0xFF
             claim = arg >> 8
-            if points != st[C.LAST_POINTS] or (claim and (claim == 2) != (st[C.LAST_MADE] == 1)):
+            if points != st[S.LAST_POINTS] or (claim and (claim == 2) != (st[S.LAST_MADE] == 1)):
                 return E.E_CONFIRM
             return E.OK
         i = 0
         while i < 6:
-            if arg >> (4 * i) & 15 != (st[C.LAST_TRICKS + i] if i < self.seats else 0):
+            if arg >> (4 * i) & 15 != (st[S.LAST_TRICKS + i] if i < self.seats else 0):
                 return E.E_CONFIRM
             i += 1
         return E.OK

@@ -1,18 +1,35 @@
-# The slots of a 42-family sitting's state, one array("h"): what Sitting (sitting.py) and
-# the scoring it builds on (scoring.py) read and write. The last finished deal's slots,
-# which Sitting.last() and the screens read, are codes.py's LAST_* (17 to 37) and GAME_*
-# (13 to 15); every family's first four are history.py's. tests/engine/test_slots.py
-# checks that the three tile the array: no slot shared, none left over.
+# The slots of a 42-family sitting's state, one array("h"), in one table in slot order:
+# what Sitting (sitting.py) and the scoring it builds on (scoring.py) read and write,
+# Sitting.last()'s LAST_* and GAME_* that the screens and the log read, and the deal in
+# progress. Slots 0-3 begin every family's state and are history.py's (its readers use
+# them); the rest are the 42 family's alone. tests/engine/test_slots.py checks that the
+# table tiles the array: no slot shared, none left over, N_SLOTS the end.
 from engine_core.compat import const
-from engine_core.history import DEALER, HANDS, ENDED, WINNER  # noqa: F401 (every family's)
+from engine_core.history import DEALER, HANDS, ENDED, WINNER  # noqa: F401 (slots 0-3)
 
-# The sitting first (slots 0-3 every family's: history.py; WINNER is a team, a seat in
-# Moon), then (codes.py) the last finished game and deal, then the deal in progress.
+# The sitting (slots 0-3: the dealer, deals finished, ended, the winner: a team, a seat
+# in Moon)
 GAMES = const(4)        # games finished (Partnership Moon)
 WON = const(5)          # 2 slots: games won by each team
 SCORE = const(7)        # 6 slots: by team, or by seat in Moon
+# The last finished game (Sitting.last())
+GAME_SCORE = const(13)  # 2 slots: its final score
+GAME_WINNER = const(15)
 CONFIRM = const(16)     # 1: the last deal closed at its last trick, a result may confirm it
-PHASE = const(38)       # the deal in progress
+# The last finished deal (Sitting.last())
+LAST_DEALER = const(17)
+LAST_THROWN = const(18)
+LAST_BIDDER = const(19)
+LAST_BID = const(20)        # bid code
+LAST_VALUE = const(21)      # bid value in points (marks * mark for mark bids)
+LAST_CONTRACT = const(22)
+LAST_MADE = const(23)
+LAST_POINTS = const(24)     # -1: not known (only made/set was given)
+LAST_AWARD = const(25)      # 6 slots
+LAST_TRICKS = const(31)     # 6 slots: each seat's tricks, when known
+LAST_KNOWN = const(37)      # 1 when the LAST_TRICKS are known
+# The deal in progress
+PHASE = const(38)
 TURN = const(39)
 ACTED = const(40)       # bids and passes made this deal
 PASSED = const(41)      # bit mask of seats that passed

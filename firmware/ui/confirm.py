@@ -1,7 +1,7 @@
 # Undo a finished hand? BACK on the first screen of a new deal (or after the game is
 # over) would take back the result that closed the last hand: ask first.
 FOR_A_WHILE = 1     # on the device, unloaded once nothing refers to it (firmware/transient.py)
-from engine_core.codes import (LAST_AWARD, LAST_BID, LAST_BIDDER, LAST_CONTRACT,
+from engine_core.texas42.slots import (LAST_AWARD, LAST_BID, LAST_BIDDER, LAST_CONTRACT,
     LAST_DEALER, LAST_MADE, LAST_THROWN)
 from engine_core.texas42.variants import MARKS
 from firmware.codes import BACK, BLACK, LINE, OK

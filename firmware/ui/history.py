@@ -2,8 +2,9 @@
 # arrows. Built by replaying the journal into a scratch sitting (allocates; only here),
 # which also tells a hand bid by a forced dealer and a hand corrected by an undo (the
 # journal keeps the undo). The gin pads' lines are gin_draw.history_line's.
-from engine_core.codes import (BIDDING, EV_BID, EV_UNDO, LAST_BID, LAST_BIDDER,
-    LAST_CONTRACT, LAST_DEALER, LAST_MADE, LAST_THROWN, PASS)
+from engine_core.codes import BIDDING, EV_BID, EV_UNDO, PASS
+from engine_core.texas42.slots import (LAST_BID, LAST_BIDDER, LAST_CONTRACT, LAST_DEALER,
+    LAST_MADE, LAST_THROWN)
 from engine_core.games import new_sitting
 from firmware.codes import BACK, BLACK, LINE, NEXT, OK, PREV
 from firmware.ui import draw as D

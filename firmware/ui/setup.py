@@ -407,7 +407,7 @@ def again(app):
 def start(app):
     r = app.draft
     try:
-        rules = O.resolve(r.name, r.to_dict())
+        rules = O.resolve(r.name, O.to_dict(r))
     except O.OptionError as e:
         app.banner = str(e)
         return

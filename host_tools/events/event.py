@@ -244,7 +244,7 @@ def store(database, plan):
                              % printable(name))
         conn.execute("INSERT INTO events (name, format, variant, options, best_of, rounds, "
                      "seed, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     (name, plan["format"], rules.name, json.dumps(rules.to_dict()),
+                     (name, plan["format"], rules.name, json.dumps(O.to_dict(rules)),
                       plan["best_of"], plan["rounds"], plan["seed"], _now()))
         conn.executemany("INSERT INTO event_entrants (event, number, name, players) "
                          "VALUES (?, ?, ?, ?)",

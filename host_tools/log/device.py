@@ -76,10 +76,10 @@ def from_device(header_bytes, event_bytes, extra=None, ended=None, place=None):
     rules, dealer, names = decode_header(header_bytes)
     try:
         # The device trusts its flash; here a damaged header must not pass for rules.
-        checked = O.resolve(rules.name, rules.to_dict())
+        checked = O.resolve(rules.name, O.to_dict(rules))
     except (IndexError, O.OptionError):
         checked = None
-    if checked is None or checked.to_dict() != rules.to_dict():
+    if checked is None or O.to_dict(checked) != O.to_dict(rules):
         raise ValueError("the sitting header holds options that are no game's")
     if not 0 <= dealer < rules.row[V.SEATS]:
         raise ValueError("the sitting header's dealer is no seat")

@@ -62,7 +62,7 @@ class Header:
             out["id"] = self.extra["id"]
         if self.extra.get("started") is not None:
             out["started"] = self.extra["started"]
-        out["options"] = self.rules.to_dict()
+        out["options"] = O.to_dict(self.rules)
         if self.players is not None:
             out["players"] = list(self.players)
         out["dealer"] = self.dealer

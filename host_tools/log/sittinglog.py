@@ -2,13 +2,15 @@
 and back, the replay that checks and scores a log with the same engine_core that runs on
 the device, the replay report and the scoresheet. Gin sittings go to ginlog."""
 from engine_core import codes as C
+from engine_core.texas42 import options as O
 from engine_core.texas42 import sitting as S
 from engine_core.texas42 import variants as V
 from engine_core.games import new_sitting
 from engine_core.texas42.messages import contract_name
-from engine_core.codes import (BIDDING, GAME_SCORE, GAME_WINNER, LAST_AWARD, LAST_BID,
-                               LAST_BIDDER, LAST_CONTRACT, LAST_DEALER, LAST_MADE,
-                               LAST_POINTS, LAST_THROWN, LAST_VALUE, OVER, TRUMP)
+from engine_core.codes import BIDDING, OVER, TRUMP
+from engine_core.texas42.slots import (GAME_SCORE, GAME_WINNER, LAST_AWARD, LAST_BID,
+                                       LAST_BIDDER, LAST_CONTRACT, LAST_DEALER, LAST_MADE,
+                                       LAST_POINTS, LAST_THROWN, LAST_VALUE)
 from host_tools.log import ginlog
 from host_tools.log.times import instant
 from host_tools.log.lines import (LogError, effective, meta_lines, parse_header, parse_meta,
@@ -359,7 +361,7 @@ def report(rp):
 
 
 def _report_head(header, body):
-    out = {"variant": header.rules.name, "options": header.rules.to_dict()}
+    out = {"variant": header.rules.name, "options": O.to_dict(header.rules)}
     for key in ("id", "started"):
         if key in header.extra:
             out[key] = header.extra[key]

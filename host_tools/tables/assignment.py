@@ -48,7 +48,7 @@ def check_assignment(a):
     except O.OptionError as e:
         raise ValueError("%s: %s" % (variant, e))
     out = {"event": event, "round": a["round"], "table": a["table"], "variant": variant,
-           "options": rules.to_dict()}
+           "options": O.to_dict(rules)}
     players = a.get("players")
     if players is not None:
         seats = rules.row[V.SEATS]

@@ -4,8 +4,8 @@ import micropython
 
 from apphelp import rows, boot, flash, on_flash, pc_sets, press, same_state, start, text
 from engine_core.header import decode_header, header_stamp
-from engine_core.codes import (BIDDING, LAST_BID, LAST_CONTRACT, LAST_MADE, LAST_THROWN, PLAY,
-                               TRUMP)
+from engine_core.codes import BIDDING, PLAY, TRUMP
+from engine_core.texas42.slots import LAST_BID, LAST_CONTRACT, LAST_MADE, LAST_THROWN
 from firmware.codes import (BID, CONFIRM, CONTRACT, HISTORY, HOME, MENU_SCREEN, OVER_SCREEN,
                             RESULT, SETUP, SYNC, TRACKER)
 

@@ -569,7 +569,7 @@ def test_boards_make_their_panels():
         d.show(full=True)
         # both RAMs, plus init (14 bytes), two windows (2 x 14) and the update (3)
         assert spi.written == 2 * 296 * 16 + 45
-        assert board.flash.label == "journal"
+        assert board.flash.info()[4] == "journal"
         assert board.serial.rx is not None and board.serial.tx is not None
         assert board.name == "esp32_epd29" and board.settings_path
 

@@ -3,7 +3,8 @@
 # MicroPython only: run with tests/mp_run.py (after test_display: the 32-bit heap).
 from apphelp import boot, on_flash, press, same_state, start, text
 from engine_core import codes as C
-from engine_core.codes import LAST_CONTRACT, LAST_MADE, LAST_POINTS, PLAY, TRUMP
+from engine_core.codes import PLAY, TRUMP
+from engine_core.texas42.slots import LAST_CONTRACT, LAST_MADE, LAST_POINTS
 from firmware.codes import BID, CONFIRM, CONTRACT, HOME, RESULT
 
 M84 = C.MARKS + 2

@@ -5,6 +5,7 @@
 from apphelp import boot, on_flash, press, rows, same_state, start, text
 from engine_core import codes as C
 from engine_core.gin import sitting as Gn
+from engine_core.texas42 import slots as S
 from firmware.codes import BID, CONTRACT, HOME, RESULT, SETUP, TRACKER
 from firmware.ui import setup
 
@@ -70,7 +71,7 @@ def test_forced_min_shows_under_a_forced_all_pass_and_binds_the_forced_dealer():
     press(a, "ok", "ok")                                # N 31, sixes
     assert a.screen == RESULT
     press(a, "prev")                                    # < made
-    assert s.hands() == 1 and s.score(0) == 1 and s.last(C.LAST_VALUE) == 31
+    assert s.hands() == 1 and s.score(0) == 1 and s.last(S.LAST_VALUE) == 31
     again = on_flash(a)
     assert again.rules.forced_min == 31 and same_state(again, s)
 

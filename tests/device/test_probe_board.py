@@ -1,7 +1,5 @@
 # host_tools/deploy/board_probe.py, the script tally42 deploy runs on the board, run here on the
 # unix port over fake partitions (a journal on a RAM NOR flash). MicroPython only.
-import sys
-
 from firmware.journal import Journal
 from engine_core.journal.reader import JournalReader
 from boards.sim.flash import NorFlash
@@ -16,35 +14,16 @@ class _Part(NorFlash):
         return self._info
 
 
-class _Esp32:
-    def __init__(self, parts):
-        self.parts = parts
-
-        class Partition:
-            TYPE_APP = 0
-            TYPE_DATA = 1
-
-            @staticmethod
-            def find(t=0, subtype=0xFF, label=None):
-                return [p for p in parts if p.info()[0] == t
-                        and (label is None or p.info()[4] == label)]
-
-        self.Partition = Partition
-
-
 def _probe(parts):
-    saved = sys.modules.get("esp32")
-    sys.modules["esp32"] = _Esp32(parts)
+    from boards.sim.chip import install
+    undo = install(parts)[2]        # the fake chip's esp32 finds these partitions
     lines = []
     try:
         with open("host_tools/deploy/board_probe.py") as f:
             code = f.read()
         exec(code, {"__name__": "probe", "print": lambda *a: lines.append(a)})
     finally:
-        if saved is None:
-            sys.modules.pop("esp32", None)
-        else:
-            sys.modules["esp32"] = saved
+        undo()
     assert len(lines) == 1 and lines[0][0] == "TALLY42-PROBE"
     return eval(lines[0][1])
 

@@ -8,9 +8,9 @@ from firmware import transient
 from firmware.codes import HOME
 
 HAND = ("next", "long ok", "ok", "prev")
-# What a boot's replay loads, and only it: its phase, the header, the sitting's family
-# chooser, the journal's reading.
-ONLY_WHEN_USED = ("firmware.boot", "firmware.boot.resume", "engine_core.header",
+# What a boot's replay loads, and only it (Scorer.resume): the header, the sitting's
+# family chooser, the journal's reading.
+ONLY_WHEN_USED = ("engine_core.header",
                   "engine_core.games", "engine_core.journal.reader",
                   "engine_core.journal.damage", "engine_core.journal.mount")
 

@@ -39,7 +39,7 @@ def test_without_an_rtc_the_clock_is_lost_with_the_app():
 
 def test_the_coreink_keeps_the_time_in_its_bm8563_through_the_esp32s_drift():
     from fakes import install_fake_hardware
-    from rtcchip import FakeBM8563
+    from boards.sim.chip.bm8563 import FakeBM8563
     chip = FakeBM8563()
     m, e, undo = install_fake_hardware()
     try:

@@ -5,7 +5,7 @@
 # key does more of what the short press does (ui.opposite_holds); every line fits both
 # panels (ui.text_overlaps).
 # MicroPython only: run with tests/mp_run.py.
-from engine_core.codes import LAST_BID, LAST_CONTRACT, LAST_MADE  # noqa: E402
+from engine_core.texas42.slots import LAST_BID, LAST_CONTRACT, LAST_MADE  # noqa: E402
 from firmware.codes import BACK, HOME, LONG, MENU, NEXT, OK, PREV  # noqa: E402
 
 

@@ -11,6 +11,7 @@ from firmware import transient
 from firmware import nextsetup
 from engine_core.journal.reader import JournalReader
 from engine_core.codes import PLAY
+from engine_core.texas42 import options as O
 from firmware.codes import HOME, SETUP
 
 HAND = ("next", "long ok", "ok", "prev")
@@ -189,5 +190,5 @@ def test_pushed_settings_take_a_variant_named_by_digits_and_one_nello_double():
     assert _update_setup(a, pushed(a), None) is None      # as the sync's end does
     rules = decode_header(a.scorer.last_setup)[0]
     assert rules.name == "42" and rules.target == 5 and rules.nello
-    assert rules.to_dict()["nello_doubles"] == ["low"]
+    assert O.to_dict(rules)["nello_doubles"] == ["low"]
     assert _setup_assign(a) == ("Cup", 1, 4)                # the assignment stays

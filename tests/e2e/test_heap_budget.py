@@ -7,7 +7,7 @@ bench/bench_journal_full.py). KB is 1000 bytes.
     romfs_32 (the modules in a ROMFS image)        at most 40 KB
     stock_32 (.mpy files loaded into RAM)          at most 64 KB
     a full-journal sync, stock_32                  at least 20 KB free throughout
-    the DIY board's file (boards/esp32_epd29.py on tests/kit/chip/board_fakes.py), frozen_32
+    the DIY board's file (boards/esp32_epd29.py on the fake chip, boards/sim/chip/), frozen_32
                                                    at least 80 KB free after boot
 
 Skipped where the 32-bit build is missing, a failure under CI (as the 32-bit suite)."""
@@ -64,7 +64,7 @@ def test_the_heap_in_use_after_boot_is_within_its_budget(booted, name, budget):
 def test_the_diy_board_frozen_leaves_its_free_heap(booted):
     board = booted["frozen_32"]["board"]
     assert int(board["hands"]) == heapprobe.HANDS
-    # The fake machine and esp32 modules (tests/kit/chip/board_fakes.py) are .mpy code in this
+    # The fake machine and esp32 modules (the fake chip, boards/sim/chip/) are .mpy code in this
     # heap; on the chip they are C in flash: what they hold is free on the board.
     free = int(board["heap_free"]) + int(board["fakes"])
     assert free >= BOARD_FREE, (

@@ -142,7 +142,7 @@ def test_the_device_tree_folds_and_its_compiled_modules_name_no_code():
 
 
 # The hardware boards' files need the chip's machine module (SPI, Pin): the unix port's
-# has neither. The DIY board's imports on tests/kit/chip/board_fakes.py in the heap budget's
+# has neither. The DIY board's imports run on the fake chip (boards/sim/chip/) in the heap budget's
 # test (tests/e2e/test_heap_budget.py).
 HARDWARE = tuple("boards." + b for b in manifests.boards())
 

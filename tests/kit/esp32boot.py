@@ -1,7 +1,7 @@
 """An ESP32's flash as a file, and its boot on MicroPython's unix port: the stock
 layout the ESP32_GENERIC download leaves, esptool's commands applied to it as esptool
 applies them, and the esp32 port's own _boot.py and inisetup.py run over it
-(tests/kit/espboot/boot_run.py, with the fake esp32 module tests/kit/espboot/esp32.py).
+(tests/kit/espboot/boot_run.py, with the fake chip's esp32 module, boards/sim/chip/esp32.py).
 
 The port's modules and its stock partition table come from MicroPython's source (the
 tarball in ../shared/micropython, unpacked once into build/mp32/src by tools/mp32.py,

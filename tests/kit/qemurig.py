@@ -19,8 +19,8 @@ from host_tools.sim import qemu as Q  # noqa: E402
 OUT = os.path.abspath(os.environ.get("TALLY42_SUITE_ROM") or os.path.join(build.OUT, "tests-rom"))
 # What the suites import, compiled with the port's own mpy-cross into the image.
 TREES = ("engine_core", "firmware", "boards", "tests/engine", "tests/device", "tests/kit/engine")
-FILES = ("tests/kit/chip/fakes.py", "tests/kit/costclock.py", "tests/kit/chip/rtcchip.py",
-         "tests/kit/probes/mp_ui_search.py", "tests/kit/chip/board_fakes.py", "tests/kit/apphelp.py",
+FILES = ("tests/kit/chip/fakes.py", "tests/kit/costclock.py",
+         "tests/kit/probes/mp_ui_search.py", "tests/kit/apphelp.py",
          "tests/kit/boardrig.py", "tests/kit/journalv1.py", "tests/kit/journalrig.py",
          "tests/kit/scratch.py", "bench/bench_engine.py")
 # Kept as source: mp_run.py (its functions are run without its main()), the board probe

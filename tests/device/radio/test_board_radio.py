@@ -1,5 +1,5 @@
-# A device board's radio under pressure, on fake hardware (tests/kit/chip/fakes.py) and the esp32
-# port's network and espnow as tests/kit/chip/fakewifi.py copies them: a start that raises
+# A device board's radio under pressure, on fake hardware (boards/sim/chip/) and the esp32
+# port's network and espnow as boards/sim/chip/wifi.py copies them: a start that raises
 # OSError("WiFi Out of Memory"), a cell below its low mark, the board's transmit power,
 # and GPIO39's glitch while WiFi starts (ESP32 errata 3.11).
 from boards.sim.flash import NorFlash
@@ -15,7 +15,7 @@ START_MS = 1000
 def _board(name, volts=3.9):
     from costclock import FakeCell
     from fakes import FakeClock, install_fake_hardware
-    import fakewifi
+    from boards.sim.chip import wifi as fakewifi
     m, e, undo = install_fake_hardware()
     clock = FakeClock(START_MS)
     net, undo_net = fakewifi.install(scratch.path("air33"), clock)

@@ -11,6 +11,7 @@ import time
 import pytest
 
 import syncrig as R
+from engine_core.texas42 import options as O
 
 # Run again on the 32-bit MicroPython build by `make test` (TALLY42_MICROPYTHON).
 pytestmark = pytest.mark.mp32
@@ -112,7 +113,7 @@ def test_names_and_house_options_pushed_by_the_pc_set_up_the_next_sitting(tmp_pa
             break
         time.sleep(0.1)
     assert names == ["Ann", "Bob", "Cy", "Di"]
-    assert rules.to_dict()["scoring"] == "points" and rules.target == 300
+    assert O.to_dict(rules)["scoring"] == "points" and rules.target == 300
 
 
 def _keys_of_the_script():

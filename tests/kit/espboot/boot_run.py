@@ -1,7 +1,7 @@
 # Run ON MicroPython's unix port by tests/esp32boot.py: an ESP32's boot over a flash
 # image, with the esp32 port's own ports/esp32/modules (_boot.py, inisetup.py,
-# flashbdev.py, as they are in MicroPython's source) and the fake esp32 module beside
-# this file (tests/espboot/esp32.py). Prints one line, "BOOT-RESULT {...}".
+# flashbdev.py, as they are in MicroPython's source) and the fake chip's esp32 module
+# (boards/sim/chip/esp32.py) over the image. Prints one line, "BOOT-RESULT {...}".
 #
 #   micropython boot_run.py IMAGE PORT_MODULES [COPIES]
 #
@@ -36,9 +36,11 @@ class FakeTime:
 
 vfs.umount("/")
 vfs.mount(vfs.VfsPosix("/"), "/host")
-sys.path[:] = ["/host" + here, "/host" + port_modules]
-import esp32     # noqa: E402  the fake, from this folder
+root = here.rsplit("/", 3)[0]     # the checkout: tests/kit/espboot/ is three folders down
+sys.path[:] = ["/host" + root, "/host" + port_modules]
+from boards.sim.chip import esp32     # noqa: E402  the fake chip's
 
+sys.modules["esp32"] = esp32    # as the chip's built-in module, for _boot.py
 esp32.use("/host" + image)
 sys.modules["time"] = FakeTime
 result = {"mounted": False, "corrupted": False, "files": {}, "fs": None}

@@ -68,7 +68,7 @@ def state(a):
     d = a.draft
     draft = d       # None, or the family asked for, or asking what we play (an int)
     if d is not None and not isinstance(d, int):
-        draft = (d.name, sorted(d.to_dict().items()), a.draft_dealer)
+        draft = (d.name, sorted(O.to_dict(d).items()), a.draft_dealer)
     return (a.screen, a.cur, a.top, a.edit, bytes(a.fields), sc.hand_mode, sc.tracker,
             draft, None if s is None else bytes(s.hist[:s.hlen]),
             None if s is None else s.hands())

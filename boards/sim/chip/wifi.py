@@ -1,17 +1,17 @@
-# Fakes of the esp32 port's network and espnow modules, for a device board's radio
-# (boards/device.py: Board.radio, BoardWlan) opened on fake hardware (tests/kit/chip/fakes.py).
+# FAKES of the esp32 port's network and espnow modules, for a device board's radio
+# (boards/device.py: Board.radio, BoardWlan) opened on the fake chip (install()).
 # What they copy from MicroPython's ports/esp32:
 # - network.WLAN(STA_IF).active(True) starts WiFi (network_wlan.c: esp_wifi_start), whose
 #   buffers come from ESP-IDF's heap, which the MicroPython heap grows into: with too
 #   little left it fails with ESP_ERR_NO_MEM, raised by esp_exceptions (network_common.c)
 #   as OSError("WiFi Out of Memory"). Starting it powers the SAR ADC (ESP32 errata 3.11:
-#   GPIO36/39 glitch low; tests/kit/chip/fakes.py sar_glitch).
+#   GPIO36/39 glitch low; machine.py sar_glitch).
 # - config(txpower=dBm) calls esp_wifi_set_max_tx_power(dBm * 4) (network_wlan.c), which
 #   before the start fails: OSError("Wifi Not Started").
 # - espnow.ESPNow() is a singleton on the station interface: here boards/sim/radio.py's,
 #   on an air in a scratch folder.
 from boards.sim import radio as simradio
-from fakes import sar_glitch
+from boards.sim.chip.machine import sar_glitch
 
 STA_IF = 0
 NEED_BYTES = 40000      # what WiFi's start takes from ESP-IDF's heap (tens of KB)

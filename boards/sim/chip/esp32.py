@@ -1,24 +1,29 @@
 # A FAKE of the ESP32 port's `esp32` module for MicroPython's unix port, at the block
-# device: esp32.Partition over a flash image file (4 MB, as an ESP32-WROOM-32's SPI
-# flash). What it copies, and from where (MicroPython's ports/esp32, the source in
-# ../shared/micropython):
-# - the partition table: read from the image at 0x8000 as ESP-IDF's esp_partition does
-#   (32-byte entries of magic 0x50AA, ended by the MD5 entry 0xEBEB or an erased one).
-#   A table whose MD5 does not match stops the boot here, as the bootloader refuses it.
+# device: partitions over a flash image file, and the wake sources a sleep arms. What it
+# copies, and from where (MicroPython's ports/esp32, the source in ../shared/micropython):
+# - the partition table (use(IMAGE), a whole 4 MB flash as an ESP32-WROOM-32's): read
+#   from the image at 0x8000 as ESP-IDF's esp_partition does (32-byte entries of magic
+#   0x50AA, ended by the MD5 entry 0xEBEB or an erased one). A table whose MD5 does not
+#   match stops the boot here, as the bootloader refuses it.
 # - main.c boardctrl_startup(): when the table has no "vfs" or "ffat" partition, a "vfs"
 #   (data, fat) is registered from the end of the last partition to the end of flash.
 # - esp32_partition.c: find(type=TYPE_APP, subtype=ANY, label=None, block_size=4096) in
 #   table order; Partition(label) by label, APP before DATA, OSError(ENOENT) if none;
-#   info(); readblocks(block, buf[, off]); writeblocks(block, buf) erasing what it
-#   writes first, writeblocks(block, buf, off) writing over what is there; ioctl() with
-#   1-3 -> 0, 4 -> size // block_size, 5 -> block_size, 6 -> erase one 4 KB block
-#   (-EINVAL for another block size), None otherwise.
-# - NOR flash as esp_partition_read/_write/_erase_range treat it: a write clears bits
-#   and never sets one (only an erase does, 4 KB at a time, on 4 KB boundaries); reads
-#   and writes past the partition's end fail (ESP_ERR_INVALID_SIZE, an OSError).
-import hashlib
-import struct
-
+#   info() (type, subtype, address, size, label, encrypted); readblocks(block, buf[,
+#   off]); writeblocks(block, buf) erasing what it writes first, writeblocks(block, buf,
+#   off) writing over what is there; ioctl() with 1-3 -> 0, 4 -> size // block_size,
+#   5 -> block_size, 6 -> erase one 4 KB block (-EINVAL for another block size), None
+#   otherwise.
+# - NOR flash as esp_partition_read/_write/_erase_range treat it: a write clears bits and
+#   never sets one (only an erase does, 4 KB at a time, on 4 KB boundaries); reads and
+#   writes past the partition's end fail (ESP_ERR_INVALID_SIZE, an OSError). The image is
+#   read and written in place, so that it takes no heap.
+# - modesp32.c: wake_on_ext0(pin, level), wake_on_ext1(pins, level), and the levels'
+#   names WAKEUP_ALL_LOW (False) and WAKEUP_ANY_HIGH (True).
+# Besides a whole image, setup() (boards/sim/chip install()) lays out data partitions by
+# label: over a file that is the partition alone (the DIY board's journal in the heap
+# probe), or over nothing (a board opened on no flash: found, never read), and takes
+# block devices that give their own info() (a board probe over RAM flash).
 FLASH_SIZE = 4 * 1024 * 1024
 SECTOR = 4096
 TABLE_AT = 0x8000
@@ -27,9 +32,15 @@ TYPE_DATA = 1
 _ANY = 0xFF
 _EINVAL = 22
 _ENOENT = 2
+_JOURNAL = 0x40         # a data subtype of the application's own (boards/device.py's table)
 
-_flash = None       # the image file, opened by use()
-_table = None       # [(type, subtype, address, size, label)]
+WAKEUP_ALL_LOW = False
+WAKEUP_ANY_HIGH = True
+
+_flash = None       # the image file
+_table = []         # [(type, subtype, address, size, label)] or block devices with info()
+ext0 = None         # the wake sources armed: (pin, level)
+ext1 = None         # (pins, level)
 
 
 class BootRefused(Exception):
@@ -43,12 +54,43 @@ def use(path):
     _table = _read_table()
 
 
+def setup(partitions=("journal",), image=None):
+    """Data partitions by label (the first over the file `image`, which is that partition
+    alone, when given) and block devices with info(); the wake sources disarmed."""
+    global _flash, _table, ext0, ext1
+    _flash = None
+    size = 0
+    if image is not None:
+        import os
+        _flash = open(image, "r+b")
+        size = os.stat(image)[6]
+    _table = []
+    for p in partitions:
+        if isinstance(p, str):
+            _table.append((TYPE_DATA, _JOURNAL, 0, size if not _table else 0, p))
+        else:
+            _table.append(p)
+    ext0 = ext1 = None
+
+
+def wake_on_ext0(pin, level):
+    global ext0
+    ext0 = (pin, level)
+
+
+def wake_on_ext1(pins, level):
+    global ext1
+    ext1 = (tuple(pins), level)
+
+
 def _read(addr, n):
     _flash.seek(addr)
     return _flash.read(n)
 
 
 def _read_table():
+    import hashlib
+    import struct
     raw = _read(TABLE_AT, 0xC00)
     parts = []
     pos = 0
@@ -103,6 +145,10 @@ def _program(part, offset, buf):
     _flash.write(new)
 
 
+def _info(p):
+    return p[:5] if isinstance(p, tuple) else p.info()[:5]
+
+
 class Partition:
     BOOT = 0
     RUNNING = 1
@@ -113,8 +159,8 @@ class Partition:
         if _part is None:
             if not isinstance(which, str):
                 raise ValueError("the fake finds partitions by label only")
-            found = ([p for p in _table if p[0] == TYPE_APP and p[4] == which]
-                     + [p for p in _table if p[0] == TYPE_DATA and p[4] == which])
+            found = ([p for p in _table if _info(p)[0] == TYPE_APP and _info(p)[4] == which]
+                     + [p for p in _table if _info(p)[0] == TYPE_DATA and _info(p)[4] == which])
             if not found:
                 raise OSError(_ENOENT)
             _part = found[0]
@@ -123,9 +169,13 @@ class Partition:
 
     @staticmethod
     def find(type=TYPE_APP, subtype=_ANY, label=None, block_size=SECTOR):
-        return [Partition(None, block_size, p) for p in _table
-                if p[0] == type and (subtype == _ANY or p[1] == subtype)
-                and (label is None or p[4] == label)]
+        out = []
+        for p in _table:
+            t, st, _, _, lab = _info(p)
+            if t == type and (subtype == _ANY or st == subtype) and \
+                    (label is None or lab == label):
+                out.append(p if not isinstance(p, tuple) else Partition(None, block_size, p))
+        return out
 
     def info(self):
         t, st, addr, size, label = self._p
@@ -134,7 +184,8 @@ class Partition:
     def readblocks(self, block, buf, offset=0):
         off = block * self._bs + offset
         _check(self._p, off, len(buf))
-        buf[:] = _read(self._p[2] + off, len(buf))
+        _flash.seek(self._p[2] + off)
+        _flash.readinto(buf)
 
     def writeblocks(self, block, buf, offset=None):
         off = block * self._bs

@@ -1,4 +1,4 @@
-# The M5Stack CoreInk's BM8563 real-time clock at the bus: machine.I2C's readfrom_mem /
+# A FAKE of the M5Stack CoreInk's BM8563 real-time clock at the bus: machine.I2C's readfrom_mem /
 # writeto_mem (MicroPython's ports/esp32 machine_i2c.c through extmod/machine_i2c.c) on
 # the chip's register file. Per the BM8563 datasheet: registers 0x02-0x08 hold seconds
 # (bit 7 VL: the clock's integrity was lost), minutes, hours, day, weekday, month (bit 7:
