@@ -15,10 +15,15 @@
 #
 # Once the PC's acknowledge says it holds the sitting as a game over (F_OVER), the
 # scorer asks for its next table: a data frame of that sitting with no records, every
-# RESEND_MS until the PC's next frame comes (then every WAIT_MS while the PC says "wait
-# for round N"). The next frame is handed to `on_next` (firmware/radio/nexttable.py),
-# which takes it when no game is in play, and the scorer confirms it. A record taken
-# meanwhile (an undo, a new sitting) ends the asking.
+# RESEND_MS until the PC's next frame comes, GIVE_UP times, then every SLOW_MS for as
+# long as the game is over and no next table has come (every WAIT_MS while the PC says
+# "wait for round N"), the radio off between and the board woken for it (wake_at: the
+# main loop's light sleep ends there). The next frame is handed to `on_next`
+# (firmware/radio/nexttable.py), which takes it when no game is in play, and the scorer
+# confirms it: the confirm is sent again, at the same pace, until the PC's acknowledge
+# says it heard it (F_TAKEN); a confirm lost is never left to the PC's resends, which a
+# radio gone off would not hear. A record taken meanwhile (an undo, a new sitting) ends
+# the asking and the confirming (the new sitting's records tell the PC too).
 #
 # Starting the radio may fail: the esp32 port's heap grows into ESP-IDF's, and with too
 # little left wlan.active(True) or ESP-NOW's start raises OSError("WiFi Out of Memory")
@@ -42,8 +47,7 @@ RESEND_MS = const(250)      # no acknowledge within this: send again from it
 GIVE_UP = const(12)         # resends without an answer before the radio goes off
 AGAIN_MS = const(30000)     # then, once awake this long after, two more tries
 WAIT_MS = const(3000)       # "wait for round N": asked again this often
-LINGER_MS = const(3000)     # a next table taken: listening this long for the PC's resend
-                            # (its confirm lost: confirmed again)
+SLOW_MS = const(10000)      # game over, GIVE_UP asks or confirms unanswered: again this often
 BACK_OFF_MS = const(15000)  # the radio would not start: tried again this long after
 _MAX_SHIFT = const(4)       # ... doubling, up to BACK_OFF_MS << 4 (4 minutes)
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
@@ -80,7 +84,10 @@ class Sender:
         self._want = 0              # the finished sitting whose next table is asked for
         self._wait = False          # the PC said: wait for a round
         self._took = 0              # the sitting whose next table was taken last
-        self._took_at = 0
+        self._conf_sid = 0          # ... while the PC has not said it heard the confirm
+        self._conf = bytearray(wire.HEAD)   # that confirm's head
+        self.wakes = False          # resting with an ask or a confirm due at wake_at:
+        self.wake_at = 0            # the board sleeps no longer than that
         self._on_next = on_next
         self.frames = 0             # counters, for the power model and the tests
         self.resends = 0
@@ -95,6 +102,7 @@ class Sender:
     # ---- the main loop's side ----
     def poll(self):
         now = self._ticks()
+        self.wakes = False
         if self.down is not None and ticks_diff(now, self._retry_at) < 0:
             return False            # backing off: the radio is off
         if self._radio.active:
@@ -106,11 +114,12 @@ class Sender:
             self._none = False
             self._want = 0          # an undo, or a new sitting: no next table now
             self._wait = False
+            self._conf_sid = 0      # its records tell the PC the next table was taken
             if self._on_next is not None:
                 self._on_next(None, 0)
             if not self._pick():
                 return self._idle(now)
-        elif self._tries > GIVE_UP:
+        elif self._tries > GIVE_UP and not (self._want or self._conf_sid):
             if ticks_diff(now, self._at) < AGAIN_MS:
                 return self._rest(now)
             self._tries = GIVE_UP - 1   # after a sleep, or back in range: try again
@@ -182,26 +191,33 @@ class Sender:
 
     # ---- the next table ----
     def _idle(self, now):
-        if self._want:
-            return self._ask(now)
-        if self._took and self._radio.active and ticks_diff(now, self._took_at) < LINGER_MS:
-            return True     # a confirm lost: the PC's resend is heard, confirmed again
+        if self._want or self._conf_sid:
+            return self._again(now)
         return self._rest(now)
 
-    def _ask(self, now):
-        # A data frame of the sitting the PC holds as a game over, with no records: the
-        # PC answers with its next table. Every RESEND_MS until it comes (GIVE_UP times,
-        # then as the sender rests); every WAIT_MS, the radio off in between, while the
-        # PC says wait.
+    def _again(self, now):
+        # The ask for the next table (a data frame of the sitting the PC holds as a game
+        # over, with no records: the PC answers with its next table), or the confirm of
+        # the one taken (the PC answers with F_TAKEN). Every RESEND_MS, listening between,
+        # GIVE_UP times; then every SLOW_MS (WAIT_MS while the PC says wait), the radio
+        # off between and the board woken for it, until the answer comes or a record is
+        # taken: players at game over are never left without their next table.
         since = ticks_diff(now, self._at)
         if since < RESEND_MS:
-            return True
-        if self._wait and since < WAIT_MS:
-            return self._rest(now)
-        if self._tries > GIVE_UP:
-            return self._rest(now)
-        self._tries += 1
+            return True         # listening for the answer
+        if self._wait or self._tries > GIVE_UP:
+            pace = WAIT_MS if self._wait and self._want else SLOW_MS
+            if since < pace:
+                self.wakes = True
+                self.wake_at = ticks_add(self._at, pace)
+                return self._rest(now)
+        else:
+            self._tries += 1
         f = self._frame
+        if not self._want:
+            f[0:wire.HEAD] = self._conf     # the confirm again
+            self._transmit(now, wire.HEAD)
+            return True
         length, finished = self._length_of(self._want)
         wire.put_head(f, wire.DATA, self._tag, self._want, length,
                       wire.F_FINISHED if finished else 0)
@@ -251,7 +267,9 @@ class Sender:
             if not self._wait:
                 self._want = 0
                 self._took = sid
-                self._took_at = self._ticks()
+                self._conf_sid = sid    # confirmed until the PC says it heard it
+                self._conf[0:wire.HEAD] = msg[0:wire.HEAD]
+                self._conf[0] = wire.CONFIRM
         # The confirm: the same head, the kind changed, under the scorer's MAC.
         f = self._frame
         f[0:wire.HEAD] = msg[0:wire.HEAD]
@@ -282,6 +300,11 @@ class Sender:
 
     def _ack(self, peer, msg):
         sid = wire.get_u24(msg, 5)
+        if msg[11] & wire.F_TAKEN:
+            if sid == self._conf_sid:
+                self._conf_sid = 0  # the PC heard the confirm
+                self._tries = 0
+            return
         if sid != self._sid:
             if sid == self._want and not msg[11] & (wire.F_HELD | wire.F_REFUSED):
                 # Asked for its next table, the PC does not hold the sitting (it was
