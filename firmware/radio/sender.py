@@ -10,8 +10,9 @@
 # in RAM but one frame's buffer and a few numbers, all made once (a scorer's heap is
 # fragmented by what comes and goes, and the radio adds as little to that as it can).
 # After a reboot the numbers start at 0 and the PC's first acknowledge says where it is.
-# After GIVE_UP resends with no answer (out of range, the base off) the radio goes off
-# until the journal grows, or the board is awake AGAIN_MS later.
+# After GIVE_UP resends with no answer (out of range, the base off, the PC stalled) the
+# radio goes off until the journal grows, or SLOW_MS later (the board woken for it:
+# wake_at), when two more go, and so on.
 #
 # Once the PC's acknowledge says it holds the sitting as a game over (F_OVER), the
 # scorer asks for its next table: a data frame of that sitting with no records, every
@@ -31,7 +32,7 @@
 # through check_esp_err), an unknown code RuntimeError; the board refuses below the
 # cell's low mark (boards/device.py, BoardWlan: OSError("battery low")). Then the radio
 # backs off: off, tried again BACK_OFF_MS later, then twice that and so on up to
-# AGAIN_MS x 8, the journal growing or not; `down` holds why, and the score screen says
+# BACK_OFF_MS x 16, the journal growing or not; `down` holds why, and the score screen says
 # so (mark()). The journal keeps every record meanwhile: a sync over USB brings them.
 import gc
 from time import ticks_add, ticks_diff
@@ -45,9 +46,8 @@ from engine_core.air import wire
 WINDOW = const(3)           # frames past the acknowledged place
 RESEND_MS = const(250)      # no acknowledge within this: send again from it
 GIVE_UP = const(12)         # resends without an answer before the radio goes off
-AGAIN_MS = const(30000)     # then, once awake this long after, two more tries
+SLOW_MS = const(10000)      # ... for this long: then two more (an ask or a confirm: one)
 WAIT_MS = const(3000)       # "wait for round N": asked again this often
-SLOW_MS = const(10000)      # game over, GIVE_UP asks or confirms unanswered: again this often
 BACK_OFF_MS = const(15000)  # the radio would not start: tried again this long after
 _MAX_SHIFT = const(4)       # ... doubling, up to BACK_OFF_MS << 4 (4 minutes)
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
@@ -120,9 +120,11 @@ class Sender:
             if not self._pick():
                 return self._idle(now)
         elif self._tries > GIVE_UP and not (self._want or self._conf_sid):
-            if ticks_diff(now, self._at) < AGAIN_MS:
+            if ticks_diff(now, self._at) < SLOW_MS:
+                self.wakes = True
+                self.wake_at = ticks_add(self._at, SLOW_MS)
                 return self._rest(now)
-            self._tries = GIVE_UP - 1   # after a sleep, or back in range: try again
+            self._tries = GIVE_UP - 1   # back in range, the PC going again: try again
         if self._sid == 0 and not self._pick():
             return self._idle(now)
         if self._held >= self._length:

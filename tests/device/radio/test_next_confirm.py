@@ -80,6 +80,7 @@ class _Pc:
         self.due = None
         self.asks = 0
         self.nexting = True
+        self.hearing = True     # False: the PC hears nothing (stalled, the base unplugged)
         self.peer = None
 
     def _send(self, frame):
@@ -102,7 +103,7 @@ class _Pc:
             if peer is None:
                 break
             n = len(msg)
-            if not W.sound(KEY, peer, msg, n):
+            if not self.hearing or not W.sound(KEY, peer, msg, n):
                 continue
             self.peer = bytes(peer)
             sid = W.get_u24(msg, 5)
@@ -224,5 +225,21 @@ def test_at_game_over_the_ask_for_the_next_table_never_gives_up_and_rests_betwee
     _run(clock, s, pc, 2 * S.SLOW_MS)
     assert len(taken) == 1 and pc.confirmed is not None, (taken, pc.confirmed)
     assert not s._want and not s.wakes
+    base.close()
+    s.stop()
+
+
+def test_a_sitting_unheard_for_seconds_goes_again_slow_minutes_before_the_next_record():
+    # The PC hears nothing for 5 s (a stalled PC, the base unplugged and back): the
+    # sender resends GIVE_UP times, rests with the board woken at SLOW_MS, and gets the
+    # sitting through then, with no record taken to wake it (it used to wait 30 s).
+    clock, base, pc, s, taken, deaf = _night()
+    pc.hearing = False
+    off, wakes = _run(clock, s, pc, 5000)
+    assert not pc.held and wakes and not s._radio.active, (wakes, s._radio.active)
+    pc.hearing = True
+    _run(clock, s, pc, S.SLOW_MS + 1000)
+    assert pc.held and pc.held[1][-1] == 0xEE, pc.held
+    assert len(taken) == 1 and pc.confirmed is not None, (taken, pc.confirmed)
     base.close()
     s.stop()
