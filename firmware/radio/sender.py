@@ -17,8 +17,8 @@
 # Once the PC's acknowledge says it holds the sitting as a game over (F_OVER), the
 # scorer asks for its next table: a data frame of that sitting with no records, every
 # RESEND_MS until the PC's next frame comes, GIVE_UP times, then every SLOW_MS for as
-# long as the game is over and no next table has come (every WAIT_MS while the PC says
-# "wait for round N"), the radio off between and the board woken for it (wake_at: the
+# long as the game is over and no next table has come (while the PC says "wait for
+# round N": every WAIT_MS, GIVE_UP times, then every SLOW_MS), the radio off between and the board woken for it (wake_at: the
 # main loop's light sleep ends there). The next frame is handed to `on_next`
 # (firmware/radio/nexttable.py), which takes it when no game is in play, and the scorer
 # confirms it: the confirm is sent again, at the same pace, until the PC's acknowledge
@@ -104,7 +104,9 @@ class Sender:
         now = self._ticks()
         self.wakes = False
         if self.down is not None and ticks_diff(now, self._retry_at) < 0:
-            return False            # backing off: the radio is off
+            self.wakes = True       # backing off: the radio is off till then
+            self.wake_at = self._retry_at
+            return False
         if self._radio.active:
             self._hear()
         mark = self._j.free_bytes()
@@ -138,6 +140,8 @@ class Sender:
             self._tries += 1
             self.resends += 1
             if self._tries > GIVE_UP:
+                self.wakes = True
+                self.wake_at = ticks_add(self._at, SLOW_MS)
                 return self._rest(now)
         if self._sent < self._held:
             self._sent = self._held
@@ -208,13 +212,13 @@ class Sender:
         if since < RESEND_MS:
             return True         # listening for the answer
         if self._wait or self._tries > GIVE_UP:
-            pace = WAIT_MS if self._wait and self._want else SLOW_MS
+            # "Wait for round N": every WAIT_MS, GIVE_UP times, then every SLOW_MS.
+            pace = WAIT_MS if self._wait and self._tries <= GIVE_UP else SLOW_MS
             if since < pace:
                 self.wakes = True
                 self.wake_at = ticks_add(self._at, pace)
                 return self._rest(now)
-        else:
-            self._tries += 1
+        self._tries += 1
         f = self._frame
         if not self._want:
             f[0:wire.HEAD] = self._conf     # the confirm again
@@ -264,8 +268,9 @@ class Sender:
             if not got:
                 return          # a game in play: asked again once it is over
             self.nexts += 1
+            if not (self._wait and got == 2):
+                self._tries = 0     # (still waiting: the asks slow down as they go)
             self._wait = got == 2
-            self._tries = 0
             if not self._wait:
                 self._want = 0
                 self._took = sid

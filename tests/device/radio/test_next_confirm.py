@@ -243,3 +243,31 @@ def test_a_sitting_unheard_for_seconds_goes_again_slow_minutes_before_the_next_r
     assert len(taken) == 1 and pc.confirmed is not None, (taken, pc.confirmed)
     base.close()
     s.stop()
+
+
+def test_wait_for_a_round_is_asked_every_WAIT_MS_then_every_SLOW_MS_never_given_up():
+    clock, base, pc, s, taken, deaf = _night()
+    waits = [0]
+
+    def wait_frame():
+        # The PC's next table is "wait for round 2" (table 0) for as long as waits[0].
+        f = bytearray(W.MAX_FRAME)
+        k = W.put_next(f, W.tag_of(KEY), 1, 2, 0 if waits[0] else 3, b"Club",
+                       () if waits[0] else (b"Ann", b"Cy", b"Bob", b"Di"))
+        pc._send(f[:W.seal(KEY, pc.peer, f, k)])
+        pc.sends += 1
+        pc.due = None
+    pc._next = wait_frame
+    s._on_next = lambda msg, n: (taken.append(W.next_parts(msg, n)) or
+                                 (2 if msg[8] == 0 else 1)) if msg is not None else 0
+    waits[0] = 1
+    _run(clock, s, pc, 120000)
+    asks = pc.asks
+    # 12 asks 3 s apart (36 s), then every 10 s: about 20 in two minutes, not 40.
+    assert S.GIVE_UP + 5 <= asks <= S.GIVE_UP + 120000 // S.SLOW_MS, asks
+    assert s._wait and s._want == 1 and not s._radio.active and s.wakes
+    waits[0] = 0
+    _run(clock, s, pc, S.SLOW_MS + 1000)
+    assert taken[-1][1:3] == (2, 3) and not s._want and pc.confirmed is not None
+    base.close()
+    s.stop()
