@@ -153,14 +153,9 @@ class WLAN:
     def __init__(self, mac):
         self._mac = bytes(mac)
         self._on = False
-        self.espnow = None      # the ESPNow on it
 
     def active(self, on=None):
         if on is not None:
-            if on and not self._on and self.espnow is not None:
-                # What came while the interface was off was never heard: the chip's
-                # radio is off (the fake's socket kept it; dropped here, unread).
-                self.espnow._deaf()
             self._on = bool(on)
         return self._on
 
@@ -190,7 +185,6 @@ class ESPNow:
         self._tx = bytearray(_DGRAM)
         self._addrs = {}        # mac -> (ticks read, UDP address or None)
         self._none = (None, None)
-        wlan.espnow = self
 
     # ---- init and config ----
     def active(self, on=None):
@@ -427,14 +421,6 @@ class ESPNow:
                     self._stats[3] += 1
             else:
                 i += 1
-
-    def _deaf(self):
-        # The datagrams that came while the WLAN interface was off: gone unheard.
-        while self._poll is not None and self._sock is not None and self._poll.poll(0):
-            try:
-                self._sock.recv(_DGRAM)
-            except OSError:
-                return
 
     def any(self):
         self._ready()
