@@ -263,6 +263,11 @@ def _measure_round_one(scorers, rx, reader, rogue, taken, rng):
                         latencies.append((time.monotonic() - sent.pop(table)) * 1000)
             time.sleep(0.005)
         lost += len(sent)
+        for table in sent:
+            # Which, and what the PC held of it then: a hand late, or never stored.
+            sys.stderr.write("bench_radio: round 1 hand %d of table %d not on the page in "
+                             "30 s (the PC's live line: %r)\n" % (h, table,
+                                                                   rx.live.get((1, table))))
         time.sleep(0.3)
     return latencies, lost
 
@@ -462,6 +467,7 @@ def main():
     stored_hands = sum(sum(v) for v in per.values())
     played_hands = sum(games.values()) * GAME_HANDS
     duplicates += max(0, stored_hands - played_hands)
+    late = lost
     lost = max(lost, played_hands - stored_hands)
     database.close()
     reader.close()
@@ -473,7 +479,8 @@ def main():
     print("radio.hand_to_page_ms.p95: %.0f ms" % p95(latencies))
     print("radio.hand_to_page_ms.median: %.0f ms" % (sorted(latencies)[len(latencies) // 2]
                                                      if latencies else 0))
-    print("radio.hands_lost: %d of %d" % (lost, played_hands))
+    print("radio.hands_lost: %d of %d (%d not on the page within 30 s in round 1, %d never "
+          "stored)" % (lost, played_hands, late, max(0, played_hands - stored_hands)))
     print("radio.duplicates: %d" % duplicates)
     print("radio.foreign_frames_accepted: %d of %d sent" % (foreign_accepted[0],
                                                             len(rogue.frames)))

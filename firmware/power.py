@@ -108,7 +108,13 @@ class Power:
             self.touch(self._ticks())
             return
         if light:
-            self._light_sleep(DEEP_SLEEP_MS - idle if self._deep is not None else 60000)
+            ms = DEEP_SLEEP_MS - idle if self._deep is not None else 60000
+            radio = getattr(app, "radio", None)
+            if radio is not None and getattr(radio, "wakes", False):
+                # The radio's sender asks for the next table (or confirms it) again then
+                # (firmware/radio/sender.py): the timer wakes the board for it.
+                ms = max(1, min(ms, ticks_diff(radio.wake_at, now)))
+            self._light_sleep(ms)
             return
         self._sleep(self._poll)
 

@@ -18,7 +18,8 @@
 # numbers for the same bytes. flags (data): 1 the sitting is finished on the scorer.
 # held (ack): the stream bytes the PC holds from 0; flags (ack): 1 all of a finished
 # sitting is held, 2 refused (another scorer keeps this table): send it no more, 4 what
-# the PC holds is a game over (the scorer asks for its next table).
+# the PC holds is a game over (the scorer asks for its next table), 8 the answer to a
+# confirm: the PC heard it (the scorer stops sending it).
 # next: the table the scorer plays after its sitting `sitting`, a game over (with the
 # acknowledge, and the PC's answer to a data frame of that sitting with no records, the
 # scorer's ask); table 0 is
@@ -45,6 +46,7 @@ F_FINISHED = const(1)
 F_HELD = const(1)
 F_REFUSED = const(2)
 F_OVER = const(4)           # ack: what the PC holds is a game over: ask for the next table
+F_TAKEN = const(8)          # ack: the PC heard the scorer's confirm of its next table
 _BLOCK = const(64)          # SHA-256's block
 
 

@@ -5,7 +5,11 @@
 #
 # ESP-NOW's rules it keeps (MicroPython's ports/esp32/modespnow.c and the espnow docs):
 # the WLAN interface is active before ESPNow.active(True); a frame goes only to a
-# registered peer, the broadcast address included; turning ESP-NOW off drops every peer.
+# registered peer, the broadcast address included; turning ESP-NOW off drops every peer;
+# at most 20 peers at once (ESP_NOW_MAX_TOTAL_PEER_NUM: add_peer raises
+# ESP_ERR_ESPNOW_FULL past it), so a base station answering more scorers than that lets
+# the one registered longest ago go (del_peer) to register the next (a peer costs
+# nothing to register again).
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 
 
@@ -61,9 +65,24 @@ class Radio:
             try:
                 self.espnow.add_peer(mac)
             except OSError as e:
-                if e.args[0] != -12395:     # ESP_ERR_ESPNOW_EXIST: it is there
+                if e.args[0] == -12392 and self._evict():   # ESP_ERR_ESPNOW_FULL
+                    self.espnow.add_peer(mac)
+                elif e.args[0] != -12395:     # ESP_ERR_ESPNOW_EXIST: it is there
                     raise
         self._peers.append(mac)
+
+    def _evict(self):
+        # The peer registered longest ago, not the broadcast address, unregistered:
+        # True when there was one.
+        for p in self._peers:
+            if p != BROADCAST:
+                self._peers.remove(p)
+                try:
+                    self.espnow.del_peer(p)
+                except OSError:
+                    pass            # ESP_ERR_ESPNOW_NOT_FOUND: gone already
+                return True
+        return False
 
     def send(self, mac, msg):
         """Send without waiting for the link's acknowledge (the PC's is the one that

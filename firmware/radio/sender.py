@@ -10,15 +10,21 @@
 # in RAM but one frame's buffer and a few numbers, all made once (a scorer's heap is
 # fragmented by what comes and goes, and the radio adds as little to that as it can).
 # After a reboot the numbers start at 0 and the PC's first acknowledge says where it is.
-# After GIVE_UP resends with no answer (out of range, the base off) the radio goes off
-# until the journal grows, or the board is awake AGAIN_MS later.
+# After GIVE_UP resends with no answer (out of range, the base off, the PC stalled) the
+# radio goes off until the journal grows, or SLOW_MS later (the board woken for it:
+# wake_at), when two more go, and so on.
 #
 # Once the PC's acknowledge says it holds the sitting as a game over (F_OVER), the
 # scorer asks for its next table: a data frame of that sitting with no records, every
-# RESEND_MS until the PC's next frame comes (then every WAIT_MS while the PC says "wait
-# for round N"). The next frame is handed to `on_next` (firmware/radio/nexttable.py),
-# which takes it when no game is in play, and the scorer confirms it. A record taken
-# meanwhile (an undo, a new sitting) ends the asking.
+# RESEND_MS until the PC's next frame comes, GIVE_UP times, then every SLOW_MS for as
+# long as the game is over and no next table has come (while the PC says "wait for
+# round N": every WAIT_MS, GIVE_UP times, then every SLOW_MS), the radio off between and the board woken for it (wake_at: the
+# main loop's light sleep ends there). The next frame is handed to `on_next`
+# (firmware/radio/nexttable.py), which takes it when no game is in play, and the scorer
+# confirms it: the confirm is sent again, at the same pace, until the PC's acknowledge
+# says it heard it (F_TAKEN); a confirm lost is never left to the PC's resends, which a
+# radio gone off would not hear. A record taken meanwhile (an undo, a new sitting) ends
+# the asking and the confirming (the new sitting's records tell the PC too).
 #
 # Starting the radio may fail: the esp32 port's heap grows into ESP-IDF's, and with too
 # little left wlan.active(True) or ESP-NOW's start raises OSError("WiFi Out of Memory")
@@ -26,7 +32,7 @@
 # through check_esp_err), an unknown code RuntimeError; the board refuses below the
 # cell's low mark (boards/device.py, BoardWlan: OSError("battery low")). Then the radio
 # backs off: off, tried again BACK_OFF_MS later, then twice that and so on up to
-# AGAIN_MS x 8, the journal growing or not; `down` holds why, and the score screen says
+# BACK_OFF_MS x 16, the journal growing or not; `down` holds why, and the score screen says
 # so (mark()). The journal keeps every record meanwhile: a sync over USB brings them.
 import gc
 from time import ticks_add, ticks_diff
@@ -40,10 +46,8 @@ from engine_core.air import wire
 WINDOW = const(3)           # frames past the acknowledged place
 RESEND_MS = const(250)      # no acknowledge within this: send again from it
 GIVE_UP = const(12)         # resends without an answer before the radio goes off
-AGAIN_MS = const(30000)     # then, once awake this long after, two more tries
+SLOW_MS = const(10000)      # ... for this long: then two more (an ask or a confirm: one)
 WAIT_MS = const(3000)       # "wait for round N": asked again this often
-LINGER_MS = const(3000)     # a next table taken: listening this long for the PC's resend
-                            # (its confirm lost: confirmed again)
 BACK_OFF_MS = const(15000)  # the radio would not start: tried again this long after
 _MAX_SHIFT = const(4)       # ... doubling, up to BACK_OFF_MS << 4 (4 minutes)
 BROADCAST = b"\xff\xff\xff\xff\xff\xff"
@@ -80,7 +84,10 @@ class Sender:
         self._want = 0              # the finished sitting whose next table is asked for
         self._wait = False          # the PC said: wait for a round
         self._took = 0              # the sitting whose next table was taken last
-        self._took_at = 0
+        self._conf_sid = 0          # ... while the PC has not said it heard the confirm
+        self._conf = bytearray(wire.HEAD)   # that confirm's head
+        self.wakes = False          # resting with an ask or a confirm due at wake_at:
+        self.wake_at = 0            # the board sleeps no longer than that
         self._on_next = on_next
         self.frames = 0             # counters, for the power model and the tests
         self.resends = 0
@@ -95,8 +102,11 @@ class Sender:
     # ---- the main loop's side ----
     def poll(self):
         now = self._ticks()
+        self.wakes = False
         if self.down is not None and ticks_diff(now, self._retry_at) < 0:
-            return False            # backing off: the radio is off
+            self.wakes = True       # backing off: the radio is off till then
+            self.wake_at = self._retry_at
+            return False
         if self._radio.active:
             self._hear()
         mark = self._j.free_bytes()
@@ -106,14 +116,17 @@ class Sender:
             self._none = False
             self._want = 0          # an undo, or a new sitting: no next table now
             self._wait = False
+            self._conf_sid = 0      # its records tell the PC the next table was taken
             if self._on_next is not None:
                 self._on_next(None, 0)
             if not self._pick():
                 return self._idle(now)
-        elif self._tries > GIVE_UP:
-            if ticks_diff(now, self._at) < AGAIN_MS:
+        elif self._tries > GIVE_UP and not (self._want or self._conf_sid):
+            if ticks_diff(now, self._at) < SLOW_MS:
+                self.wakes = True
+                self.wake_at = ticks_add(self._at, SLOW_MS)
                 return self._rest(now)
-            self._tries = GIVE_UP - 1   # after a sleep, or back in range: try again
+            self._tries = GIVE_UP - 1   # back in range, the PC going again: try again
         if self._sid == 0 and not self._pick():
             return self._idle(now)
         if self._held >= self._length:
@@ -127,6 +140,8 @@ class Sender:
             self._tries += 1
             self.resends += 1
             if self._tries > GIVE_UP:
+                self.wakes = True
+                self.wake_at = ticks_add(self._at, SLOW_MS)
                 return self._rest(now)
         if self._sent < self._held:
             self._sent = self._held
@@ -182,26 +197,33 @@ class Sender:
 
     # ---- the next table ----
     def _idle(self, now):
-        if self._want:
-            return self._ask(now)
-        if self._took and self._radio.active and ticks_diff(now, self._took_at) < LINGER_MS:
-            return True     # a confirm lost: the PC's resend is heard, confirmed again
+        if self._want or self._conf_sid:
+            return self._again(now)
         return self._rest(now)
 
-    def _ask(self, now):
-        # A data frame of the sitting the PC holds as a game over, with no records: the
-        # PC answers with its next table. Every RESEND_MS until it comes (GIVE_UP times,
-        # then as the sender rests); every WAIT_MS, the radio off in between, while the
-        # PC says wait.
+    def _again(self, now):
+        # The ask for the next table (a data frame of the sitting the PC holds as a game
+        # over, with no records: the PC answers with its next table), or the confirm of
+        # the one taken (the PC answers with F_TAKEN). Every RESEND_MS, listening between,
+        # GIVE_UP times; then every SLOW_MS (WAIT_MS while the PC says wait), the radio
+        # off between and the board woken for it, until the answer comes or a record is
+        # taken: players at game over are never left without their next table.
         since = ticks_diff(now, self._at)
         if since < RESEND_MS:
-            return True
-        if self._wait and since < WAIT_MS:
-            return self._rest(now)
-        if self._tries > GIVE_UP:
-            return self._rest(now)
+            return True         # listening for the answer
+        if self._wait or self._tries > GIVE_UP:
+            # "Wait for round N": every WAIT_MS, GIVE_UP times, then every SLOW_MS.
+            pace = WAIT_MS if self._wait and self._tries <= GIVE_UP else SLOW_MS
+            if since < pace:
+                self.wakes = True
+                self.wake_at = ticks_add(self._at, pace)
+                return self._rest(now)
         self._tries += 1
         f = self._frame
+        if not self._want:
+            f[0:wire.HEAD] = self._conf     # the confirm again
+            self._transmit(now, wire.HEAD)
+            return True
         length, finished = self._length_of(self._want)
         wire.put_head(f, wire.DATA, self._tag, self._want, length,
                       wire.F_FINISHED if finished else 0)
@@ -246,12 +268,15 @@ class Sender:
             if not got:
                 return          # a game in play: asked again once it is over
             self.nexts += 1
+            if not (self._wait and got == 2):
+                self._tries = 0     # (still waiting: the asks slow down as they go)
             self._wait = got == 2
-            self._tries = 0
             if not self._wait:
                 self._want = 0
                 self._took = sid
-                self._took_at = self._ticks()
+                self._conf_sid = sid    # confirmed until the PC says it heard it
+                self._conf[0:wire.HEAD] = msg[0:wire.HEAD]
+                self._conf[0] = wire.CONFIRM
         # The confirm: the same head, the kind changed, under the scorer's MAC.
         f = self._frame
         f[0:wire.HEAD] = msg[0:wire.HEAD]
@@ -282,6 +307,11 @@ class Sender:
 
     def _ack(self, peer, msg):
         sid = wire.get_u24(msg, 5)
+        if msg[11] & wire.F_TAKEN:
+            if sid == self._conf_sid:
+                self._conf_sid = 0  # the PC heard the confirm
+                self._tries = 0
+            return
         if sid != self._sid:
             if sid == self._want and not msg[11] & (wire.F_HELD | wire.F_REFUSED):
                 # Asked for its next table, the PC does not hold the sitting (it was

@@ -167,7 +167,7 @@ class Receiver:
         self._heard(address)
         if frame[0] == W.CONFIRM:
             self._confirmed(address, sid, frame)
-            return None
+            return self._heard_confirm(address, sid)
         offset = W.get_u24(frame, 8)
         records = bytes(frame[W.HEAD:n - W.MAC_LEN])
         s = self.sittings.setdefault((bytes(address), sid), Sitting())
@@ -234,6 +234,18 @@ class Receiver:
                            next_state="wait" if what[0] == "wait" else "sent")
             nx.made = now
         nx.due = 0              # goes out with this acknowledge (asked: wanted again)
+
+    def _heard_confirm(self, address, sid):
+        # The answer to a confirm: F_TAKEN, the PC heard it (the scorer sends it again
+        # until this comes: a confirm lost is not left to the next table's resends, which
+        # a scorer whose radio is off would not hear). Any sound confirm is answered, a
+        # PC restarted since too; no next table goes with it.
+        s = self.sittings.get((bytes(address), sid))
+        b = self._buf
+        tag, mac = self.scorer(address)
+        W.put_head(b, W.ACK, tag, sid, s.stored if s is not None else 0,
+                   W.F_TAKEN | W.F_HELD)
+        return bytes(b[:mac.seal(address, b, W.HEAD)])
 
     def _confirmed(self, address, sid, frame):
         nx = self.nexts.get((bytes(address), sid))

@@ -196,3 +196,45 @@ def test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh():
         assert m.deep == [] and shown and board.display._shown, (m.deep, shown)
     finally:
         undo()
+
+
+class _AskingRadio:
+    """The radio's sender as Power sees it (firmware/radio/sender.py): resting, with an
+    ask for the next table due every SLOW_MS (wakes, wake_at); each poll counted."""
+
+    def __init__(self, clock, every):
+        self.clock = clock
+        self.every = every
+        self.wakes = True
+        self.wake_at = every
+        self.polls = []
+
+    def poll(self):
+        now = self.clock.t
+        if now >= self.wake_at:
+            self.polls.append(now)
+            self.wake_at = now + self.every
+        return False
+
+    def stop(self):
+        pass
+
+
+def test_a_radio_asking_again_later_wakes_a_light_sleeping_board_then():
+    from boardrig import A
+    from firmware.loop import Loop
+    presses = script(("ok",), 200)
+    stop = START_MS + 60000
+    b = fake_board(presses, stop_ms=stop, light=True, deep=True)
+    app = A.App(b.display, b.flash, None)
+    app.boot()
+    app.render()
+    radio = app.radio = _AskingRadio(b.clock, 10000)
+    radio.wake_at = START_MS + 10000
+    lp = Loop(b, app, P.Power(b, 10))
+    lp.run()
+    # Asleep between the asks, and woken by the timer for each: about every 10 s.
+    assert lp.power.light_ms > 40000, lp.power.light_ms
+    assert len(radio.polls) >= 4, radio.polls
+    assert all(9990 <= b2 - a2 <= 10500 for a2, b2 in zip(radio.polls, radio.polls[1:])), \
+        radio.polls

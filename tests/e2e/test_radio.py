@@ -252,8 +252,11 @@ def test_a_finished_sitting_sends_its_scorer_the_next_table_until_it_confirms(ni
     got, flags = _ack(rx.take(SCORER, _ask(stream)))
     assert got == len(stream) and flags == W.F_HELD | W.F_OVER
     assert rx.due() == [(SCORER, nframe)]
-    assert rx.take(SCORER, _confirm(nframe)) is None
+    # The confirm is answered: F_TAKEN (the scorer stops sending it), no next table.
+    got, flags = _ack(rx.take(SCORER, _confirm(nframe)))
+    assert got == len(stream) and flags & W.F_TAKEN and not flags & W.F_OVER, flags
     assert rx.nexts[(SCORER, 1)].confirmed == clock.t
+    assert rx.due() == []
     clock.t += 5
     assert rx.due() == []
     assert rx.duplicates == 0       # asks are not duplicates

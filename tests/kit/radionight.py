@@ -187,7 +187,8 @@ class Scorer:
     """A scorer whose games are random legal play (randsit) on the table it was sent, its
     journal's streams sent to the base as firmware/radio/sender.py does: go-back-N from
     what the acknowledge says is held, WINDOW frames, again after RESEND; once a game
-    over is held, it asks for its next table until one comes, and confirms it."""
+    over is held, it asks for its next table until one comes, and confirms it, again
+    after RESEND until the PC's acknowledge says it heard the confirm (F_TAKEN)."""
 
     def __init__(self, air, number, key, seed):
         self.mac = bytes([2, 0, 0, 0, 0, 0xA0 + number])
@@ -211,6 +212,7 @@ class Scorer:
         self.due = 0.0
         self.next = None        # (sitting, round, table, event, [names]) of the last next
         self.confirms = 0
+        self.taken = False      # the PC said it heard the confirm of self.next
         self.games = []         # (round, table, names by seat, marks by side)
 
     def play_game(self, event, rnd, table, names):
@@ -235,6 +237,7 @@ class Scorer:
         self.stream = bytes(buf[:k])
         self.held = 0
         self.next = None
+        self.taken = False
         self.due = 0.0
         marks = [s.score(i) for i in range(s.sides)]
         self.games.append((rnd, table, list(names), marks))
@@ -257,6 +260,8 @@ class Scorer:
                 off += len(chunk)
         elif self.next is None:
             self._send(W.DATA, len(self.stream), W.F_FINISHED, b"")    # the ask
+        elif not self.taken:
+            self._confirm()
 
     def _send(self, kind, off, flags, records, head=None):
         b = bytearray(W.MAX_FRAME)
@@ -275,14 +280,20 @@ class Scorer:
         if n < W.HEAD + W.MAC_LEN or bytes(msg[1:5]) != self.tag or not W.sound(
                 self.key, self.mac, msg, n) or W.get_u24(msg, 5) != self.sid:
             return
-        if msg[0] == W.ACK:
+        if msg[0] == W.ACK and msg[11] & W.F_TAKEN:
+            self.taken = self.next is not None
+        elif msg[0] == W.ACK:
             self.held = max(self.held, W.get_u24(msg, 8))
         elif msg[0] == W.NEXT:
             parts = W.next_parts(msg, n)
             if parts is not None:
                 self.next = parts
-                self.confirms += 1
-                self._send(W.CONFIRM, 0, 0, b"", head=bytes(msg[8:11]))
+                self._confirm()
+
+    def _confirm(self):
+        sid, rnd, table = self.next[:3]
+        self.confirms += 1
+        self._send(W.CONFIRM, 0, 0, b"", head=bytes([table, rnd, 0]))
 
 
 class Pc:

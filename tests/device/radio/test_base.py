@@ -189,3 +189,30 @@ def test_a_base_keeps_at_most_MOST_scorers_keys_whatever_addresses_a_rogue_makes
     a = bytes([2, 0, 0, 0, 0, 1])
     f = _data(EVENT_KEY, a, 1)          # under the event's key itself: no scorer's
     assert s.check(a, f, len(f)) == AK.FOREIGN
+
+
+def test_a_base_answers_more_scorers_than_espnow_holds_peers():
+    # ESP-NOW registers at most 20 peers (the sim's fake raises ESP_ERR_ESPNOW_FULL past
+    # it, as modespnow.c's add_peer does): a base answering 24 scorers lets the oldest go.
+    air, base, pc = _rig()
+    macs = [bytes([2, 0, 0, 0, 1, i]) for i in range(24)]
+    scorers = [_scorer(air, m) for m in macs]
+    for rnd in range(2):        # twice: the peers let go are registered again
+        args = b" ".join((m + b"ack%d" % i).hex().upper().encode()
+                         for i, m in enumerate(macs))
+        # Four frames a request, as the PC packs them (host_tools/serial/radio.py).
+        parts = args.split(b" ")
+        for i in range(0, len(parts), 4):
+            assert pc.ask("R", b" ".join(parts[i:i + 4]))[0] == "r"
+        for i, e in enumerate(scorers):
+            got = None
+            for _ in range(20):
+                peer, msg = e.irecv(0)
+                if peer is not None:
+                    got = bytes(msg)
+                    break
+            assert got == b"ack%d" % i, (rnd, i, got)
+    assert pc.counts()[4] == 48
+    assert base._radio.espnow.peer_count()[0] <= 20
+    for e in scorers:
+        e.active(False)

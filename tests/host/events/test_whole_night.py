@@ -86,13 +86,15 @@ def test_a_whole_round_robin_on_the_radio_has_every_result_in_and_every_next_tab
             for s in scorers:
                 s.poll(now[0])
             pc.step()
-            # Each scorer holds its next table, and the PC heard it confirm it.
+            # Each scorer holds its next table, the PC heard it confirm it, and the
+            # scorer heard the PC say so (F_TAKEN: it stops confirming).
             if all(s.next is not None and rx.nexts[(s.mac, s.sid)].confirmed is not None
-                   for s in scorers if (s.mac, s.sid) in rx.nexts):
+                   and s.taken for s in scorers if (s.mac, s.sid) in rx.nexts):
                 if len(rx.nexts) == 4 * rnd:
                     break
         late = [s.device for s in scorers if s.next is None]
         assert not late, "round %d: no next table reached %s (%s)" % (rnd, late, rx.notes)
+        assert all(s.taken for s in scorers), rnd
         # Every result of the round in, by the radio alone; the standings as by hand.
         ev = EV.load(d, EVENT)
         state = ES.event_state(ev, d)
