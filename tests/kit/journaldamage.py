@@ -13,6 +13,7 @@ import syncrig as R  # noqa: E402
 from firmware import journal as J  # noqa: E402
 from engine_core import wire  # noqa: E402
 from engine_core.compat import const  # noqa: E402
+from engine_core.journal.log import Log  # noqa: E402
 from engine_core.journal.reader import JournalReader  # noqa: E402
 
 # The scorer's sync code (firmware/sync/journal.py) imports MicroPython's const; on
@@ -141,12 +142,22 @@ class Verdict:
             ", crashed: %s" % self.crashed if self.crashed else "")
 
 
+def _mounted(data):
+    # The scorer's journal on the image, mounted as its boot mounts it (Log.mount's scan),
+    # without Journal.mount's last step, firmware/transient.py's release(): on the device
+    # it unloads the scan's module from a few dozen; in a CPython test process it walks
+    # every attribute of the thousand modules loaded (a quarter of a second a mount, a
+    # minute a sweep), and it reads no byte of the flash.
+    j = J.Journal(I.RamFlash(data))
+    Log.mount(j)
+    return j
+
+
 def records(data, sid):
     """[(start, end, item)] of sitting sid's records in the image (byte offsets in it):
     its BEGIN (item: the header), then each event (and END), as the journal reader walks
     them on the undamaged image."""
-    j = J.Journal(I.RamFlash(data))
-    j.mount()
+    j = _mounted(data)
     r = JournalReader(j)
     cur = r.cursor(sid)
     buf = bytearray(256)
@@ -186,8 +197,7 @@ def partial_read(data, sid):
     firmware/sync/journal.py, on the mounted damaged image, the transport left out) up
     to the length its list gives, turned into log lines by the PC
     (host_tools/serial/sync.py); None when the scorer sends nothing of it."""
-    j = J.Journal(I.RamFlash(data))
-    j.mount()
+    j = _mounted(data)
     w = J.Walk()
     if not j.find(sid, w) or not w.length:
         return None
