@@ -13,7 +13,6 @@ import syncrig as R  # noqa: E402
 from firmware import journal as J  # noqa: E402
 from engine_core import wire  # noqa: E402
 from engine_core.compat import const  # noqa: E402
-from engine_core.journal.log import Log  # noqa: E402
 from engine_core.journal.reader import JournalReader  # noqa: E402
 
 # The scorer's sync code (firmware/sync/journal.py) imports MicroPython's const; on
@@ -143,14 +142,9 @@ class Verdict:
 
 
 def _mounted(data):
-    # The scorer's journal on the image, mounted as its boot mounts it (Log.mount's scan),
-    # without Journal.mount's last step, firmware/transient.py's release(): on the device
-    # it unloads the scan's module from a few dozen; in a CPython test process it walks
-    # every attribute of the thousand modules loaded (a quarter of a second a mount, a
-    # minute a sweep), and it reads no byte of the flash.
-    j = J.Journal(I.RamFlash(data))
-    Log.mount(j)
-    return j
+    # The scorer's journal on the image, mounted as its boot mounts it, without the
+    # module unloading that costs a CPython test process seconds (syncrig.mounted).
+    return R.mounted(I.RamFlash(data))
 
 
 def records(data, sid):
