@@ -27,8 +27,11 @@ class Installed:
         self.env = {"HOME": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"}
 
     def popen(self, *args, **kw):
+        # Stopped with SIGINT, as at a terminal, even from a run that ignores it.
+        from syncrig import ctrl_c_reaches_it
         return subprocess.Popen([os.path.join(self.bin, "tally42")] + list(args),
-                                cwd=self.here, env=self.env, **kw)
+                                cwd=self.here, env=self.env, preexec_fn=ctrl_c_reaches_it,
+                                **kw)
 
     def run(self, *args, timeout=120):
         return subprocess.run([os.path.join(self.bin, "tally42")] + list(args),

@@ -264,6 +264,15 @@ def wait_for(cond, timeout=10.0):
     return False
 
 
+def ctrl_c_reaches_it():
+    """preexec_fn of a child the tests stop with SIGINT, as Ctrl-C at a terminal: a test
+    run started in the background (`make test &`, nohup, a CI step) ignores SIGINT, a
+    child inherits an ignored signal, and a Python child then never sees its Ctrl-C
+    (each stop waited out, then killed). The child gets SIGINT's default back."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class HeldSim:
     """`tally42 sim --script SCRIPT --flash FLASH --hold` in its own process: the serial
     port it offers, keys on its standard input. Its stdout and stderr are read as they
@@ -275,7 +284,8 @@ class HeldSim:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "host_tools", "sim", "--script", str(script), "--flash",
              str(flash), "--hold"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            stdin=subprocess.PIPE if keys else subprocess.DEVNULL)
+            stdin=subprocess.PIPE if keys else subprocess.DEVNULL,
+            preexec_fn=ctrl_c_reaches_it)
         first = self.proc.stdout.readline().decode()
         if not first.startswith("serial: /dev/"):
             raise RuntimeError("the sim did not start: %r %s"
