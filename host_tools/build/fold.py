@@ -50,6 +50,8 @@ class Fold:
             except SyntaxError as e:
                 raise FoldError("%s: %s" % (name, e))
         self.codes = {}     # module -> {public name: int}, what it defines or re-exports
+        self._folded = {}   # (text, module, where) -> its folded text: each build of a
+        # board folds the same modules again (deploy builds one board after another)
         self._solve()
         h = hashlib.sha256()
         with open(__file__, "rb") as f:
@@ -159,6 +161,12 @@ class Fold:
     def text(self, text, module=None, where="<script>"):
         """text (a device module named module, or a script when None) with the codes it
         uses folded into numbers, its own codes' definitions gone."""
+        key = (text, module, where)
+        if key not in self._folded:
+            self._folded[key] = self._fold(text, module, where)
+        return self._folded[key]
+
+    def _fold(self, text, module, where):
         tree = ast.parse(text)
         own = self.codes.get(module, {}) if module else {}
         aliases = _aliases(tree)

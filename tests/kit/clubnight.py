@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 
+from syncrig import ctrl_c_reaches_it
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -73,7 +75,8 @@ class Sim:
         self.proc = subprocess.Popen(
             TALLY + ["sim", "--script", str(script), "--flash", str(tmp_path / ("s%d.bin" % n)),
                      "--hold", "--chip-id", "0000A%d" % n] + list(extra),
-            cwd=ROOT, stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.PIPE)
+            cwd=ROOT, stdout=slave, stderr=subprocess.PIPE, stdin=subprocess.PIPE,
+            preexec_fn=ctrl_c_reaches_it)     # stop() is a Ctrl-C
         os.close(slave)
         self.master = master
         self.screen = bytearray()

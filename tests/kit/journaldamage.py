@@ -141,12 +141,17 @@ class Verdict:
             ", crashed: %s" % self.crashed if self.crashed else "")
 
 
+def _mounted(data):
+    # The scorer's journal on the image, mounted as its boot mounts it, without the
+    # module unloading that costs a CPython test process seconds (syncrig.mounted).
+    return R.mounted(I.RamFlash(data))
+
+
 def records(data, sid):
     """[(start, end, item)] of sitting sid's records in the image (byte offsets in it):
     its BEGIN (item: the header), then each event (and END), as the journal reader walks
     them on the undamaged image."""
-    j = J.Journal(I.RamFlash(data))
-    j.mount()
+    j = _mounted(data)
     r = JournalReader(j)
     cur = r.cursor(sid)
     buf = bytearray(256)
@@ -186,8 +191,7 @@ def partial_read(data, sid):
     firmware/sync/journal.py, on the mounted damaged image, the transport left out) up
     to the length its list gives, turned into log lines by the PC
     (host_tools/serial/sync.py); None when the scorer sends nothing of it."""
-    j = J.Journal(I.RamFlash(data))
-    j.mount()
+    j = _mounted(data)
     w = J.Walk()
     if not j.find(sid, w) or not w.length:
         return None

@@ -20,6 +20,7 @@ from engine_core.texas42 import options as O  # noqa: E402
 from engine_core import wire  # noqa: E402
 from engine_core.texas42.sitting import Sitting  # noqa: E402
 from firmware.journal import Journal  # noqa: E402
+from engine_core.journal.log import Log  # noqa: E402
 from engine_core.journal.reader import JournalReader  # noqa: E402
 from boards.sim.flash import NorFlash  # noqa: E402
 from randsit import RandomPlayer, play  # noqa: E402
@@ -31,6 +32,18 @@ BLOCKS = 16
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
 
+def mounted(flash):
+    """A Journal on flash (a NorFlash, a RamFlash), mounted as the scorer's boot mounts
+    it: Log.mount's scan, without Journal.mount's last step, firmware/transient.py's
+    release(). On the device that unloads the scan's module from a few dozen loaded; in
+    a CPython test process it walks every attribute of the thousand modules pytest has
+    loaded (a quarter of a second a mount, and more the more tests a worker has run),
+    and it reads and writes no byte of the flash."""
+    j = Journal(flash)
+    Log.mount(j)
+    return j
+
+
 def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="42",
                 assign=None, names=NAMES, open_assign=None, open_names=NAMES):
     """A journal image with `sittings` finished sittings of random legal play and an open
@@ -39,8 +52,7 @@ def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="4
     names: the players by seat of each (one list for all, or a list of them); open_assign
     and open_names: the open sitting's."""
     flash = NorFlash(blocks, 4096, path=path)
-    j = Journal(flash)
-    j.mount()
+    j = mounted(flash)
     rules = O.resolve(variant)
     s = Sitting(rules)
     evs = array("l", [0] * 3000)
@@ -72,8 +84,7 @@ def build_image(path, sittings, open_events=3, blocks=BLOCKS, seed=1, variant="4
 def journal_sittings(path, blocks=BLOCKS):
     """[(id, finished, synced, length)] of the image at path, mounted afresh."""
     flash = NorFlash(blocks, 4096, path=path)
-    j = Journal(flash)
-    j.mount()
+    j = mounted(flash)
     out = JournalReader(j).sittings()
     flash.close()
     return out
@@ -81,8 +92,7 @@ def journal_sittings(path, blocks=BLOCKS):
 
 def stream_bytes(path, sid, blocks=BLOCKS):
     flash = NorFlash(blocks, 4096, path=path)
-    j = Journal(flash)
-    j.mount()
+    j = mounted(flash)
     r = JournalReader(j)
     out = bytearray()
     buf = bytearray(256)
@@ -254,6 +264,15 @@ def wait_for(cond, timeout=10.0):
     return False
 
 
+def ctrl_c_reaches_it():
+    """preexec_fn of a child the tests stop with SIGINT, as Ctrl-C at a terminal: a test
+    run started in the background (`make test &`, nohup, a CI step) ignores SIGINT, a
+    child inherits an ignored signal, and a Python child then never sees its Ctrl-C
+    (each stop waited out, then killed). The child gets SIGINT's default back."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class HeldSim:
     """`tally42 sim --script SCRIPT --flash FLASH --hold` in its own process: the serial
     port it offers, keys on its standard input. Its stdout and stderr are read as they
@@ -265,7 +284,8 @@ class HeldSim:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "host_tools", "sim", "--script", str(script), "--flash",
              str(flash), "--hold"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            stdin=subprocess.PIPE if keys else subprocess.DEVNULL)
+            stdin=subprocess.PIPE if keys else subprocess.DEVNULL,
+            preexec_fn=ctrl_c_reaches_it)
         first = self.proc.stdout.readline().decode()
         if not first.startswith("serial: /dev/"):
             raise RuntimeError("the sim did not start: %r %s"

@@ -124,6 +124,25 @@ def _keys_of_the_script():
     return keys
 
 
+def _pushed_names(flash):
+    try:
+        return _pushed_setup(flash)[2]
+    except (OSError, ValueError, IndexError, AssertionError):
+        return None     # not written yet, or being written
+
+
+def _finished(flash):
+    # A sitting ended in the sim's flash file, read as the PC reads an image (a copy:
+    # the sim may be writing it meanwhile).
+    from host_tools.log import image
+    try:
+        with open(str(flash), "rb") as f:
+            whole, _ = image.scan(f.read())
+    except (OSError, ValueError):
+        return False
+    return any(s[5] is not None for s in whole)
+
+
 def _played_and_synced(tmp_path, name, db, players=None, assign=None):
     # A sim on a new flash file (a scorer with an empty journal): names (and a table
     # assignment) pushed first when given, the sitting of _script() played on the keys,
@@ -142,10 +161,15 @@ def _played_and_synced(tmp_path, name, db, players=None, assign=None):
             assert out.returncode == 0, out.stderr
             assert "players set on the scorer: %s" % players.replace(",", ", ") in out.stdout
         if assign or players:
-            time.sleep(1)
-            sim.keys(b"\r")        # OK: the sync screen steps aside for the setup
+            # The scorer takes what was pushed once the session has closed (its settings
+            # file then holds the names): OK, and the sync screen steps aside for the setup.
+            want = players.split(",")
+            assert R.wait_for(lambda: _pushed_names(tmp_path / name) == want, 60)
+            sim.keys(b"\r")
         sim.keys(_keys_of_the_script())
-        time.sleep(2)
+        # Played when the journal holds the sitting's END (written as the last hand
+        # ends the game).
+        assert R.wait_for(lambda: _finished(tmp_path / name), 60)
         out = _run("sync", "--port", sim.port, "--db", db, "--wait", "30")
         assert out.returncode == 0, out.stderr
         return out.stdout
