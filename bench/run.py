@@ -6,6 +6,7 @@
 # Exits 1 when a bench fails, or prints a line on stdout that is not a figure.
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -38,6 +39,9 @@ def run(path, env):
 
 
 def main(argv):
+    # A bench run in the background inherits SIGINT ignored, and its benches' sims would
+    # never see the Ctrl-C that stops them: each child starts with SIGINT's default.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     quick = "--quick" in argv
     only = [a for a in argv if a != "--quick"]
     env = dict(os.environ)

@@ -5,9 +5,16 @@
 collect_ignore = ["device", "mp_run.py"]
 
 import os
+import signal
 import sys
 
 import pytest
+
+# A run started in the background (`make test &`, nohup, a CI step) inherits SIGINT
+# ignored, and every child would too: a sim or a server the tests stop with Ctrl-C would
+# never see it (each stop waited out, then killed). With a handler here, each child
+# starts with SIGINT's default (exec resets a handled signal), as at a terminal.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIT = ("tests/kit", "tests/kit/chip", "tests/kit/engine", "tests/kit/probes", "tests/kit/web", "tools")
