@@ -30,7 +30,7 @@ DEVICE_FILES = $(PY) -m host_tools.build.manifests --all
 
 WEB := build/web
 
-.PHONY: web setup check check-all pycheck mpcheck mpcheck-screens mpcheck-rest test test-all lint typecheck pytest pytest-builds qemutest mptest mptest32 mptest32-suites mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
+.PHONY: web setup check check-all pycheck mpcheck mpcheck-screens mpcheck-rest test test-all lint typecheck pytest pytest-builds qemutest mptest mptest32 mptest32-suites mptest32-journal mptest32-screens mptest32-engine mptest32-sim mp32 mp32-if-possible qemu qemu-if-possible mpycheck bench bench-quick sim deploy clean
 
 setup: $(STAMP)
 
@@ -135,13 +135,23 @@ mp32-if-possible: setup
 # on it (TALLY42_MICROPYTHON picks the interpreter the sim board runs on).
 mptest32: mptest32-suites mptest32-sim
 
-# The device suite's runner holds every suite's probes in one heap: 2 MB, as the 64-bit
-# port's default holds them (an ESP32-sized heap is the budget tests', -X heapsize=110K).
-mptest32-suites: setup mp32-if-possible
-	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, its suites skipped"; exit 0; fi; \
-	set -e; echo "32-bit MicroPython ($(MP32)):"; \
-	$(MP32) tests/mp_run.py tests/engine; \
-	$(MP32) -X heapsize=2M tests/mp_run.py tests/device
+# The suites whole on the 32-bit build, in three runners that make -j spreads over its
+# jobs (the journal's power cuts at every flash operation are the longest). The device
+# suite's runners hold their suites' probes in one heap: 2 MB, as the 64-bit port's default
+# holds them (an ESP32-sized heap is the budget tests', -X heapsize=110K).
+MP32_SUITE = if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, its suites skipped"; exit 0; fi; \
+	set -e; echo "32-bit MicroPython ($(MP32)):"; $(MP32) -X heapsize=2M tests/mp_run.py
+
+mptest32-suites: mptest32-journal mptest32-screens mptest32-engine
+
+mptest32-journal: setup mp32-if-possible
+	@$(MP32_SUITE) tests/device/journal
+
+mptest32-screens: setup mp32-if-possible
+	@$(MP32_SUITE) tests/device/test_*.py
+
+mptest32-engine: setup mp32-if-possible
+	@$(MP32_SUITE) tests/engine tests/device/radio
 
 mptest32-sim: setup mp32-if-possible
 	@if [ ! -x $(MP32) ]; then echo "32-bit MicroPython: not built, the sim tests on it skipped"; exit 0; fi; \
