@@ -78,8 +78,9 @@ test: setup
 	+@$(PY) tools/timed.py test -- $(SUBMAKE) test-all
 
 # pytest comes first: the longest chain starts at once, with no build before it; the
-# builds (mp32, qemu) go on beside it, and what runs on them after.
-test-all: pytest lint typecheck mpycheck mptest mptest32 pytest-builds qemutest bench-quick
+# builds (mp32, qemu, side by side) go on beside it, and what runs on them after, the
+# longest first.
+test-all: pytest lint typecheck mpycheck qemutest bench-quick pytest-builds mptest32 mptest
 
 lint: setup
 	$(VENV)/bin/ruff check engine_core firmware boards host_tools tests bench tools
@@ -161,7 +162,9 @@ mptest32-sim: setup mp32-if-possible
 qemu: setup mp32
 	$(PY) tools/qemu.py $(MP32_FLAGS) frozen tests
 
-qemu-if-possible: setup mp32-if-possible
+# Beside the 32-bit build (they share the source's unpacking and mpy-cross, one at a time:
+# tools/mp32.py locked).
+qemu-if-possible: setup
 	@rc=0; $(PY) tools/qemu.py $(MP32_FLAGS) frozen tests > /dev/null || rc=$$?; \
 	if [ $$rc = 3 ]; then exit 0; else exit $$rc; fi
 

@@ -12,6 +12,8 @@ nothing that has not changed (make's own dependencies; the frozen form follows t
 firmware's sources). The source is MICROPY_DIR when set, else the tarball in
 ../shared/micropython/ beside the project. Without a source or a 32-bit compiler it
 prints one line saying what is missing and exits 3 (1 with --ci: CI must run it)."""
+import contextlib
+import fcntl
 import glob
 import os
 import subprocess
@@ -50,11 +52,33 @@ def source():
     tarball = tarballs[-1]
     tree = os.path.join(OUT, "src", os.path.basename(tarball)[:-7])
     if not os.path.exists(os.path.join(tree, ".unpacked")):
-        os.makedirs(tree, exist_ok=True)
-        subprocess.run(["tar", "-xzf", tarball, "-C", tree, "--strip-components=1"],
-                       check=True)
-        open(os.path.join(tree, ".unpacked"), "w").close()
+        with locked("source"):
+            if not os.path.exists(os.path.join(tree, ".unpacked")):
+                os.makedirs(tree, exist_ok=True)
+                subprocess.run(["tar", "-xzf", tarball, "-C", tree, "--strip-components=1"],
+                               check=True)
+                open(os.path.join(tree, ".unpacked"), "w").close()
     return tree
+
+
+@contextlib.contextmanager
+def locked(name):
+    """One process at a time (the 32-bit and the qemu builds run side by side under
+    make -j, and share the source's unpacking and its mpy-cross)."""
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, ".lock-" + name), "w") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        yield
+
+
+def build_mpy_cross(tree, make, log, what=None):
+    """The source's mpy-cross, built on its own (a port's make would build it with the
+    port's flags), one build at a time."""
+    with locked("mpy-cross"):
+        if what is None:
+            run(make + ["-C", os.path.join(tree, "mpy-cross")], log)
+        else:
+            run(make + ["-C", os.path.join(tree, "mpy-cross")], log, what)
 
 
 def check_compiler():
@@ -100,8 +124,7 @@ def build(form):
     log = os.path.join(OUT, "build-%s.log" % form)
     open(log, "w").close()
     make = ["make", "-s", "-j", jobs()]
-    # mpy-cross first, on its own: the port's make would build it with the port's flags.
-    run(make + ["-C", os.path.join(tree, "mpy-cross")], log)
+    build_mpy_cross(tree, make, log)
     build_dir = os.path.join(OUT, "build-" + form)
     run(make + ["-C", os.path.join(tree, "ports", "unix"), "BUILD=" + build_dir,
                 "FROZEN_MANIFEST=" + MANIFESTS[form]] + MAKE_FLAGS, log)

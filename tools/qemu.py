@@ -71,7 +71,7 @@ def build(form="frozen"):
     log = os.path.join(OUT, "build-%s.log" % form)
     open(log, "w").close()
     make = ["make", "-s", "-j", mp32.jobs()]
-    mp32.run(make + ["-C", os.path.join(tree, "mpy-cross")], log, "qemu port")
+    mp32.build_mpy_cross(tree, make, log, "qemu port")
     # make does not see flags change: a build folder for each set of them
     flags = "%d %s %s" % (HEAPS[form], CFLAGS, BOARD)
     build_dir = os.path.join(OUT, "build-%08x" % (zlib.crc32(flags.encode()) & 0xFFFFFFFF))

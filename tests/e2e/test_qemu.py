@@ -48,7 +48,7 @@ LEAVE_OUT = (
     "test_heap_lock", "test_journal_powercut", "test_gin_powercut", "test_search",
     # the sim's radio is ESP-NOW carried over UDP sockets, which the port has not (a
     # device board's radio, boards/sim/chip/wifi.py, is that one behind the port's network)
-    "test_radio", "test_board_radio",
+    "test_radio", "test_board_radio", "test_base", "test_next_confirm",
     # a writable file system: the first boot writes its settings file
     "test_selftest.test_a_device_boards_first_boot_shows_the_self_test_then_the_setup",
 )
