@@ -156,12 +156,20 @@ def each(sims, work):
 
 def expected_standings(tables):
     """Rows (rank, name, played, won, lost, for, against, diff) from the scripted results
-    of tables {(round, table): (team A, team B)}, ranked as docs/events.md says: matches
-    won, then matches won among those tied, then the difference, marks for, the name."""
-    rows = {t: [0, 0, 0, 0, 0] for t, _ in TEAMS}      # played, won, lost, for, against
-    beat = {t: set() for t, _ in TEAMS}
-    for place, (a, b) in tables.items():
-        ma, mb = RESULTS[place]
+    of tables {(round, table): (team A, team B)}, ranked as docs/events.md says."""
+    games = [(a, b) + tuple(RESULTS[place]) for place, (a, b) in tables.items()]
+    return hand_standings(games, [t for t, _ in TEAMS])
+
+
+def hand_standings(games, teams):
+    """The standings by hand from the games [(team A, team B, marks A, marks B)] of the
+    teams, as docs/events.md ranks them (matches won; then among those tied the matches
+    won against each other, the difference, marks for; the name): rows [rank, name,
+    played, won, lost, for, against, difference] as strings, as `event standings --format
+    csv` writes them."""
+    rows = {t: [0, 0, 0, 0, 0] for t in teams}      # played, won, lost, for, against
+    beat = {t: [] for t in teams}
+    for a, b, ma, mb in games:
         for me, other, f, ag in ((a, b, ma, mb), (b, a, mb, ma)):
             r = rows[me]
             r[0] += 1
@@ -170,11 +178,11 @@ def expected_standings(tables):
             r[3] += f
             r[4] += ag
             if f > ag:
-                beat[me].add(other)
+                beat[me].append(other)
     ranked = []
     for won in sorted({r[1] for r in rows.values()}, reverse=True):
-        tied = [t for t in rows if rows[t][1] == won]
-        h2h = {t: len(beat[t] & set(tied)) for t in tied}
+        tied = [t for t in teams if rows[t][1] == won]
+        h2h = {t: sum(1 for o in beat[t] if o in tied) for t in tied}
         tied.sort(key=lambda t: (-h2h[t], -(rows[t][3] - rows[t][4]), -rows[t][3], t))
         ranked += tied
     return [[str(i + 1), t] + [str(x) for x in rows[t]] + [str(rows[t][3] - rows[t][4])]

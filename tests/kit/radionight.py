@@ -21,6 +21,7 @@ from engine_core.texas42.sitting import Sitting
 from firmware.journal import Journal
 from firmware.radio.air import Radio
 from firmware.radio.base import Base
+import clubnight as CN
 from randsit import RandomPlayer, play
 
 BASE_MAC = b"\x02\x00\x00\x00\x00\xb0"
@@ -323,28 +324,6 @@ class Pc:
 
 
 def hand_standings(games, team_of):
-    """The standings by hand from the games [(team A, team B, marks A, marks B)], as
-    docs/events.md ranks them (matches won; then among those tied the matches won
-    against each other, the difference, marks for; the name): rows [rank, name, played,
-    won, lost, for, against, difference] as strings, as `event standings --format csv`."""
-    teams = sorted(set(team_of.values()))
-    rows = {t: [0, 0, 0, 0, 0] for t in teams}
-    beat = {t: [] for t in teams}
-    for a, b, ma, mb in games:
-        for me, other, f, ag in ((a, b, ma, mb), (b, a, mb, ma)):
-            r = rows[me]
-            r[0] += 1
-            r[1] += f > ag
-            r[2] += f < ag
-            r[3] += f
-            r[4] += ag
-            if f > ag:
-                beat[me].append(other)
-    ranked = []
-    for won in sorted({r[1] for r in rows.values()}, reverse=True):
-        tied = [t for t in teams if rows[t][1] == won]
-        h2h = {t: sum(1 for o in beat[t] if o in tied) for t in tied}
-        tied.sort(key=lambda t: (-h2h[t], -(rows[t][3] - rows[t][4]), -rows[t][3], t))
-        ranked += tied
-    return [[str(i + 1), t] + [str(x) for x in rows[t]] + [str(rows[t][3] - rows[t][4])]
-            for i, t in enumerate(ranked)]
+    """The standings by hand from the games [(team A, team B, marks A, marks B)] of the
+    teams of team_of (tests/kit/clubnight.py's count)."""
+    return CN.hand_standings(games, sorted(set(team_of.values())))
