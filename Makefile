@@ -113,13 +113,17 @@ qemutest: setup qemu-if-possible
 	$(PY) -m pytest -m suites tests/e2e/test_qemu.py
 
 # The suites whole on one port: the 32-bit build, the ESP32's stand-in, where it is built
-# (mptest32-suites); the 64-bit port then runs them quick, as make check does
-# (tests/kit/engine/quick.py), and whole where there is no 32-bit build.
+# (mptest32-suites); the 64-bit port, which the sim and every end-to-end test run on, then
+# runs the engine suite (make check runs its device suite quick), and both suites whole
+# where there is no 32-bit build.
 mptest: setup mp32-if-possible
-	@set -e; quick=0; if [ -x $(MP32) ]; then quick=1; fi; \
-	echo "64-bit MicroPython ($$( [ $$quick = 1 ] && echo quick: the 32-bit build runs them whole || echo whole))"; \
-	TALLY42_QUICK=$$quick $(MP) tests/mp_run.py tests/engine; \
-	TALLY42_QUICK=$$quick $(MP) tests/mp_run.py tests/device
+	@set -e; if [ -x $(MP32) ]; then \
+	  echo "64-bit MicroPython: the engine suite (the 32-bit build runs the device suite)"; \
+	  $(MP) tests/mp_run.py tests/engine; \
+	else \
+	  echo "64-bit MicroPython: both suites (no 32-bit build)"; \
+	  $(MP) tests/mp_run.py tests/engine; $(MP) tests/mp_run.py tests/device; \
+	fi
 
 # The 32-bit unix port, stock and with the firmware frozen (tools/mp32.py; cached in
 # build/mp32: a second run rebuilds only what changed).
