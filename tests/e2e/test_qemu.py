@@ -46,6 +46,12 @@ LEAVE_OUT = (
     "test_power.test_below_the_floor_a_last_screen_then_deep_sleep_and_no_full_refresh",
     # minutes of emulated CPU (seconds to a minute each on the unix port)
     "test_heap_lock", "test_journal_powercut", "test_gin_powercut", "test_search",
+    # a pure-Python model of the panel's RAM, pixel by pixel: a second on the unix ports,
+    # a minute of emulated CPU; the drivers' command flows are checked here all the same
+    "test_display.test_ssd1680_keeps_the_old_image_in_its_ram_not_in_the_heap",
+    "test_display.test_ssd1680_landscape_296x128_rotate_0_lands_on_gate_x_source_127_minus_y",
+    "test_display.test_ssd1680_landscape_296x128_rotate_180_lands_on_gate_295_minus_x_source_y",
+    "test_display.test_t5_250x122_keeps_the_frame_on_visible_sources_0_to_121",
     # the sim's radio is ESP-NOW carried over UDP sockets, which the port has not (a
     # device board's radio, boards/sim/chip/wifi.py, is that one behind the port's network)
     "test_radio", "test_board_radio", "test_base", "test_next_confirm",
