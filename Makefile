@@ -1,7 +1,7 @@
 # Tally 42: the only commands a newcomer needs.
 #   make sim     the scorer on the sim board (MicroPython unix port, keys as buttons)
 #   make check   the inner loop: lint, the CPython unit tests, the 64-bit engine and
-#                device suites (no sim); under a minute on 2 cores with -j2
+#                device suites, quick (no sim); two jobs at once (about 75 s on 2 cores)
 #   make test    the whole test suite (CPython, MicroPython unix port, lint, types,
 #                mpy-cross, the heap budget, every bench once with small counts);
 #                right under -j2
