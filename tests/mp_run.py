@@ -4,6 +4,11 @@
 import os
 import sys
 
+try:
+    from time import ticks_diff, ticks_ms
+except ImportError:  # a port with no clock: no durations
+    ticks_ms = None
+
 # The import path: the checkout and the test kit (as tests/conftest.py sets it for pytest).
 for _p in ("tests/kit/probes", "tests/kit/engine", "tests/kit/chip", "tests/kit", "."):
     sys.path.insert(0, _p)
@@ -49,6 +54,7 @@ def _run_module(path, counts):
         fn = getattr(mod, attr)
         if not callable(fn):
             continue
+        t0 = ticks_ms() if ticks_ms else 0
         try:
             fn()
         except Exception as e:
@@ -57,6 +63,8 @@ def _run_module(path, counts):
             sys.print_exception(e)
         else:
             counts[0] += 1
+        if ticks_ms:
+            _note(counts[3], ticks_diff(ticks_ms(), t0), f[:-3] + "." + attr)
     # The module's code and what its tests left out of the heap before the next: on the
     # 32-bit build's 1 MB heap, what stays scattered would split the room a later
     # suite's large buffers want in one piece.
@@ -66,12 +74,25 @@ def _run_module(path, counts):
     gc.collect()
 
 
+SLOWEST = 5
+
+
+def _note(slowest, ms, name):
+    """Keep the SLOWEST tests' durations, as pytest's --durations names them."""
+    slowest.append((ms, name))
+    slowest.sort()
+    if len(slowest) > SLOWEST:
+        slowest.pop(0)
+
+
 def main(args):
-    counts = [0, 0, 0]
+    counts = [0, 0, 0, []]
     for arg in args:
         for path in _modules(arg):
             _run_module(path, counts)
     left = ", %d left to make test" % counts[2] if counts[2] else ""
+    for ms, name in reversed(counts[3]):
+        print("%7.2fs %s" % (ms / 1000, name))
     print("micropython: %d passed, %d failed%s" % (counts[0], counts[1], left))
     if counts[1] or not counts[0]:
         if not counts[0]:

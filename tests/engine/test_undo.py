@@ -4,6 +4,7 @@ from array import array
 from engine_core import errors as E
 from engine_core.texas42.sitting import Sitting
 from engine_core.texas42 import options as O
+from quick import scaled
 from randsit import RandomPlayer, play
 from tablehelp import sitting, bids, trump, made, undo, hand
 
@@ -30,7 +31,8 @@ def test_undo_across_a_hand_boundary_and_after_the_sitting_is_over():
 
 def test_undo_equals_replay_without_the_last_event_on_random_sittings():
     out = array("l", bytes(8 * 3000))
-    for k in range(len(SETUPS) * 4):
+    # Each set-up four times; once each in a quick run (tests/kit/engine/quick.py).
+    for k in range(scaled(len(SETUPS) * 4, len(SETUPS))):
         variant, options = SETUPS[k % len(SETUPS)]
         rules = O.resolve(variant, options)
         s = Sitting(rules, k % 3)

@@ -9,6 +9,7 @@ imports a bench or another test, and the import path is set only by the runners;
 from the source with ast, so a circle that only closes at run time (an import in a
 function) is found too."""
 import ast
+import functools
 import os
 
 import pytest
@@ -28,6 +29,17 @@ def _sources():
                     yield os.path.join(folder, f)
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(path, mtime_ns, size):
+    return ast.parse(open(path, encoding="utf-8").read(), path)
+
+
+def _tree(path):
+    """path's syntax tree, parsed once for every check (again when the file changes)."""
+    st = os.stat(path)
+    return _parsed(path, st.st_mtime_ns, st.st_size)
+
+
 def _module(path):
     rel = os.path.relpath(path, ROOT)[:-3].replace(os.sep, ".")
     return rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
@@ -41,7 +53,7 @@ def _imports(path, modules, tree=None):
     package = me if path.endswith("__init__.py") else me.rpartition(".")[0]
     found = set()
     if tree is None:
-        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+        tree = _tree(path)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -67,6 +79,7 @@ def _imports(path, modules, tree=None):
     return found
 
 
+@functools.lru_cache(maxsize=None)
 def graph():
     paths = {_module(p): p for p in _sources()}
     return {m: _imports(p, paths) for m, p in paths.items()}
@@ -212,7 +225,7 @@ def test_the_device_never_imports_the_pc_nor_the_emulated_boards():
 def _name_lists(path):
     """Tuples, lists and sets of 2 or more strings that name the project's modules."""
     found = []
-    for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             names = [e.value for e in node.elts if isinstance(e, ast.Constant)
                      and isinstance(e.value, str) and e.value.split(".")[0] in PACKAGES
@@ -243,7 +256,7 @@ def test_no_test_imports_a_bench_or_another_test():
     # What tests and the bench share is in the kit (tests/kit/).
     wrong = []
     for path in _test_sources():
-        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
+        for node in ast.walk(_tree(path)):
             names = []
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
@@ -270,7 +283,7 @@ def test_only_the_runners_set_the_import_path():
         rel = os.path.relpath(path, ROOT)
         if rel in PATH_SETTERS:
             continue
-        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read(), path)):
+        for node in ast.walk(_tree(path)):
             target = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 target = node.func.value      # sys.path.insert(...), .append, .extend
@@ -289,7 +302,7 @@ PHASES = ("firmware.sync", "firmware.radio", "firmware.hello")
 
 def _top_level_imports(path, modules):
     """The project modules `path` imports at module level (not inside a function)."""
-    tree = ast.parse(open(path, encoding="utf-8").read(), path)
+    tree = _tree(path)
     body = ast.Module(body=[n for n in tree.body if not isinstance(
         n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))], type_ignores=[])
     for n in tree.body:          # a class body runs at import too; its methods do not
@@ -342,7 +355,7 @@ def chip_fakes(path, tree=None):
     if rel.startswith(FAKE_CHIP):
         return []
     if tree is None:
-        tree = ast.parse(open(path, encoding="utf-8").read(), path)
+        tree = _tree(path)
     found = []
     if os.path.basename(path)[:-3] in CHIP_MODULES:
         found.append("%s: a module named %s" % (rel, os.path.basename(path)[:-3]))

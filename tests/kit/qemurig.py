@@ -113,6 +113,9 @@ def suite_rom():
 # run-tests.py does with a target): the port mounts its ROMFS partition at /rom, which
 # goes first on the path (the suites import boards.sim.board, which the frozen boards package
 # lacks); tests/mp_run.py's own function runs the module, its tests but those left out.
+# Quick, as make check runs them (tests/kit/engine/quick.py: the sweeps shorter, a module's
+# SLOW tests left out): the port has no environment to say so, the runner sets it; both
+# unix ports run the suites whole.
 RUN = """import sys, os, gc
 os.chdir("/rom")
 sys.path[:] = ["/rom"]
@@ -122,7 +125,8 @@ run = {"__name__": "mp_run"}
 exec(src[:src.rindex("main(sys.argv")], run)    # its functions, not its main()
 del src
 gc.collect()
-counts = [0, 0]
+run["Q"].QUICK = %r
+counts = [0, 0, 0, []]
 print("-- the suite --")
 path = %r
 name = path.rpartition("/")[2][:-3]
@@ -136,15 +140,15 @@ print("micropython: %%d passed, %%d failed" %% (counts[0], counts[1]))
 _COUNTS = re.compile(r"micropython: (\d+) passed, (\d+) failed")
 
 
-def run_suite(machine, folder, leave_out=(), timeout=120, log=None):
+def run_suite(machine, folder, leave_out=(), timeout=120, log=None, quick=True):
     """(passed, failed, output of the failures) of the test modules of folder (and its
     sub-folders, as tests/mp_run.py runs them) on the board. leave_out: "module" or
-    "module.test_function" names not to run."""
+    "module.test_function" names not to run. quick: as make check runs them (RUN)."""
     passed = failed = 0
     report = []
     for d in sorted(os.listdir(os.path.join(ROOT, folder))):
         if os.path.isdir(os.path.join(ROOT, folder, d)) and d != "__pycache__":
-            p, f, r = run_suite(machine, folder + "/" + d, leave_out, timeout, log)
+            p, f, r = run_suite(machine, folder + "/" + d, leave_out, timeout, log, quick)
             passed += p
             failed += f
             report += [r] if r else []
@@ -153,7 +157,7 @@ def run_suite(machine, folder, leave_out=(), timeout=120, log=None):
             continue
         skip = [t.split(".")[1] for t in leave_out if t.split(".")[0] == name[:-3] and "." in t]
         try:
-            out = machine.exec(RUN % (folder + "/" + name, skip), timeout=timeout,
+            out = machine.exec(RUN % (quick, folder + "/" + name, skip), timeout=timeout,
                                soft_reset=True)
         except Q.QemuError as e:
             out = str(e)

@@ -6,6 +6,7 @@ from firmware.journal import Journal, JournalFull
 from engine_core.journal.reader import JournalReader
 from engine_core.journal.blocks import crc8
 from boards.sim.flash import NorFlash
+from quick import scaled
 from journalrig import event_stream, read_all, sitting_events
 
 import journalv1
@@ -116,6 +117,8 @@ def test_every_single_bit_flip_costs_one_sitting_at_most_and_is_named():
     flips = 0
     partial = 0
     pos = 3
+    # Every seventh bit of the image; every 31st in a quick run (tests/kit/engine/quick.py).
+    step = scaled(7, 31)
     while pos < 8 * 256:
         g = _copy(f)
         b, off = pos // 256, pos % 256
@@ -141,8 +144,8 @@ def test_every_single_bit_flip_costs_one_sitting_at_most_and_is_named():
                     assert event_stream(made[sid]).startswith(got), (pos, sid)
                     partial += 1
             flips += 1
-        pos += 7
-    assert flips > 150 and partial > 20, (flips, partial)
+        pos += step
+    assert flips > 1050 // step and partial > 140 // step, (flips, partial)
 
 
 def test_a_damaged_open_sitting_does_not_stop_the_boot():

@@ -1,8 +1,9 @@
 # make check's inner loop runs the MicroPython suites quick (TALLY42_QUICK=1): the
 # power-cut sweeps take every seventh cut and the last (journalrig.cut_points), the random
 # sweeps fewer sittings (scaled), and tests/mp_run.py leaves out the tests a module names
-# in its SLOW tuple. make test runs everything. A bare-metal port has no environment: never
-# quick there.
+# in its SLOW tuple. make test runs everything on both unix ports; the bare-metal board
+# (tests/kit/qemurig.py) runs the suites quick, its runner setting QUICK (the port has no
+# environment).
 import os
 
 _getenv = getattr(os, "getenv", lambda k: None)
