@@ -49,9 +49,11 @@ from heapprobe import HANDS, heap, prepare, probe, sitting  # noqa: F401 (HANDS:
 from host_tools.build import sim as simbuild
 import mp32
 
-# The corpus of ui.presses_per_hand.sitting_mean (about 45 hands; bench/run.py --quick: 1)
+# The corpus of ui.presses_per_hand.sitting_mean (about 45 hands; bench/run.py --quick:
+# the first hand of one sitting)
 QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"
 SITTINGS = 1 if QUICK else 4
+HANDS_42 = 1 if QUICK else 0
 SEED = 7
 # The gin corpus (ui.presses_per_hand.gin_sitting_mean): two sittings of each gin game,
 # played out (0); --quick: the first hand of one of each.
@@ -103,7 +105,7 @@ def main():
         mems = [(suffix, heap(out, flash, form, mp)) for suffix, mp, form in forms]
         got = probe(out, ["measure", flash], simbuild.HEAP)
         # The search keeps every screen state it has seen: a PC's heap, not the device's.
-        got.update(probe(out, ["presses", SITTINGS, SEED, GIN_HANDS], "64M"))
+        got.update(probe(out, ["presses", SITTINGS, SEED, GIN_HANDS, HANDS_42], "64M"))
     finally:
         shutil.rmtree(tmp)
     for suffix, mem in mems:

@@ -125,7 +125,7 @@ def measure(path):
     b.close()
 
 
-def presses(sittings, seed, gin_hands):
+def presses(sittings, seed, gin_hands, hands42=0):
     # The fewest presses a hand takes, found by searching the screens (mp_ui_search):
     # the typical hand, the same naming each trump, and a corpus of realistic sittings.
     from boards.sim import board as sim
@@ -147,7 +147,7 @@ def presses(sittings, seed, gin_hands):
         a = M.make_app(d, rules)
         n += M.fewest(a, (bid, npass, npass, npass, C.event(C.EV_TRUMP, trump), made))
     print("presses_any_trump_x100", 100 * n // len(M.TRUMPS))
-    hands, total, most = M.corpus_mean(d, sittings, seed)
+    hands, total, most = M.corpus_mean(d, sittings, seed, hands=hands42 or None)
     print("corpus_hands", hands)
     print("corpus_presses", total)
     print("corpus_most", most)
@@ -170,6 +170,6 @@ def main(argv):
     if argv[0] == "make":
         make(argv[1], int(argv[2]))
     elif argv[0] == "presses":
-        presses(int(argv[1]), int(argv[2]), int(argv[3]))
+        presses(int(argv[1]), int(argv[2]), int(argv[3]), int(argv[4]) if argv[4:] else 0)
     else:
         measure(argv[1])
