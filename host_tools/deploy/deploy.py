@@ -191,17 +191,34 @@ def mpy_version(out_dir):
     return None
 
 
-def restart(port):
-    """Back to the scorer after a refused deploy: the probe left the board at the REPL."""
-    subprocess.call(remote() + ["connect", port, "reset"])
+# mpremote waits for a board's answers with no time limit of its own (transport_serial.py:
+# exec_raw_no_follow reads the raw REPL's "OK" with the port's timeout None): a board
+# that stops answering would hold deploy for ever. The probe and the restart are short
+# exchanges; these are many times what a board takes.
+PROBE_S = 60
+RESTART_S = 30
 
 
-def probe(port):
+def restart(port, timeout=RESTART_S):
+    """Back to the scorer after a refused deploy: the probe left the board at the REPL.
+    A board that does not take the restart in `timeout` s is left as it is, and told."""
+    try:
+        subprocess.run(remote() + ["connect", port, "reset"], timeout=timeout)
+    except subprocess.TimeoutExpired:
+        print("the board on %s did not take the restart in %d s: press its reset button "
+              "to bring the scorer back" % (port, timeout), file=sys.stderr)
+
+
+def probe(port, timeout=PROBE_S):
     """What the board on `port` has (host_tools/deploy/boardcheck.py), asked through mpremote."""
     with open(boardcheck.PROBE) as f:
         code = f.read()
-    proc = subprocess.run(remote() + ["connect", port, "exec", code],
-                          capture_output=True, text=True)
+    try:
+        proc = subprocess.run(remote() + ["connect", port, "exec", code],
+                              capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise DeployError("the board on %s did not answer in %d s: press a button on it "
+                          "(or its reset button) and try again" % (port, timeout))
     try:
         return boardcheck.parse(proc.stdout)
     except ValueError:

@@ -393,6 +393,42 @@ def test_deploy_waits_for_the_prompt_after_esptools_reset():
         close()
 
 
+def _wedged_board():
+    """A board that enters the raw REPL and soft-resets, as mpremote asks, then says
+    nothing more: mpremote reads the raw-paste answer with no time limit
+    (transport_serial.py exec_raw_no_follow) and would wait for ever."""
+    state = {"reset": False}
+
+    def answer(got):
+        if b"\x01" in got:
+            return b"raw REPL; CTRL-B to exit\r\n>"
+        if b"\x04" in got and not state["reset"]:
+            state["reset"] = True
+            return b"soft reboot\r\nraw REPL; CTRL-B to exit\r\n>"
+        return b""
+    return _board_on_a_pty(answer)
+
+
+def test_a_board_that_stops_answering_ends_the_probe_and_the_restart_in_their_time(capsys):
+    import time
+    port, close = _wedged_board()
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(deploy.DeployError, match="did not answer in 3 s: press a button"):
+            deploy.probe(port, timeout=3)
+        took = time.monotonic() - t0
+        # mpremote was still waiting when the time ran out: the limit ended it.
+        assert 3 <= took < 30, took
+    finally:
+        close()
+    port, close = _wedged_board()
+    try:
+        deploy.restart(port, timeout=3)
+    finally:
+        close()
+    assert "did not take the restart in 3 s: press its reset button" in capsys.readouterr().err
+
+
 def test_a_partition_deploy_runs_esptool_then_waits_then_copies(tmp_path, monkeypatch, capsys):
     from host_tools import cli
     order = []
