@@ -203,7 +203,7 @@ def restart(port, timeout=RESTART_S):
     """Back to the scorer after a refused deploy: the probe left the board at the REPL.
     A board that does not take the restart in `timeout` s is left as it is, and told."""
     try:
-        subprocess.run(remote() + ["connect", port, "reset"], timeout=timeout)
+        subprocess.call(remote() + ["connect", port, "reset"], timeout=timeout)
     except subprocess.TimeoutExpired:
         print("the board on %s did not take the restart in %d s: press its reset button "
               "to bring the scorer back" % (port, timeout), file=sys.stderr)

@@ -201,7 +201,7 @@ def test_deploy_says_what_it_found_removes_stale_copies_then_copies(tmp_path, mo
     calls = []
     found = _found(files=["firmware/app.py", "firmware/app.mpy"])
     monkeypatch.setattr(deploy, "probe", lambda port: found)
-    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
+    monkeypatch.setattr(deploy.subprocess, "call", lambda cmd, **kw: calls.append(cmd) or 0)
     assert cli.main(["deploy", "--port", "/dev/ttyX", "--board", "esp32_epd29",
                      "--build", str(tmp_path / "b")]) == 0
     out = capsys.readouterr().out
