@@ -105,6 +105,21 @@ def scored(machine, tmp_path_factory):
     return out.stdout, db
 
 
+def _outcome_aside(machine):
+    """OK until the sync's outcome has stepped aside for game over. The scorer closes the
+    session after the PC's goodbye, on a loaded machine seconds after the sync returned:
+    an OK it takes before that leaves the sync screen, and the outcome is drawn after it
+    (as a player pressing too soon would see it, and press again)."""
+    for _ in range(3):
+        drawn = len(machine.frames)
+        machine.press([OK])
+        machine.wait_idle(since=drawn)
+        if machine.frames[-1][1] == "over":
+            return
+    raise Q.QemuError("the sync's outcome did not step aside (the panel shows %s)"
+                      % machine.frames[-1][1])
+
+
 @pytest.mark.suites
 def test_engine_suite_on_the_bare_metal_build(suites):
     passed, failed, report = R.run_suite(suites, "tests/engine")
@@ -156,9 +171,8 @@ def test_mpremote_breaks_in_and_the_scorer_comes_back_with_its_sitting(machine, 
     # A new sitting, one bid into its first hand. Then mpremote's way in (CR Ctrl-C,
     # then CR Ctrl-A) stops the scorer and a command runs on the REPL; started again,
     # the scorer resumes that sitting from the journal in RAM, on the same screen.
-    machine.press([OK])             # the sync's outcome steps aside (game over)
-    machine.wait_idle()
-    machine.press([LONG | OK])      # a new sitting of the same game, at once
+    _outcome_aside(machine)         # game over on show (a held OK on the outcome only
+    machine.press([LONG | OK])      # dismisses it); then a new sitting of the same game
     machine.wait_for("score")
     drawn = len(machine.frames)
     machine.press([NEXT, OK])       # E bids 30
