@@ -12,7 +12,8 @@ tests   the same with a 1 MB heap: build/qemu/firmware-tests.elf, for the device
         has, as the unix port's default heap gives them
 
 Builds into build/qemu/ and prints the path of each firmware. A second run rebuilds nothing that has not changed
-(make's own dependencies). The source is MICROPY_DIR when set, else the tarball in
+(make's own dependencies); the tests form's first build starts from the frozen form's
+objects (the heap's size is main.c's alone), so a fresh checkout compiles the port once. The source is MICROPY_DIR when set, else the tarball in
 ../shared/micropython/ beside the project (unpacked once, shared with tools/mp32.py).
 Without a source, arm-none-eabi-gcc with newlib, or qemu-system-arm it prints one line
 saying what is missing and exits 3 (1 with --ci: CI must run it)."""
@@ -63,6 +64,45 @@ def mpy_cross():
     return os.path.join(mp32.source(), "mpy-cross", "build", "mpy-cross")
 
 
+def _build_dir(form):
+    # make does not see flags change: a build folder for each set of them
+    flags = "%d %s %s" % (HEAPS[form], CFLAGS, BOARD)
+    return os.path.join(OUT, "build-%08x" % (zlib.crc32(flags.encode()) & 0xFFFFFFFF))
+
+
+def _seed(first, build_dir):
+    """A form's first build starts from the frozen form's objects, when they are built:
+    the forms differ only in the heap's size, which main.c alone reads (ports/qemu/
+    main.c: gc_heap[MICROPY_HEAP_SIZE / 4]). The folder is copied with its times, its
+    dependency files (.P) and generated C made to name the new folder, and main.o and
+    what is linked from it removed: make then compiles main.c and links, and follows the
+    sources from there as in any build folder."""
+    if not os.path.exists(os.path.join(first, "firmware.elf")):
+        return
+    tmp = build_dir + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(first, tmp, symlinks=True)
+    old, new = first.encode(), build_dir.encode()
+    for folder, _, files in os.walk(tmp):
+        for f in files:
+            if f.endswith((".P", ".c")):
+                path = os.path.join(folder, f)
+                with open(path, "rb") as fh:
+                    text = fh.read()
+                if old in text:
+                    st = os.stat(path)
+                    with open(path, "wb") as fh:
+                        fh.write(text.replace(old, new))
+                    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    for f in ("main.o", "main.P", "firmware.elf", "firmware.bin", "firmware.map"):
+        if os.path.exists(os.path.join(tmp, f)):
+            os.remove(os.path.join(tmp, f))
+    try:
+        os.rename(tmp, build_dir)
+    except OSError:         # another build seeded it meanwhile
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def build(form="frozen"):
     """The firmware of `form`, built or brought up to date; returns its path."""
     tree = mp32.source()
@@ -72,9 +112,9 @@ def build(form="frozen"):
     open(log, "w").close()
     make = ["make", "-s", "-j", mp32.jobs()]
     mp32.build_mpy_cross(tree, make, log, "qemu port")
-    # make does not see flags change: a build folder for each set of them
-    flags = "%d %s %s" % (HEAPS[form], CFLAGS, BOARD)
-    build_dir = os.path.join(OUT, "build-%08x" % (zlib.crc32(flags.encode()) & 0xFFFFFFFF))
+    build_dir = _build_dir(form)
+    if form != "frozen" and not os.path.exists(build_dir):
+        _seed(_build_dir("frozen"), build_dir)
     mp32.run(make + ["-C", os.path.join(tree, "ports", "qemu"), "BOARD=" + BOARD,
                 "BUILD=" + build_dir, "MICROPY_HEAP_SIZE=%d" % HEAPS[form], "CFLAGS_EXTRA=" + CFLAGS,
                 "FROZEN_MANIFEST=" + MANIFEST], log, "qemu port")
