@@ -44,6 +44,19 @@ def read_all(j, sid, chunk):
 CUT_FORMS = ((-1, 0, False), (0, 0, False), (0, 0x3C, False), (1, 0xC3, False), (9, 0x0F, False))
 
 
+def new_image(seen, flash):
+    """False when, after this cut, the flash holds an image already checked after the same
+    cut point under another form (keep 9 of a 3-byte program is the program whole): what
+    a reboot finds depends on the image and the model alone, and the model is the same
+    for every form of one cut point, so those checks would repeat exactly. seen: the
+    images of this cut point so far (a list, emptied for the next)."""
+    img = bytes(flash._mem)
+    if img in seen:
+        return False
+    seen.append(img)
+    return True
+
+
 class Model:
     # What the journal has acknowledged: each sitting's id, header, events and flags.
     def __init__(self):

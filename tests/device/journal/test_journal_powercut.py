@@ -6,7 +6,8 @@ from firmware.journal import Journal
 from engine_core.journal.reader import JournalReader
 from boards.sim.flash import NorFlash, PowerCut
 from randsit import RandomPlayer
-from journalrig import CUT_FORMS, Model, append_again, check_model, cut_points, drive
+from journalrig import (CUT_FORMS, Model, append_again, check_model, cut_points, drive,
+                        new_image)
 
 _WRAP_VARIANTS = CUT_FORMS[:3] + ((200, 0x11, True),)
 
@@ -88,6 +89,7 @@ def _every_cut(steps, nblocks, bs, variants):
     cuts = 0
     points = cut_points(total)
     for k in points:
+        seen = []
         for keep, bits, from_end in variants:
             flash = NorFlash(nblocks, bs)
             flash.cut_after(k, keep, bits, from_end)
@@ -99,12 +101,14 @@ def _every_cut(steps, nblocks, bs, variants):
             else:
                 assert False, "op %d of %d did not cut power" % (k, total)
             flash.power_on()
+            cuts += 1
+            if not new_image(seen, flash):
+                continue
             where = "cut after op %d (keep %d, bits %02x)" % (k, keep, bits)
             j = Journal(flash)
             j.mount()
             check_model(j, model, where)
             append_again(flash, j, where)
-            cuts += 1
     return total, cuts, whole
 
 
