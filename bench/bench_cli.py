@@ -1,5 +1,6 @@
 # The PC tool's start, installed as people install it: this checkout's wheel with [sim] in a
-# fresh virtual environment (tests/kit/wheelrig.py), run from another folder. Prints
+# virtual environment of its own (tests/kit/wheelrig.py cached_venv, the one the wheel's
+# tests use), run from another folder. Prints
 #   pc.cli_start_ms.version   the time from starting `tally42 --version` to its exit: the
 #                             median over 20 runs (5 with TALLY42_BENCH_QUICK), after one
 #                             run that warms the file cache
@@ -13,7 +14,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from wheelrig import installed_venv  # noqa: E402
+from wheelrig import cached_venv  # noqa: E402
 
 QUICK = os.environ.get("TALLY42_BENCH_QUICK") == "1"
 RUNS = 5 if QUICK else 20
@@ -31,7 +32,7 @@ def median_ms(cmd, cwd, env):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        tally = os.path.join(installed_venv(tmp), "tally42")
+        tally = os.path.join(cached_venv(), "tally42")
         here = os.path.join(tmp, "elsewhere")
         os.makedirs(os.path.join(here, "home"))
         env = {"HOME": os.path.join(here, "home"), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}

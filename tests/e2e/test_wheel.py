@@ -2,7 +2,7 @@
 [sim] into a fresh virtual environment outside the checkout, HOME elsewhere, run from
 another folder. Every command a PC user meets works there: the files it reads at run time
 (board manifests, the device code the sim and deploy compile) come with the package.
-The wheel is built and installed once a session (tests/kit/wheelrig.py)."""
+The wheel is built and installed once for the code as it is (tests/kit/wheelrig.py)."""
 import ast
 import json
 import os
@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from wheelrig import ROOT, installed_venv
+from wheelrig import ROOT, cached_venv
 
 
 class Installed:
@@ -45,30 +45,10 @@ class Installed:
         return r.stdout
 
 
-def _shared_venv(tmp_path_factory):
-    # The wheel built and installed once for the whole run: under pytest-xdist each
-    # worker has a session of its own (and would build its own, a minute each), so the
-    # venv goes in the folder the workers' temporary folders share, the first worker
-    # building it under a lock and the others waiting for it there.
-    import fcntl
-    base = tmp_path_factory.getbasetemp()
-    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    tmp = os.path.join(str(root), "wheel-shared")
-    os.makedirs(tmp, exist_ok=True)
-    with open(os.path.join(tmp, ".lock"), "w") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
-        done = os.path.join(tmp, "installed")
-        if not os.path.exists(done):
-            venv = os.path.dirname(installed_venv(tmp))
-            with open(done, "w") as f:
-                f.write(venv)
-        with open(done) as f:
-            return f.read()
-
-
 @pytest.fixture(scope="session")
 def installed(tmp_path_factory):
-    venv = _shared_venv(tmp_path_factory)
+    # Built and installed once for the run's workers and the bench (wheelrig.cached_venv).
+    venv = os.path.dirname(cached_venv())
     # HOME and the working folder are the worker's own: the commands write there.
     tmp = str(tmp_path_factory.mktemp("wheel"))
     assert not tmp.startswith(ROOT) and not venv.startswith(ROOT)

@@ -3,12 +3,17 @@ bench/bench_cli.py): the wheel built from a copy of the packaged files (no stale
 the checkout gets into it), installed with [sim] into a fresh virtual environment. What it
 needs from PyPI comes from a wheel folder of the checkout's build/ (build/wheelhouse),
 filled by `pip download` the first time (pip's cache makes that quick; afterwards no
-network is needed)."""
+network is needed). cached_venv(): installed once for the packaged files as they are,
+shared by the tests and the bench of a run."""
+import fcntl
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WHEELHOUSE = os.path.join(ROOT, "build", "wheelhouse")
@@ -76,6 +81,61 @@ def install(venv, wheel):
     assert r.returncode == 0, r.stderr
 
 
+
+
+def _packaged_digest():
+    # The packaged files' names and bytes, and the Python that installs them.
+    h = hashlib.sha256(sys.version.encode())
+    for name in PACKAGED:
+        path = os.path.join(ROOT, name)
+        files = [path]
+        if os.path.isdir(path):
+            files = []
+            for folder, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                files += [os.path.join(folder, n) for n in sorted(names)
+                          if not n.endswith(".pyc")]
+        for f in files:
+            h.update(os.path.relpath(f, ROOT).encode() + b"\0")
+            with open(f, "rb") as fh:
+                h.update(fh.read())
+    return h.hexdigest()[:16]
+
+
+def cached_venv():
+    """installed_venv() once for the packaged files as they are: in the system's temporary
+    folder (outside the checkout, as a user's venv is), made under a lock by the first
+    that asks (a pytest worker, the bench) and used by the others; a change to a packaged
+    file makes a new one. Returns its bin folder."""
+    base = os.path.join(tempfile.gettempdir(), "tally42-wheel-" + _packaged_digest())
+    with open(base + ".lock", "w") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        done = os.path.join(base, "installed")
+        if not os.path.exists(done):
+            shutil.rmtree(base, ignore_errors=True)
+            os.makedirs(base)
+            installed_venv(base)
+            open(done, "w").close()
+            _forget_old(base)
+    return os.path.join(base, "venv", "bin")
+
+
+def _forget_old(base, days=1):
+    # The venvs of code as it was more than a day ago (another checkout may be running
+    # on a newer one: only old ones go).
+    for name in os.listdir(os.path.dirname(base)):
+        path = os.path.join(os.path.dirname(base), name)
+        if not name.startswith("tally42-wheel-") or path.startswith(base):
+            continue
+        try:
+            old = time.time() - os.path.getmtime(path) > days * 86400
+        except OSError:
+            continue
+        if old:
+            if os.path.isdir(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.remove(path)
 
 
 def installed_venv(tmp):
