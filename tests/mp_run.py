@@ -85,14 +85,19 @@ def _note(slowest, ms, name):
         slowest.pop(0)
 
 
+def _durations(counts):
+    """Print the slowest tests of a run, the slowest first."""
+    for ms, name in reversed(counts[3]):
+        print("%7.2fs %s" % (ms / 1000, name))
+
+
 def main(args):
     counts = [0, 0, 0, []]
     for arg in args:
         for path in _modules(arg):
             _run_module(path, counts)
     left = ", %d left to make test" % counts[2] if counts[2] else ""
-    for ms, name in reversed(counts[3]):
-        print("%7.2fs %s" % (ms / 1000, name))
+    _durations(counts)
     print("micropython: %d passed, %d failed%s" % (counts[0], counts[1], left))
     if counts[1] or not counts[0]:
         if not counts[0]:

@@ -11,9 +11,10 @@ tests   the same with a 1 MB heap: build/qemu/firmware-tests.elf, for the device
         suites, whose fakes (a 64 KB flash, NOR images) want more room than a scorer
         has, as the unix port's default heap gives them
 
-Builds into build/qemu/ and prints the path of each firmware. A second run rebuilds nothing that has not changed
-(make's own dependencies); the tests form's first build starts from the frozen form's
-objects (the heap's size is main.c's alone), so a fresh checkout compiles the port once. The source is MICROPY_DIR when set, else the tarball in
+Builds into build/qemu/ and prints the path of each firmware. A second run rebuilds
+nothing that has not changed (make's own dependencies); the tests form's first build
+starts from the frozen form's objects (the heap's size is main.c's alone), so a fresh
+checkout compiles the port once. The source is MICROPY_DIR when set, else the tarball in
 ../shared/micropython/ beside the project (unpacked once, shared with tools/mp32.py).
 Without a source, arm-none-eabi-gcc with newlib, or qemu-system-arm it prints one line
 saying what is missing and exits 3 (1 with --ci: CI must run it)."""

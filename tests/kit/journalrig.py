@@ -50,7 +50,8 @@ def new_image(seen, flash):
     a reboot finds depends on the image and the model alone, and the model is the same
     for every form of one cut point, so those checks would repeat exactly. seen: the
     images of this cut point so far (a list, emptied for the next)."""
-    img = bytes(flash._mem)
+    img = bytearray(flash.nblocks * flash.block_size)
+    flash.readblocks(0, img)
     if img in seen:
         return False
     seen.append(img)

@@ -135,8 +135,7 @@ mod = __import__(name)
 for f in %r:
     delattr(mod, f)
 run["_run_module"](path, counts)
-for ms, name in counts[3]:
-    print("%%7.2fs %%s" %% (ms / 1000, name))
+run["_durations"](counts)
 print("micropython: %%d passed, %%d failed" %% (counts[0], counts[1]))
 """
 _COUNTS = re.compile(r"micropython: (\d+) passed, (\d+) failed")
